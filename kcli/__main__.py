@@ -1,0 +1,3 @@
+from kcli.cli.main import console
+
+console()

@@ -1,0 +1,148 @@
+"""What every command shares: connection and output options, the env, and the error edge.
+
+Commands parse flags, call one async operation through `run`, and hand the result to kcli.render.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import sys
+import traceback
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec, TypeVar
+
+import typer
+
+from kcli.env import Env
+from kcli.errors import ExitCode, KcliError
+from kcli.render import OutputFormat
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+# Connection options, the same on every networked command (KIP-919: exactly one bootstrap kind).
+BootstrapServerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bootstrap-server",
+        "-b",
+        help="Brokers to bootstrap from: HOST:PORT[,HOST:PORT...].",
+        rich_help_panel="Connection",
+    ),
+]
+BootstrapControllerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bootstrap-controller",
+        "-C",
+        help="KRaft controllers to bootstrap from (KIP-919): [ID@]HOST:PORT[,...].",
+        rich_help_panel="Connection",
+    ),
+]
+CommandConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--command-config",
+        "--config",
+        "-c",
+        help="Client .properties file (security, timeouts, ...), as the Kafka tools take it.",
+        rich_help_panel="Connection",
+    ),
+]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option("--profile", help="Profile from the kcli config file.", rich_help_panel="Connection"),
+]
+OutputOpt = Annotated[
+    OutputFormat,
+    typer.Option("--output", "-o", help="Output format: text (Kafka tool lines), table or json."),
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConnectionArgs:
+    """The connection flags as given on the command line (resolved by kcli.client.config)."""
+
+    bootstrap_server: str | None = None
+    bootstrap_controller: str | None = None
+    command_config: Path | None = None
+    profile: str | None = None
+
+    def merged(self, other: ConnectionArgs) -> ConnectionArgs:
+        """Flags given after a subcommand win over those given before it."""
+        return ConnectionArgs(
+            bootstrap_server=self.bootstrap_server or other.bootstrap_server,
+            bootstrap_controller=self.bootstrap_controller or other.bootstrap_controller,
+            command_config=self.command_config or other.command_config,
+            profile=self.profile or other.profile,
+        )
+
+
+def env_of(ctx: typer.Context | None = None) -> Env:
+    """The Env of this invocation: the root context's obj (tests pass their own), else the process."""
+    from typer._click import get_current_context
+
+    context = ctx or get_current_context(silent=True)
+    root = context.find_root() if context is not None else None
+    if root is not None and isinstance(root.obj, Env):
+        return root.obj
+    env = Env()
+    if root is not None:
+        root.obj = env
+    return env
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run one async operation to completion at the CLI edge."""
+    return asyncio.run(coro)
+
+
+def guarded(fn: Callable[P, T]) -> Callable[P, T]:
+    """The error edge of a command: a KcliError becomes one stderr line and its exit code.
+
+    Ctrl-C exits 130. Tracebacks only with --debug (or KCLI_DEBUG=1).
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        env = env_of()
+        try:
+            return fn(*args, **kwargs)
+        except KcliError as error:
+            if env.debug:
+                traceback.print_exc(file=env.stderr)
+            env.err(f"Error: {error.line()}")
+            raise typer.Exit(int(error.exit_code)) from None
+        except KeyboardInterrupt:
+            env.err("Interrupted.")
+            raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+
+    return wrapper
+
+
+def exit_with(code: int | ExitCode) -> None:
+    """End the command with `code` (0 returns normally)."""
+    if int(code) != 0:
+        raise typer.Exit(int(code))
+
+
+def fail_internal(error: BaseException, env: Env) -> int:
+    """Last resort at the console edge: an unexpected exception is still one line (bug report hint)."""
+    if env.debug:
+        traceback.print_exception(error, file=env.stderr)
+    else:
+        env.err(
+            f"Error: unexpected {type(error).__name__}: {error} "
+            "(this is a bug in kcli; run with --debug for the traceback)"
+        )
+    return int(ExitCode.ERROR)
+
+
+def stdin_is_tty() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False

