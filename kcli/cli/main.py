@@ -69,7 +69,19 @@ def root(
     env.debug = debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
 
 
-for _tool in (cluster_id, cluster, configs, acls, features, metadata_quorum, metadata_shell, reassign, sandbox, spark, profile):
+for _tool in (
+    cluster_id,
+    cluster,
+    configs,
+    acls,
+    features,
+    metadata_quorum,
+    metadata_shell,
+    reassign,
+    sandbox,
+    spark,
+    profile,
+):
     _tool.register(app)
 
 

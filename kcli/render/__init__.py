@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kcli.env import Env
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     text = "text"
     table = "table"
     json = "json"
