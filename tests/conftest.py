@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +12,19 @@ import pytest
 from typer.testing import CliRunner
 
 pytest_plugins = ["tests.fixtures_tansu", "tests.fixtures_sandbox"]
+
+REAL_CLUSTER_ENV = "KCLI_TEST_BOOTSTRAP_SERVER"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The real-cluster suite runs only when a cluster is named; it is deselected otherwise (not skipped)."""
+    if os.environ.get(REAL_CLUSTER_ENV):
+        return
+    kept = [item for item in items if item.get_closest_marker("realcluster") is None]
+    dropped = [item for item in items if item.get_closest_marker("realcluster") is not None]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @dataclass(frozen=True)
