@@ -5,7 +5,6 @@ Commands parse flags, call one async operation through `run`, and hand the resul
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import sys
 import traceback
@@ -97,6 +96,8 @@ def env_of(ctx: typer.Context | None = None) -> Env:
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """Run one async operation to completion at the CLI edge."""
+    import asyncio  # lazily: commands that never touch the network skip its import cost
+
     return asyncio.run(coro)
 
 

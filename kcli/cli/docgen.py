@@ -1,0 +1,152 @@
+"""Generated artefacts of the CLI: man pages (roff) and shell completion scripts.
+
+Both come from the same typer app, so they cannot drift from the code; tests regenerate them and
+compare with the committed files under man/ and completions/.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SHELLS = ("bash", "zsh", "fish")
+PROGRAM = "kcli"
+COMPLETE_VAR = "_KCLI_COMPLETE"
+# A fixed date keeps generated pages reproducible; bump it with the release.
+MANUAL_DATE = datetime.date(2026, 11, 22)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommandDoc:
+    path: tuple[str, ...]  # ("kcli", "metadata-quorum", "describe")
+    command: Any  # a click Command
+
+    @property
+    def page_name(self) -> str:
+        return "-".join(self.path)
+
+
+def walk(command: Any, path: tuple[str, ...] = (PROGRAM,)) -> Iterator[CommandDoc]:
+    """Every command and group below `command`, depth first, in name order."""
+    yield CommandDoc(path=path, command=command)
+    commands = getattr(command, "commands", None) or {}
+    for name in sorted(commands):
+        sub = commands[name]
+        if getattr(sub, "hidden", False):
+            continue
+        yield from walk(sub, (*path, name))
+
+
+def root_command() -> Any:
+    import typer
+
+    from kcli.cli.main import app
+
+    return typer.main.get_command(app)
+
+
+def man_pages() -> dict[str, str]:
+    """File name -> roff text, one page per command (kcli.1, kcli-configs.1, ...)."""
+    docs = list(walk(root_command()))
+    return {f"{doc.page_name}.1": _man_page(doc, docs) for doc in docs}
+
+
+def completion_scripts() -> dict[str, str]:
+    """File name -> completion script for each supported shell."""
+    from typer._completion_shared import get_completion_script
+
+    return {
+        f"{PROGRAM}.{shell}": get_completion_script(prog_name=PROGRAM, complete_var=COMPLETE_VAR, shell=shell)
+        + "\n"
+        for shell in SHELLS
+    }
+
+
+def write_all(root: Path) -> list[Path]:
+    """Regenerate man/ and completions/ under `root`; returns the files written."""
+    written: list[Path] = []
+    for folder, files in (("man", man_pages()), ("completions", completion_scripts())):
+        target = root / folder
+        target.mkdir(parents=True, exist_ok=True)
+        for stale in target.glob("*.1" if folder == "man" else f"{PROGRAM}.*"):
+            if stale.name not in files:
+                stale.unlink()
+        for name, text in files.items():
+            path = target / name
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
+    command = doc.command
+    title = doc.page_name.upper()
+    help_text = _clean(command.help or "")
+    summary = help_text.split("\n", 1)[0] if help_text else ""
+    lines = [
+        f'.TH "{title}" "1" "{MANUAL_DATE.isoformat()}" "kcli" "kcli manual"',
+        ".SH NAME",
+        f"{_esc(doc.page_name)} \\- {_esc(summary)}" if summary else _esc(doc.page_name),
+        ".SH SYNOPSIS",
+        f".B {_esc(' '.join(doc.path))}",
+        _esc(_usage_tail(command)),
+    ]
+    if help_text:
+        lines.append(".SH DESCRIPTION")
+        for paragraph in help_text.split("\n\n"):
+            lines += [".PP", _esc(" ".join(paragraph.split()))]
+    options = [p for p in command.params if getattr(p, "param_type_name", "") == "option" and not p.hidden]
+    arguments = [p for p in command.params if getattr(p, "param_type_name", "") == "argument"]
+    if arguments:
+        lines.append(".SH ARGUMENTS")
+        for arg in arguments:
+            lines += [
+                ".TP",
+                f".I {_esc(arg.human_readable_name)}",
+                _esc(_clean(getattr(arg, "help", "") or "")),
+            ]
+    if options:
+        lines.append(".SH OPTIONS")
+        for option in options:
+            names = ", ".join([*option.opts, *option.secondary_opts])
+            metavar = "" if option.is_flag else f" {option.make_metavar_for_docs()}"
+            lines += [".TP", f".B {_esc(names)}{_esc(metavar)}", _esc(_clean(option.help or ""))]
+    children = [
+        d for d in all_docs if len(d.path) == len(doc.path) + 1 and d.path[: len(doc.path)] == doc.path
+    ]
+    if children:
+        lines.append(".SH COMMANDS")
+        for child in children:
+            child_help = _clean(child.command.help or "").split("\n", 1)[0]
+            lines += [".TP", f".B {_esc(child.path[-1])}", _esc(child_help)]
+    see_also = [d.page_name for d in all_docs if d is not doc and len(d.path) <= 2][:12]
+    lines += [".SH SEE ALSO", _esc(", ".join(f"{name}(1)" for name in see_also))]
+    return "\n".join(lines) + "\n"
+
+
+def _usage_tail(command: Any) -> str:
+    pieces = ["[OPTIONS]"]
+    if getattr(command, "commands", None):
+        pieces.append("COMMAND [ARGS]...")
+    for param in command.params:
+        if getattr(param, "param_type_name", "") == "argument":
+            pieces.append(param.human_readable_name)
+    return " ".join(pieces)
+
+
+def _clean(text: str) -> str:
+    # typer help may carry rich markup and \b paragraph markers; man pages want plain text.
+    return text.replace("\b\n", "").replace("\b", "").strip()
+
+
+def _esc(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("-", "\\-")
+    return "\\&" + escaped if escaped.startswith((".", "'")) else escaped
+
+
+if __name__ == "__main__":
+    for written in write_all(Path.cwd()):
+        print(written)
