@@ -82,7 +82,7 @@ class ConnectionArgs:
 
 def env_of(ctx: typer.Context | None = None) -> Env:
     """The Env of this invocation: the root context's obj (tests pass their own), else the process."""
-    from typer._click import get_current_context
+    from typer._click.globals import get_current_context
 
     context = ctx or get_current_context(silent=True)
     root = context.find_root() if context is not None else None
