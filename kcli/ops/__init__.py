@@ -1,0 +1,1 @@
+"""Tool logic independent of the wire: pure models, parsing, planning, checks."""

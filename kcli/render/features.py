@@ -1,0 +1,208 @@
+"""Output of `kcli features`: kafka-features.sh lines, rich tables and JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kcli.ops.features import (
+    METADATA_VERSION,
+    FeatureCatalog,
+    FeatureDependencies,
+    FeatureDescription,
+    UpdateOutcome,
+    UpdateResult,
+    VersionMapping,
+    level_text,
+)
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+# ---------------------------------------------------------------------------------------- describe
+
+
+def describe_lines(result: FeatureDescription, catalog: FeatureCatalog) -> list[str]:
+    """`Feature: <name>\\tSupportedMinVersion: ...` per supported feature, as FeatureCommand prints."""
+    lines = []
+    for feature in result.features:
+        epoch = "-" if feature.epoch is None else str(feature.epoch)
+        lines.append(
+            f"Feature: {feature.name}\t"
+            f"SupportedMinVersion: {level_text(feature.name, feature.supported_min, catalog)}\t"
+            f"SupportedMaxVersion: {level_text(feature.name, feature.supported_max, catalog)}\t"
+            f"FinalizedVersionLevel: {level_text(feature.name, feature.finalized_level, catalog)}\t"
+            f"Epoch: {epoch}"
+        )
+    return lines
+
+
+def describe_json(result: FeatureDescription, catalog: FeatureCatalog) -> dict[str, Any]:
+    return {
+        "node": result.node,
+        "finalized_epoch": result.finalized_epoch,
+        "features": [
+            {
+                "name": feature.name,
+                "supported_min_version": feature.supported_min,
+                "supported_max_version": feature.supported_max,
+                "finalized_version_level": feature.finalized_level,
+                "epoch": feature.epoch,
+                **(
+                    {
+                        "supported_min_release": level_text(feature.name, feature.supported_min, catalog),
+                        "supported_max_release": level_text(feature.name, feature.supported_max, catalog),
+                        "finalized_release": level_text(feature.name, feature.finalized_level, catalog),
+                    }
+                    if feature.name == METADATA_VERSION
+                    else {}
+                ),
+            }
+            for feature in result.features
+        ],
+    }
+
+
+def describe_table(result: FeatureDescription, catalog: FeatureCatalog) -> RenderableType:
+    from rich.table import Table
+
+    title = f"Features (node {result.node})" if result.node else "Features"
+    table = Table(title=title)
+    for column in ("Feature", "SupportedMin", "SupportedMax", "Finalized", "Epoch"):
+        table.add_column(column)
+    for feature in result.features:
+        finalized = level_text(feature.name, feature.finalized_level, catalog)
+        behind = 0 < feature.finalized_level < feature.supported_max
+        table.add_row(
+            feature.name,
+            level_text(feature.name, feature.supported_min, catalog),
+            level_text(feature.name, feature.supported_max, catalog),
+            f"[yellow]{finalized}[/]" if behind else finalized,
+            "-" if feature.epoch is None else str(feature.epoch),
+        )
+    return table
+
+
+# ------------------------------------------------------------------------------------------ update
+
+
+def _outcome_line(result: UpdateResult, outcome: UpdateOutcome) -> str:
+    verb = result.operation.value
+    if outcome.error is None:
+        will = "can be" if result.dry_run else "was"
+        if outcome.level == 0:
+            return f"{outcome.feature} {will} disabled."
+        direction = "upgraded" if verb == "upgrade" else "downgraded"
+        return f"{outcome.feature} {will} {direction} to {outcome.level}."
+    could = "Can not" if result.dry_run else "Could not"
+    if outcome.level == 0:
+        return f"{could} disable {outcome.feature}. {outcome.error}"
+    return f"{could} {verb} {outcome.feature} to {outcome.level}. {outcome.error}"
+
+
+def update_lines(result: UpdateResult) -> list[str]:
+    """One line per feature, sorted by name (`<f> was upgraded to <n>.`, `Could not ...`)."""
+    return [_outcome_line(result, outcome) for outcome in sorted(result.outcomes, key=lambda o: o.feature)]
+
+
+def update_failure_line(result: UpdateResult) -> str:
+    """The stderr summary when any update failed."""
+    return f"{result.failures} out of {len(result.outcomes)} operation(s) failed."
+
+
+def update_json(result: UpdateResult) -> dict[str, Any]:
+    return {
+        "operation": result.operation.value,
+        "dry_run": result.dry_run,
+        "results": [
+            {"feature": o.feature, "level": o.level, "ok": o.error is None, "error": o.error}
+            for o in sorted(result.outcomes, key=lambda o: o.feature)
+        ],
+        "failed": result.failures,
+    }
+
+
+def update_table(result: UpdateResult) -> RenderableType:
+    from rich.table import Table
+
+    table = Table(title=f"{result.operation.value}{' (dry run)' if result.dry_run else ''}")
+    for column in ("Feature", "Level", "Result"):
+        table.add_column(column)
+    for outcome in sorted(result.outcomes, key=lambda o: o.feature):
+        status = "[green]ok[/]" if outcome.error is None else f"[red]{outcome.error}[/]"
+        table.add_row(outcome.feature, str(outcome.level), status)
+    return table
+
+
+# ----------------------------------------------------------------- version-mapping and dependencies
+
+
+def mapping_lines(result: VersionMapping) -> list[str]:
+    lines = [f"metadata.version={result.metadata_level} ({result.release_version})"]
+    lines.extend(f"{name}={level}" for name, level in result.features)
+    return lines
+
+
+def mapping_json(result: VersionMapping) -> dict[str, Any]:
+    return {
+        "release_version": result.release_version,
+        "metadata_version": result.metadata_level,
+        "features": dict(result.features),
+    }
+
+
+def mapping_table(result: VersionMapping) -> RenderableType:
+    from rich.table import Table
+
+    table = Table(title=f"Release {result.release_version}")
+    table.add_column("Feature")
+    table.add_column("Default level")
+    table.add_row(METADATA_VERSION, str(result.metadata_level))
+    for name, level in result.features:
+        table.add_row(name, str(level))
+    return table
+
+
+def dependencies_lines(results: tuple[FeatureDependencies, ...]) -> list[str]:
+    lines: list[str] = []
+    for item in results:
+        if item.feature == METADATA_VERSION:
+            lines.append(f"{item.feature}={item.level} ({item.release}) has no dependencies.")
+            continue
+        if not item.requires:
+            lines.append(f"{item.feature}={item.level} has no dependencies.")
+            continue
+        lines.append(f"{item.feature}={item.level} requires:")
+        for dep in item.requires:
+            suffix = f" ({dep.release})" if dep.feature == METADATA_VERSION else ""
+            lines.append(f"    {dep.feature}={dep.level}{suffix}")
+    return lines
+
+
+def dependencies_json(results: tuple[FeatureDependencies, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "feature": item.feature,
+            "level": item.level,
+            "release": item.release,
+            "requires": [
+                {"feature": d.feature, "level": d.level, "release": d.release} for d in item.requires
+            ],
+        }
+        for item in results
+    ]
+
+
+def dependencies_table(results: tuple[FeatureDependencies, ...]) -> RenderableType:
+    from rich.table import Table
+
+    table = Table(title="Feature dependencies")
+    table.add_column("Feature")
+    table.add_column("Requires")
+    for item in results:
+        needs = ", ".join(
+            f"{d.feature}={d.level}" + (f" ({d.release})" if d.release else "") for d in item.requires
+        )
+        label = f"{item.feature}={item.level}" + (f" ({item.release})" if item.release else "")
+        table.add_row(label, needs or "-")
+    return table
