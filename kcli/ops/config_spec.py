@@ -1,0 +1,668 @@
+"""What `kcli configs` acts on and what it changes: entities, --add-config grammar, validation.
+
+Pure and wire-free: the CLI hands in the flags as given, this module returns comparable values or
+raises UsageError naming the offending text. Rules follow kafka-configs.sh (ConfigCommand), with
+usage errors exiting 2 instead of 1.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum, StrEnum
+
+from kcli.errors import UsageError
+
+
+class EntityType(StrEnum):
+    """The `--entity-type` values (Kafka's ConfigType strings plus the tool-only broker-loggers)."""
+
+    TOPICS = "topics"
+    CLIENTS = "clients"
+    USERS = "users"
+    BROKERS = "brokers"
+    IPS = "ips"
+    CLIENT_METRICS = "client-metrics"
+    GROUPS = "groups"
+    BROKER_LOGGERS = "broker-loggers"
+
+    @property
+    def singular(self) -> str:
+        """Kafka's "type minus last char" label (`topic`, `broker-logger`, quirkily `client-metric`)."""
+        return self.value[:-1]
+
+    @property
+    def is_quota(self) -> bool:
+        return self in QUOTA_TYPES
+
+    @property
+    def resource_type(self) -> ConfigResourceType:
+        """The DescribeConfigs/IncrementalAlterConfigs resource type (quota types have none)."""
+        return _RESOURCE_TYPE[self]
+
+
+class ConfigResourceType(IntEnum):
+    """ConfigResource type codes on the wire."""
+
+    UNKNOWN = 0
+    TOPIC = 2
+    BROKER = 4
+    BROKER_LOGGER = 8
+    CLIENT_METRICS = 16
+    GROUP = 32
+
+
+class ConfigSource(IntEnum):
+    """DescribeConfigs ConfigSource codes."""
+
+    UNKNOWN = 0
+    DYNAMIC_TOPIC_CONFIG = 1
+    DYNAMIC_BROKER_CONFIG = 2
+    DYNAMIC_DEFAULT_BROKER_CONFIG = 3
+    STATIC_BROKER_CONFIG = 4
+    DEFAULT_CONFIG = 5
+    DYNAMIC_BROKER_LOGGER_CONFIG = 6
+    DYNAMIC_CLIENT_METRICS_CONFIG = 7
+    DYNAMIC_GROUP_CONFIG = 8
+
+    @classmethod
+    def of(cls, code: int) -> ConfigSource:
+        try:
+            return cls(code)
+        except ValueError:
+            return cls.UNKNOWN
+
+
+class ConfigOp(IntEnum):
+    """IncrementalAlterConfigs operation codes."""
+
+    SET = 0
+    DELETE = 1
+    APPEND = 2
+    SUBTRACT = 3
+
+
+QUOTA_TYPES = frozenset({EntityType.USERS, EntityType.CLIENTS, EntityType.IPS})
+DEFAULTABLE_TYPES = frozenset({EntityType.USERS, EntityType.CLIENTS, EntityType.BROKERS, EntityType.IPS})
+_RESOURCE_TYPE = {
+    EntityType.TOPICS: ConfigResourceType.TOPIC,
+    EntityType.BROKERS: ConfigResourceType.BROKER,
+    EntityType.BROKER_LOGGERS: ConfigResourceType.BROKER_LOGGER,
+    EntityType.CLIENT_METRICS: ConfigResourceType.CLIENT_METRICS,
+    EntityType.GROUPS: ConfigResourceType.GROUP,
+}
+# The source a plain --describe (without --all) keeps, per entity type (broker-loggers: no filter).
+DYNAMIC_SOURCE = {
+    EntityType.TOPICS: ConfigSource.DYNAMIC_TOPIC_CONFIG,
+    EntityType.BROKERS: ConfigSource.DYNAMIC_BROKER_CONFIG,
+    EntityType.CLIENT_METRICS: ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG,
+    EntityType.GROUPS: ConfigSource.DYNAMIC_GROUP_CONFIG,
+}
+
+# Client quota keys by entity kind (QuotaConfig in Kafka).
+CLIENT_QUOTA_KEYS = frozenset(
+    {"producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"}
+)
+IP_QUOTA_KEYS = frozenset({"connection_creation_rate"})
+QUOTA_ENTITY_KEY = {EntityType.USERS: "user", EntityType.CLIENTS: "client-id", EntityType.IPS: "ip"}
+
+
+class ScramMechanism(Enum):
+    """SCRAM mechanisms: wire code, hash name and digest size (AlterUserScramCredentials)."""
+
+    SCRAM_SHA_256 = (1, "sha256", 32)
+    SCRAM_SHA_512 = (2, "sha512", 64)
+
+    @property
+    def code(self) -> int:
+        return int(self.value[0])
+
+    @property
+    def hash_name(self) -> str:
+        return str(self.value[1])
+
+    @property
+    def mechanism_name(self) -> str:
+        return self.name.replace("_", "-")
+
+    @classmethod
+    def from_name(cls, name: str) -> ScramMechanism | None:
+        for mechanism in cls:
+            if mechanism.mechanism_name == name:
+                return mechanism
+        return None
+
+    @classmethod
+    def from_code(cls, code: int) -> ScramMechanism | None:
+        for mechanism in cls:
+            if mechanism.code == code:
+                return mechanism
+        return None
+
+
+SCRAM_MIN_ITERATIONS = 4096
+SCRAM_DEFAULT_ITERATIONS = 4096
+
+ENTITY_TYPE_LIST = ", ".join(t.value for t in EntityType)
+_KEY_PATTERN = re.compile(r"[a-zA-Z0-9._-]*")
+_TOPIC_PATTERN = re.compile(r"[a-zA-Z0-9._-]+")
+_HOST_PATTERN = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?"
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entity:
+    """One entity: a named one, the default one (`--entity-default`), or every one (no name, describe)."""
+
+    type: EntityType
+    name: str | None = None
+    default: bool = False
+
+    @property
+    def label(self) -> str:
+        """How Kafka's text output names it: `topic orders`, `broker 1`, `default broker`."""
+        if self.default:
+            return f"default {self.type.singular}"
+        return f"{self.type.singular} {self.name}"
+
+    @property
+    def resource_name(self) -> str:
+        """The ConfigResource name: the default broker is the empty string."""
+        return "" if self.default else (self.name or "")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Selection:
+    """The entities a command names, validated.
+
+    Resource types (topics, brokers, ...): `entities` are separate resources of one type.
+    Quota types (users, clients, ips): `entities` are the components of ONE compound quota entity
+    (user and client-id together), in the order user, client, ip.
+    """
+
+    types: tuple[EntityType, ...]
+    entities: tuple[Entity, ...]
+
+    @property
+    def is_quota(self) -> bool:
+        return self.types[0].is_quota
+
+    @property
+    def primary(self) -> EntityType:
+        return self.types[0]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntityFlags:
+    """Every entity-naming flag of `kcli configs`, as given (lists keep command-line order)."""
+
+    entity_types: Sequence[str] = ()
+    entity_names: Sequence[str] = ()
+    entity_default: bool = False
+    topic: str | None = None
+    client: str | None = None
+    group: str | None = None
+    user: str | None = None
+    broker: str | None = None
+    broker_logger: str | None = None
+    ip: str | None = None
+    client_metrics: str | None = None
+    client_defaults: bool = False
+    user_defaults: bool = False
+    broker_defaults: bool = False
+    ip_defaults: bool = False
+
+    def shortcut_entities(self) -> list[Entity]:
+        """The entities named by the shortcut flags, in Kafka's flag order."""
+        named = [
+            (EntityType.TOPICS, self.topic),
+            (EntityType.CLIENTS, self.client),
+            (EntityType.GROUPS, self.group),
+            (EntityType.USERS, self.user),
+            (EntityType.BROKERS, self.broker),
+            (EntityType.BROKER_LOGGERS, self.broker_logger),
+            (EntityType.IPS, self.ip),
+            (EntityType.CLIENT_METRICS, self.client_metrics),
+        ]
+        defaults = [
+            (EntityType.CLIENTS, self.client_defaults),
+            (EntityType.USERS, self.user_defaults),
+            (EntityType.BROKERS, self.broker_defaults),
+            (EntityType.IPS, self.ip_defaults),
+        ]
+        out = [Entity(type=t, name=n) for t, n in named if n is not None]
+        out += [Entity(type=t, default=True) for t, on in defaults if on]
+        return out
+
+    @property
+    def uses_generic(self) -> bool:
+        return bool(self.entity_types or self.entity_names or self.entity_default)
+
+
+def parse_entity_type(text: str) -> EntityType:
+    try:
+        return EntityType(text.strip())
+    except ValueError:
+        raise UsageError(
+            f"Invalid entity type {text}, the entity type must be one of {ENTITY_TYPE_LIST} "
+            "with a --bootstrap-server or --bootstrap-controller argument"
+        ) from None
+
+
+def resolve_selection(flags: EntityFlags, *, alter: bool) -> Selection:
+    """Turn the entity flags into a validated Selection (kafka-configs.sh rules; UsageError if bad).
+
+    `--entity-name`s pair positionally with `--entity-type`s; `--entity-default` fills the first type
+    left without a name (for users+clients, the shortcuts `--user-defaults` / `--client-defaults`
+    place a default exactly). For resource types several names are allowed with --describe/--diff.
+    """
+    shortcuts = flags.shortcut_entities()
+    if flags.uses_generic and shortcuts:
+        raise UsageError(
+            "--entity-{type,name,default} should not be used in conjunction with specific entity flags"
+        )
+    if shortcuts:
+        entities = shortcuts
+        types = [e.type for e in entities]
+        _check_duplicates(types)
+    else:
+        types = [parse_entity_type(t) for t in flags.entity_types]
+        _check_duplicates(types)
+        entities = _pair_names(types, list(flags.entity_names), flags.entity_default)
+    if not types:
+        raise UsageError("At least one entity type must be specified")
+    if len(types) > 1 and set(types) != {EntityType.USERS, EntityType.CLIENTS}:
+        raise UsageError("Only 'users' and 'clients' entity types may be specified together")
+    for entity in entities:
+        _validate_entity(entity, alter=alter)
+    has_name = any(e.name is not None for e in entities)
+    has_default = any(e.default for e in entities)
+    if has_default and types[0] not in DEFAULTABLE_TYPES:
+        raise UsageError(
+            f"--entity-default is only valid for users, clients, brokers and ips, not {types[0].value}"
+        )
+    if EntityType.BROKER_LOGGERS in types and not has_name:
+        raise UsageError("an entity name must be specified with --describe or --alter of broker-loggers")
+    if alter:
+        if any(t in DEFAULTABLE_TYPES for t in types):
+            if not has_name and not has_default:
+                raise UsageError(
+                    "an entity-name or default entity must be specified with --alter of users, clients, brokers or ips"
+                )
+        elif not has_name:
+            raise UsageError(
+                f"an entity name must be specified with --alter of {','.join(t.value for t in types)}"
+            )
+        named = [e for e in entities if e.name is not None or e.default]
+        if len(named) != len(entities) or (not types[0].is_quota and len(entities) != 1):
+            raise UsageError(
+                "--alter needs exactly one entity name (or --entity-default) per --entity-type, "
+                f"got {len(named)} for {len(types)} type(s)"
+            )
+    if types[0].is_quota:
+        if len(entities) != len(types):
+            raise UsageError(
+                f"Only one --entity-name (or --entity-default) per quota entity type, got {len(entities)}"
+            )
+        order = {EntityType.USERS: 0, EntityType.CLIENTS: 1, EntityType.IPS: 2}
+        entities = sorted(entities, key=lambda e: order[e.type])
+    return Selection(types=tuple(dict.fromkeys(types)), entities=tuple(entities))
+
+
+def _check_duplicates(types: Sequence[EntityType]) -> None:
+    seen: set[EntityType] = set()
+    duplicates = [t.value for t in types if t in seen or seen.add(t)]  # type: ignore[func-returns-value]
+    if duplicates:
+        raise UsageError(f"Duplicate entity type(s) specified: {', '.join(dict.fromkeys(duplicates))}")
+
+
+def _pair_names(types: list[EntityType], names: list[str], default: bool) -> list[Entity]:
+    if not types:
+        return []
+    if len(types) == 1:
+        kind = types[0]
+        out = [Entity(type=kind, name=n) for n in names]
+        if default:
+            out.append(Entity(type=kind, default=True))
+        return out or [Entity(type=kind)]
+    if len(names) > len(types):
+        raise UsageError(f"More --entity-name values ({len(names)}) than --entity-type values ({len(types)})")
+    out = []
+    pending = list(names)
+    default_left = default
+    for kind in types:
+        if pending:
+            out.append(Entity(type=kind, name=pending.pop(0)))
+        elif default_left:
+            out.append(Entity(type=kind, default=True))
+            default_left = False
+        else:
+            out.append(Entity(type=kind))
+    if default_left:
+        raise UsageError("--entity-default given, but every --entity-type already has an --entity-name")
+    return out
+
+
+def _validate_entity(entity: Entity, *, alter: bool) -> None:
+    name = entity.name
+    if name is None:
+        return
+    kind = entity.type
+    if kind in (EntityType.BROKERS, EntityType.BROKER_LOGGERS):
+        try:
+            int(name)
+        except ValueError:
+            raise UsageError(
+                f"The entity name for {kind.value} must be a valid integer broker id, but it is: {name}"
+            ) from None
+    elif kind is EntityType.TOPICS:
+        validate_topic_name(name)
+    elif kind is EntityType.IPS:
+        if not is_valid_ip_or_host(name):
+            raise UsageError(
+                f"The entity name for ips must be a valid IP or resolvable host, but it is: {name}"
+            )
+    elif not name:
+        raise UsageError(f"The entity name for {kind.value} must not be empty")
+
+
+def validate_topic_name(name: str) -> None:
+    """Kafka's topic name rules (Topic.validate)."""
+    if not name:
+        raise UsageError("Topic name is illegal, it can't be empty")
+    if name in (".", ".."):
+        raise UsageError(f'Topic name cannot be "." or "..": {name}')
+    if len(name) > 249:
+        raise UsageError(f"Topic name is illegal, it can't be longer than 249 characters, topic name: {name}")
+    if not _TOPIC_PATTERN.fullmatch(name):
+        raise UsageError(
+            f"Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"
+        )
+
+
+def is_valid_ip_or_host(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return bool(_HOST_PATTERN.fullmatch(text))
+
+
+# --- --add-config / --add-config-file / --delete-config -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConfigChange:
+    """One requested change to one key."""
+
+    key: str
+    op: ConfigOp
+    value: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConfigChanges:
+    """Every change one `--alter` asks for, in Kafka's order: deletes first, then sets."""
+
+    changes: tuple[ConfigChange, ...] = ()
+
+    @property
+    def sets(self) -> dict[str, str]:
+        return {c.key: c.value or "" for c in self.changes if c.op is ConfigOp.SET}
+
+    @property
+    def deletes(self) -> tuple[str, ...]:
+        return tuple(c.key for c in self.changes if c.op is ConfigOp.DELETE)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.key for c in self.changes))
+
+    def __bool__(self) -> bool:
+        return bool(self.changes)
+
+
+def split_top_level(text: str, sep: str, *, what: str) -> list[str]:
+    """Split `text` on `sep` outside [...] (brackets group values containing commas)."""
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth < 0:
+                raise UsageError(f"Invalid {what} '{text}': unbalanced ']'")
+        if ch == sep and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    if depth != 0:
+        raise UsageError(f"Invalid {what} '{text}': unbalanced '['")
+    parts.append("".join(current))
+    return parts
+
+
+_FORMAT_HINT = (
+    'all configs to be added must be in the format "key=val" or "key=[val1,val2]" '
+    "to group values which contain commas"
+)
+
+
+def parse_add_config(text: str, *, option: str = "--add-config") -> dict[str, str]:
+    """Parse `k1=v1,k2=[a,b],k3=` into an ordered mapping (brackets stripped, key and value trimmed)."""
+    out: dict[str, str] = {}
+    for item in split_top_level(text, ",", what=option):
+        pieces = split_top_level(item, "=", what=option)
+        if len(pieces) != 2:
+            raise UsageError(f"Invalid entity config '{item.strip()}' in {option}: {_FORMAT_HINT}")
+        key = pieces[0].strip()
+        value = pieces[1].replace("[", "").replace("]", "").strip()
+        validate_key(key, option=option, item=item)
+        out[key] = value
+    return out
+
+
+def validate_key(key: str, *, option: str, item: str | None = None) -> None:
+    if not key:
+        raise UsageError(f"Invalid entity config '{(item or key).strip()}' in {option}: empty config key")
+    if not _KEY_PATTERN.fullmatch(key):
+        raise UsageError(f"Invalid character found for config key: {key}")
+
+
+def parse_delete_config(values: Sequence[str]) -> list[str]:
+    """`--delete-config k1,k2` (repeatable): the keys, in order, without duplicates."""
+    keys: list[str] = []
+    for value in values:
+        for raw in value.split(","):
+            key = raw.strip()
+            validate_key(key, option="--delete-config", item=value)
+            if key not in keys:
+                keys.append(key)
+    return keys
+
+
+def parse_list_values(values: Sequence[str], *, option: str) -> dict[str, str]:
+    """`--append-config` / `--subtract-config`: same grammar as --add-config (lists in brackets)."""
+    out: dict[str, str] = {}
+    for value in values:
+        out.update(parse_add_config(value, option=option))
+    return out
+
+
+def build_changes(
+    *,
+    add_config: str | None,
+    add_config_file: Mapping[str, str] | None,
+    delete_config: Sequence[str],
+    append_config: Sequence[str] = (),
+    subtract_config: Sequence[str] = (),
+) -> ConfigChanges:
+    """All requested changes: DELETE ops, then SET (from file, then flag), APPEND, SUBTRACT."""
+    if add_config is not None and add_config_file is not None:
+        raise UsageError("Only one of --add-config or --add-config-file must be specified")
+    sets: dict[str, str] = {}
+    if add_config_file is not None:
+        for key, value in add_config_file.items():
+            validate_key(key, option="--add-config-file")
+            sets[key] = value
+    if add_config is not None:
+        sets.update(parse_add_config(add_config))
+    deletes = parse_delete_config(delete_config)
+    appends = parse_list_values(append_config, option="--append-config")
+    subtracts = parse_list_values(subtract_config, option="--subtract-config")
+    if not (sets or deletes or appends or subtracts) and add_config is None and add_config_file is None:
+        raise UsageError(
+            "At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter"
+        )
+    touched: dict[str, str] = {}
+    for key, kind in (
+        [(k, "--delete-config") for k in deletes]
+        + [(k, "--add-config") for k in sets]
+        + [(k, "--append-config") for k in appends]
+        + [(k, "--subtract-config") for k in subtracts]
+    ):
+        if key in touched and touched[key] != kind:
+            raise UsageError(f"Config {key} is given to both {touched[key]} and {kind}")
+        touched[key] = kind
+    changes = [ConfigChange(key=k, op=ConfigOp.DELETE) for k in deletes]
+    changes += [ConfigChange(key=k, op=ConfigOp.SET, value=v) for k, v in sets.items()]
+    changes += [ConfigChange(key=k, op=ConfigOp.APPEND, value=v) for k, v in appends.items()]
+    changes += [ConfigChange(key=k, op=ConfigOp.SUBTRACT, value=v) for k, v in subtracts.items()]
+    return ConfigChanges(changes=tuple(changes))
+
+
+# --- quotas and SCRAM ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuotaChange:
+    """One AlterClientQuotas op: a value to set, or None to remove the key."""
+
+    key: str
+    value: float | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScramUpsert:
+    """A SCRAM credential to create or replace (the password is salted client-side before sending)."""
+
+    mechanism: ScramMechanism
+    iterations: int
+    password: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuotaPlan:
+    """What an --alter of users/clients/ips sends: quota ops, or SCRAM upserts and deletions."""
+
+    quota: tuple[QuotaChange, ...] = ()
+    scram_upserts: tuple[ScramUpsert, ...] = ()
+    scram_deletes: tuple[ScramMechanism, ...] = ()
+
+    @property
+    def is_scram(self) -> bool:
+        return bool(self.scram_upserts or self.scram_deletes)
+
+
+def plan_quota_alter(selection: Selection, changes: ConfigChanges) -> QuotaPlan:
+    """Split quota/SCRAM changes and check them the way ConfigCommand does (UsageError if bad)."""
+    if any(c.op in (ConfigOp.APPEND, ConfigOp.SUBTRACT) for c in changes.changes):
+        raise UsageError("--append-config/--subtract-config apply to list configs, not to quotas or SCRAM")
+    types = set(selection.types)
+    allowed = IP_QUOTA_KEYS if EntityType.IPS in types else CLIENT_QUOTA_KEYS
+    sets = changes.sets
+    deletes = changes.deletes
+    scram_sets = {k: v for k, v in sets.items() if ScramMechanism.from_name(k)}
+    scram_deletes = [k for k in deletes if ScramMechanism.from_name(k)]
+    unknown_sets = [k for k in sets if k not in allowed and k not in scram_sets]
+    unknown_deletes = [k for k in deletes if k not in allowed and k not in scram_deletes]
+    users_only = types == {EntityType.USERS}
+    if EntityType.IPS in types:
+        bad = unknown_sets + list(scram_sets) + unknown_deletes + scram_deletes
+        if bad:
+            raise UsageError(
+                f"Only connection quota configs can be set for 'ips'. Unexpected config names: {', '.join(bad)}"
+            )
+    elif not users_only:
+        bad_add = unknown_sets + list(scram_sets)
+        bad_delete = unknown_deletes + scram_deletes
+        if bad_add:
+            raise UsageError(
+                f"Only quota configs can be added for 'clients'. Unexpected config names: {', '.join(bad_add)}"
+            )
+        if bad_delete:
+            raise UsageError(
+                f"Only quota configs can be deleted for 'clients'. Unexpected config names: {', '.join(bad_delete)}"
+            )
+    else:
+        if unknown_sets:
+            raise UsageError(
+                f"Only quota and SCRAM credential configs can be added for 'users'. Unexpected config names: {', '.join(unknown_sets)}"
+            )
+        if unknown_deletes:
+            raise UsageError(
+                f"Only quota and SCRAM credential configs can be deleted for 'users'. Unexpected config names: {', '.join(unknown_deletes)}"
+            )
+        if scram_sets or scram_deletes:
+            if any(e.default for e in selection.entities):
+                raise UsageError(
+                    "The use of --entity-default or --user-defaults is not allowed with User SCRAM Credentials"
+                )
+            if len(scram_sets) != len(sets) or len(scram_deletes) != len(deletes):
+                raise UsageError(
+                    "Cannot alter both quota and SCRAM credential configs simultaneously for 'users'"
+                )
+            upserts = tuple(parse_scram_value(k, v) for k, v in scram_sets.items())
+            mechanisms = tuple(
+                m for m in (ScramMechanism.from_name(k) for k in scram_deletes) if m is not None
+            )
+            return QuotaPlan(scram_upserts=upserts, scram_deletes=mechanisms)
+    quota = [QuotaChange(key=k, value=parse_quota_value(k, v)) for k, v in sets.items()]
+    quota += [QuotaChange(key=k, value=None) for k in deletes]
+    return QuotaPlan(quota=tuple(quota))
+
+
+def parse_quota_value(key: str, value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise UsageError(f"Cannot parse quota configuration value for {key}: {value}") from None
+    if not math.isfinite(number):
+        raise UsageError(f"Cannot parse quota configuration value for {key}: {value}")
+    return number
+
+
+def parse_scram_value(key: str, value: str) -> ScramUpsert:
+    """`SCRAM-SHA-512=[iterations=8192,password=secret]` (brackets already stripped)."""
+    mechanism = ScramMechanism.from_name(key)
+    assert mechanism is not None
+    fields: dict[str, str] = {}
+    for part in value.split(","):
+        name, sep, item = part.partition("=")
+        if not sep or name.strip() not in ("iterations", "password"):
+            raise UsageError(
+                f"Invalid SCRAM credential for {key}: expected [iterations=N,password=P] or [password=P]"
+            )
+        fields[name.strip()] = item
+    if "password" not in fields:
+        raise UsageError(f"Invalid SCRAM credential for {key}: a password is required")
+    iterations = SCRAM_DEFAULT_ITERATIONS
+    if "iterations" in fields:
+        try:
+            iterations = int(fields["iterations"].strip())
+        except ValueError:
+            raise UsageError(f"Invalid SCRAM iterations for {key}: {fields['iterations']}") from None
+        if iterations == -1:
+            iterations = SCRAM_DEFAULT_ITERATIONS
+        elif iterations < SCRAM_MIN_ITERATIONS:
+            raise UsageError(
+                f"The SCRAM iterations for {key} must be at least {SCRAM_MIN_ITERATIONS}, got {iterations}"
+            )
+    return ScramUpsert(mechanism=mechanism, iterations=iterations, password=fields["password"])

@@ -1,0 +1,357 @@
+"""`kcli configs` output: kafka-configs.sh lines, JSON and rich tables, as pure functions of results."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from kcli.ops.config_model import (
+    ConfigDiff,
+    ConfigEntry,
+    DescribeResult,
+    KeyPreview,
+    QuotaEntity,
+    QuotaEntry,
+    ResourceConfigs,
+    ResourceError,
+    ScramInfo,
+)
+from kcli.ops.config_spec import ConfigOp, Entity, EntityType
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+def java_double(value: float) -> str:
+    """Java's Double.toString: `1024.0`, `0.5`, `1.0E7`, `1.5E-4` (kafka-configs.sh prints quotas so)."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
+    magnitude = abs(value)
+    if 1e-3 <= magnitude < 1e7:
+        text = repr(value)
+        return text if "." in text else text + ".0"
+    sign, digits, exponent = Decimal(repr(value)).as_tuple()
+    assert isinstance(exponent, int)
+    digit_text = "".join(str(d) for d in digits).rstrip("0") or "0"
+    power = exponent + len(digits) - 1
+    mantissa = digit_text[0] + "." + (digit_text[1:] or "0")
+    return f"{'-' if sign else ''}{mantissa}E{power}"
+
+
+def _null(value: str | None) -> str:
+    return "null" if value is None else value
+
+
+def entry_line(entry: ConfigEntry) -> str:
+    """`  name=value sensitive=false synonyms={SOURCE:name=value, ...}` (sensitive values as null)."""
+    synonyms = ", ".join(
+        f"{s.source.name}:{s.name}={_null(None if entry.sensitive else s.value)}" for s in entry.synonyms
+    )
+    return f"  {entry.name}={_null(entry.shown_value)} sensitive={str(entry.sensitive).lower()} synonyms={{{synonyms}}}"
+
+
+def header_line(entity: Entity, *, describe_all: bool) -> str:
+    if entity.default and entity.type is EntityType.BROKERS:
+        return "Default configs for brokers in the cluster are:"
+    kind = "All" if describe_all else "Dynamic"
+    return f"{kind} configs for {entity.type.singular} {entity.name} are:"
+
+
+def missing_line(entity: Entity) -> str:
+    return f"The {entity.type.singular} '{entity.name}' doesn't exist and doesn't have dynamic config."
+
+
+def quota_parts(entity: QuotaEntity) -> str:
+    labels = {"user": "user-principal", "client-id": "client-id", "ip": "ip"}
+    parts = []
+    for kind, name in entity.components:
+        label = labels.get(kind, kind)
+        parts.append(f"the default {label}" if name is None else f"{label} '{name}'")
+    return ", ".join(parts)
+
+
+def quota_line(entry: QuotaEntry) -> str:
+    values = ", ".join(f"{k}={java_double(v)}" for k, v in sorted(entry.values.items()))
+    return f"Quota configs for {quota_parts(entry.entity)} are {values}"
+
+
+def scram_line(info: ScramInfo) -> str:
+    if info.error is not None:
+        return (
+            f"Error retrieving SCRAM credential configs for user-principal '{info.user}': "
+            f"{java_exception_name(info.error.name)}: {info.error.message or info.error.name}"
+        )
+    creds = ", ".join(
+        f"{m.mechanism_name if m else 'UNKNOWN'}=iterations={iterations}"
+        for m, iterations in info.credentials
+    )
+    return f"SCRAM credential configs for user-principal '{info.user}' are {creds}"
+
+
+def java_exception_name(error_name: str) -> str:
+    """RESOURCE_NOT_FOUND -> ResourceNotFoundException (how Kafka's tools name the failure)."""
+    return "".join(p.capitalize() for p in error_name.split("_")) + "Exception"
+
+
+def resource_error_line(resource: ResourceConfigs) -> str:
+    assert resource.error is not None
+    return f"Error: describing configs for {resource.entity.label}: {resource.error.line()}"
+
+
+def describe_text(result: DescribeResult) -> Iterator[str]:
+    """kafka-configs.sh --describe stdout (errors go to stderr separately, see resource_error_line)."""
+    for entity in result.missing:
+        yield missing_line(entity)
+    for resource in result.resources:
+        if resource.error is not None:
+            continue
+        yield header_line(resource.entity, describe_all=result.describe_all)
+        for entry in resource.shown(describe_all=result.describe_all):
+            yield entry_line(entry)
+    for quota in result.quotas:
+        yield quota_line(quota)
+    for info in result.scram:
+        yield scram_line(info)
+
+
+def error_json(error: ResourceError | None) -> dict[str, Any] | None:
+    if error is None:
+        return None
+    return {"code": error.code, "name": error.name, "message": error.message}
+
+
+def entry_json(entry: ConfigEntry) -> dict[str, Any]:
+    return {
+        "name": entry.name,
+        "value": entry.shown_value,
+        "source": entry.source.name,
+        "sensitive": entry.sensitive,
+        "read_only": entry.read_only,
+        "type": entry.type_name,
+        "synonyms": [
+            {"name": s.name, "value": None if entry.sensitive else s.value, "source": s.source.name}
+            for s in entry.synonyms
+        ],
+    }
+
+
+def entity_json(entity: Entity) -> dict[str, Any]:
+    return {"type": entity.type.value, "name": entity.name, "default": entity.default}
+
+
+def describe_json(result: DescribeResult) -> dict[str, Any]:
+    """Every config with value, source, sensitive, read-only and synonyms (JSON keeps all, --all or not)."""
+    return {
+        "resources": [
+            {
+                "entity": entity_json(r.entity),
+                "error": error_json(r.error),
+                "configs": [entry_json(e) for e in r.shown(describe_all=result.describe_all)],
+            }
+            for r in result.resources
+        ],
+        "missing": [entity_json(e) for e in result.missing],
+        "quotas": [
+            {
+                "entity": [{"type": kind, "name": name} for kind, name in q.entity.components],
+                "values": dict(sorted(q.values.items())),
+            }
+            for q in result.quotas
+        ],
+        "scram": [
+            {
+                "user": s.user,
+                "error": error_json(s.error),
+                "credentials": [
+                    {"mechanism": m.mechanism_name if m else None, "iterations": it}
+                    for m, it in s.credentials
+                ],
+            }
+            for s in result.scram
+        ],
+    }
+
+
+def describe_table(result: DescribeResult) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+
+    parts: list[Any] = []
+    for entity in result.missing:
+        parts.append(missing_line(entity))
+    for resource in result.resources:
+        if resource.error is not None:
+            continue
+        table = Table(title=header_line(resource.entity, describe_all=result.describe_all).rstrip(":"))
+        for column in ("Name", "Value", "Source", "Sensitive", "Read-only", "Synonyms"):
+            table.add_column(column)
+        for entry in resource.shown(describe_all=result.describe_all):
+            synonyms = "\n".join(
+                f"{s.source.name}: {_null(None if entry.sensitive else s.value)}" for s in entry.synonyms
+            )
+            table.add_row(
+                entry.name,
+                _null(entry.shown_value),
+                entry.source.name,
+                "yes" if entry.sensitive else "",
+                "yes" if entry.read_only else "",
+                synonyms,
+            )
+        parts.append(table)
+    if result.quotas:
+        table = Table(title="Client quotas")
+        table.add_column("Entity")
+        table.add_column("Quota")
+        table.add_column("Value", justify="right")
+        for quota in result.quotas:
+            for key, value in sorted(quota.values.items()):
+                table.add_row(quota_parts(quota.entity), key, java_double(value))
+        parts.append(table)
+    if result.scram:
+        table = Table(title="SCRAM credentials")
+        for column in ("User", "Mechanism", "Iterations"):
+            table.add_column(column)
+        for info in result.scram:
+            if info.error is not None:
+                table.add_row(info.user, info.error.name, "")
+            for mechanism, iterations in info.credentials:
+                table.add_row(
+                    info.user, mechanism.mechanism_name if mechanism else "UNKNOWN", str(iterations)
+                )
+        parts.append(table)
+    return Group(*parts)
+
+
+# --- alter -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AlterOutcome:
+    """How one --alter of one entity went (or would go, with --dry-run)."""
+
+    entity: Entity
+    error: ResourceError | None = None
+    previews: tuple[KeyPreview, ...] = ()
+    dry_run: bool = False
+    validated: bool = True  # False when the cluster offers no validate-only for this change (SCRAM)
+
+
+def completed_line(entity: Entity) -> str:
+    """Kafka's success line."""
+    if entity.default:
+        return f"Completed updating default config for {entity.type.value} in the cluster."
+    return f"Completed updating config for {entity.type.singular} {entity.name}."
+
+
+def _shown(value: str | None, *, sensitive: bool, is_default: bool) -> str:
+    if sensitive:
+        return "(sensitive)"
+    if value is None:
+        return "(default)" if is_default else "(unset)"
+    return f"(default) {value}" if is_default else value
+
+
+def preview_line(p: KeyPreview) -> str:
+    arrow = {
+        ConfigOp.SET: "",
+        ConfigOp.DELETE: "delete ",
+        ConfigOp.APPEND: "append ",
+        ConfigOp.SUBTRACT: "subtract ",
+    }
+    before = _shown(p.before, sensitive=p.sensitive, is_default=False)
+    # a SET whose new value is withheld (a password-like key) prints like a sensitive one
+    hidden = p.sensitive or (p.after is None and p.op is ConfigOp.SET)
+    after = _shown(p.after, sensitive=hidden, is_default=p.after_is_default)
+    return f"  {arrow[p.op]}{p.key}: {before} -> {after}"
+
+
+def alter_text(outcomes: tuple[AlterOutcome, ...]) -> Iterator[str]:
+    for outcome in outcomes:
+        if outcome.error is not None:
+            continue
+        if outcome.dry_run:
+            how = (
+                "validated by the cluster"
+                if outcome.validated
+                else "not sent: no validate-only for this change"
+            )
+            yield f"Dry run for {outcome.entity.label} ({how}), nothing was changed:"
+            for p in outcome.previews:
+                yield preview_line(p)
+        else:
+            yield completed_line(outcome.entity)
+
+
+def alter_error_line(outcome: AlterOutcome) -> str:
+    assert outcome.error is not None
+    verb = "validating" if outcome.dry_run else "updating"
+    return f"Error: {verb} config for {outcome.entity.label}: {outcome.error.line()}"
+
+
+def alter_json(outcomes: tuple[AlterOutcome, ...]) -> dict[str, Any]:
+    return {
+        "results": [
+            {
+                "entity": entity_json(o.entity),
+                "dry_run": o.dry_run,
+                "validated": o.validated,
+                "error": error_json(o.error),
+                "changes": [
+                    {
+                        "key": p.key,
+                        "op": p.op.name,
+                        "before": None if p.sensitive else p.before,
+                        "after": None if p.sensitive else p.after,
+                        "after_is_default": p.after_is_default,
+                        "sensitive": p.sensitive,
+                    }
+                    for p in o.previews
+                ],
+            }
+            for o in outcomes
+        ]
+    }
+
+
+# --- diff ------------------------------------------------------------------------------------------
+
+
+def diff_text(diff: ConfigDiff) -> Iterator[str]:
+    scope = "configs" if diff.describe_all else "dynamic configs"
+    if not diff.rows:
+        yield f"No differences in {scope} between {' and '.join(diff.labels)}."
+        return
+    yield f"{len(diff.rows)} {scope} differ between {' and '.join(diff.labels)}:"
+    for row in diff.rows:
+        values = "  ".join(
+            f"[{label}] {_null(v) if v is not None else '(unset)'}"
+            for label, v in zip(diff.labels, row.values, strict=True)
+        )
+        yield f"  {row.key}: {values}"
+
+
+def diff_json(diff: ConfigDiff) -> dict[str, Any]:
+    return {
+        "entities": list(diff.labels),
+        "all": diff.describe_all,
+        "differences": [{"name": r.key, "values": list(r.values)} for r in diff.rows],
+    }
+
+
+def diff_table(diff: ConfigDiff) -> RenderableType:
+    from rich.table import Table
+
+    table = Table(title="Config differences")
+    table.add_column("Config")
+    for label in diff.labels:
+        table.add_column(label)
+    for row in diff.rows:
+        table.add_row(row.key, *[v if v is not None else "(unset)" for v in row.values])
+    return table

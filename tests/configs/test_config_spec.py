@@ -1,0 +1,198 @@
+"""Unit tests for --add-config grammar, entity resolution and quota/SCRAM planning."""
+
+from __future__ import annotations
+
+import pytest
+
+from kcli.errors import UsageError
+from kcli.ops.config_spec import (
+    ConfigChange,
+    ConfigOp,
+    Entity,
+    EntityFlags,
+    EntityType,
+    QuotaChange,
+    ScramMechanism,
+    Selection,
+    build_changes,
+    parse_add_config,
+    parse_delete_config,
+    plan_quota_alter,
+    resolve_selection,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a=1", {"a": "1"}),
+        ("a=1,b=2", {"a": "1", "b": "2"}),
+        ("k2=[v1,v2],k3=v3", {"k2": "v1,v2", "k3": "v3"}),
+        ("ssl.endpoint.identification.algorithm=", {"ssl.endpoint.identification.algorithm": ""}),
+        (" a = 1 , b=[x=y]", {"a": "1", "b": "x=y"}),
+        (
+            "leader.replication.throttled.replicas=[0:1,1:2]",
+            {"leader.replication.throttled.replicas": "0:1,1:2"},
+        ),
+    ],
+)
+def test_add_config_grammar(text: str, expected: dict[str, str]) -> None:
+    assert parse_add_config(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("a=[1,2", "unbalanced '['"),
+        ("a=1]", "unbalanced ']'"),
+        ("=1", "empty config key"),
+        ("a", "Invalid entity config 'a'"),
+        ("a=b=c", "Invalid entity config 'a=b=c'"),
+        ("bad key=1", "Invalid character found for config key: bad key"),
+    ],
+)
+def test_add_config_errors_name_the_text(text: str, fragment: str) -> None:
+    with pytest.raises(UsageError) as info:
+        parse_add_config(text)
+    assert fragment in info.value.message
+
+
+def test_delete_config_splits_and_dedupes() -> None:
+    assert parse_delete_config(["a,b", "b", " c "]) == ["a", "b", "c"]
+    with pytest.raises(UsageError, match="empty config key"):
+        parse_delete_config(["a,,b"])
+
+
+def test_changes_are_deletes_then_sets_then_list_ops() -> None:
+    changes = build_changes(
+        add_config="x=1",
+        add_config_file=None,
+        delete_config=["y"],
+        append_config=["l=[a,b]"],
+        subtract_config=["m=c"],
+    )
+    assert changes.changes == (
+        ConfigChange(key="y", op=ConfigOp.DELETE),
+        ConfigChange(key="x", op=ConfigOp.SET, value="1"),
+        ConfigChange(key="l", op=ConfigOp.APPEND, value="a,b"),
+        ConfigChange(key="m", op=ConfigOp.SUBTRACT, value="c"),
+    )
+
+
+def test_changes_rules() -> None:
+    with pytest.raises(UsageError, match="Only one of --add-config or --add-config-file"):
+        build_changes(add_config="a=1", add_config_file={"b": "2"}, delete_config=[])
+    with pytest.raises(UsageError, match="At least one of --add-config"):
+        build_changes(add_config=None, add_config_file=None, delete_config=[])
+    with pytest.raises(UsageError, match="both --delete-config and --add-config"):
+        build_changes(add_config="a=1", add_config_file=None, delete_config=["a"])
+    file_changes = build_changes(add_config=None, add_config_file={"a": "1"}, delete_config=[])
+    assert file_changes.sets == {"a": "1"}
+
+
+def test_generic_entity_flags() -> None:
+    sel = resolve_selection(EntityFlags(entity_types=["topics"], entity_names=["orders"]), alter=True)
+    assert sel == Selection(
+        types=(EntityType.TOPICS,), entities=(Entity(type=EntityType.TOPICS, name="orders"),)
+    )
+    many = resolve_selection(EntityFlags(entity_types=["topics"], entity_names=["a", "b"]), alter=False)
+    assert [e.name for e in many.entities] == ["a", "b"]
+    every = resolve_selection(EntityFlags(entity_types=["brokers"]), alter=False)
+    assert every.entities == (Entity(type=EntityType.BROKERS),)
+
+
+def test_shortcuts_and_user_client_pairs() -> None:
+    sel = resolve_selection(EntityFlags(client="c1", user="u1"), alter=True)
+    assert sel.is_quota
+    assert sel.entities == (
+        Entity(type=EntityType.USERS, name="u1"),
+        Entity(type=EntityType.CLIENTS, name="c1"),
+    )
+    sel = resolve_selection(EntityFlags(user="u1", client_defaults=True), alter=True)
+    assert sel.entities == (
+        Entity(type=EntityType.USERS, name="u1"),
+        Entity(type=EntityType.CLIENTS, default=True),
+    )
+    sel = resolve_selection(
+        EntityFlags(entity_types=["users", "clients"], entity_names=["u"], entity_default=True), alter=True
+    )
+    assert sel.entities[1] == Entity(type=EntityType.CLIENTS, default=True)
+    broker_default = resolve_selection(EntityFlags(broker_defaults=True), alter=True)
+    assert broker_default.entities == (Entity(type=EntityType.BROKERS, default=True),)
+    assert broker_default.entities[0].resource_name == ""
+
+
+@pytest.mark.parametrize(
+    ("flags", "alter", "fragment"),
+    [
+        (EntityFlags(entity_types=["topicz"]), False, "Invalid entity type topicz"),
+        (EntityFlags(), False, "At least one entity type must be specified"),
+        (EntityFlags(entity_types=["topics", "brokers"]), False, "Only 'users' and 'clients'"),
+        (EntityFlags(entity_types=["topics", "topics"]), False, "Duplicate entity type(s) specified: topics"),
+        (EntityFlags(entity_types=["topics"], topic="x"), False, "should not be used in conjunction"),
+        (EntityFlags(broker="one"), False, "valid integer broker id, but it is: one"),
+        (EntityFlags(topic="bad/name"), False, 'Topic name "bad/name" is illegal'),
+        (EntityFlags(ip="not an ip!"), False, "valid IP or resolvable host, but it is: not an ip!"),
+        (EntityFlags(entity_types=["broker-loggers"]), False, "an entity name must be specified"),
+        (
+            EntityFlags(entity_types=["topics"]),
+            True,
+            "an entity name must be specified with --alter of topics",
+        ),
+        (EntityFlags(entity_types=["users"]), True, "an entity-name or default entity must be specified"),
+        (EntityFlags(entity_types=["topics"], entity_default=True), False, "--entity-default is only valid"),
+        (EntityFlags(entity_types=["topics"], entity_names=["a", "b"]), True, "exactly one entity name"),
+    ],
+)
+def test_entity_errors(flags: EntityFlags, alter: bool, fragment: str) -> None:
+    with pytest.raises(UsageError) as info:
+        resolve_selection(flags, alter=alter)
+    assert fragment in info.value.message
+
+
+def _changes(add: str | None = None, delete: list[str] | None = None):  # type: ignore[no-untyped-def]
+    return build_changes(add_config=add, add_config_file=None, delete_config=delete or [])
+
+
+def test_quota_plan() -> None:
+    users = resolve_selection(EntityFlags(user="alice"), alter=True)
+    plan = plan_quota_alter(users, _changes("producer_byte_rate=1024", ["consumer_byte_rate"]))
+    assert plan.quota == (
+        QuotaChange(key="producer_byte_rate", value=1024.0),
+        QuotaChange(key="consumer_byte_rate", value=None),
+    )
+    with pytest.raises(
+        UsageError, match="Cannot parse quota configuration value for producer_byte_rate: fast"
+    ):
+        plan_quota_alter(users, _changes("producer_byte_rate=fast"))
+    clients = resolve_selection(EntityFlags(client="c"), alter=True)
+    with pytest.raises(UsageError, match="Only quota configs can be added for 'clients'.*SCRAM-SHA-256"):
+        plan_quota_alter(clients, _changes("SCRAM-SHA-256=[password=x]"))
+    ips = resolve_selection(EntityFlags(ip="10.0.0.1"), alter=True)
+    assert plan_quota_alter(ips, _changes("connection_creation_rate=10")).quota[0].value == 10.0
+    with pytest.raises(UsageError, match="producer_byte_rate"):
+        plan_quota_alter(ips, _changes("producer_byte_rate=10"))
+
+
+def test_scram_plan() -> None:
+    users = resolve_selection(EntityFlags(user="alice"), alter=True)
+    plan = plan_quota_alter(
+        users, _changes("SCRAM-SHA-512=[iterations=8192,password=s3cret],SCRAM-SHA-256=[password=p]")
+    )
+    assert plan.is_scram
+    assert [(u.mechanism, u.iterations, u.password) for u in plan.scram_upserts] == [
+        (ScramMechanism.SCRAM_SHA_512, 8192, "s3cret"),
+        (ScramMechanism.SCRAM_SHA_256, 4096, "p"),
+    ]
+    assert "s3cret" not in repr(plan)
+    deletes = plan_quota_alter(users, _changes(delete=["SCRAM-SHA-256"]))
+    assert deletes.scram_deletes == (ScramMechanism.SCRAM_SHA_256,)
+    with pytest.raises(UsageError, match="at least 4096"):
+        plan_quota_alter(users, _changes("SCRAM-SHA-256=[iterations=10,password=p]"))
+    with pytest.raises(UsageError, match="Cannot alter both quota and SCRAM"):
+        plan_quota_alter(users, _changes("SCRAM-SHA-256=[password=p],producer_byte_rate=1"))
+    default_user = resolve_selection(EntityFlags(user_defaults=True), alter=True)
+    with pytest.raises(UsageError, match="not allowed with User SCRAM"):
+        plan_quota_alter(default_user, _changes("SCRAM-SHA-256=[password=p]"))
+    with pytest.raises(UsageError, match="a password is required"):
+        plan_quota_alter(users, _changes("SCRAM-SHA-256=[iterations=5000]"))
