@@ -11,13 +11,16 @@ import traceback
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
 from kcli.env import Env
 from kcli.errors import ExitCode, KcliError
 from kcli.render import OutputFormat
+
+if TYPE_CHECKING:
+    from kcli.client.config import ClientConfig
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -78,6 +81,21 @@ class ConnectionArgs:
             command_config=self.command_config or other.command_config,
             profile=self.profile or other.profile,
         )
+
+
+def client_config(args: ConnectionArgs, env: Env) -> ClientConfig:
+    """Resolve the connection flags with --command-config, the profile file and KCLI_* env (kcli.client.config)."""
+    from kcli.client.config import resolve_client_config
+
+    return resolve_client_config(
+        bootstrap_server=args.bootstrap_server,
+        bootstrap_controller=args.bootstrap_controller,
+        command_config=args.command_config,
+        profile=args.profile,
+        environ=env.environ,
+        config_file=env.config_file,
+        warn=env.err,
+    )
 
 
 def env_of(ctx: typer.Context | None = None) -> Env:

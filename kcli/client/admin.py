@@ -1,0 +1,493 @@
+"""The Admin client every tool uses: bootstrap, routing, retries, rebootstrap, fan-out.
+
+    async with Admin(config) as admin:
+        response = await admin.call(32, build, versions=(1, 4), target=Target.CONTROLLER)
+
+Behavior:
+- Entering bootstraps: each bootstrap address in turn until one answers DescribeCluster (or
+  Metadata), within default.api.timeout.ms. The cluster id is pinned from then on
+  (expected.cluster.id is enforced at once).
+- Routing: Target.ANY (any live node, preferring open connections), Target.CONTROLLER (the active
+  controller with --bootstrap-controller; with brokers any broker, which forwards writes, KIP-590),
+  Target.node(id).
+- Retries, all within the call's deadline (timeout_ms, else default.api.timeout.ms), with
+  exponential backoff (retry.backoff.ms .. retry.backoff.max.ms): connection failures move to
+  another node (ANY) or retry the node a few times; NOT_CONTROLLER refreshes the controller id and
+  retries; retriable top-level error codes are retried; REBOOTSTRAP_REQUIRED rebootstraps. Other
+  top-level error codes are returned for the caller to check (kcli.client.errors.check).
+- KIP-899: when no known node answers, the client bootstraps again from the bootstrap list
+  (unless metadata.recovery.strategy=none) and refuses to go on if the cluster id changed.
+- A node that closes the connection instead of answering a request it advertises is given one
+  more try on a fresh connection, then reported as not supporting that request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from kcli.client import cluster, protocol
+from kcli.client.cluster import ClusterDescription, NodeInfo
+from kcli.client.config import ClientConfig, Endpoint, EndpointType
+from kcli.client.connection import Connection, ConnectionLost, PeerMemory, RebootstrapRequired
+from kcli.client.errors import (
+    ClusterIdMismatch,
+    ConnectionFailed,
+    KafkaError,
+    RequestTimedOut,
+    UnsupportedByServer,
+    error_info,
+)
+from kcli.errors import KcliError
+
+if TYPE_CHECKING:
+    import ssl
+
+__all__ = ["Admin", "ClusterDescription", "NodeInfo", "Target"]
+
+T = TypeVar("T")
+NOT_CONTROLLER = 41
+REBOOTSTRAP_REQUIRED = 129
+_NODE_ATTEMPTS = 4  # connection-level tries of one named node before giving up
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a request goes: Target.ANY, Target.CONTROLLER or Target.node(id)."""
+
+    kind: str  # "any" | "controller" | "node"
+    node_id: int | None = None
+
+    ANY: ClassVar[Target]
+    CONTROLLER: ClassVar[Target]
+
+    @staticmethod
+    def node(node_id: int) -> Target:
+        return Target("node", int(node_id))
+
+    def __str__(self) -> str:
+        return f"node {self.node_id}" if self.kind == "node" else self.kind
+
+
+Target.ANY = Target("any")
+Target.CONTROLLER = Target("controller")
+
+
+class _NoNodeLeft(Exception):
+    """Internal: every known node failed during this call."""
+
+
+class Admin:
+    """An async admin client bound to one cluster; use as `async with Admin(config) as admin:`."""
+
+    def __init__(self, config: ClientConfig) -> None:
+        self.config = config
+        self.description: ClusterDescription | None = None
+        self._connections: dict[int, Connection] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._seed: Connection | None = None  # bootstrap connection not matching any node
+        self._memory = PeerMemory()
+        self._ssl_context: ssl.SSLContext | None = None
+        self._pinned_cluster_id: str | None = None
+
+    # ---- lifecycle --------------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Admin:
+        try:
+            await self.bootstrap(self._deadline(None))
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close every connection."""
+        connections = list(self._connections.values())
+        if self._seed is not None:
+            connections.append(self._seed)
+        self._connections.clear()
+        self._seed = None
+        await asyncio.gather(*(connection.close() for connection in connections), return_exceptions=True)
+
+    # ---- what is known ----------------------------------------------------------------------------
+
+    @property
+    def cluster_id(self) -> str | None:
+        return self.description.cluster_id if self.description else None
+
+    @property
+    def controller_id(self) -> int:
+        return self.description.controller_id if self.description else -1
+
+    @property
+    def endpoint_type(self) -> EndpointType:
+        return self.config.endpoint_type
+
+    @property
+    def nodes(self) -> Mapping[int, NodeInfo]:
+        """Brokers, or controllers with --bootstrap-controller, by node id."""
+        return self.description.node_map if self.description else {}
+
+    # ---- bootstrap --------------------------------------------------------------------------------
+
+    async def bootstrap(self, deadline: float) -> ClusterDescription:
+        """Connect to the bootstrap addresses in turn until one describes the cluster."""
+        if self.config.uses_tls and self._ssl_context is None:
+            from kcli.client.tls import build_ssl_context
+
+            assert self.config.ssl is not None
+            self._ssl_context = build_ssl_context(self.config.ssl)
+        failures: list[KcliError] = []
+        for endpoint in self.config.bootstrap:
+            if time.monotonic() >= deadline:
+                break
+            try:
+                connection = await self._open(endpoint, deadline, node_id=None, cluster_id=None)
+            except (ConnectionFailed, RequestTimedOut) as error:
+                failures.append(error)
+                continue
+            try:
+                description = await cluster.describe(connection, self.config.endpoint_type, deadline=deadline)
+            except (ConnectionFailed, RequestTimedOut) as error:
+                await connection.close()
+                failures.append(error)
+                continue
+            except BaseException:
+                await connection.close()
+                raise
+            self._adopt(description, connection, endpoint)
+            return description
+        raise _bootstrap_failure(self.config, failures)
+
+    def _adopt(self, description: ClusterDescription, connection: Connection, endpoint: Endpoint) -> None:
+        """Take a fresh description: pin and check the cluster id, keep the bootstrap connection."""
+        self._check_cluster_id(description.cluster_id)
+        self.description = description
+        for node in description.nodes:
+            if node.host == endpoint.host and node.port == endpoint.port:
+                connection.node_id = node.node_id
+                self._connections[node.node_id] = connection
+                return
+        self._seed = connection
+
+    def _check_cluster_id(self, cluster_id: str | None) -> None:
+        expected = self.config.expected_cluster_id
+        if expected is not None and cluster_id != expected:
+            raise ClusterIdMismatch(
+                f"the cluster at {', '.join(map(str, self.config.bootstrap))} has cluster id {cluster_id}, "
+                f"but expected.cluster.id is {expected}; refusing to act on it",
+            )
+        if self._pinned_cluster_id is not None and cluster_id != self._pinned_cluster_id:
+            raise ClusterIdMismatch(
+                f"after rebootstrapping, the cluster id is {cluster_id}, not {self._pinned_cluster_id} as before; "
+                "refusing to continue on a different cluster",
+                hint="check the bootstrap addresses (KIP-899)",
+            )
+        if cluster_id is not None:
+            self._pinned_cluster_id = cluster_id
+
+    async def rebootstrap(self, deadline: float) -> ClusterDescription:
+        """Forget every node and connection and bootstrap again (KIP-899); the cluster id must not change."""
+        await self.close()
+        self.description = None
+        return await self.bootstrap(deadline)
+
+    # ---- public API -------------------------------------------------------------------------------
+
+    async def call(
+        self,
+        api_key: int,
+        build: Callable[[int], Any],
+        *,
+        versions: tuple[int, int],
+        target: Target = Target.ANY,
+        timeout_ms: int | None = None,
+        idempotent: bool = True,
+    ) -> Any:
+        """Send build(version) to `target` at the highest version in `versions` both sides support.
+
+        Returns the kio response; a top-level error code is left for the caller (errors.check),
+        except NOT_CONTROLLER, REBOOTSTRAP_REQUIRED and retriable codes, which are retried within
+        the deadline. With idempotent=False a connection lost after sending is reported, not retried.
+        """
+        deadline = self._deadline(timeout_ms)
+        name = protocol.api_name(api_key)
+        attempt = 0
+        while True:
+
+            async def send(connection: Connection) -> Any:
+                version = connection.version_for(api_key, versions)
+                request = build(version)
+                return await connection.request(request, deadline=deadline)
+
+            response = await self._run(target, deadline, send, what=name, idempotent=idempotent)
+            code = int(getattr(response, "error_code", 0) or 0)
+            if code == 0:
+                return response
+            if code == REBOOTSTRAP_REQUIRED and self.config.recovery_strategy != "none":
+                await self.rebootstrap(deadline)
+            elif code == NOT_CONTROLLER:
+                await self._refresh(deadline)
+            elif not error_info(code).retriable:
+                return response
+            attempt += 1
+            if not await self._backoff(attempt, deadline):
+                return response
+
+    async def call_each(
+        self,
+        node_ids: Iterable[int],
+        api_key: int,
+        build: Callable[[int, int], Any],
+        *,
+        versions: tuple[int, int],
+        timeout_ms: int | None = None,
+    ) -> dict[int, Any | KcliError]:
+        """Send build(node_id, version) to each node concurrently; per-node failures are returned."""
+        ids = list(dict.fromkeys(int(node_id) for node_id in node_ids))
+
+        async def one(node_id: int) -> Any | KcliError:
+            try:
+                return await self.call(
+                    api_key,
+                    lambda version: build(node_id, version),
+                    versions=versions,
+                    target=Target.node(node_id),
+                    timeout_ms=timeout_ms,
+                )
+            except KcliError as error:
+                return error
+
+        results = await asyncio.gather(*(one(node_id) for node_id in ids))
+        return dict(zip(ids, results, strict=True))
+
+    async def api_versions(self, node_id: int | None = None) -> Any:
+        """The kio ApiVersionsResponse of a node (any node when None): APIs and features."""
+        target = Target.ANY if node_id is None else Target.node(node_id)
+
+        async def read(connection: Connection) -> Any:
+            return connection.api_versions_response
+
+        return await self._run(target, self._deadline(None), read, what="ApiVersions", idempotent=True)
+
+    async def describe_cluster(self, *, include_fenced_brokers: bool = False) -> ClusterDescription:
+        """Describe the cluster afresh (DescribeCluster, or Metadata for old brokers) and update the node cache."""
+        deadline = self._deadline(None)
+
+        async def describe(connection: Connection) -> ClusterDescription:
+            return await cluster.describe(
+                connection,
+                self.config.endpoint_type,
+                deadline=deadline,
+                include_fenced_brokers=include_fenced_brokers,
+            )
+
+        description = await self._run(Target.ANY, deadline, describe, what="DescribeCluster", idempotent=True)
+        self._check_cluster_id(description.cluster_id)
+        if not include_fenced_brokers or self.description is None:
+            self.description = description
+        return description
+
+    # ---- routing ----------------------------------------------------------------------------------
+
+    async def _run(
+        self,
+        target: Target,
+        deadline: float,
+        operation: Callable[[Connection], Awaitable[T]],
+        *,
+        what: str,
+        idempotent: bool,
+    ) -> T:
+        """Run `operation` on a connection to `target`, moving on or retrying on connection failures."""
+        failed: set[int] = set()
+        closed_after_send: dict[int, int] = {}
+        rebootstrapped = False
+        attempt = 0
+        last_error: KcliError | None = None
+        while True:
+            if time.monotonic() >= deadline:
+                raise last_error or RequestTimedOut(
+                    f"{what} did not complete within {self._budget_ms()} ms (default.api.timeout.ms)"
+                )
+            try:
+                node = await self._pick(target, failed, deadline)
+            except _NoNodeLeft:
+                if (
+                    not rebootstrapped
+                    and self.config.recovery_strategy == "rebootstrap"
+                    and not isinstance(last_error, RequestTimedOut)
+                ):
+                    rebootstrapped = True
+                    await self.rebootstrap(deadline)
+                    failed.clear()
+                    continue
+                assert last_error is not None
+                raise last_error from None
+            try:
+                connection = await self._connection(node, deadline)
+                return await operation(connection)
+            except RebootstrapRequired:
+                if self.config.recovery_strategy == "none":
+                    raise
+                await self.rebootstrap(deadline)
+                failed.clear()
+                continue
+            except ConnectionLost as lost:
+                last_error = lost
+                if lost.sent:
+                    if not idempotent:
+                        raise ConnectionFailed(
+                            f"{lost.message}; the {what} request may or may not have been applied",
+                            hint="check the result before retrying",
+                        ) from None
+                    closed_after_send[node.node_id] = closed_after_send.get(node.node_id, 0) + 1
+                    if closed_after_send[node.node_id] >= 2:
+                        raise UnsupportedByServer(
+                            f"{what} is not supported by this server (node {node.node_id} {node.endpoint}): "
+                            "it closed the connection instead of answering"
+                        ) from None
+                    continue  # one more try on a fresh connection
+            except (ConnectionFailed, RequestTimedOut) as error:
+                last_error = error
+            self._forget(node.node_id)
+            attempt += 1
+            if target.kind == "any":
+                failed.add(node.node_id)
+                continue
+            if attempt >= _NODE_ATTEMPTS or isinstance(last_error, RequestTimedOut):
+                raise last_error
+            if not await self._backoff(attempt, deadline):
+                raise last_error
+            if target.kind == "controller":
+                await self._refresh_quietly(deadline)
+
+    async def _pick(self, target: Target, failed: set[int], deadline: float) -> NodeInfo:
+        if self.description is None:
+            await self.bootstrap(deadline)
+        assert self.description is not None
+        nodes: Mapping[int, NodeInfo] = self.description.node_map
+        if target.kind == "node":
+            assert target.node_id is not None
+            if target.node_id not in nodes:
+                await self._refresh(deadline)
+                nodes = self.nodes
+            if target.node_id not in nodes:
+                kind = "controller" if self.endpoint_type is EndpointType.CONTROLLERS else "broker"
+                known = ", ".join(str(node_id) for node_id in sorted(nodes)) or "none"
+                raise KcliError(f"{kind} {target.node_id} is not in the cluster (known {kind}s: {known})")
+            return nodes[target.node_id]
+        if target.kind == "controller" and self.endpoint_type is EndpointType.CONTROLLERS:
+            controller = nodes.get(self.controller_id)
+            if controller is None:
+                await self._refresh(deadline)
+                controller = self.nodes.get(self.controller_id)
+            if controller is None:
+                raise KcliError(
+                    "the controller quorum has no active controller right now",
+                    hint="retry shortly; check the quorum with kcli metadata-quorum describe --status",
+                )
+            return controller
+        candidates = [node for node_id, node in nodes.items() if node_id not in failed]
+        if not candidates:
+            raise _NoNodeLeft()
+        connected = [node for node in candidates if node.node_id in self._connections]
+        return (connected or candidates)[0]
+
+    async def _connection(self, node: NodeInfo, deadline: float) -> Connection:
+        existing = self._connections.get(node.node_id)
+        if existing is not None and not existing.closed:
+            return existing
+        lock = self._locks.setdefault(node.node_id, asyncio.Lock())
+        async with lock:
+            existing = self._connections.get(node.node_id)
+            if existing is not None and not existing.closed:
+                return existing
+            connection = await self._open(
+                node.endpoint, deadline, node_id=node.node_id, cluster_id=self.cluster_id
+            )
+            self._connections[node.node_id] = connection
+            return connection
+
+    async def _open(
+        self, endpoint: Endpoint, deadline: float, *, node_id: int | None, cluster_id: str | None
+    ) -> Connection:
+        return await Connection.open(
+            endpoint,
+            config=self.config,
+            deadline=deadline,
+            node_id=node_id,
+            cluster_id=cluster_id,
+            memory=self._memory,
+            ssl_context=self._ssl_context,
+        )
+
+    def _forget(self, node_id: int) -> None:
+        connection = self._connections.pop(node_id, None)
+        if connection is not None and not connection.closed:
+            asyncio.get_running_loop().create_task(connection.close())
+
+    async def _refresh(self, deadline: float) -> None:
+        """Describe the cluster again (new controller id, nodes)."""
+        await self.describe_cluster_within(deadline)
+
+    async def describe_cluster_within(self, deadline: float) -> ClusterDescription:
+        """describe_cluster bounded by an absolute monotonic deadline (used while retrying)."""
+
+        async def describe(connection: Connection) -> ClusterDescription:
+            return await cluster.describe(connection, self.config.endpoint_type, deadline=deadline)
+
+        description = await self._run(Target.ANY, deadline, describe, what="DescribeCluster", idempotent=True)
+        self._check_cluster_id(description.cluster_id)
+        self.description = description
+        return description
+
+    async def _refresh_quietly(self, deadline: float) -> None:
+        with contextlib.suppress(ConnectionFailed, RequestTimedOut, KafkaError):
+            await self._refresh(deadline)
+
+    # ---- time -------------------------------------------------------------------------------------
+
+    def _budget_ms(self) -> int:
+        return self.config.default_api_timeout_ms
+
+    def _deadline(self, timeout_ms: int | None) -> float:
+        budget = self.config.default_api_timeout_ms if timeout_ms is None else timeout_ms
+        return time.monotonic() + budget / 1000
+
+    async def _backoff(self, attempt: int, deadline: float) -> bool:
+        """Sleep the exponential backoff for `attempt`; False when the deadline leaves no time."""
+        delay = (
+            min(self.config.retry_backoff_max_ms, self.config.retry_backoff_ms * (2 ** max(0, attempt - 1)))
+            / 1000
+        )
+        if time.monotonic() + delay >= deadline:
+            return False
+        await asyncio.sleep(delay)
+        return True
+
+
+def _bootstrap_failure(config: ClientConfig, failures: list[KcliError]) -> KcliError:
+    if not failures:
+        return RequestTimedOut(
+            f"bootstrap did not complete within {config.default_api_timeout_ms} ms (default.api.timeout.ms)"
+        )
+    if len(failures) == 1:
+        return failures[0]
+    first = failures[0]
+    kind = "controllers" if config.endpoint_type is EndpointType.CONTROLLERS else "brokers"
+    addresses = ", ".join(str(endpoint) for endpoint in config.bootstrap)
+    error_type = type(first) if isinstance(first, RequestTimedOut) else ConnectionFailed
+    return error_type(
+        f"none of the bootstrap {kind} answered ({addresses}); first error: {first.message}", hint=first.hint
+    )

@@ -1,0 +1,503 @@
+"""One connection to one Kafka node: TCP or TLS, framing, correlation ids, ApiVersions, SASL.
+
+Behavior:
+- Frames are size-prefixed; several requests may be in flight; responses must come back in the
+  order the requests were sent, with the same correlation id, or the connection is dropped.
+- The first request is ApiVersions. KIP-1242: when the cluster id and the node id are known and
+  the check is enabled, v5 carries them; REBOOTSTRAP_REQUIRED then means "wrong node".
+  A server that does not know the version answers UNSUPPORTED_VERSION with a v0 body naming its
+  highest ApiVersions version, and the request is repeated at that version (Kafka's rule). A server
+  that closes the connection right after a v5 ApiVersions (tansu) is remembered as pre-v5 and the
+  connection is opened again at v4.
+- Then SASL (SaslHandshake + SaslAuthenticate: PLAIN or SCRAM), then requests at the highest
+  version both sides support.
+- Every wait has a deadline: connect (socket.connection.setup.timeout.ms), each request
+  (request.timeout.ms), and the caller's overall deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import struct
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kcli import __version__
+from kcli.client import protocol
+from kcli.client.config import ClientConfig, Endpoint
+from kcli.client.errors import (
+    AuthenticationFailed,
+    ConnectionFailed,
+    KafkaError,
+    ProtocolError,
+    RequestTimedOut,
+    UnsupportedByServer,
+    error_info,
+)
+
+if TYPE_CHECKING:
+    import ssl
+
+UNSUPPORTED_VERSION = 35
+REBOOTSTRAP_REQUIRED = 129
+_SASL_HANDSHAKE = 17
+_SASL_AUTHENTICATE = 36
+
+
+class ConnectionLost(ConnectionFailed):
+    """The connection ended; `sent` says whether a request was already on the wire."""
+
+    def __init__(self, message: str, *, sent: bool, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.sent = sent
+
+
+class RebootstrapRequired(KafkaError):
+    """The server asked the client to forget what it learnt and bootstrap again (KIP-1102/KIP-1242)."""
+
+    def __init__(self, node: str, message: str | None = None) -> None:
+        super().__init__(REBOOTSTRAP_REQUIRED, message, what="ApiVersions", node=node)
+
+
+class _PreV5Peer(Exception):
+    """Internal: the peer closed the connection right after an ApiVersions v5 carrying a ClusterId."""
+
+
+@dataclass(slots=True)
+class PeerMemory:
+    """What connections learn about the servers and share: the highest ApiVersions version that works."""
+
+    api_versions_ceiling: int = 5
+
+
+@dataclass(slots=True)
+class _Pending:
+    correlation_id: int
+    future: asyncio.Future[bytes]
+    what: str
+
+
+@dataclass(slots=True)
+class Connection:
+    """An open, negotiated (and, with SASL, authenticated) connection. Create with `Connection.open`."""
+
+    endpoint: Endpoint
+    node_id: int | None
+    config: ClientConfig
+    _reader: asyncio.StreamReader
+    _writer: asyncio.StreamWriter
+    supported: dict[int, tuple[int, int]] = field(default_factory=dict)
+    api_versions_response: Any = None
+    _next_correlation: int = 1
+    _pending: collections.deque[_Pending] = field(default_factory=collections.deque)
+    _read_task: asyncio.Task[None] | None = None
+    _closed: bool = False
+    _close_reason: ConnectionFailed | None = None
+
+    # ---- opening ----------------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        endpoint: Endpoint,
+        *,
+        config: ClientConfig,
+        deadline: float,
+        node_id: int | None = None,
+        cluster_id: str | None = None,
+        memory: PeerMemory | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> Connection:
+        """Connect, negotiate API versions and authenticate; raise a KcliError subclass on failure."""
+        memory = memory or PeerMemory()
+        while True:
+            connection = await cls._connect(
+                endpoint, config=config, deadline=deadline, node_id=node_id, ssl_context=ssl_context
+            )
+            try:
+                await connection._negotiate(cluster_id=cluster_id, memory=memory, deadline=deadline)
+                if config.sasl is not None:
+                    await connection._authenticate(deadline)
+                return connection
+            except _PreV5Peer:
+                await connection.close()
+                memory.api_versions_ceiling = 4
+                continue
+            except BaseException:
+                await connection.close()
+                raise
+
+    @classmethod
+    async def _connect(
+        cls,
+        endpoint: Endpoint,
+        *,
+        config: ClientConfig,
+        deadline: float,
+        node_id: int | None,
+        ssl_context: ssl.SSLContext | None,
+    ) -> Connection:
+        if config.uses_tls and ssl_context is None:
+            from kcli.client.tls import build_ssl_context
+
+            assert config.ssl is not None
+            ssl_context = build_ssl_context(config.ssl)
+        timeout = _remaining(deadline, config.socket_connection_setup_timeout_ms / 1000)
+        where = _where(endpoint, node_id)
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(
+                    endpoint.host,
+                    endpoint.port,
+                    ssl=ssl_context if config.uses_tls else None,
+                    server_hostname=endpoint.host if config.uses_tls else None,
+                    limit=2**20,
+                ),
+                timeout=timeout,
+            )
+        except TimeoutError:
+            raise RequestTimedOut(
+                f"connecting to {where} timed out after {_ms(timeout)} ms",
+                hint="check the address and that the node is up (socket.connection.setup.timeout.ms)",
+            ) from None
+        except OSError as error:
+            raise _connect_error(error, where, config) from None
+        return cls(endpoint=endpoint, node_id=node_id, config=config, _reader=reader, _writer=writer)
+
+    async def _negotiate(self, *, cluster_id: str | None, memory: PeerMemory, deadline: float) -> None:
+        use_v5 = (
+            self.config.cluster_check
+            and cluster_id is not None
+            and self.node_id is not None
+            and memory.api_versions_ceiling >= 5
+        )
+        version = 5 if use_v5 else min(4, memory.api_versions_ceiling)
+        self._start_reader()
+        for _attempt in range(3):
+            request = self._api_versions_request(version, cluster_id if use_v5 else None)
+            try:
+                frame = await self.request_raw(request, deadline=deadline, what="ApiVersions")
+            except ConnectionLost as lost:
+                if version == 5 and lost.sent:
+                    raise _PreV5Peer() from None
+                raise ConnectionFailed(
+                    f"{self.where} closed the connection during the ApiVersions handshake",
+                    hint=_plaintext_hint(self.config) or lost.hint,
+                ) from None
+            error_code = struct.unpack_from(">h", frame, 4)[0] if len(frame) >= 6 else -1
+            if error_code == UNSUPPORTED_VERSION and version > 0:
+                # The body is v0-shaped: it lists the server's range for ApiVersions itself.
+                response = self._decode(
+                    frame, protocol.response_class("api_versions", 0), False, "ApiVersions"
+                )
+                ceiling = next((int(k.max_version) for k in response.api_keys if int(k.api_key) == 18), 0)
+                ceiling = min(ceiling, version - 1)
+                memory.api_versions_ceiling = min(memory.api_versions_ceiling, ceiling)
+                version = ceiling
+                use_v5 = False
+                continue
+            response = self._decode(
+                frame, protocol.response_class("api_versions", version), False, "ApiVersions"
+            )
+            code = int(response.error_code)
+            if code == REBOOTSTRAP_REQUIRED:
+                raise RebootstrapRequired(self.where)
+            if code != 0:
+                raise KafkaError(code, None, what="ApiVersions", node=self.where)
+            self.api_versions_response = response
+            self.supported = {
+                int(key.api_key): (int(key.min_version), int(key.max_version)) for key in response.api_keys
+            }
+            return
+        raise ProtocolError(f"{self.where} kept refusing ApiVersions versions")
+
+    @staticmethod
+    def _api_versions_request(version: int, cluster_id: str | None) -> Any:
+        cls = protocol.request_class("api_versions", version)
+        if version >= 5:
+            return cls(
+                client_software_name="kcli",
+                client_software_version=__version__,
+                cluster_id=cluster_id,
+                node_id=-1,
+            )
+        if version >= 3:
+            return cls(client_software_name="kcli", client_software_version=__version__)
+        return cls()
+
+    async def _authenticate(self, deadline: float) -> None:
+        from kcli.client import sasl as sasl_messages
+
+        settings = self.config.sasl
+        assert settings is not None
+        if _SASL_HANDSHAKE not in self.supported or _SASL_AUTHENTICATE not in self.supported:
+            raise AuthenticationFailed(
+                f"{self.where} does not offer SASL authentication",
+                hint="the listener may not be a SASL listener; check security.protocol",
+            )
+        handshake_version = self.version_for(_SASL_HANDSHAKE, (1, 1))
+        handshake = protocol.request_class("sasl_handshake", handshake_version)(mechanism=settings.mechanism)
+        response = await self.request(handshake, deadline=deadline)
+        if int(response.error_code) != 0:
+            offered = ", ".join(response.mechanisms) or "none"
+            raise AuthenticationFailed(
+                f"SASL mechanism {settings.mechanism} is not enabled on {self.where} (it offers: {offered})",
+                hint="set sasl.mechanism to one it offers",
+            )
+        version = self.version_for(_SASL_AUTHENTICATE, (0, 2))
+        if settings.mechanism == "PLAIN":
+            await self._sasl_round(
+                version, sasl_messages.plain_initial_response(settings.username, settings.password), deadline
+            )
+            return
+        scram = sasl_messages.ScramClient(settings.mechanism, settings.username, settings.password)
+        server_first = await self._sasl_round(version, scram.first_message(), deadline)
+        server_final = await self._sasl_round(version, scram.final_message(server_first), deadline)
+        scram.verify_server_final(server_final)
+
+    async def _sasl_round(self, version: int, token: bytes, deadline: float) -> bytes:
+        request = protocol.request_class("sasl_authenticate", version)(auth_bytes=token)
+        try:
+            response = await self.request(request, deadline=deadline)
+        except ConnectionLost:
+            raise AuthenticationFailed(
+                f"{self.where} closed the connection during SASL authentication",
+                hint="check the credentials and sasl.mechanism",
+            ) from None
+        if int(response.error_code) != 0:
+            info = error_info(int(response.error_code))
+            detail = response.error_message or info.message
+            raise AuthenticationFailed(
+                f"SASL authentication to {self.where} failed: {info.name}: {detail}", hint=info.hint
+            )
+        return bytes(response.auth_bytes)
+
+    # ---- requests ---------------------------------------------------------------------------------
+
+    @property
+    def where(self) -> str:
+        return _where(self.endpoint, self.node_id)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def version_for(self, api_key: int, versions: tuple[int, int]) -> int:
+        """The highest version in `versions` that this node supports; UnsupportedByServer otherwise."""
+        name = protocol.api_name(api_key)
+        offered = self.supported.get(api_key)
+        if offered is None:
+            raise UnsupportedByServer(f"{name} is not supported by this server ({self.where})")
+        low = max(versions[0], offered[0])
+        high = min(versions[1], offered[1])
+        if low > high:
+            raise UnsupportedByServer(
+                f"{name} is not supported by this server ({self.where}) in a version kcli can use: "
+                f"it offers v{offered[0]}-v{offered[1]}, kcli needs v{versions[0]}-v{versions[1]}"
+            )
+        return high
+
+    async def request(self, request: Any, *, deadline: float, timeout_ms: int | None = None) -> Any:
+        """Send one kio request and return the decoded kio response."""
+        what = f"{protocol.api_name(int(request.__api_key__))} v{int(request.__version__)}"
+        frame = await self.request_raw(request, deadline=deadline, what=what, timeout_ms=timeout_ms)
+        response_type = protocol.response_class_for(request)
+        flexible = protocol.response_header_flexible(int(request.__api_key__), response_type)
+        return self._decode(frame, response_type, flexible, what)
+
+    async def request_raw(
+        self, request: Any, *, deadline: float, what: str, timeout_ms: int | None = None
+    ) -> bytes:
+        """Send one request and return the raw response frame (correlation id first)."""
+        if self._closed:
+            raise self._close_reason or ConnectionLost(
+                f"the connection to {self.where} is closed", sent=False
+            )
+        correlation_id = self._next_correlation
+        self._next_correlation = (self._next_correlation + 1) & 0x7FFFFFFF
+        data = protocol.encode_request(
+            request, correlation_id=correlation_id, client_id=self.config.client_id
+        )
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Pending(correlation_id, future, what))
+        self._writer.write(data)
+        limit_ms = timeout_ms if timeout_ms is not None else self.config.request_timeout_ms
+        timeout = _remaining(deadline, limit_ms / 1000)
+
+        async def send_and_wait() -> bytes:
+            await self._writer.drain()
+            return await asyncio.shield(future)
+
+        try:
+            return await asyncio.wait_for(send_and_wait(), timeout=timeout)
+        except TimeoutError:
+            reason = RequestTimedOut(
+                f"{what} request to {self.where} timed out after {_ms(timeout)} ms",
+                hint="the node accepted the connection but did not answer; check it is a healthy Kafka "
+                "listener, or raise request.timeout.ms",
+            )
+            self._fail(reason)
+            raise reason from None
+        except (ConnectionError, OSError) as error:
+            lost = ConnectionLost(
+                f"connection to {self.where} failed while sending {what}: {error}", sent=True
+            )
+            self._fail(lost)
+            raise lost from None
+
+    def _decode(self, frame: bytes, response_type: type, header_flexible: bool, what: str) -> Any:
+        try:
+            return protocol.decode_response(frame, response_type, header_flexible=header_flexible)
+        except Exception as error:  # kio raises several decode error types; all mean "malformed"
+            raise ProtocolError(
+                f"could not decode the {what} response from {self.where}: {type(error).__name__}: {error}",
+                hint="the server sent a malformed response; this is a server bug or not a Kafka server",
+            ) from None
+
+    # ---- reading ----------------------------------------------------------------------------------
+
+    def _start_reader(self) -> None:
+        if self._read_task is None:
+            self._read_task = asyncio.get_running_loop().create_task(self._read_loop())
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                try:
+                    head = await self._reader.readexactly(4)
+                except asyncio.IncompleteReadError as error:
+                    if error.partial:
+                        raise ConnectionLost(
+                            f"{self.where} closed the connection in the middle of a response", sent=True
+                        ) from None
+                    raise ConnectionLost(
+                        self._closed_message(), sent=True, hint=self._closed_hint()
+                    ) from None
+                size = struct.unpack(">i", head)[0]
+                if size < 4 or size > protocol.MAX_FRAME_BYTES:
+                    raise _not_kafka(head, self.where, self.config)
+                try:
+                    frame = await self._reader.readexactly(size)
+                except asyncio.IncompleteReadError:
+                    raise ConnectionLost(
+                        f"{self.where} closed the connection in the middle of a response", sent=True
+                    ) from None
+                correlation_id = struct.unpack_from(">i", frame, 0)[0]
+                if not self._pending:
+                    raise ProtocolError(
+                        f"{self.where} sent a response (correlation id {correlation_id}) to no request"
+                    )
+                pending = self._pending.popleft()
+                if correlation_id != pending.correlation_id:
+                    raise ProtocolError(
+                        f"{self.where} answered {pending.what} with correlation id {correlation_id}, "
+                        f"expected {pending.correlation_id}"
+                    )
+                if not pending.future.done():
+                    pending.future.set_result(frame)
+        except ConnectionFailed as error:
+            self._fail(error)
+        except (ConnectionError, OSError) as error:
+            self._fail(ConnectionLost(f"connection to {self.where} failed: {error}", sent=True))
+        except asyncio.CancelledError:
+            self._fail(ConnectionLost(f"the connection to {self.where} was closed", sent=True))
+            raise
+
+    def _closed_message(self) -> str:
+        if self._pending:
+            return f"{self.where} closed the connection without answering {self._pending[0].what}"
+        return f"{self.where} closed the connection"
+
+    def _closed_hint(self) -> str | None:
+        return None
+
+    def _fail(self, reason: ConnectionFailed | RequestTimedOut) -> None:
+        """Fail every request in flight with `reason` and close the socket."""
+        if not self._closed:
+            self._closed = True
+            self._close_reason = (
+                reason if isinstance(reason, ConnectionFailed) else ConnectionLost(reason.message, sent=True)
+            )
+            with contextlib.suppress(Exception):
+                self._writer.close()
+        while self._pending:
+            pending = self._pending.popleft()
+            if not pending.future.done():
+                pending.future.set_exception(reason)
+                pending.future.exception()  # mark retrieved: a caller may already have given up
+
+    async def close(self) -> None:
+        """Close the connection and stop its reader (idempotent)."""
+        self._fail(ConnectionLost(f"the connection to {self.where} was closed", sent=False))
+        task = self._read_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._writer.wait_closed(), timeout=0.5)
+
+
+# ---- helpers --------------------------------------------------------------------------------------
+
+
+def _where(endpoint: Endpoint, node_id: int | None) -> str:
+    return f"node {node_id} ({endpoint})" if node_id is not None and node_id >= 0 else str(endpoint)
+
+
+def _remaining(deadline: float, limit: float) -> float:
+    """Seconds to wait: `limit`, cut short by the overall deadline (never negative)."""
+    return max(0.0, min(limit, deadline - time.monotonic()))
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+def _plaintext_hint(config: ClientConfig) -> str | None:
+    if not config.uses_tls:
+        return "if this listener uses TLS, set security.protocol=SSL (or SASL_SSL)"
+    return None
+
+
+def _connect_error(error: OSError, where: str, config: ClientConfig) -> ConnectionFailed:
+    import ssl
+
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return AuthenticationFailed(
+            f"TLS: the certificate of {where} is not trusted: {error.verify_message}",
+            hint="set ssl.truststore.location (PEM) to the CA that signed it; "
+            "a host name mismatch can be allowed with ssl.endpoint.identification.algorithm=",
+        )
+    if isinstance(error, ssl.SSLError):
+        return ConnectionFailed(
+            f"TLS handshake with {where} failed: {error.reason or error}",
+            hint="check that the listener uses TLS (security.protocol) and the client certificate settings",
+        )
+    if isinstance(error, ConnectionRefusedError):
+        return ConnectionFailed(
+            f"cannot connect to {where}: connection refused", hint="is the node running on that port?"
+        )
+    reason = error.strerror or str(error) or type(error).__name__
+    return ConnectionFailed(f"cannot connect to {where}: {reason}", hint="check the host name and port")
+
+
+def _not_kafka(head: bytes, where: str, config: ClientConfig) -> ProtocolError:
+    if head.startswith(b"HTTP") or head[:4].isalpha():
+        return ProtocolError(
+            f"{where} is not a Kafka listener: it answered with HTTP",
+            hint="point kcli at the Kafka listener port",
+        )
+    if head[:1] == b"\x15" and head[1:2] == b"\x03":
+        return ProtocolError(
+            f"{where} answered with a TLS alert, not the Kafka protocol",
+            hint="this listener uses TLS: set security.protocol=SSL (or SASL_SSL)",
+        )
+    size = struct.unpack(">i", head)[0]
+    return ProtocolError(
+        f"{where} sent a frame of {size} bytes, which is not a Kafka response",
+        hint=_plaintext_hint(config) or "check that this is a Kafka listener",
+    )
