@@ -1,0 +1,168 @@
+"""Find what a KRaft log directory holds and read it in replay order: newest snapshot, then the log.
+
+Behavior:
+- Accepts the log dir root (holding `__cluster_metadata-0/`), the `__cluster_metadata-0` directory
+  itself, or a single file (segment, `.checkpoint`, `bootstrap.checkpoint`).
+- The newest `<offset>-<epoch>.checkpoint` (highest offset, then epoch) is the start state;
+  `.checkpoint.part` and `.checkpoint.deleted` are ignored, as Kafka ignores them on start-up.
+- Segments are read in base-offset order; only records at offsets >= the snapshot's end offset are
+  replayed, and segments wholly before it are not opened.
+- meta.properties, quorum-state and leader-epoch-checkpoint are read when present (never required).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kcli.errors import UsageError
+from kcli.metadata.reader import FileReader, ReadStats
+
+METADATA_PARTITION = "__cluster_metadata-0"
+_SEGMENT = re.compile(r"^(\d{20})\.log$")
+_SNAPSHOT = re.compile(r"^(\d{20})-(\d{10})\.checkpoint$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceFile:
+    """One file in replay order: a snapshot (start state) or a log segment."""
+
+    path: Path
+    kind: str  # "snapshot" | "segment" | "bootstrap"
+    offset: int = 0  # snapshot end offset, or segment base offset
+    epoch: int = -1  # snapshot epoch
+    min_offset: int = 0  # records below this offset are skipped (already in the snapshot)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogDirectory:
+    """The files of one metadata log, in the order they are replayed, and the side files' contents."""
+
+    root: Path | None
+    sources: tuple[SourceFile, ...]
+    meta_properties: dict[str, str] = field(default_factory=dict)
+    quorum_state: dict[str, Any] | None = None
+    leader_epochs: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def snapshot(self) -> SourceFile | None:
+        return next((source for source in self.sources if source.kind == "snapshot"), None)
+
+
+def classify_file(path: Path) -> SourceFile:
+    """A single file given with --snapshot: what it is, judged by its name."""
+    snapshot = _SNAPSHOT.match(path.name.removesuffix(".deleted"))
+    if snapshot:
+        return SourceFile(path=path, kind="snapshot", offset=int(snapshot[1]), epoch=int(snapshot[2]))
+    segment = _SEGMENT.match(path.name)
+    if segment:
+        return SourceFile(path=path, kind="segment", offset=int(segment[1]))
+    if path.name == "bootstrap.checkpoint":
+        return SourceFile(path=path, kind="bootstrap")
+    return SourceFile(path=path, kind="segment")
+
+
+def find_log_directory(path: Path | str) -> LogDirectory:
+    """Locate the metadata log under `path`; UsageError when there is none."""
+    path = Path(path)
+    if path.is_file():
+        return LogDirectory(root=None, sources=(classify_file(path),))
+    if not path.is_dir():
+        raise UsageError(f"{path}: no such file or directory")
+    log_dir = path / METADATA_PARTITION if (path / METADATA_PARTITION).is_dir() else path
+    root = log_dir.parent if log_dir.name == METADATA_PARTITION else log_dir
+    snapshots: list[SourceFile] = []
+    segments: list[SourceFile] = []
+    for child in log_dir.iterdir():
+        snapshot = _SNAPSHOT.match(child.name)
+        if snapshot:
+            snapshots.append(
+                SourceFile(path=child, kind="snapshot", offset=int(snapshot[1]), epoch=int(snapshot[2]))
+            )
+            continue
+        segment = _SEGMENT.match(child.name)
+        if segment:
+            segments.append(SourceFile(path=child, kind="segment", offset=int(segment[1])))
+    if not snapshots and not segments:
+        raise UsageError(
+            f"{path}: not a KRaft metadata log directory (no {METADATA_PARTITION}/ with .log or .checkpoint files)"
+        )
+    segments.sort(key=lambda source: source.offset)
+    sources: list[SourceFile] = []
+    start = 0
+    if snapshots:
+        newest = max(snapshots, key=lambda source: (source.offset, source.epoch))
+        sources.append(newest)
+        start = newest.offset
+    for index, found in enumerate(segments):
+        following = segments[index + 1].offset if index + 1 < len(segments) else None
+        if following is not None and following <= start:
+            continue  # wholly before the snapshot
+        sources.append(SourceFile(path=found.path, kind="segment", offset=found.offset, min_offset=start))
+    return LogDirectory(
+        root=root,
+        sources=tuple(sources),
+        meta_properties=_properties(root / "meta.properties"),
+        quorum_state=_json(log_dir / "quorum-state"),
+        leader_epochs=_epochs(log_dir / "leader-epoch-checkpoint"),
+    )
+
+
+def read_sources(
+    sources: tuple[SourceFile, ...],
+    *,
+    stats: ReadStats,
+    skip_corrupt: bool = False,
+    decode: bool = True,
+    skip_noop: bool = False,
+) -> Iterator[tuple[SourceFile, FileReader]]:
+    """Each source with its reader; consume `reader.entries()` before asking for the next source."""
+    last_good: int | None = None
+    for source in sources:
+        reader = FileReader(
+            path=source.path,
+            stats=stats,
+            skip_corrupt=skip_corrupt,
+            decode=decode,
+            skip_noop=skip_noop,
+            min_offset=source.min_offset,
+            last_good_offset=last_good if source.kind == "segment" else None,
+        )
+        yield source, reader
+        if source.kind == "segment":
+            last_good = reader.last_good_offset
+
+
+def _properties(path: Path) -> dict[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "!")) and "=" in line:
+            key, _, value = line.partition("=")
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _json(path: Path) -> dict[str, Any] | None:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _epochs(path: Path) -> tuple[tuple[int, int], ...]:
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        count = int(lines[1])
+        return tuple((int(line.split()[0]), int(line.split()[1])) for line in lines[2 : 2 + count])
+    except (OSError, ValueError, IndexError):
+        return ()

@@ -1,0 +1,418 @@
+"""The metadata image: the cluster state that replaying metadata records in order produces.
+
+`ImageBuilder.apply(entry)` replays one record; `build_image(path)` reads a directory (newest
+snapshot, then the log) and returns the finished `MetadataImage`, which callers treat as read-only.
+
+Behavior (as Kafka's MetadataDelta/replay code):
+- RegisterBrokerRecord replaces a registration; BrokerRegistrationChangeRecord, Fence/UnfenceBroker
+  update it; UnregisterBrokerRecord removes it. Controllers likewise (RegisterController/Unregister).
+- TopicRecord creates a topic; PartitionRecord sets a partition; PartitionChangeRecord changes only
+  the fields it carries, bumps the leader epoch when the leader changes and always the partition epoch.
+- RemoveTopicRecord drops the topic, its partitions and its TOPIC configs.
+- ConfigRecord with a null value deletes the key; ClientQuotaRecord with Remove deletes the key.
+- FeatureLevelRecord with level 0 removes the feature; metadata.version is kept as a level.
+- Records between BeginTransactionRecord and EndTransactionRecord apply together at the end;
+  AbortTransactionRecord discards them (KIP-868). An unfinished transaction is left unapplied.
+- Control records: LeaderChangeMessage, KRaftVersionRecord and VotersRecord feed the quorum view.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
+from kcli.metadata.reader import Entry, RawRecord, ReadStats
+
+
+class PartitionState:
+    """One partition's registration (mutable only while the image is built)."""
+
+    __slots__ = (
+        "adding_replicas",
+        "directories",
+        "elr",
+        "isr",
+        "last_known_elr",
+        "leader",
+        "leader_epoch",
+        "leader_recovery_state",
+        "partition_epoch",
+        "removing_replicas",
+        "replicas",
+    )
+
+    def __init__(self, record: Any) -> None:
+        self.replicas: tuple[int, ...] = record.replicas
+        self.isr: tuple[int, ...] = record.isr
+        self.removing_replicas: tuple[int, ...] = record.removing_replicas
+        self.adding_replicas: tuple[int, ...] = record.adding_replicas
+        self.leader: int = record.leader
+        self.leader_recovery_state: int = record.leader_recovery_state
+        self.leader_epoch: int = record.leader_epoch
+        self.partition_epoch: int = record.partition_epoch
+        self.directories: tuple[uuid.UUID, ...] = getattr(record, "directories", ())
+        self.elr: tuple[int, ...] | None = getattr(record, "eligible_leader_replicas", None)
+        self.last_known_elr: tuple[int, ...] | None = getattr(record, "last_known_elr", None)
+
+    def merge(self, change: Any) -> None:
+        """Apply a PartitionChangeRecord (PartitionRegistration.merge)."""
+        if change.isr is not None:
+            self.isr = change.isr
+        if change.leader != -2:
+            self.leader = change.leader
+            self.leader_epoch += 1
+        if change.replicas is not None:
+            self.replicas = change.replicas
+        if change.removing_replicas is not None:
+            self.removing_replicas = change.removing_replicas
+        if change.adding_replicas is not None:
+            self.adding_replicas = change.adding_replicas
+        if change.leader_recovery_state != -1:
+            self.leader_recovery_state = change.leader_recovery_state
+        directories = getattr(change, "directories", None)
+        if directories is not None:
+            self.directories = directories
+        elif change.replicas is not None and self.directories and len(self.directories) != len(self.replicas):
+            self.directories = tuple(uuid.UUID(int=0) for _ in self.replicas)
+        elr = getattr(change, "eligible_leader_replicas", None)
+        if elr is not None:
+            self.elr = elr
+        last_known = getattr(change, "last_known_elr", None)
+        if last_known is not None:
+            self.last_known_elr = last_known
+        self.partition_epoch += 1
+
+
+@dataclass(slots=True)
+class TopicState:
+    name: str
+    topic_id: uuid.UUID
+    partitions: dict[int, PartitionState] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class BrokerState:
+    """A broker registration plus the changes applied to it since."""
+
+    record: Any
+    fenced: bool
+    in_controlled_shutdown: bool
+    log_dirs: tuple[uuid.UUID, ...]
+
+
+@dataclass(slots=True, kw_only=True)
+class Provenance:
+    offset: int = -1
+    epoch: int = -1
+    timestamp: int = -1
+
+
+@dataclass(slots=True, kw_only=True)
+class QuorumView:
+    """What the control records said about the Raft quorum."""
+
+    leader_id: int | None = None
+    leader_epoch: int | None = None
+    voters: tuple[int, ...] = ()
+    granting_voters: tuple[int, ...] = ()
+    kraft_version: int | None = None
+    voters_record: Any = None
+
+
+@dataclass(slots=True, kw_only=True)
+class MetadataImage:
+    """The replayed state. Built by ImageBuilder; read-only afterwards (the tree wraps it)."""
+
+    features: dict[str, int] = field(default_factory=dict)
+    zk_migration_state: int | None = None
+    brokers: dict[int, BrokerState] = field(default_factory=dict)
+    controllers: dict[int, Any] = field(default_factory=dict)
+    topics: dict[uuid.UUID, TopicState] = field(default_factory=dict)
+    topic_names: dict[str, uuid.UUID] = field(default_factory=dict)
+    configs: dict[tuple[int, str], dict[str, str]] = field(default_factory=dict)
+    client_quotas: dict[tuple[tuple[str, str | None], ...], dict[str, float]] = field(default_factory=dict)
+    next_producer_id: int | None = None
+    acls: dict[uuid.UUID, Any] = field(default_factory=dict)
+    scram: dict[tuple[int, str], Any] = field(default_factory=dict)
+    delegation_tokens: dict[str, Any] = field(default_factory=dict)
+    provenance: Provenance = field(default_factory=Provenance)
+    quorum: QuorumView = field(default_factory=QuorumView)
+    stats: ReadStats = field(default_factory=ReadStats)
+    directory: LogDirectory | None = None
+    open_transaction: str | None = None
+    unapplied_records: int = 0
+    partial: str | None = None  # set when the image comes from a live read that cannot see everything
+
+
+class ImageBuilder:
+    """Replays entries into a MetadataImage. Dispatch is a table by api key, for speed."""
+
+    def __init__(self, image: MetadataImage | None = None) -> None:
+        self.image = image or MetadataImage()
+        self._pending: list[Any] | None = None
+        self._dispatch: dict[int, Callable[[Any], None]] = {
+            0: self._register_broker,
+            1: self._unregister_broker,
+            2: self._topic,
+            3: self._partition,
+            4: self._config,
+            5: self._partition_change,
+            7: self._fence_broker,
+            8: self._unfence_broker,
+            9: self._remove_topic,
+            10: self._delegation_token,
+            11: self._scram,
+            12: self._feature_level,
+            14: self._client_quota,
+            15: self._producer_ids,
+            16: self._remove_feature_level,
+            17: self._broker_registration_change,
+            18: self._acl,
+            19: self._remove_acl,
+            21: self._zk_migration,
+            22: self._remove_scram,
+            26: self._remove_delegation_token,
+            27: self._register_controller,
+            28: self._clear_elr,
+            29: self._unregister_controller,
+        }
+
+    def apply(self, entry: Entry) -> None:
+        """Replay one record (data or control) and advance the provenance."""
+        provenance = self.image.provenance
+        provenance.offset = entry.offset
+        provenance.epoch = entry.epoch
+        provenance.timestamp = entry.timestamp
+        record = entry.record
+        if entry.control:
+            self._control(entry.key, record)
+            return
+        key = entry.key
+        if key == 20 or record is None or type(record) is RawRecord:
+            return
+        if key == 23:
+            self._pending = []
+            self.image.open_transaction = record.name or ""
+            return
+        if key == 24 or key == 25:
+            pending, self._pending = self._pending or [], None
+            self.image.open_transaction = None
+            if key == 24:
+                for key_pending, record_pending in pending:
+                    self._dispatch[key_pending](record_pending)
+            return
+        handler = self._dispatch.get(key)
+        if handler is None:
+            return
+        if self._pending is not None:
+            self._pending.append((key, record))
+            return
+        handler(record)
+
+    def apply_snapshot_record(self, entry: Entry) -> None:
+        """A snapshot record: state only (its batch offsets are not log offsets)."""
+        record = entry.record
+        if entry.control:
+            self._control(entry.key, record)
+            return
+        handler = self._dispatch.get(entry.key)
+        if handler is not None and record is not None and type(record) is not RawRecord:
+            handler(record)
+
+    def finish(self) -> MetadataImage:
+        image = self.image
+        image.unapplied_records = len(self._pending or ())
+        return image
+
+    # -- control records ---------------------------------------------------------------------------
+
+    def _control(self, control_type: int, record: Any) -> None:
+        if record is None or type(record) is RawRecord:
+            return
+        quorum = self.image.quorum
+        if control_type == 2:
+            quorum.leader_id = record.leader_id
+            quorum.voters = tuple(voter.voter_id for voter in record.voters)
+            quorum.granting_voters = tuple(voter.voter_id for voter in record.granting_voters)
+            quorum.leader_epoch = self.image.provenance.epoch
+        elif control_type == 5:
+            quorum.kraft_version = record.k_raft_version
+        elif control_type == 6:
+            quorum.voters_record = record
+            quorum.voters = tuple(voter.voter_id for voter in record.voters)
+
+    # -- cluster -----------------------------------------------------------------------------------
+
+    def _register_broker(self, record: Any) -> None:
+        self.image.brokers[record.broker_id] = BrokerState(
+            record=record,
+            fenced=record.fenced,
+            in_controlled_shutdown=getattr(record, "in_controlled_shutdown", False),
+            log_dirs=getattr(record, "log_dirs", ()),
+        )
+
+    def _unregister_broker(self, record: Any) -> None:
+        self.image.brokers.pop(record.broker_id, None)
+
+    def _fence_broker(self, record: Any) -> None:
+        broker = self.image.brokers.get(record.id)
+        if broker is not None:
+            broker.fenced = True
+
+    def _unfence_broker(self, record: Any) -> None:
+        broker = self.image.brokers.get(record.id)
+        if broker is not None:
+            broker.fenced = False
+
+    def _broker_registration_change(self, record: Any) -> None:
+        broker = self.image.brokers.get(record.broker_id)
+        if broker is None:
+            return
+        if record.fenced == 1:
+            broker.fenced = True
+        elif record.fenced == -1:
+            broker.fenced = False
+        if getattr(record, "in_controlled_shutdown", 0) == 1:
+            broker.in_controlled_shutdown = True
+        log_dirs = getattr(record, "log_dirs", ())
+        if log_dirs:
+            broker.log_dirs = log_dirs
+
+    def _register_controller(self, record: Any) -> None:
+        self.image.controllers[record.controller_id] = record
+
+    def _unregister_controller(self, record: Any) -> None:
+        self.image.controllers.pop(record.controller_id, None)
+
+    # -- topics ------------------------------------------------------------------------------------
+
+    def _topic(self, record: Any) -> None:
+        self.image.topics[record.topic_id] = TopicState(record.name, record.topic_id)
+        self.image.topic_names[record.name] = record.topic_id
+
+    def _partition(self, record: Any) -> None:
+        topic = self.image.topics.get(record.topic_id)
+        if topic is not None:
+            topic.partitions[record.partition_id] = PartitionState(record)
+
+    def _partition_change(self, record: Any) -> None:
+        topic = self.image.topics.get(record.topic_id)
+        if topic is None:
+            return
+        partition = topic.partitions.get(record.partition_id)
+        if partition is not None:
+            partition.merge(record)
+
+    def _remove_topic(self, record: Any) -> None:
+        topic = self.image.topics.pop(record.topic_id, None)
+        if topic is None:
+            return
+        if self.image.topic_names.get(topic.name) == record.topic_id:
+            del self.image.topic_names[topic.name]
+        self.image.configs.pop((2, topic.name), None)
+
+    def _clear_elr(self, record: Any) -> None:
+        topics = (
+            [self.image.topics[self.image.topic_names[record.topic_name]]]
+            if record.topic_name in self.image.topic_names
+            else list(self.image.topics.values())
+            if record.topic_name == ""
+            else []
+        )
+        for topic in topics:
+            for partition in topic.partitions.values():
+                partition.elr = None
+                partition.last_known_elr = None
+
+    # -- configs, quotas, security -----------------------------------------------------------------
+
+    def _config(self, record: Any) -> None:
+        resource = (record.resource_type, record.resource_name)
+        if record.value is None:
+            keys = self.image.configs.get(resource)
+            if keys is not None:
+                keys.pop(record.name, None)
+                if not keys:
+                    del self.image.configs[resource]
+            return
+        self.image.configs.setdefault(resource, {})[record.name] = record.value
+
+    def _client_quota(self, record: Any) -> None:
+        entity = tuple(sorted((part.entity_type, part.entity_name) for part in record.entity))
+        if record.remove:
+            quotas = self.image.client_quotas.get(entity)
+            if quotas is not None:
+                quotas.pop(record.key, None)
+                if not quotas:
+                    del self.image.client_quotas[entity]
+            return
+        self.image.client_quotas.setdefault(entity, {})[record.key] = record.value
+
+    def _producer_ids(self, record: Any) -> None:
+        self.image.next_producer_id = record.next_producer_id
+
+    def _acl(self, record: Any) -> None:
+        self.image.acls[record.id] = record
+
+    def _remove_acl(self, record: Any) -> None:
+        self.image.acls.pop(record.id, None)
+
+    def _scram(self, record: Any) -> None:
+        self.image.scram[(record.mechanism, record.name)] = record
+
+    def _remove_scram(self, record: Any) -> None:
+        self.image.scram.pop((record.mechanism, record.name), None)
+
+    def _delegation_token(self, record: Any) -> None:
+        self.image.delegation_tokens[record.token_id] = record
+
+    def _remove_delegation_token(self, record: Any) -> None:
+        self.image.delegation_tokens.pop(record.token_id, None)
+
+    # -- features ----------------------------------------------------------------------------------
+
+    def _feature_level(self, record: Any) -> None:
+        if record.feature_level == 0:
+            self.image.features.pop(record.name, None)
+        else:
+            self.image.features[record.name] = record.feature_level
+
+    def _remove_feature_level(self, record: Any) -> None:
+        self.image.features.pop(record.name, None)
+
+    def _zk_migration(self, record: Any) -> None:
+        self.image.zk_migration_state = record.zk_migration_state
+
+
+def build_image(
+    path: Path | str | LogDirectory, *, skip_corrupt: bool = False, stats: ReadStats | None = None
+) -> MetadataImage:
+    """Read a metadata log directory (or one file) and replay it into an image."""
+    directory = path if isinstance(path, LogDirectory) else find_log_directory(path)
+    stats = stats or ReadStats()
+    builder = ImageBuilder(MetadataImage(stats=stats, directory=directory))
+    apply = builder.apply
+    for source, reader in read_sources(
+        directory.sources, stats=stats, skip_corrupt=skip_corrupt, skip_noop=True
+    ):
+        provenance = builder.image.provenance
+        if source.kind == "segment":
+            for entry in reader.entries():
+                apply(entry)
+            # NoOpRecords are dropped before decoding: the reader knows the true last offset.
+            if reader.last_good_offset is not None and reader.last_good_offset > provenance.offset:
+                provenance.offset = reader.last_good_offset
+                provenance.epoch = reader.last_epoch
+                provenance.timestamp = reader.last_timestamp
+        else:
+            for entry in reader.entries():
+                builder.apply_snapshot_record(entry)
+            if source.kind == "snapshot":
+                provenance.offset = source.offset - 1
+                provenance.epoch = source.epoch
+                provenance.timestamp = reader.last_timestamp
+    return builder.finish()

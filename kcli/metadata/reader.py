@@ -1,0 +1,581 @@
+"""Read RecordBatch v2 files (log segments, snapshots, bootstrap.checkpoint) into metadata records.
+
+The read model is kept apart from the writer's: batches and entries are NamedTuples because a log
+holds millions of them and tuple construction is several times cheaper than a frozen dataclass.
+
+Behavior:
+- Every batch is checked: magic 2, CRC-32C over bytes [21, end), length inside the file, records
+  parsing exactly to the batch end, offsets contiguous inside the batch.
+- Compressed batches (gzip, snappy raw or xerial-framed, lz4 frame, zstd) are inflated with cramjam.
+- Data record values are framed metadata records; control records are decoded by control type.
+- Unknown api keys or versions become `RawRecord`s (counted in `ReadStats.unknown`), never errors.
+- A record whose body does not parse, or a corrupt batch, raises `DecodeError` naming the file, the
+  byte position and the last good offset; with `skip_corrupt` it is counted in `ReadStats` and
+  reading goes on (a batch with a readable length is skipped whole; otherwise the rest of the file).
+- A file ending in zeros (pre-allocated) ends cleanly; a torn batch at the end is corruption.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from crc32c import crc32c
+
+from kcli.errors import KcliError
+from kcli.metadata.codec import control_body_reader, metadata_body_reader
+
+_BATCH = struct.Struct(">qiibIhiqqqhii")
+BATCH_OVERHEAD = 61
+CONTROL_FLAG = 0x20
+NOOP_VALUE = b"\x01\x14\x00\x00"
+
+
+class DecodeError(KcliError):
+    """Input that is not a valid metadata log: says which file, at which byte, after which offset."""
+
+    def __init__(self, message: str, *, file: str, position: int, last_good_offset: int | None) -> None:
+        self.file = file
+        self.position = position
+        self.last_good_offset = last_good_offset
+        last = "none" if last_good_offset is None else str(last_good_offset)
+        super().__init__(
+            f"{file}: {message} at byte {position} (last good offset {last})",
+            hint="--skip-corrupt reads on past it",
+        )
+
+
+class CorruptData(Exception):
+    """A problem found by the pure readers, before the file name is known (wrapped in DecodeError)."""
+
+    def __init__(self, message: str, position: int, offset: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.offset = offset
+
+
+class Batch(NamedTuple):
+    """The header of one RecordBatch v2 and where its records are (`records_start` in `data`)."""
+
+    base_offset: int
+    length: int
+    epoch: int
+    magic: int
+    crc: int
+    attributes: int
+    last_offset_delta: int
+    base_timestamp: int
+    max_timestamp: int
+    producer_id: int
+    producer_epoch: int
+    base_sequence: int
+    record_count: int
+    position: int
+
+    @property
+    def is_control(self) -> bool:
+        return bool(self.attributes & CONTROL_FLAG)
+
+    @property
+    def compression(self) -> int:
+        return self.attributes & 0x07
+
+    @property
+    def size(self) -> int:
+        return self.length + 12
+
+
+class Entry(NamedTuple):
+    """One record: where it sits in the log, what kind it is, and its decoded body.
+
+    `key` is the metadata api key (data records) or the control type (control records).
+    """
+
+    offset: int
+    epoch: int
+    timestamp: int
+    control: bool
+    key: int
+    version: int
+    record: Any
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RawRecord:
+    """A record kept as bytes: unknown type or version, or (with skip_corrupt) a body that failed."""
+
+    key: int
+    version: int
+    control: bool
+    data: bytes
+    reason: str
+
+
+@dataclass(slots=True, kw_only=True)
+class ReadStats:
+    """What a read saw besides the records: counts for the /local node and the exit code."""
+
+    files: list[str] = field(default_factory=list)
+    batches: int = 0
+    records: int = 0
+    unknown: int = 0
+    skipped_records: int = 0
+    skipped_batches: int = 0
+    skipped_bytes: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> bool:
+        return bool(self.skipped_records or self.skipped_batches or self.skipped_bytes)
+
+
+# -- pure readers: (buffer, offset) -> (value, consumed) ---------------------------------------------
+
+
+def read_uvarint(buf: Any, pos: int) -> tuple[int, int]:
+    """Unsigned LEB128 at `pos` -> (value, bytes consumed)."""
+    result = 0
+    shift = 0
+    start = pos
+    while True:
+        try:
+            byte = buf[pos]
+        except IndexError:
+            raise CorruptData("varint runs past the end of the data", start) from None
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, pos - start
+        shift += 7
+        if shift > 63:
+            raise CorruptData("varint longer than 10 bytes", start)
+
+
+def read_varint(buf: Any, pos: int) -> tuple[int, int]:
+    """Zig-zag signed varint/varlong -> (value, bytes consumed)."""
+    raw, size = read_uvarint(buf, pos)
+    return (raw >> 1) ^ -(raw & 1), size
+
+
+def read_batch(buf: Any, pos: int) -> tuple[Batch, int]:
+    """Check and parse the batch header at `pos`; the records are left where they are.
+
+    Raises CorruptData for a short, oversized, non-v2 or CRC-failing batch.
+    """
+    end_of_data = len(buf)
+    if pos + BATCH_OVERHEAD > end_of_data:
+        raise CorruptData(f"truncated batch header ({end_of_data - pos} bytes left)", pos)
+    header = _BATCH.unpack_from(buf, pos)
+    length = header[1]
+    if header[3] != 2:
+        raise CorruptData(f"unsupported batch magic {header[3]}", pos)
+    if length < BATCH_OVERHEAD - 12:
+        raise CorruptData(f"impossible batch length {length}", pos)
+    end = pos + 12 + length
+    if end > end_of_data:
+        raise CorruptData(f"truncated batch: length {length} but {end_of_data - pos - 12} bytes left", pos)
+    if crc32c(buf[pos + 21 : end]) != header[4]:
+        raise CorruptData("CRC-32C mismatch", pos)
+    return Batch._make((*header, pos)), 12 + length
+
+
+def batch_records_area(buf: Any, batch: Batch) -> tuple[Any, int, int]:
+    """(buffer, start, end) of the records, inflated when the batch is compressed."""
+    start = batch.position + BATCH_OVERHEAD
+    end = batch.position + batch.size
+    codec = batch.compression
+    if codec == 0:
+        return buf, start, end
+    data = decompress(codec, bytes(buf[start:end]), batch.position)
+    return data, 0, len(data)
+
+
+def decompress(codec: int, data: bytes, position: int) -> bytes:
+    """Inflate a compressed records area (Kafka codec ids 1-4)."""
+    import cramjam
+
+    try:
+        if codec == 1:
+            return bytes(cramjam.gzip.decompress(data))
+        if codec == 2:
+            return _snappy(data)
+        if codec == 3:
+            return bytes(cramjam.lz4.decompress(data))
+        if codec == 4:
+            return bytes(cramjam.zstd.decompress(data))
+    except CorruptData:
+        raise
+    except Exception as error:  # cramjam raises its own DecompressionError types
+        raise CorruptData(f"cannot decompress batch (codec {codec}): {error}", position) from None
+    raise CorruptData(f"unknown compression codec {codec}", position)
+
+
+def _snappy(data: bytes) -> bytes:
+    import cramjam
+
+    # The Java client writes xerial SnappyOutputStream framing; librdkafka may write raw snappy.
+    if not data.startswith(b"\x82SNAPPY\x00"):
+        return bytes(cramjam.snappy.decompress_raw(data))
+    pos = 16
+    out = bytearray()
+    while pos < len(data):
+        if pos + 4 > len(data):
+            raise CorruptData("truncated xerial snappy chunk", 0)
+        (size,) = struct.unpack_from(">i", data, pos)
+        pos += 4
+        if size < 0 or pos + size > len(data):
+            raise CorruptData("bad xerial snappy chunk length", 0)
+        out += bytes(cramjam.snappy.decompress_raw(data[pos : pos + size]))
+        pos += size
+    return bytes(out)
+
+
+BodyDecoder = Callable[[int, int, bool, Any, int, int], Any]
+
+
+def decode_value(key: int, version: int, control: bool, buf: Any, start: int, end: int) -> Any:
+    """Decode one record body in buf[start:end]: the record class instance, or a RawRecord if unknown.
+
+    Raises CorruptData when a known type does not parse or leaves bytes over.
+    """
+    reader = control_body_reader(key) if control else metadata_body_reader(key, version)
+    if reader is None:
+        what = "control type" if control else "record type"
+        return RawRecord(
+            key=key,
+            version=version,
+            control=control,
+            data=bytes(buf[start:end]),
+            reason=f"unknown {what} {key} v{version}",
+        )
+    try:
+        value, size = reader(buf, start)
+    except Exception as error:  # kio raises BufferUnderflow, UnexpectedNull, UnicodeDecodeError, ...
+        raise CorruptData(
+            f"cannot decode {_name(key, control)} v{version}: {type(error).__name__}: {error}", start
+        ) from None
+    if start + size != end:
+        over = end - start - size
+        detail = f"leaves {over} bytes over" if over > 0 else f"runs {-over} bytes past the record"
+        raise CorruptData(f"{_name(key, control)} v{version} {detail}", start)
+    return value
+
+
+def _name(key: int, control: bool) -> str:
+    from kcli.metadata.records import CONTROL_TYPE_NAMES, RECORD_NAMES
+
+    return CONTROL_TYPE_NAMES.get(key, str(key)) if control else RECORD_NAMES.get(key, f"record type {key}")
+
+
+# -- files -----------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True, kw_only=True)
+class FileReader:
+    """Reads one file of batches into Entries, applying the corruption policy.
+
+    `decode=False` leaves data record bodies undecoded (`record` is then None) for fast scans;
+    `skip_noop=True` drops NoOpRecords (still counted) before any decoding; records below
+    `min_offset` are passed over (a log replayed after a snapshot).
+    """
+
+    path: Path
+    stats: ReadStats
+    skip_corrupt: bool = False
+    decode: bool = True
+    skip_noop: bool = False
+    min_offset: int = 0
+    last_good_offset: int | None = None
+    last_epoch: int = -1
+    last_timestamp: int = -1
+    _readers: dict[tuple[bool, int, int], Any] = field(default_factory=dict)
+
+    def entries(self, data: bytes | None = None) -> Iterator[Entry]:
+        """The records of the file in order (the hot path: one function, tuples, no per-batch objects)."""
+        buf = self.path.read_bytes() if data is None else data
+        self.stats.files.append(str(self.path))
+        view = memoryview(buf)
+        size = len(buf)
+        stats = self.stats
+        decode = self.decode
+        skip_noop = self.skip_noop
+        min_offset = self.min_offset
+        readers = self._readers
+        unpack = _BATCH.unpack_from
+        pos = 0
+        while pos < size:
+            try:
+                if pos + BATCH_OVERHEAD > size:
+                    if not any(view[pos:]):
+                        return  # pre-allocated zero tail: end of data
+                    raise CorruptData(f"truncated batch header ({size - pos} bytes left)", pos)
+                (
+                    base_offset,
+                    length,
+                    epoch,
+                    magic,
+                    crc,
+                    attributes,
+                    _last_delta,
+                    base_ts,
+                    _max_ts,
+                    _pid,
+                    _pepoch,
+                    _bseq,
+                    count,
+                ) = unpack(buf, pos)
+                batch_end = pos + 12 + length
+                if length == 0 and not any(view[pos:]):
+                    return
+                if magic != 2:
+                    raise CorruptData(f"unsupported batch magic {magic}", pos)
+                if length < BATCH_OVERHEAD - 12:
+                    raise CorruptData(f"impossible batch length {length}", pos)
+                if batch_end > size:
+                    raise CorruptData(
+                        f"truncated batch: length {length} but {size - pos - 12} bytes left", pos
+                    )
+                if crc32c(view[pos + 21 : batch_end]) != crc:
+                    raise CorruptData("CRC-32C mismatch", pos)
+            except CorruptData as problem:
+                self._problem(problem)
+                plausible = _plausible_end(buf, pos)
+                if plausible is None:
+                    stats.skipped_bytes += size - pos
+                    return
+                stats.skipped_batches += 1
+                pos = plausible
+                continue
+            stats.batches += 1
+            control = bool(attributes & CONTROL_FLAG)
+            codec = attributes & 0x07
+            if codec:
+                try:
+                    area: Any = decompress(codec, buf[pos + BATCH_OVERHEAD : batch_end], pos)
+                except CorruptData as problem:
+                    self._problem(problem)
+                    stats.skipped_batches += 1
+                    pos = batch_end
+                    continue
+                rpos, end, shift = 0, len(area), pos + BATCH_OVERHEAD
+            else:
+                area, rpos, end, shift = buf, pos + BATCH_OVERHEAD, batch_end, 0
+            out: list[Entry] = []
+            try:
+                for index in range(count):
+                    record_start = rpos
+                    b = area[rpos] if rpos < end else -1
+                    if 0 <= b < 0x80:
+                        rlength = (b >> 1) ^ -(b & 1)
+                        rpos += 1
+                    elif b < 0:
+                        raise CorruptData(f"batch ends before record {index + 1} of {count}", shift + rpos)
+                    else:
+                        rlength, used = read_varint(area, rpos)
+                        rpos += used
+                    record_end = rpos + rlength
+                    if rlength < 6 or record_end > end:
+                        raise CorruptData(f"bad record length {rlength}", shift + record_start)
+                    rpos += 1  # attributes
+                    b = area[rpos]
+                    if b < 0x80:
+                        ts_delta = (b >> 1) ^ -(b & 1)
+                        rpos += 1
+                    else:
+                        ts_delta, used = read_varint(area, rpos)
+                        rpos += used
+                    b = area[rpos]
+                    if b < 0x80:
+                        offset_delta = (b >> 1) ^ -(b & 1)
+                        rpos += 1
+                    else:
+                        offset_delta, used = read_varint(area, rpos)
+                        rpos += used
+                    if offset_delta != index:
+                        raise CorruptData(
+                            f"record offset delta {offset_delta}, expected {index}", shift + record_start
+                        )
+                    b = area[rpos]
+                    if b == 1:  # null key (every data record)
+                        key_length = -1
+                        rpos += 1
+                    else:
+                        key_length, used = read_varint(area, rpos)
+                        rpos += used
+                    key_start = rpos
+                    if key_length > 0:
+                        rpos += key_length
+                    if rpos >= record_end:
+                        raise CorruptData("record key overruns the record", shift + record_start)
+                    b = area[rpos]
+                    if b < 0x80:
+                        value_length = (b >> 1) ^ -(b & 1)
+                        rpos += 1
+                    else:
+                        value_length, used = read_varint(area, rpos)
+                        rpos += used
+                    value_start = rpos
+                    if value_length > 0:
+                        rpos += value_length
+                    if rpos + 1 != record_end or area[rpos] != 0:
+                        _skip_headers(area, rpos, record_end, shift + record_start)
+                    rpos = record_end
+                    offset = base_offset + index
+                    if offset < min_offset:
+                        continue
+                    stats.records += 1
+                    value_end = value_start + value_length
+                    if control:
+                        if key_length != 4:
+                            raise CorruptData(
+                                f"control record key of {key_length} bytes", shift + record_start
+                            )
+                        ctype = int.from_bytes(area[key_start + 2 : key_start + 4], "big", signed=True)
+                        record = self._decode(
+                            readers, True, ctype, 0, area, value_start, value_end, shift, offset
+                        )
+                        out.append(Entry(offset, epoch, base_ts + ts_delta, True, ctype, 0, record))
+                        self.last_good_offset = offset
+                        continue
+                    if value_length < 3:
+                        raise CorruptData(
+                            f"metadata record value of {value_length} bytes", shift + value_start
+                        )
+                    frame = area[value_start]
+                    api_key = area[value_start + 1]
+                    version = area[value_start + 2]
+                    body = value_start + 3
+                    if frame != 1 or api_key >= 0x80 or version >= 0x80:
+                        frame, used = read_uvarint(area, value_start)
+                        if frame != 1:
+                            raise CorruptData(
+                                f"metadata record frame version {frame} (expected 1)", shift + value_start
+                            )
+                        api_key, used2 = read_uvarint(area, value_start + used)
+                        version, used3 = read_uvarint(area, value_start + used + used2)
+                        body = value_start + used + used2 + used3
+                    if api_key == 20 and skip_noop and value_length == 4:
+                        self.last_good_offset = offset
+                        continue
+                    if decode:
+                        reader = readers.get((False, api_key, version), _MISSING)
+                        if reader is not _MISSING and reader is not None:
+                            try:
+                                record, used = reader(area, body)
+                            except Exception:
+                                record, used = None, -1
+                            if body + used != value_end:
+                                record = self._decode(
+                                    readers, False, api_key, version, area, body, value_end, shift, offset
+                                )
+                        else:
+                            record = self._decode(
+                                readers, False, api_key, version, area, body, value_end, shift, offset
+                            )
+                    else:
+                        record = None
+                    out.append(Entry(offset, epoch, base_ts + ts_delta, False, api_key, version, record))
+                    self.last_good_offset = offset
+                if rpos != end:
+                    raise CorruptData(f"{end - rpos} bytes after the last record of the batch", shift + rpos)
+            except CorruptData as problem:
+                yield from out
+                self._problem(problem)
+                stats.skipped_batches += 1
+                pos = batch_end
+                continue
+            if count:
+                self.last_epoch = epoch
+                self.last_timestamp = base_ts + ts_delta
+            yield from out
+            pos = batch_end
+
+    def _problem(self, problem: CorruptData) -> None:
+        error = DecodeError(
+            problem.message,
+            file=str(self.path),
+            position=problem.position,
+            last_good_offset=self.last_good_offset,
+        )
+        if not self.skip_corrupt:
+            raise error
+        self.stats.problems.append(error.message)
+
+    def _decode(
+        self,
+        readers: dict[tuple[bool, int, int], Any],
+        control: bool,
+        key: int,
+        version: int,
+        area: Any,
+        start: int,
+        end: int,
+        shift: int,
+        offset: int,
+    ) -> Any:
+        """The slow path: look the reader up, decode, and turn failures into the corruption policy."""
+        if (control, key, version) not in readers:
+            readers[(control, key, version)] = (
+                control_body_reader(key) if control else metadata_body_reader(key, version)
+            )
+        try:
+            record = decode_value(key, version, control, area, start, end)
+        except CorruptData as problem:
+            if not self.skip_corrupt:
+                raise DecodeError(
+                    f"offset {offset}: {problem.message}",
+                    file=str(self.path),
+                    position=shift + problem.position,
+                    last_good_offset=self.last_good_offset,
+                ) from None
+            self.stats.problems.append(f"{self.path}: offset {offset}: {problem.message}")
+            self.stats.skipped_records += 1
+            return RawRecord(
+                key=key, version=version, control=control, data=bytes(area[start:end]), reason=problem.message
+            )
+        if type(record) is RawRecord:
+            self.stats.unknown += 1
+        return record
+
+
+_MISSING = object()
+
+
+def _skip_headers(area: Any, pos: int, record_end: int, position: int) -> int:
+    """Step over a record's headers (KRaft writes none); the record must end exactly after them."""
+    if pos >= record_end:
+        raise CorruptData("record fields overrun the record length", position)
+    count, used = read_varint(area, pos)
+    pos += used
+    if count < 0:
+        raise CorruptData(f"negative header count {count}", position)
+    for _ in range(count):
+        for _part in range(2):
+            size, used = read_varint(area, pos)
+            pos += used + max(size, 0)
+    if pos != record_end:
+        raise CorruptData("record fields do not add up to the record length", position)
+    return pos
+
+
+def _plausible_end(buf: bytes, pos: int) -> int | None:
+    """Where a corrupt batch ends if its length field still fits the file, else None."""
+    if pos + 12 > len(buf):
+        return None
+    (length,) = struct.unpack_from(">i", buf, pos + 8)
+    end = pos + 12 + length
+    if length < BATCH_OVERHEAD - 12 or end > len(buf):
+        return None
+    return end
+
+
+def read_file(
+    path: Path | str, *, skip_corrupt: bool = False, stats: ReadStats | None = None
+) -> Iterator[Entry]:
+    """Every record of one segment, snapshot or bootstrap.checkpoint file, decoded."""
+    reader = FileReader(path=Path(path), stats=stats or ReadStats(), skip_corrupt=skip_corrupt)
+    return reader.entries()
