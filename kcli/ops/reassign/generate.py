@@ -1,0 +1,68 @@
+"""--generate: the current assignment of the chosen topics and a proposed one, with its cost."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from kcli.errors import UsageError
+from kcli.ops.reassign.minimal import plan_minimal
+from kcli.ops.reassign.model import Assignment, BrokerInfo, TopicPartition
+from kcli.ops.reassign.original import plan_original, resolve_rack_awareness
+from kcli.ops.reassign.stats import PlanStats, plan_stats
+
+
+class Strategy(StrEnum):
+    ORIGINAL = "original"
+    MINIMAL_MOVEMENT = "minimal-movement"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GeneratePlan:
+    """What --generate prints: both assignments, the current log dirs, and the plan's cost."""
+
+    strategy: Strategy
+    rack_aware: bool
+    current: Mapping[TopicPartition, tuple[int, ...]]
+    current_log_dirs: Mapping[TopicPartition, tuple[str, ...]]
+    proposed: Mapping[TopicPartition, tuple[int, ...]]
+    stats: PlanStats
+
+
+def select_brokers(broker_list: Sequence[int], cluster: Mapping[int, str | None]) -> list[BrokerInfo]:
+    """The --broker-list brokers that exist (the original silently drops the others)."""
+    chosen = [BrokerInfo(broker_id=b, rack=cluster[b]) for b in broker_list if b in cluster]
+    if not chosen:
+        raise UsageError(
+            f"None of the brokers in --broker-list ({','.join(map(str, broker_list))}) exist; "
+            f"the cluster's brokers are {','.join(map(str, sorted(cluster)))}"
+        )
+    return sorted(chosen, key=lambda b: b.broker_id)
+
+
+def generate(
+    *,
+    current: Assignment,
+    brokers: Sequence[BrokerInfo],
+    strategy: Strategy,
+    disable_rack_aware: bool,
+    seed: int | None,
+    sizes: Mapping[TopicPartition, int] | None = None,
+    current_log_dirs: Mapping[TopicPartition, tuple[str, ...]] | None = None,
+) -> GeneratePlan:
+    """Plan with the chosen strategy; nothing here touches the cluster."""
+    rack_aware = resolve_rack_awareness(brokers, disable_rack_aware=disable_rack_aware)
+    if strategy is Strategy.MINIMAL_MOVEMENT:
+        proposed = plan_minimal(current, brokers, rack_aware=rack_aware)
+    else:
+        proposed = plan_original(current, brokers, rack_aware=rack_aware, seed=seed)
+    racks = {b.broker_id: b.rack for b in brokers}
+    return GeneratePlan(
+        strategy=strategy,
+        rack_aware=rack_aware,
+        current=current,
+        current_log_dirs=current_log_dirs or {},
+        proposed=proposed,
+        stats=plan_stats(current, proposed, racks=racks, sizes=sizes),
+    )

@@ -1,0 +1,438 @@
+"""The minimal-movement planner: keep every replica that can stay, move the fewest to balance.
+
+Beyond the original tool (which re-places every partition from a random start), this planner:
+1. keeps each partition's replication factor and every replica on a broker of the target set, unless
+   the partition has more replicas in one rack than an even spread allows (rack-aware mode);
+2. gives each broker a replica target: racks get shares proportional to their broker count (capped
+   at what one-replica-per-broker-per-partition allows), brokers within a rack split the rack's
+   share evenly; the +1 remainders go to the brokers that already hold the most, so nothing moves
+   that need not;
+3. places the replicas that must move (brokers removed, rack spread) on the brokers furthest below
+   target, then moves replicas from brokers above target to brokers below it, followers first;
+4. balances leaders (the first replica) by reordering replicas only, which moves no data: current
+   leaders stay where they can, then leadership shifts along chains of shared partitions.
+The number of replicas moved is the sum of the excesses over target plus the forced moves, which is
+the least any plan reaching those counts can move.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+
+from kcli.ops.reassign.model import Assignment, BrokerInfo, TopicPartition, sort_key
+from kcli.ops.reassign.original import check_replication_factor
+
+_BFS_LIMIT = 2000  # bounded work for the last few leader moves; greedy moves do almost all of it
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+class _Placement:
+    """Mutable planning state: slots per partition, replica loads and targets per broker."""
+
+    def __init__(self, current: Assignment, brokers: Sequence[BrokerInfo], rack_aware: bool) -> None:
+        self.ids = sorted(b.broker_id for b in brokers)
+        self.rack_of: dict[int, str | None] = {b.broker_id: (b.rack if rack_aware else None) for b in brokers}
+        self.racks = sorted({r for r in self.rack_of.values() if r is not None}) if rack_aware else []
+        self.rack_aware = rack_aware and len(self.racks) > 0
+        self.parts = sorted(current, key=sort_key)
+        self.current = current
+        self.slots: dict[TopicPartition, list[int | None]] = {}
+        self.load: Counter[int] = Counter()
+        self.target: dict[int, int] = {}
+
+    # --- rack spread -----------------------------------------------------------------------------
+    def rack_bounds(self, rf: int) -> tuple[int, int]:
+        """(floor, ceil) replicas of one partition per rack for an even spread."""
+        k = len(self.racks)
+        return rf // k, _ceil_div(rf, k)
+
+    def rack_counts(self, members: Sequence[int | None]) -> Counter[str | None]:
+        rack_of = self.rack_of
+        return Counter(rack_of[b] for b in members if b is not None)
+
+    # --- 1. keep ---------------------------------------------------------------------------------
+    def keep(self) -> None:
+        valid = set(self.ids)
+        rack_of = self.rack_of
+        slots = self.slots
+        for tp in self.parts:
+            cur = self.current[tp]
+            if valid.issuperset(cur) and len(set(cur)) == len(cur):
+                slot: list[int | None] = list(cur)
+                if not self.rack_aware or len({rack_of[b] for b in cur}) == len(cur):
+                    slots[tp] = slot  # the common case: nothing to drop
+                    continue
+            else:
+                seen: set[int] = set()
+                slot = []
+                for b in cur:
+                    if b in valid and b not in seen:
+                        slot.append(b)
+                        seen.add(b)
+                    else:
+                        slot.append(None)
+            if self.rack_aware:
+                _, cap = self.rack_bounds(len(slot))
+                counts = self.rack_counts(slot)
+                for i in range(len(slot) - 1, -1, -1):  # drop from the back: the leader stays
+                    kept = slot[i]
+                    if kept is not None and counts[rack_of[kept]] > cap:
+                        counts[rack_of[kept]] -= 1
+                        slot[i] = None
+            slots[tp] = slot
+        self.load.update(b for slot in slots.values() for b in slot if b is not None)
+
+    # --- 2. targets ------------------------------------------------------------------------------
+    def compute_targets(self) -> None:
+        total = sum(len(s) for s in self.slots.values())
+        if not self.rack_aware:
+            self._split(self.ids, total)
+            return
+        members: dict[str, list[int]] = {r: [] for r in self.racks}
+        for b in self.ids:
+            rack = self.rack_of[b]
+            assert rack is not None
+            members[rack].append(b)
+        rfs = Counter(len(s) for s in self.slots.values())
+        caps = {
+            r: sum(n * min(self.rack_bounds(rf)[1], len(members[r])) for rf, n in rfs.items())
+            for r in self.racks
+        }
+        shares: dict[str, float] = {}
+        active = list(self.racks)
+        remaining = float(total)
+        while active:
+            size = sum(len(members[r]) for r in active)
+            tentative = {r: remaining * len(members[r]) / size for r in active}
+            capped = [r for r in active if tentative[r] > caps[r]]
+            if not capped:
+                shares.update(tentative)
+                break
+            for r in capped:
+                shares[r] = caps[r]
+                remaining -= caps[r]
+                active.remove(r)
+        rack_total = {r: int(shares[r]) for r in self.racks}
+        leftover = total - sum(rack_total.values())
+        rack_load = {r: sum(self.load[b] for b in members[r]) for r in self.racks}
+        order = sorted(self.racks, key=lambda r: (-(shares[r] - rack_total[r]), -rack_load[r], r))
+        for r in order[:leftover]:
+            rack_total[r] += 1
+        for r in self.racks:
+            self._split(members[r], rack_total[r])
+
+    def _split(self, brokers: list[int], total: int) -> None:
+        if not brokers:
+            return
+        base, extra = divmod(total, len(brokers))
+        ranked = sorted(brokers, key=lambda b: (-self.load[b], b))
+        for i, b in enumerate(ranked):
+            self.target[b] = base + (1 if i < extra else 0)
+
+    # --- 3a. forced moves ------------------------------------------------------------------------
+    def fill(self) -> None:
+        groups: dict[str | None, list[tuple[int, int]]] = {}
+        for b in self.ids:
+            groups.setdefault(self.rack_of[b], []).append((self.load[b] - self.target[b], b))
+        for heap in groups.values():
+            heapq.heapify(heap)
+        for tp in self.parts:
+            slot = self.slots[tp]
+            if None not in slot:
+                continue
+            for i in range(len(slot)):
+                if slot[i] is None:
+                    slot[i] = self._pick(slot, groups)
+
+    def _pick(self, slot: list[int | None], groups: dict[str | None, list[tuple[int, int]]]) -> int:
+        """The most under-target broker not in the partition, on an allowed rack."""
+        members = {b for b in slot if b is not None}
+        candidates: list[tuple[int, int, str | None, list[tuple[int, int]]]] = []
+        racks = list(groups)
+        if self.rack_aware:
+            _, cap = self.rack_bounds(len(slot))
+            counts = self.rack_counts(slot)
+            usable = [r for r in racks if counts[r] < cap]
+            low = min((counts[r] for r in usable), default=0)
+            preferred = [r for r in usable if counts[r] == low]
+            order = [preferred, usable, racks]
+        else:
+            order = [racks]
+        for allowed in order:
+            for rack in allowed:
+                best = self._peek(groups[rack], members)
+                if best is not None:
+                    candidates.append((best[0], best[1], rack, groups[rack]))
+            if candidates:
+                break
+        if not candidates:  # cannot happen once RF <= broker count was checked
+            raise AssertionError("no broker left for a replica")
+        _, broker, _, heap = min(candidates, key=lambda c: (c[0], c[1]))
+        self.load[broker] += 1
+        heapq.heappush(heap, (self.load[broker] - self.target[broker], broker))
+        return broker
+
+    def _peek(self, heap: list[tuple[int, int]], exclude: set[int]) -> tuple[int, int] | None:
+        """The best live entry not in `exclude`, removing stale entries (lazy deletion)."""
+        skipped: list[tuple[int, int]] = []
+        found: tuple[int, int] | None = None
+        while heap:
+            key, b = heap[0]
+            if key != self.load[b] - self.target[b]:
+                heapq.heappop(heap)
+                continue
+            if b in exclude:
+                skipped.append(heapq.heappop(heap))
+                continue
+            found = heapq.heappop(heap)  # taken; re-pushed with its new key by the caller if chosen
+            skipped.append(found)
+            break
+        for entry in skipped:
+            heapq.heappush(heap, entry)
+        return found
+
+    # --- 3b. balancing moves ---------------------------------------------------------------------
+    def shed(self) -> None:
+        """Move replicas from brokers above target to brokers below it.
+
+        Passes: within a rack (rack totals unchanged), then from racks above their total to racks
+        below it, then anywhere the partition's rack spread allows.
+        """
+        held: dict[int, list[TopicPartition]] = {b: [] for b in self.ids}
+        followers: dict[int, list[TopicPartition]] = {b: [] for b in self.ids}
+        for tp in self.parts:
+            for i, b in enumerate(self.slots[tp]):
+                assert b is not None
+                (followers if i > 0 else held)[b].append(tp)
+        order = {b: followers[b] + held[b] for b in self.ids}  # followers first: leaders stay
+        passes = ("rack", "rack-total", "any") if self.rack_aware else ("any",)
+        for mode in passes:
+            under = [b for b in self.ids if self.load[b] < self.target[b]]
+            if not under:
+                return
+            over = sorted(
+                (b for b in self.ids if self.load[b] > self.target[b]),
+                key=lambda b: (self.target[b] - self.load[b], b),
+            )
+            for x in over:
+                remaining: list[TopicPartition] = []
+                for tp in order[x]:
+                    slot = self.slots[tp]
+                    if x not in slot:
+                        continue
+                    if self.load[x] <= self.target[x] or not under:
+                        remaining.append(tp)
+                        continue
+                    y = self._receiver(tp, x, under, mode)
+                    if y is None:
+                        remaining.append(tp)
+                        continue
+                    slot[slot.index(x)] = y
+                    self.load[x] -= 1
+                    self.load[y] += 1
+                    if self.load[y] >= self.target[y]:
+                        under.remove(y)
+                order[x] = remaining
+
+    def _rack_total(self, rack: str | None) -> tuple[int, int]:
+        members = [b for b in self.ids if self.rack_of[b] == rack]
+        return sum(self.load[b] for b in members), sum(self.target[b] for b in members)
+
+    def _receiver(self, tp: TopicPartition, x: int, under: list[int], mode: str) -> int | None:
+        slot = self.slots[tp]
+        if not self.rack_aware:
+            for y in under:
+                if y not in slot:
+                    return y
+            return None
+        low, cap = self.rack_bounds(len(slot))
+        counts = self.rack_counts(slot)
+        rack_x = self.rack_of[x]
+        if mode == "rack-total":
+            load_x, target_x = self._rack_total(rack_x)
+            if load_x <= target_x:
+                return None
+        for y in under:
+            if y in slot:
+                continue
+            rack_y = self.rack_of[y]
+            if rack_y == rack_x:
+                return y
+            if mode == "rack":
+                continue
+            if mode == "rack-total":
+                load_y, target_y = self._rack_total(rack_y)
+                if load_y >= target_y:
+                    continue
+            if counts[rack_y] + 1 <= cap and counts[rack_x] - 1 >= low:
+                return y
+        return None
+
+    # --- 4. leaders ------------------------------------------------------------------------------
+    def leaders(self) -> dict[TopicPartition, tuple[int, ...]]:
+        # After fill() every slot holds a broker.
+        replicas: dict[TopicPartition, list[int]] = self.slots  # type: ignore[assignment]
+        leader: dict[TopicPartition, int] = {}
+        count: Counter[int] = Counter()
+        unled: list[TopicPartition] = []
+        for tp in self.parts:
+            cur = self.current[tp]
+            if cur and cur[0] in replicas[tp]:
+                leader[tp] = cur[0]
+                count[cur[0]] += 1
+            else:
+                unled.append(tp)
+        # Leader counts must end within [low, high]: a spread of at most one.
+        low, extra = divmod(len(self.parts), len(self.ids))
+        high = low + (1 if extra else 0)
+        for tp in unled:
+            choice = min(replicas[tp], key=lambda b: (count[b], b))
+            leader[tp] = choice
+            count[choice] += 1
+        led: dict[int, list[TopicPartition]] = {b: [] for b in self.ids}
+        for tp, b in leader.items():
+            led[b].append(tp)
+        # Greedy: hand leadership to a fellow replica below the band's top.
+        for x in self.ids:
+            if count[x] <= high:
+                continue
+            keep: list[TopicPartition] = []
+            for tp in led[x]:
+                if count[x] > high:
+                    y = next((b for b in replicas[tp] if count[b] < high), None)
+                    if y is not None:
+                        leader[tp] = y
+                        count[x] -= 1
+                        count[y] += 1
+                        led[y].append(tp)
+                        continue
+                keep.append(tp)
+            led[x] = keep
+        # Chains for the rest: x leads p where y is a replica, y leads q where z has room ...
+        budget = _BFS_LIMIT
+        for x in self.ids:
+            while count[x] > high and budget > 0:
+                budget -= 1
+                if not _shift_chain(x, lambda b: count[b] < high, led, replicas, leader, count):
+                    break
+        if any(count[b] < low for b in self.ids):
+            member_of: dict[int, list[TopicPartition]] = {b: [] for b in self.ids}
+            for tp in self.parts:
+                for b in replicas[tp]:
+                    member_of[b].append(tp)
+            for x in self.ids:
+                while count[x] < low and budget > 0:
+                    budget -= 1
+                    if not _pull_chain(x, lambda b: count[b] > low, member_of, leader, led, count):
+                        break
+        result: dict[TopicPartition, tuple[int, ...]] = {}
+        for tp in self.parts:
+            lead = leader[tp]
+            members = replicas[tp]
+            if members[0] == lead:
+                result[tp] = tuple(members)
+            else:
+                rest = list(members)
+                rest.remove(lead)
+                result[tp] = (lead, *rest)
+        return result
+
+
+def _move_lead(
+    tp: TopicPartition,
+    old: int,
+    new: int,
+    leader: dict[TopicPartition, int],
+    led: dict[int, list[TopicPartition]],
+    count: Counter[int],
+) -> None:
+    leader[tp] = new
+    led[new].append(tp)
+    led[old].remove(tp)
+    count[new] += 1
+    count[old] -= 1
+
+
+def _shift_chain(
+    source: int,
+    has_room: Callable[[int], bool],
+    led: dict[int, list[TopicPartition]],
+    replicas: dict[TopicPartition, list[int]],
+    leader: dict[TopicPartition, int],
+    count: Counter[int],
+) -> bool:
+    """Move one leadership away from `source` along a chain ending at a broker with room."""
+    parent: dict[int, tuple[int, TopicPartition] | None] = {source: None}
+    queue = deque([source])
+    while queue:
+        u = queue.popleft()
+        for tp in led[u]:
+            for v in replicas[tp]:
+                if v in parent:
+                    continue
+                parent[v] = (u, tp)
+                if has_room(v):
+                    step = parent[v]
+                    w = v
+                    while step is not None:
+                        u2, tp2 = step
+                        _move_lead(tp2, u2, w, leader, led, count)
+                        w = u2
+                        step = parent[w]
+                    return True
+                queue.append(v)
+    return False
+
+
+def _pull_chain(
+    sink: int,
+    can_give: Callable[[int], bool],
+    member_of: dict[int, list[TopicPartition]],
+    leader: dict[TopicPartition, int],
+    led: dict[int, list[TopicPartition]],
+    count: Counter[int],
+) -> bool:
+    """Give `sink` one more leadership along a chain starting at a broker that can spare one."""
+    parent: dict[int, tuple[int, TopicPartition] | None] = {sink: None}
+    queue = deque([sink])
+    while queue:
+        t = queue.popleft()
+        for tp in member_of[t]:
+            v = leader[tp]
+            if v in parent:
+                continue
+            parent[v] = (t, tp)
+            if can_give(v):
+                step = parent[v]
+                w = v
+                while step is not None:
+                    t2, tp2 = step
+                    _move_lead(tp2, w, t2, leader, led, count)
+                    w = t2
+                    step = parent[w]
+                return True
+            queue.append(v)
+    return False
+
+
+def plan_minimal(
+    current: Assignment, brokers: Sequence[BrokerInfo], *, rack_aware: bool
+) -> dict[TopicPartition, tuple[int, ...]]:
+    """A balanced assignment of `current`'s partitions over `brokers` that moves the fewest replicas."""
+    if not brokers:
+        from kcli.errors import UsageError
+
+        raise UsageError("No brokers to assign replicas to (the --broker-list names no live broker)")
+    if current:
+        check_replication_factor(max(len(r) for r in current.values()), len(brokers))
+    state = _Placement(current, brokers, rack_aware)
+    state.keep()
+    state.compute_targets()
+    state.fill()
+    state.shed()
+    return state.leaders()
