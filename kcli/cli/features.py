@@ -1,9 +1,326 @@
-"""`kcli features`."""
+"""`kcli features`: kafka-features.sh (describe, upgrade, downgrade, disable, version-mapping, feature-dependencies).
+
+Connection options go before the subcommand, as kafka-features.sh takes them; they are accepted
+after it too.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Annotated
+
 import typer
 
+from kcli.cli.common import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    OutputOpt,
+    ProfileOpt,
+    client_config,
+    env_of,
+    guarded,
+    run,
+)
+from kcli.errors import PartialFailure
+from kcli.render import OutputFormat, emit
 
-def register(app: typer.Typer) -> None:
+if TYPE_CHECKING:
+    from kcli.ops.features import FeatureDescription, UpdateResult
+
+app = typer.Typer(
+    name="features",
+    help="Describe and change cluster feature levels (kafka-features.sh).",
+    no_args_is_help=True,
+)
+
+_CONNECTION = "kcli.features.connection"
+
+FeatureOpt = Annotated[
+    list[str] | None,
+    typer.Option("--feature", help="A feature level to set: NAME=LEVEL (repeatable)."),
+]
+DisableFeatureOpt = Annotated[
+    list[str] | None,
+    typer.Option("--feature", help="A feature to disable: NAME (repeatable)."),
+]
+MetadataOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--metadata", help="The metadata.version to set, e.g. 3.9-IV0 (deprecated: use --release-version)."
+    ),
+]
+ReleaseVersionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--release-version", help="Set metadata.version and every feature to this release's defaults."
+    ),
+]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Validate only (ValidateOnly); change nothing.")]
+UnsafeOpt = Annotated[bool, typer.Option("--unsafe", help="Allow a downgrade that may lose metadata.")]
+
+
+@app.callback()
+def features(
+    ctx: typer.Context,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    ctx.meta[_CONNECTION] = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
+
+
+def _connection(
+    ctx: typer.Context,
+    bootstrap_server: str | None,
+    bootstrap_controller: str | None,
+    command_config: object,
+    profile: str | None,
+) -> ConnectionArgs:
+    from pathlib import Path
+
+    local = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config if isinstance(command_config, Path) else None,
+        profile=profile,
+    )
+    before = ctx.meta.get(_CONNECTION, ConnectionArgs())
+    return local.merged(before)
+
+
+@app.command()
+@guarded
+def describe(
+    ctx: typer.Context,
+    node_id: Annotated[
+        int | None, typer.Option("--node-id", min=0, help="Describe the features of this node.")
+    ] = None,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Describe supported and finalized features (ApiVersions)."""
+    from kcli.client.admin import Admin
+    from kcli.client.api import features as wire
+    from kcli.ops.features import load_catalog
+    from kcli.render import features as render
+
+    env = env_of(ctx)
+    config = client_config(
+        _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+    )
+
+    async def go() -> FeatureDescription:
+        async with Admin(config) as admin:
+            return await wire.describe(admin, node_id)
+
+    result = run(go())
+    catalog = load_catalog()
+    emit(
+        env,
+        output,
+        result,
+        text=lambda r: render.describe_lines(r, catalog),
+        json_value=lambda r: render.describe_json(r, catalog),
+        table=lambda r: render.describe_table(r, catalog),
+    )
+
+
+def _update(
+    ctx: typer.Context,
+    operation: str,
+    *,
+    features: list[str] | None,
+    metadata: str | None,
+    release_version: str | None,
+    unsafe: bool,
+    dry_run: bool,
+    output: OutputFormat,
+    connection: ConnectionArgs,
+) -> None:
+    from kcli.client.admin import Admin
+    from kcli.client.api import features as wire
+    from kcli.ops.features import Operation, load_catalog, plan_update
+    from kcli.render import features as render
+
+    env = env_of(ctx)
+    plan = plan_update(
+        Operation(operation),
+        features=features or (),
+        metadata=metadata,
+        release_version=release_version,
+        unsafe=unsafe,
+        dry_run=dry_run,
+        catalog=load_catalog(),
+    )
+    for notice in plan.notices:
+        env.out(notice)
+    config = client_config(connection, env)
+
+    async def go() -> UpdateResult:
+        async with Admin(config) as admin:
+            return await wire.update(admin, plan)
+
+    result = run(go())
+    emit(
+        env,
+        output,
+        result,
+        text=render.update_lines,
+        json_value=render.update_json,
+        table=render.update_table,
+    )
+    if result.failures:
+        raise PartialFailure(render.update_failure_line(result))
+
+
+@app.command()
+@guarded
+def upgrade(
+    ctx: typer.Context,
+    feature: FeatureOpt = None,
+    metadata: MetadataOpt = None,
+    release_version: ReleaseVersionOpt = None,
+    dry_run: DryRunOpt = False,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Upgrade features (UpdateFeatures)."""
+    _update(
+        ctx,
+        "upgrade",
+        features=feature,
+        metadata=metadata,
+        release_version=release_version,
+        unsafe=False,
+        dry_run=dry_run,
+        output=output,
+        connection=_connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+    )
+
+
+@app.command()
+@guarded
+def downgrade(
+    ctx: typer.Context,
+    feature: FeatureOpt = None,
+    metadata: MetadataOpt = None,
+    release_version: ReleaseVersionOpt = None,
+    unsafe: UnsafeOpt = False,
+    dry_run: DryRunOpt = False,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Downgrade features (UpdateFeatures, SAFE_DOWNGRADE or with --unsafe UNSAFE_DOWNGRADE)."""
+    _update(
+        ctx,
+        "downgrade",
+        features=feature,
+        metadata=metadata,
+        release_version=release_version,
+        unsafe=unsafe,
+        dry_run=dry_run,
+        output=output,
+        connection=_connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+    )
+
+
+@app.command()
+@guarded
+def disable(
+    ctx: typer.Context,
+    feature: DisableFeatureOpt = None,
+    unsafe: UnsafeOpt = False,
+    dry_run: DryRunOpt = False,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Disable features (set their level to 0)."""
+    _update(
+        ctx,
+        "disable",
+        features=feature,
+        metadata=None,
+        release_version=None,
+        unsafe=unsafe,
+        dry_run=dry_run,
+        output=output,
+        connection=_connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+    )
+
+
+@app.command("version-mapping")
+@guarded
+def version_mapping(
+    ctx: typer.Context,
+    release_version: Annotated[
+        str | None,
+        typer.Option(
+            "--release-version", help="Release to map (default: the latest production metadata.version)."
+        ),
+    ] = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Show the feature levels a release version maps to (no cluster needed)."""
+    from kcli.ops.features import load_catalog
+    from kcli.ops.features import version_mapping as mapping
+    from kcli.render import features as render
+
+    result = mapping(release_version, load_catalog())
+    emit(
+        env_of(ctx),
+        output,
+        result,
+        text=render.mapping_lines,
+        json_value=render.mapping_json,
+        table=render.mapping_table,
+    )
+
+
+@app.command("feature-dependencies")
+@guarded
+def feature_dependencies(
+    ctx: typer.Context,
+    feature: Annotated[
+        list[str] | None,
+        typer.Option("--feature", help="NAME=LEVEL whose dependencies to show (repeatable)."),
+    ] = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Show what feature levels each given feature level requires (no cluster needed)."""
+    from kcli.ops.features import feature_dependencies as dependencies
+    from kcli.ops.features import load_catalog
+    from kcli.render import features as render
+
+    result = dependencies(feature or [], load_catalog())
+    emit(
+        env_of(ctx),
+        output,
+        result,
+        text=render.dependencies_lines,
+        json_value=render.dependencies_json,
+        table=render.dependencies_table,
+    )
+
+
+def register(root: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
+    root.add_typer(app)

@@ -1,0 +1,403 @@
+"""The cluster tool on the wire: DescribeCluster (60) v2, UnregisterBroker (64), and doctor's probes.
+
+Behavior:
+- list-endpoints: DescribeCluster through the admin; --include-fenced-brokers needs v2 (Kafka 4.0)
+  and brokers (controllers do not describe brokers).
+- unregister: UnregisterBroker v0 to the active controller (or through a broker).
+- collect_facts (doctor): dial each bootstrap address and then every advertised endpoint of every
+  broker and controller on its own connection, concurrently, each within the probe timeout.
+  Identity: ApiVersions v5 carries ClusterId+NodeId (KIP-1242) where the node offers it; a node
+  that is not the one advertised answers REBOOTSTRAP_REQUIRED. Otherwise the node's own broker
+  config resource is asked (DescribeConfigs BROKER <id>: Kafka answers "Unexpected broker id,
+  expected N" on another node), and failing that the node id is reported as not verifiable.
+  Controllers are found from DescribeQuorum v2's voter endpoints when bootstrapping from brokers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kcli.client.errors import UnsupportedByServer, check
+from kcli.errors import KcliError, UsageError
+from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity, QuorumFacts
+
+if TYPE_CHECKING:
+    from kcli.client.admin import Admin
+    from kcli.client.config import ClientConfig, Endpoint
+    from kcli.client.connection import Connection
+
+DESCRIBE_CLUSTER = 60
+UNREGISTER_BROKER = 64
+DESCRIBE_CONFIGS = 32
+API_VERSIONS = 18
+BROKER_RESOURCE = 4
+METADATA_VERSION = "metadata.version"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndpointNode:
+    node_id: int
+    host: str
+    port: int
+    rack: str | None = None
+    fenced: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterEndpoints:
+    """What list-endpoints shows: endpoint_type is "broker" or "controller"."""
+
+    cluster_id: str | None
+    endpoint_type: str
+    nodes: tuple[EndpointNode, ...]
+
+
+async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoints:
+    """The brokers (with --bootstrap-server) or controllers (with --bootstrap-controller), by id."""
+    from kcli.client.admin import Target
+    from kcli.client.cluster import _check_describe_error, _from_describe_cluster
+    from kcli.client.config import EndpointType
+    from kcli.client.protocol import make, request_class
+
+    controllers = admin.endpoint_type is EndpointType.CONTROLLERS
+    if include_fenced and controllers:
+        raise UsageError(
+            "The option --include-fenced-brokers is only supported with --bootstrap-server option"
+        )
+    if include_fenced:
+        response = await admin.call(
+            DESCRIBE_CLUSTER,
+            lambda version: make(
+                request_class("describe_cluster", version),
+                include_cluster_authorized_operations=False,
+                endpoint_type=1,
+                include_fenced_brokers=True,
+            ),
+            versions=(2, 2),
+            target=Target.ANY,
+        )
+        _check_describe_error(response, "cluster", EndpointType.BROKERS)
+        description = _from_describe_cluster(response, 2, EndpointType.BROKERS)
+    else:
+        description = await admin.describe_cluster()
+    nodes = tuple(
+        EndpointNode(node_id=n.node_id, host=n.host, port=n.port, rack=n.rack, fenced=n.fenced)
+        for n in sorted(description.nodes, key=lambda n: n.node_id)
+    )
+    return ClusterEndpoints(
+        cluster_id=description.cluster_id,
+        endpoint_type="controller" if controllers else "broker",
+        nodes=nodes,
+    )
+
+
+async def unregister_broker(admin: Admin, broker_id: int) -> None:
+    """UnregisterBroker: forget a broker's registration (it must be shut down)."""
+    from kcli.client.admin import Target
+    from kcli.client.protocol import request_class
+
+    response = await admin.call(
+        UNREGISTER_BROKER,
+        lambda version: request_class("unregister_broker", version)(broker_id=broker_id),
+        versions=(0, 0),
+        target=Target.CONTROLLER,
+        idempotent=False,
+    )
+    check(int(response.error_code), response.error_message, what=f"UnregisterBroker of broker {broker_id}")
+
+
+# ------------------------------------------------------------------------------------------ doctor
+
+
+def _features_of(response: Any) -> tuple[int | None, tuple[int, int] | None, int | None]:
+    finalized = next(
+        (
+            int(f.max_version_level)
+            for f in getattr(response, "finalized_features", ())
+            if f.name == METADATA_VERSION
+        ),
+        None,
+    )
+    supported = next(
+        (
+            (int(f.min_version), int(f.max_version))
+            for f in getattr(response, "supported_features", ())
+            if f.name == METADATA_VERSION
+        ),
+        None,
+    )
+    epoch = getattr(response, "finalized_features_epoch", None)
+    return finalized, supported, (int(epoch) if epoch is not None and int(epoch) >= 0 else None)
+
+
+_EXPECTED_ID = re.compile(r"expected (-?\d+)")
+
+
+async def _identity_by_configs(connection: Connection, node_id: int, deadline: float) -> Identity:
+    """Ask the node for broker config resource `node_id`; Kafka refuses another node's id by name."""
+    from kcli.client.protocol import make, request_class
+
+    if DESCRIBE_CONFIGS not in connection.supported:
+        return Identity(
+            method="none", verified=None, detail="neither ApiVersions v5 nor DescribeConfigs offered"
+        )
+    version = connection.version_for(DESCRIBE_CONFIGS, (1, 4))
+    cls = request_class("describe_configs", version)
+    import sys
+
+    resource_cls = sys.modules[cls.__module__].DescribeConfigsResource
+    request = make(
+        cls,
+        resources=(
+            resource_cls(resource_type=BROKER_RESOURCE, resource_name=str(node_id), configuration_keys=None),
+        ),
+        include_synonyms=False,
+        include_documentation=False,
+    )
+    response = await connection.request(request, deadline=deadline)
+    result = response.results[0] if response.results else None
+    if result is None:
+        return Identity(method="describe_configs", verified=None, detail="empty DescribeConfigs answer")
+    code = int(result.error_code)
+    if code != 0:
+        match = _EXPECTED_ID.search(result.error_message or "")
+        if match:
+            actual = int(match.group(1))
+            return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
+        return Identity(method="describe_configs", verified=None, detail=result.error_message)
+    values = {str(c.name): c.value for c in result.configs}
+    seen = values.get("node.id") or values.get("broker.id")
+    if seen is None or not str(seen).lstrip("-").isdigit():
+        return Identity(
+            method="describe_configs", verified=None, detail="the node does not report its node.id"
+        )
+    actual = int(str(seen))
+    return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
+
+
+async def probe_endpoint(
+    config: ClientConfig,
+    endpoint: Endpoint,
+    *,
+    role: str,
+    node_id: int | None,
+    cluster_id: str | None,
+    timeout_ms: int,
+) -> EndpointProbe:
+    """Dial one endpoint on a fresh connection and record what it says about itself and the cluster."""
+    from kcli.client import cluster as cluster_wire
+    from kcli.client.config import EndpointType
+    from kcli.client.connection import Connection, PeerMemory, RebootstrapRequired
+
+    address = str(endpoint)
+    started = time.monotonic()
+    deadline = started + timeout_ms / 1000
+    endpoint_type = EndpointType.CONTROLLERS if role == "controller" else config.endpoint_type
+    connection: Connection | None = None
+    try:
+        try:
+            connection = await Connection.open(
+                endpoint,
+                config=config,
+                deadline=deadline,
+                node_id=node_id,
+                cluster_id=cluster_id,
+                memory=PeerMemory(),
+            )
+        except RebootstrapRequired:
+            return EndpointProbe(
+                role=role,
+                address=address,
+                node_id=node_id,
+                ok=True,
+                latency_ms=(time.monotonic() - started) * 1000,
+                identity=Identity(
+                    method="api_versions_v5",
+                    verified=False,
+                    detail=f"refused ClusterId {cluster_id} NodeId {node_id} with REBOOTSTRAP_REQUIRED",
+                ),
+            )
+        latency = (time.monotonic() - started) * 1000
+        api_versions = connection.api_versions_response
+        finalized, supported, epoch = _features_of(api_versions)
+        identity: Identity | None = None
+        if node_id is not None:
+            if int(type(api_versions).__version__) >= 5 and cluster_id is not None and config.cluster_check:
+                identity = Identity(method="api_versions_v5", verified=True, actual_node_id=node_id)
+            else:
+                try:
+                    identity = await _identity_by_configs(connection, node_id, deadline)
+                except KcliError as error:
+                    identity = Identity(method="describe_configs", verified=None, detail=error.line())
+                    if connection.closed:
+                        connection = await Connection.open(
+                            endpoint, config=config, deadline=deadline, node_id=None, cluster_id=None
+                        )
+        description = await cluster_wire.describe(connection, endpoint_type, deadline=deadline)
+        return EndpointProbe(
+            role=role,
+            address=address,
+            node_id=node_id,
+            ok=True,
+            latency_ms=latency,
+            cluster_id=description.cluster_id,
+            controller_id=description.controller_id,
+            identity=identity,
+            finalized_metadata_version=finalized,
+            supported_metadata_version=supported,
+            features_epoch=epoch,
+        )
+    except KcliError as error:
+        return EndpointProbe(role=role, address=address, node_id=node_id, ok=False, error=error.line())
+    except TimeoutError:
+        return EndpointProbe(
+            role=role, address=address, node_id=node_id, ok=False, error=f"no answer within {timeout_ms} ms"
+        )
+    finally:
+        if connection is not None:
+            await connection.close()
+
+
+def _first_listener(endpoints: Sequence[Any]) -> tuple[str, int] | None:
+    return (endpoints[0].host, endpoints[0].port) if endpoints else None
+
+
+async def _bounded(coro: Any, timeout_ms: int) -> Any:
+    return await asyncio.wait_for(coro, timeout_ms / 1000 + 1)
+
+
+async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> ClusterFacts:
+    """Everything doctor checks, from one or two bootstrap kinds (brokers and/or controllers)."""
+    from kcli.client.admin import Admin
+    from kcli.client.api import quorum as quorum_wire
+    from kcli.client.config import Endpoint, EndpointType
+    from kcli.ops.features import load_catalog
+
+    not_checked: list[str] = []
+    bootstrap_probes: list[EndpointProbe] = []
+    nodes: list[AdvertisedNode] = []
+    quorum: QuorumFacts | None = None
+    targets: dict[tuple[str, int], tuple[ClientConfig, Endpoint]] = {}
+    controller_id: int | None = None
+
+    bootstrap_lists = await asyncio.gather(
+        *(
+            probe_endpoint(
+                config, endpoint, role="bootstrap", node_id=None, cluster_id=None, timeout_ms=timeout_ms
+            )
+            for config in configs
+            for endpoint in config.bootstrap
+        )
+    )
+    bootstrap_probes.extend(bootstrap_lists)
+    ids = Counter(p.cluster_id for p in bootstrap_probes if p.ok and p.cluster_id)
+    cluster_id = ids.most_common(1)[0][0] if ids else None
+
+    kinds = {config.endpoint_type for config in configs}
+    for config in configs:
+        role = "controller" if config.endpoint_type is EndpointType.CONTROLLERS else "broker"
+        admin_config = dataclasses.replace(config, default_api_timeout_ms=timeout_ms)
+        try:
+            async with Admin(admin_config) as admin:
+                description = await _describe_all(admin, include_fenced=role == "broker")
+                if role == "controller" or controller_id is None:
+                    controller_id = description.controller_id if role == "controller" else controller_id
+                for node in description.nodes:
+                    nodes.append(
+                        AdvertisedNode(
+                            role=role,
+                            node_id=node.node_id,
+                            host=node.host,
+                            port=node.port,
+                            rack=node.rack,
+                            fenced=node.fenced,
+                        )
+                    )
+                    targets[(role, node.node_id)] = (config, node.endpoint)
+                if quorum is None:
+                    try:
+                        info = await quorum_wire.describe(admin, timeout_ms=timeout_ms)
+                        quorum = QuorumFacts(
+                            leader_id=info.leader_id,
+                            leader_epoch=info.leader_epoch,
+                            high_watermark=info.high_watermark,
+                            voters=info.voters,
+                            observers=info.observers,
+                        )
+                        if EndpointType.CONTROLLERS not in kinds:
+                            controller_config = dataclasses.replace(
+                                config, endpoint_type=EndpointType.CONTROLLERS
+                            )
+                            for voter_id, endpoints in info.nodes.items():
+                                first = _first_listener(endpoints)
+                                if first is not None:
+                                    targets[("controller", voter_id)] = (
+                                        controller_config,
+                                        Endpoint(host=first[0], port=first[1], node_id=voter_id),
+                                    )
+                            if not info.nodes:
+                                not_checked.append(
+                                    "controller endpoints: DescribeQuorum v2 (Kafka 3.9+) not offered; "
+                                    "add --bootstrap-controller to check controllers"
+                                )
+                    except UnsupportedByServer as error:
+                        not_checked.append(f"metadata quorum: {error.line()}")
+                    except KcliError as error:
+                        not_checked.append(f"metadata quorum: could not describe it: {error.line()}")
+        except KcliError as error:
+            not_checked.append(f"{role}s: could not bootstrap: {error.line()}")
+    if EndpointType.BROKERS not in kinds:
+        not_checked.append(
+            "brokers: bootstrapped from controllers only; add --bootstrap-server to check brokers"
+        )
+
+    probes = await asyncio.gather(
+        *(
+            probe_endpoint(
+                config, endpoint, role=role, node_id=node_id, cluster_id=cluster_id, timeout_ms=timeout_ms
+            )
+            for (role, node_id), (config, endpoint) in sorted(targets.items())
+        )
+    )
+    catalog = load_catalog()
+    return ClusterFacts(
+        cluster_id=cluster_id,
+        bootstrap_kind="controllers" if kinds == {EndpointType.CONTROLLERS} else "brokers",
+        bootstrap=tuple(bootstrap_probes),
+        nodes=tuple(nodes),
+        probes=tuple(probes),
+        quorum=quorum,
+        controller_id=controller_id,
+        now_ms=int(time.time() * 1000),
+        not_checked=tuple(not_checked),
+        metadata_version_names=dict(catalog.metadata_versions),
+    )
+
+
+async def _describe_all(admin: Admin, *, include_fenced: bool) -> Any:
+    """DescribeCluster including fenced brokers where the server offers v2, else without."""
+    if include_fenced:
+        try:
+            endpoints = await list_endpoints(admin, include_fenced=True)
+        except UnsupportedByServer:
+            return await admin.describe_cluster()
+        from kcli.client.cluster import ClusterDescription, NodeInfo
+
+        return ClusterDescription(
+            cluster_id=endpoints.cluster_id,
+            controller_id=admin.controller_id,
+            endpoint_type=admin.endpoint_type,
+            nodes=tuple(
+                NodeInfo(node_id=n.node_id, host=n.host, port=n.port, rack=n.rack, fenced=n.fenced)
+                for n in endpoints.nodes
+            ),
+            source="DescribeCluster v2",
+        )
+    return await admin.describe_cluster()

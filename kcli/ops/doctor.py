@@ -1,0 +1,433 @@
+"""`kcli cluster doctor`: health checks as pure functions over facts collected from a cluster.
+
+The collector (kcli.client.api.cluster.collect_facts) dials the bootstrap list and every advertised
+endpoint of every broker and controller and records what each said; the checks here turn those facts
+into findings with a severity. Nothing here touches the network, so every check is unit-tested.
+
+The checks target the mistakes no Kafka tool reports: an advertised endpoint that answers for another
+node or another cluster (KIP-1242), nodes that disagree on the active controller, a quorum without
+leader or with voters that stopped fetching, fenced brokers, and a metadata.version left behind.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from kcli.ops.quorum import ReplicaState
+
+# A voter whose log is this many offsets behind the leader, or that has not caught up for this
+# long, is lagging (Kafka's controller.quorum.fetch.timeout.ms defaults to 2 s; we allow slack).
+VOTER_LAG_OFFSETS = 1000
+VOTER_STALE_MS = 30_000
+
+
+class Severity(IntEnum):
+    info = 0
+    low = 1
+    medium = 2
+    high = 3
+    critical = 4
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().lower()]
+        except KeyError:
+            from kcli.errors import UsageError
+
+            names = ", ".join(s.name for s in cls)
+            raise UsageError(f"unknown severity {text!r} (one of {names})") from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One problem (or notice) the doctor found."""
+
+    check: str
+    severity: Severity
+    subject: str
+    message: str
+    hint: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Identity:
+    """How an endpoint's node id was checked and what came out.
+
+    method: "api_versions_v5" (KIP-1242 ClusterId+NodeId), "describe_configs" (the node's own broker
+    config resource), or "none" when the server offers neither. verified is None when not checked.
+    """
+
+    method: str
+    verified: bool | None
+    actual_node_id: int | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndpointProbe:
+    """What one dialled endpoint answered (role: bootstrap, broker or controller)."""
+
+    role: str
+    address: str
+    node_id: int | None = None  # the id it is advertised as (None for bootstrap entries)
+    ok: bool
+    error: str | None = None
+    latency_ms: float | None = None
+    cluster_id: str | None = None
+    controller_id: int | None = None  # the active controller this node reports (-1/None unknown)
+    identity: Identity | None = None
+    finalized_metadata_version: int | None = None
+    supported_metadata_version: tuple[int, int] | None = None
+    features_epoch: int | None = None
+
+    @property
+    def subject(self) -> str:
+        who = f"{self.role} {self.node_id}" if self.node_id is not None else self.role
+        return f"{who} at {self.address}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdvertisedNode:
+    """A broker or controller as the cluster advertises it."""
+
+    role: str
+    node_id: int
+    host: str
+    port: int
+    rack: str | None = None
+    fenced: bool = False
+
+    @property
+    def address(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuorumFacts:
+    leader_id: int
+    leader_epoch: int
+    high_watermark: int
+    voters: tuple[ReplicaState, ...]
+    observers: tuple[ReplicaState, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterFacts:
+    """Everything the collector learned; `not_checked` lists what the servers could not tell."""
+
+    cluster_id: str | None
+    bootstrap_kind: str  # "brokers" | "controllers"
+    bootstrap: tuple[EndpointProbe, ...]
+    nodes: tuple[AdvertisedNode, ...] = ()
+    probes: tuple[EndpointProbe, ...] = ()
+    quorum: QuorumFacts | None = None
+    controller_id: int | None = None
+    now_ms: int
+    not_checked: tuple[str, ...] = ()
+    metadata_version_names: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DoctorReport:
+    cluster_id: str | None
+    findings: tuple[Finding, ...]
+    checked: tuple[str, ...]
+    not_checked: tuple[str, ...]
+    endpoints: tuple[EndpointProbe, ...]
+    fail_on: Severity
+
+    @property
+    def worst(self) -> Severity | None:
+        return max((f.severity for f in self.findings), default=None)
+
+    @property
+    def failed(self) -> bool:
+        return any(f.severity >= self.fail_on for f in self.findings)
+
+
+Check = Callable[[ClusterFacts], Iterable[Finding]]
+
+
+# ------------------------------------------------------------------------------------------- checks
+
+
+def check_bootstrap(facts: ClusterFacts) -> Iterable[Finding]:
+    """Every bootstrap address should answer; none answering is fatal for every tool."""
+    answered = [p for p in facts.bootstrap if p.ok]
+    for probe in facts.bootstrap:
+        if not probe.ok:
+            yield Finding(
+                check="bootstrap-unreachable",
+                severity=Severity.critical if not answered else Severity.medium,
+                subject=probe.subject,
+                message=f"bootstrap address does not answer: {probe.error}",
+                hint="remove it from bootstrap lists or bring the node back",
+            )
+    for probe in answered:
+        if facts.cluster_id and probe.cluster_id and probe.cluster_id != facts.cluster_id:
+            yield Finding(
+                check="bootstrap-cluster-mismatch",
+                severity=Severity.critical,
+                subject=probe.subject,
+                message=f"bootstrap address belongs to cluster {probe.cluster_id}, not {facts.cluster_id}",
+                hint="the bootstrap list mixes clusters; clients may join the wrong one",
+            )
+
+
+def check_endpoints_answer(facts: ClusterFacts) -> Iterable[Finding]:
+    for probe in facts.probes:
+        if not probe.ok:
+            yield Finding(
+                check="endpoint-unreachable",
+                severity=Severity.high,
+                subject=probe.subject,
+                message=f"advertised endpoint does not answer: {probe.error}",
+                hint="check the node is running and that its advertised listener is reachable from here",
+            )
+
+
+def check_cluster_ids(facts: ClusterFacts) -> Iterable[Finding]:
+    for probe in facts.probes:
+        if probe.ok and facts.cluster_id and probe.cluster_id and probe.cluster_id != facts.cluster_id:
+            yield Finding(
+                check="cluster-id-mismatch",
+                severity=Severity.critical,
+                subject=probe.subject,
+                message=f"answers for cluster {probe.cluster_id}, expected {facts.cluster_id}",
+                hint="an advertised listener points at a node of another cluster (KIP-1242)",
+            )
+
+
+def check_identity(facts: ClusterFacts) -> Iterable[Finding]:
+    for probe in facts.probes:
+        ident = probe.identity
+        if not probe.ok or ident is None or ident.verified is not False:
+            continue
+        actual = f" node {ident.actual_node_id}" if ident.actual_node_id is not None else " another node"
+        detail = f" ({ident.detail})" if ident.detail else ""
+        yield Finding(
+            check="node-id-mismatch",
+            severity=Severity.critical,
+            subject=probe.subject,
+            message=f"endpoint advertised for node {probe.node_id} is served by{actual}{detail}",
+            hint="fix advertised.listeners / the load balancer mapping; clients are being misrouted (KIP-1242)",
+        )
+
+
+def check_controller_agreement(facts: ClusterFacts) -> Iterable[Finding]:
+    """Controllers must agree on the active controller, and it must be the quorum leader.
+
+    Only controllers are asked: a KRaft broker reports a random live broker as "controller" (KIP-590).
+    """
+    askable = [p for p in facts.probes if p.role == "controller"]
+    if facts.bootstrap_kind == "controllers":
+        askable.extend(facts.bootstrap)
+    known = {
+        p.subject: p.controller_id
+        for p in askable
+        if p.ok and p.controller_id is not None and p.controller_id >= 0
+    }
+    if not known:
+        return
+    counts = Counter(known.values())
+    majority, _ = counts.most_common(1)[0]
+    if len(counts) > 1:
+        outliers = sorted(f"{s} says {c}" for s, c in known.items() if c != majority)
+        yield Finding(
+            check="controller-disagreement",
+            severity=Severity.medium,
+            subject="cluster",
+            message=f"controllers disagree on the active controller (most say {majority}; "
+            + "; ".join(outliers)
+            + ")",
+            hint="normal for a moment after an election; persistent disagreement means a partitioned controller",
+        )
+    if facts.quorum is not None and facts.quorum.leader_id >= 0 and majority != facts.quorum.leader_id:
+        yield Finding(
+            check="controller-disagreement",
+            severity=Severity.medium,
+            subject="cluster",
+            message=f"controllers report {majority} as active, but the quorum leader is {facts.quorum.leader_id}",
+        )
+
+
+def check_quorum(facts: ClusterFacts) -> Iterable[Finding]:
+    quorum = facts.quorum
+    if quorum is None:
+        return
+    leader = next((v for v in quorum.voters if v.replica_id == quorum.leader_id), None)
+    if quorum.leader_id < 0 or leader is None:
+        yield Finding(
+            check="quorum-no-leader",
+            severity=Severity.critical,
+            subject="metadata quorum",
+            message=f"no leader (LeaderId {quorum.leader_id}, epoch {quorum.leader_epoch})",
+            hint="a majority of controllers must be running and able to reach each other",
+        )
+        return
+    unhealthy = 0
+    for voter in quorum.voters:
+        if voter is leader:
+            continue
+        lag = leader.log_end_offset - voter.log_end_offset
+        stale_ms = (
+            facts.now_ms - voter.last_caught_up_timestamp
+            if voter.last_caught_up_timestamp is not None and voter.last_caught_up_timestamp > 0
+            else None
+        )
+        stopped = voter.last_fetch_timestamp is None or voter.last_fetch_timestamp <= 0
+        if stopped or lag >= VOTER_LAG_OFFSETS or (stale_ms is not None and stale_ms > VOTER_STALE_MS):
+            unhealthy += 1
+            reason = (
+                "has never fetched from the leader"
+                if stopped
+                else f"is {lag} offsets behind"
+                + (f", last caught up {stale_ms} ms ago" if stale_ms is not None else "")
+            )
+            yield Finding(
+                check="quorum-voter-lagging",
+                severity=Severity.high,
+                subject=f"controller {voter.replica_id}",
+                message=f"voter {reason} (leader {leader.replica_id} at offset {leader.log_end_offset})",
+                hint="check the controller process and its network path to the leader",
+            )
+    healthy = len(quorum.voters) - unhealthy
+    majority = len(quorum.voters) // 2 + 1
+    if healthy < majority:
+        yield Finding(
+            check="quorum-majority-lost",
+            severity=Severity.critical,
+            subject="metadata quorum",
+            message=f"only {healthy} of {len(quorum.voters)} voters are caught up; a majority is {majority}",
+        )
+    elif healthy == majority and len(quorum.voters) > 1:
+        yield Finding(
+            check="quorum-no-spare",
+            severity=Severity.medium,
+            subject="metadata quorum",
+            message=f"{healthy} of {len(quorum.voters)} voters caught up: one more failure stops metadata writes",
+        )
+    if len(quorum.voters) == 1:
+        yield Finding(
+            check="quorum-single-voter",
+            severity=Severity.low,
+            subject="metadata quorum",
+            message="one voter only: no controller failure can be tolerated",
+        )
+
+
+def check_fenced(facts: ClusterFacts) -> Iterable[Finding]:
+    for node in facts.nodes:
+        if node.role == "broker" and node.fenced:
+            yield Finding(
+                check="broker-fenced",
+                severity=Severity.high,
+                subject=f"broker {node.node_id} at {node.address}",
+                message="broker is registered but fenced (not serving)",
+                hint="it is catching up, shutting down or cannot heartbeat to the controller; "
+                "`kcli cluster unregister --id N` if it is gone for good",
+            )
+
+
+def check_metadata_version(facts: ClusterFacts) -> Iterable[Finding]:
+    answered = [p for p in (*facts.bootstrap, *facts.probes) if p.ok]
+    finalized = {p.finalized_metadata_version for p in answered if p.finalized_metadata_version}
+    names = facts.metadata_version_names
+
+    def name(level: int) -> str:
+        return f"{level} ({names[level]})" if level in names else str(level)
+
+    if not finalized:
+        if any(p.supported_metadata_version for p in answered):
+            yield Finding(
+                check="metadata-version-missing",
+                severity=Severity.medium,
+                subject="cluster",
+                message="no finalized metadata.version reported",
+            )
+        return
+    if len(finalized) > 1:
+        yield Finding(
+            check="metadata-version-disagreement",
+            severity=Severity.medium,
+            subject="cluster",
+            message="nodes report different finalized metadata.version: "
+            + ", ".join(name(v) for v in sorted(finalized)),
+            hint="some nodes have not caught up with the metadata log",
+        )
+    level = max(finalized)
+    ranges = [p.supported_metadata_version for p in answered if p.supported_metadata_version]
+    if ranges:
+        ceiling = min(high for _, high in ranges)
+        floor = max(low for low, _ in ranges)
+        if level > ceiling or level < floor:
+            yield Finding(
+                check="metadata-version-unsupported",
+                severity=Severity.critical,
+                subject="cluster",
+                message=f"finalized metadata.version {name(level)} is outside what some nodes support "
+                f"({name(floor)}..{name(ceiling)})",
+            )
+        elif level < ceiling:
+            yield Finding(
+                check="metadata-version-behind",
+                severity=Severity.info,
+                subject="cluster",
+                message=f"finalized metadata.version is {name(level)}; every node supports up to {name(ceiling)}",
+                hint="`kcli features --bootstrap-server ... upgrade --release-version ...` after a rolling upgrade",
+            )
+    if level not in names:
+        yield Finding(
+            check="metadata-version-unknown",
+            severity=Severity.low,
+            subject="cluster",
+            message=f"finalized metadata.version level {level} is newer than this kcli knows",
+        )
+
+
+def check_not_checked(facts: ClusterFacts) -> Iterable[Finding]:
+    for item in facts.not_checked:
+        yield Finding(check="not-checked", severity=Severity.info, subject="doctor", message=item)
+    unverified = [p for p in facts.probes if p.ok and p.identity is not None and p.identity.verified is None]
+    if unverified:
+        yield Finding(
+            check="not-checked",
+            severity=Severity.info,
+            subject="doctor",
+            message="node identity not verifiable (no ApiVersions v5 or broker DescribeConfigs) on "
+            + ", ".join(p.subject for p in unverified),
+        )
+
+
+CHECKS: tuple[tuple[str, Check], ...] = (
+    ("bootstrap", check_bootstrap),
+    ("endpoints", check_endpoints_answer),
+    ("cluster-id", check_cluster_ids),
+    ("node-identity", check_identity),
+    ("active-controller", check_controller_agreement),
+    ("quorum", check_quorum),
+    ("fenced-brokers", check_fenced),
+    ("metadata-version", check_metadata_version),
+    ("coverage", check_not_checked),
+)
+
+
+def diagnose(
+    facts: ClusterFacts, *, fail_on: Severity = Severity.high, checks: Sequence[tuple[str, Check]] = CHECKS
+) -> DoctorReport:
+    """Run every check; findings are ordered worst first, then by check and subject."""
+    findings = [finding for _, check in checks for finding in check(facts)]
+    findings.sort(key=lambda f: (-int(f.severity), f.check, f.subject))
+    return DoctorReport(
+        cluster_id=facts.cluster_id,
+        findings=tuple(findings),
+        checked=tuple(name for name, _ in checks),
+        not_checked=facts.not_checked,
+        endpoints=(*facts.bootstrap, *facts.probes),
+        fail_on=fail_on,
+    )
