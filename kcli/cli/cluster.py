@@ -1,9 +1,233 @@
-"""`kcli cluster`."""
+"""`kcli cluster`: kafka-cluster.sh's unregister and list-endpoints, and `doctor`.
+
+Connection options go after the subcommand, as kafka-cluster.sh takes them (before it works too).
+`kcli cluster-id` is its own tool module (kcli/cli/cluster_id.py).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
 import typer
 
+from kcli.cli.common import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    OutputOpt,
+    ProfileOpt,
+    client_config,
+    env_of,
+    exit_with,
+    guarded,
+    run,
+)
+from kcli.errors import ExitCode
+from kcli.render import OutputFormat, emit
 
-def register(app: typer.Typer) -> None:
+if TYPE_CHECKING:
+    from kcli.client.api.cluster import ClusterEndpoints
+    from kcli.ops.doctor import ClusterFacts
+
+app = typer.Typer(
+    name="cluster",
+    help="Cluster-wide operations (kafka-cluster.sh) and the cluster doctor.",
+    no_args_is_help=True,
+)
+
+_CONNECTION = "kcli.cluster.connection"
+
+
+@app.callback()
+def cluster(
+    ctx: typer.Context,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    ctx.meta[_CONNECTION] = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
+
+
+def _connection(
+    ctx: typer.Context,
+    bootstrap_server: str | None,
+    bootstrap_controller: str | None,
+    command_config: Path | None,
+    profile: str | None,
+) -> ConnectionArgs:
+    local = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
+    return local.merged(ctx.meta.get(_CONNECTION, ConnectionArgs()))
+
+
+@app.command()
+@guarded
+def unregister(
+    ctx: typer.Context,
+    broker_id: Annotated[int, typer.Option("--id", "-i", help="Id of the (shut down) broker to unregister.")],
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Unregister a broker that is gone for good (UnregisterBroker)."""
+    from kcli.client.admin import Admin
+    from kcli.client.api import cluster as wire
+    from kcli.client.errors import UnsupportedByServer
+    from kcli.render import cluster as render
+
+    env = env_of(ctx)
+    config = client_config(
+        _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+    )
+
+    async def go() -> None:
+        async with Admin(config) as admin:
+            await wire.unregister_broker(admin, broker_id)
+
+    try:
+        run(go())
+    except UnsupportedByServer:
+        # kafka-cluster.sh reports this on stdout and exits 0.
+        emit(
+            env,
+            output,
+            None,
+            text=lambda _: [render.UNREGISTER_UNSUPPORTED],
+            json_value=lambda _: {"broker_id": broker_id, "unregistered": False, "supported": False},
+        )
+        return
+    emit(
+        env,
+        output,
+        broker_id,
+        text=lambda b: [render.unregister_line(b)],
+        json_value=lambda b: {"broker_id": b, "unregistered": True},
+    )
+
+
+@app.command("list-endpoints")
+@guarded
+def list_endpoints(
+    ctx: typer.Context,
+    include_fenced_brokers: Annotated[
+        bool, typer.Option("--include-fenced-brokers", help="Also list fenced brokers (DescribeCluster v2).")
+    ] = False,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """List the brokers (or, with --bootstrap-controller, the controllers) and their endpoints."""
+    from kcli.client.admin import Admin
+    from kcli.client.api import cluster as wire
+    from kcli.client.errors import UnsupportedByServer
+    from kcli.errors import UsageError
+    from kcli.render import cluster as render
+
+    env = env_of(ctx)
+    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    if include_fenced_brokers and args.bootstrap_controller:
+        raise UsageError(
+            "The option --include-fenced-brokers is only supported with --bootstrap-server option"
+        )
+    config = client_config(args, env)
+
+    async def go() -> ClusterEndpoints:
+        async with Admin(config) as admin:
+            return await wire.list_endpoints(admin, include_fenced=include_fenced_brokers)
+
+    try:
+        result = run(go())
+    except UnsupportedByServer as error:
+        # kafka-cluster.sh prints UnsupportedVersionException's message on stdout and exits 0.
+        env.out(error.line())
+        return
+    emit(
+        env,
+        output,
+        result,
+        text=render.list_endpoints_lines,
+        json_value=render.list_endpoints_json,
+        table=render.list_endpoints_table,
+    )
+
+
+@app.command()
+@guarded
+def doctor(
+    ctx: typer.Context,
+    fail_on: Annotated[
+        str,
+        typer.Option(
+            "--fail-on", help="Exit 1 when a finding is at least this severe: info|low|medium|high|critical."
+        ),
+    ] = "high",
+    timeout_ms: Annotated[
+        int, typer.Option("--timeout-ms", min=100, help="Deadline for each endpoint probe and cluster call.")
+    ] = 10000,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Check every advertised endpoint, node identity, the controller, quorum, fencing and metadata.version.
+
+    Both --bootstrap-server and --bootstrap-controller may be given to check brokers and controllers
+    from both sides. Exit 0 healthy, 1 findings at or above --fail-on, 2 usage.
+    """
+    from kcli.client.api import cluster as wire
+    from kcli.ops.doctor import Severity, diagnose
+    from kcli.render import doctor as render
+
+    threshold = Severity.parse(fail_on)
+    env = env_of(ctx)
+    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    if args.bootstrap_server and args.bootstrap_controller:
+        configs = [
+            client_config(
+                ConnectionArgs(
+                    bootstrap_server=args.bootstrap_server,
+                    command_config=args.command_config,
+                    profile=args.profile,
+                ),
+                env,
+            ),
+            client_config(
+                ConnectionArgs(
+                    bootstrap_controller=args.bootstrap_controller,
+                    command_config=args.command_config,
+                    profile=args.profile,
+                ),
+                env,
+            ),
+        ]
+    else:
+        configs = [client_config(args, env)]
+
+    async def go() -> ClusterFacts:
+        return await wire.collect_facts(configs, timeout_ms=timeout_ms)
+
+    report = diagnose(run(go()), fail_on=threshold)
+    emit(env, output, report, text=render.text_lines, json_value=render.json_value, table=render.table)
+    exit_with(ExitCode.ERROR if report.failed else ExitCode.OK)
+
+
+def register(root: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
+    root.add_typer(app)

@@ -1,9 +1,356 @@
-"""`kcli metadata-quorum`."""
+"""`kcli metadata-quorum`: kafka-metadata-quorum.sh (describe, add-controller, remove-controller).
+
+Connection options go before the subcommand, as kafka-metadata-quorum.sh takes them; they are
+accepted after it too. Beyond the original: `describe --watch` refreshes the status in place.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
 import typer
 
+from kcli.cli.common import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    OutputOpt,
+    ProfileOpt,
+    client_config,
+    env_of,
+    guarded,
+    run,
+)
+from kcli.errors import KcliError, UsageError
+from kcli.render import OutputFormat, emit
 
-def register(app: typer.Typer) -> None:
+if TYPE_CHECKING:
+    from kcli.client.config import ClientConfig
+    from kcli.env import Env
+    from kcli.ops.quorum import ControllerChange, QuorumInfo
+
+app = typer.Typer(
+    name="metadata-quorum",
+    help="Describe and change the KRaft metadata quorum (kafka-metadata-quorum.sh).",
+    no_args_is_help=True,
+)
+
+_CONNECTION = "kcli.metadata_quorum.connection"
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would be done; send nothing.")]
+
+
+@app.callback()
+def metadata_quorum(
+    ctx: typer.Context,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    ctx.meta[_CONNECTION] = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
+
+
+def _connection(
+    ctx: typer.Context,
+    bootstrap_server: str | None,
+    bootstrap_controller: str | None,
+    command_config: Path | None,
+    profile: str | None,
+) -> ConnectionArgs:
+    local = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
+    return local.merged(ctx.meta.get(_CONNECTION, ConnectionArgs()))
+
+
+async def _describe(config: ClientConfig) -> QuorumInfo:
+    from kcli.client.admin import Admin
+    from kcli.client.api import quorum as wire
+
+    async with Admin(config) as admin:
+        return await wire.describe(admin)
+
+
+@app.command()
+@guarded
+def describe(
+    ctx: typer.Context,
+    status: Annotated[
+        bool, typer.Option("--status", help="Leader, epoch, high watermark, lag, voters, observers.")
+    ] = False,
+    replication: Annotated[
+        bool, typer.Option("--replication", help="One row per voter and observer.")
+    ] = False,
+    human_readable: Annotated[
+        bool, typer.Option("--human-readable", help="With --replication: timestamps as '<n> ms ago'.")
+    ] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", "-w", help="Refresh the status in place until Ctrl-C (highlights lag).")
+    ] = False,
+    interval: Annotated[
+        float, typer.Option("--interval", min=0.1, help="Seconds between --watch refreshes.")
+    ] = 2.0,
+    count: Annotated[
+        int | None, typer.Option("--count", min=1, help="With --watch: stop after this many refreshes.")
+    ] = None,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Describe the metadata quorum (DescribeCluster + DescribeQuorum)."""
+    import time
+
+    from kcli.ops.quorum import quorum_status, replication_rows
+    from kcli.render import quorum as render
+
+    if watch and not replication:
+        status = True
+    if status and replication:
+        raise UsageError(
+            "Only one of --status or --replication should be specified with describe sub-command"
+        )
+    if not status and not replication:
+        raise UsageError("One of --status or --replication must be specified with describe sub-command")
+    if human_readable and not replication:
+        raise UsageError("The option --human-readable is only supported along with --replication")
+
+    env = env_of(ctx)
+    config = client_config(
+        _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+    )
+    if watch:
+        _watch(env, config, replication=replication, interval=interval, count=count, output=output)
+        return
+    info = run(_describe(config))
+    if status:
+        emit(
+            env,
+            output,
+            quorum_status(info),
+            text=render.status_lines,
+            json_value=render.status_json,
+            table=render.status_table,
+        )
+        return
+    rows = replication_rows(info)
+    now_ms = int(time.time() * 1000) if human_readable else None
+    emit(
+        env,
+        output,
+        rows,
+        text=lambda r: render.replication_lines(r, now_ms=now_ms),
+        json_value=lambda r: render.replication_json(r, now_ms=now_ms),
+        table=lambda r: render.replication_table(r, now_ms=now_ms),
+    )
+
+
+def _watch(
+    env: Env,
+    config: ClientConfig,
+    *,
+    replication: bool,
+    interval: float,
+    count: int | None,
+    output: OutputFormat,
+) -> None:
+    """Refresh until Ctrl-C (or --count): rich Live on a terminal, one block per refresh otherwise."""
+    import asyncio
+    import time
+
+    from kcli.client.api import quorum as wire
+    from kcli.ops.quorum import quorum_status, replication_rows
+    from kcli.render import console, write_json_line
+    from kcli.render import quorum as render
+
+    def renderable(item: QuorumInfo | KcliError, refreshed: str) -> object:
+        from rich.console import Group
+        from rich.text import Text
+
+        if isinstance(item, KcliError):
+            return Group(Text(f"{refreshed}  refresh failed: {item.line()}", style="red"))
+        try:
+            body = (
+                render.replication_table(replication_rows(item))
+                if replication
+                else render.status_table(quorum_status(item))
+            )
+        except KcliError as error:
+            return Group(Text(f"{refreshed}  {error.line()}", style="red"))
+        return Group(Text(f"{refreshed}  (every {interval:g}s, Ctrl-C to stop)", style="dim"), body)
+
+    def plain(item: QuorumInfo | KcliError) -> None:
+        if isinstance(item, KcliError):
+            if output is OutputFormat.json:
+                write_json_line(env, {"error": item.line()})
+            else:
+                env.out(f"refresh failed: {item.line()}")
+        else:
+            try:
+                if output is OutputFormat.json:
+                    value = (
+                        render.replication_json(replication_rows(item))
+                        if replication
+                        else render.status_json(quorum_status(item))
+                    )
+                    write_json_line(env, value)
+                else:
+                    lines = (
+                        render.replication_lines(replication_rows(item))
+                        if replication
+                        else render.status_lines(quorum_status(item))
+                    )
+                    for line in lines:
+                        env.out(line)
+                    env.out()
+            except KcliError as error:
+                env.out(f"refresh failed: {error.line()}")
+        env.stdout.flush()
+
+    live_ui = env.stdout_isatty and output is not OutputFormat.json
+
+    async def loop() -> None:
+        refresh_ms = max(1000, min(config.request_timeout_ms, int(max(interval, 1.0) * 5000)))
+        seen = 0
+        stream = wire.watch(config, interval_s=interval, refresh_timeout_ms=refresh_ms)
+        if live_ui:
+            from rich.live import Live
+
+            with Live(console=console(env), auto_refresh=False, transient=False) as live:
+                async for item in stream:
+                    live.update(renderable(item, time.strftime("%H:%M:%S")), refresh=True)  # type: ignore[arg-type]
+                    seen += 1
+                    if count is not None and seen >= count:
+                        break
+        else:
+            async for item in stream:
+                plain(item)
+                seen += 1
+                if count is not None and seen >= count:
+                    break
+        await stream.aclose()
+
+    try:
+        asyncio.run(loop())
+    except KeyboardInterrupt:
+        return
+
+
+def _load_meta(path: Path) -> dict[str, str]:
+    from kcli.client.config import parse_properties
+
+    return parse_properties(path.read_text(encoding="utf-8"))
+
+
+@app.command("add-controller")
+@guarded
+def add_controller(
+    ctx: typer.Context,
+    dry_run: DryRunOpt = False,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Add the controller whose server.properties is --command-config as a voter (AddRaftVoter)."""
+    from kcli.client.config import read_properties_file
+    from kcli.ops.quorum import ControllerChange, controller_to_add
+
+    env = env_of(ctx)
+    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    if args.command_config is None:
+        raise UsageError(
+            "You must supply the configuration file of the controller you are adding when using add-controller."
+        )
+    controller = controller_to_add(read_properties_file(args.command_config), _load_meta)
+    config = client_config(args, env)
+
+    async def go() -> None:
+        from kcli.client.admin import Admin
+        from kcli.client.api import quorum as wire
+
+        async with Admin(config) as admin:
+            await wire.add_controller(admin, controller)
+
+    if not dry_run:
+        run(go())
+    change = ControllerChange(
+        action="add",
+        node_id=controller.node_id,
+        directory_id=controller.directory_id,
+        endpoints=controller.endpoints,
+        dry_run=dry_run,
+    )
+    _emit_change(env, output, change)
+
+
+def _emit_change(env: Env, output: OutputFormat, change: ControllerChange) -> None:
+    from kcli.render import quorum as render_quorum
+
+    emit(
+        env,
+        output,
+        change,
+        text=lambda c: [render_quorum.controller_change_line(c)],
+        json_value=render_quorum.controller_change_json,
+    )
+
+
+@app.command("remove-controller")
+@guarded
+def remove_controller(
+    ctx: typer.Context,
+    controller_id: Annotated[
+        int, typer.Option("--controller-id", "-i", help="Id of the controller to remove.")
+    ],
+    controller_directory_id: Annotated[
+        str, typer.Option("--controller-directory-id", "-d", help="Its metadata directory id (base64 Uuid).")
+    ],
+    dry_run: DryRunOpt = False,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Remove a voter from the metadata quorum (RemoveRaftVoter)."""
+    from kcli.ops.quorum import ControllerChange, parse_kafka_uuid
+
+    if controller_id < 0:
+        raise UsageError(f"Invalid negative --controller-id: {controller_id}")
+    directory_id = parse_kafka_uuid(controller_directory_id)
+    env = env_of(ctx)
+    config = client_config(
+        _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+    )
+
+    async def go() -> None:
+        from kcli.client.admin import Admin
+        from kcli.client.api import quorum as wire
+
+        async with Admin(config) as admin:
+            await wire.remove_controller(admin, controller_id, directory_id)
+
+    if not dry_run:
+        run(go())
+    change = ControllerChange(
+        action="remove", node_id=controller_id, directory_id=directory_id, dry_run=dry_run
+    )
+    _emit_change(env, output, change)
+
+
+def register(root: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
+    root.add_typer(app)

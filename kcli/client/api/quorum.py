@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import sys
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -153,7 +153,7 @@ async def remove_controller(admin: Admin, node_id: int, directory_id: uuid.UUID)
 
 async def watch(
     config: ClientConfig, *, interval_s: float, refresh_timeout_ms: int
-) -> AsyncIterator[QuorumInfo | KcliError]:
+) -> AsyncGenerator[QuorumInfo | KcliError, None]:
     """Describe the quorum every `interval_s` seconds until cancelled; failures are yielded, not raised."""
     from kcli.client.admin import Admin
 
