@@ -177,7 +177,9 @@ class Connection:
         version = 5 if use_v5 else min(4, memory.api_versions_ceiling)
         self._start_reader()
         for _attempt in range(3):
-            request = self._api_versions_request(version, cluster_id if use_v5 else None)
+            request = self._api_versions_request(
+                version, cluster_id if use_v5 else None, self.node_id if use_v5 else None
+            )
             try:
                 frame = await self.request_raw(request, deadline=deadline, what="ApiVersions")
             except ConnectionLost as lost:
@@ -215,14 +217,14 @@ class Connection:
         raise ProtocolError(f"{self.where} kept refusing ApiVersions versions")
 
     @staticmethod
-    def _api_versions_request(version: int, cluster_id: str | None) -> Any:
+    def _api_versions_request(version: int, cluster_id: str | None, node_id: int | None) -> Any:
         cls = protocol.request_class("api_versions", version)
         if version >= 5:
             return cls(
                 client_software_name="kcli",
                 client_software_version=__version__,
                 cluster_id=cluster_id,
-                node_id=-1,
+                node_id=-1 if node_id is None else node_id,
             )
         if version >= 3:
             return cls(client_software_name="kcli", client_software_version=__version__)
@@ -390,12 +392,13 @@ class Connection:
                     raise ProtocolError(
                         f"{self.where} sent a response (correlation id {correlation_id}) to no request"
                     )
-                pending = self._pending.popleft()
+                pending = self._pending[0]
                 if correlation_id != pending.correlation_id:
                     raise ProtocolError(
                         f"{self.where} answered {pending.what} with correlation id {correlation_id}, "
                         f"expected {pending.correlation_id}"
                     )
+                self._pending.popleft()
                 if not pending.future.done():
                     pending.future.set_result(frame)
         except ConnectionFailed as error:

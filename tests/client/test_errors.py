@@ -1,0 +1,53 @@
+"""Error mapping: every Kafka code has a name, retriable flag and message; KafkaError lines."""
+
+from __future__ import annotations
+
+from kio.schema.errors import ErrorCode
+
+from kcli.client.errors import KafkaError, check, error_info, error_name
+
+
+def test_every_code_from_minus_one_to_136_is_known() -> None:
+    names = set()
+    for code in range(-1, 137):
+        info = error_info(code)
+        assert info.code == code
+        assert info.name and not info.name.startswith("UNKNOWN_ERROR_"), code
+        assert info.message, code
+        names.add(info.name)
+    assert len(names) == 138
+
+
+def test_names_and_retriable_flags_match_kio() -> None:
+    for member in ErrorCode:
+        info = error_info(int(member))
+        assert info.name == member.name.upper()
+        assert info.retriable == member.retriable
+
+
+def test_known_names_and_hints() -> None:
+    assert error_name(41) == "NOT_CONTROLLER" and error_info(41).retriable
+    assert error_name(114) == "MISMATCHED_ENDPOINT_TYPE"
+    assert error_name(129) == "REBOOTSTRAP_REQUIRED"
+    assert error_name(136) == "CONTROLLER_ID_NOT_REGISTERED"
+    assert "ACL" in (error_info(31).hint or "")
+    assert error_info(999).name == "UNKNOWN_ERROR_999"
+
+
+def test_kafka_error_line_names_what_where_and_next_step() -> None:
+    error = KafkaError(31, None, what="DescribeConfigs", node="node 1 (h:9092)")
+    assert error.line().startswith("DescribeConfigs: CLUSTER_AUTHORIZATION_FAILED on node 1 (h:9092): ")
+    assert error.line().endswith(")") and "ACL" in error.line()
+    assert error.code == 31 and not error.retriable
+    custom = KafkaError(40, "Invalid value x for retention.ms", what="IncrementalAlterConfigs")
+    assert "Invalid value x for retention.ms" in custom.line()
+
+
+def test_check_raises_only_on_errors() -> None:
+    check(0, None, what="x")
+    try:
+        check(ErrorCode.not_controller, "moved", what="CreateAcls", node="n")
+    except KafkaError as error:
+        assert error.name == "NOT_CONTROLLER" and error.retriable and error.node == "n"
+    else:
+        raise AssertionError("check(41) did not raise")
