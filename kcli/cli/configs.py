@@ -1,9 +1,343 @@
-"""`kcli configs`."""
+"""`kcli configs`: kafka-configs.sh with the same flags (--describe / --alter), plus --dry-run and --diff.
+
+kcli configs -b HOST:9092 --describe --entity-type topics --entity-name orders
+kcli configs -b HOST:9092 --alter --topic orders --add-config retention.ms=86400000 --dry-run
+kcli configs -b HOST:9092 --diff --entity-type topics --entity-name a --entity-name b
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
 import typer
+
+from kcli.cli.common import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    OutputOpt,
+    ProfileOpt,
+    client_config,
+    env_of,
+    exit_with,
+    guarded,
+    run,
+)
+from kcli.errors import ExitCode, UsageError
+from kcli.render import OutputFormat
+
+if TYPE_CHECKING:
+    from kcli.client.config import ClientConfig
+    from kcli.env import Env
+    from kcli.ops.config_model import AlterOutcome, ConfigDiff, DescribeResult
+    from kcli.ops.config_spec import ConfigChanges, Selection
+
+_E = "Entity"
+_C = "Changes"
+ListOpt = list[str] | None
+
+
+def _changes_given(
+    add_config: str | None,
+    add_config_file: Path | None,
+    delete_config: ListOpt,
+    append_config: ListOpt,
+    subtract_config: ListOpt,
+) -> list[str]:
+    given = [
+        ("--add-config", add_config is not None),
+        ("--add-config-file", add_config_file is not None),
+        ("--delete-config", bool(delete_config)),
+        ("--append-config", bool(append_config)),
+        ("--subtract-config", bool(subtract_config)),
+    ]
+    return [flag for flag, on in given if on]
+
+
+def _action(describe: bool, alter: bool, diff: bool, change_flags: list[str], dry_run: bool) -> str:
+    actions = [name for name, on in (("--describe", describe), ("--alter", alter), ("--diff", diff)) if on]
+    if len(actions) != 1:
+        given = f" (given: {', '.join(actions)})" if actions else ""
+        raise UsageError(f"Command must include exactly one action: --describe, --alter, --diff{given}")
+    action = actions[0]
+    if action != "--alter":
+        for flag in [*change_flags, *(["--dry-run"] if dry_run else [])]:
+            raise UsageError(f'Option "{action}" can\'t be used with option "{flag}"')
+    return action
+
+
+def _read_config_file(path: Path) -> dict[str, str]:
+    from kcli.client.config import parse_properties
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"--add-config-file {path}: {error.strerror or error}") from None
+    return parse_properties(text)
+
+
+async def _describe(config: ClientConfig, selection: Selection, describe_all: bool) -> DescribeResult:
+    from kcli.client.admin import Admin
+    from kcli.ops import config_run
+
+    async with Admin(config) as admin:
+        return await config_run.describe(admin, selection, describe_all=describe_all)
+
+
+async def _alter(
+    config: ClientConfig, selection: Selection, changes: ConfigChanges, dry_run: bool
+) -> AlterOutcome:
+    from kcli.client.admin import Admin
+    from kcli.ops import config_run
+
+    async with Admin(config) as admin:
+        return await config_run.alter(admin, selection, changes, dry_run=dry_run)
+
+
+async def _diff(
+    configs: list[tuple[str | None, ClientConfig]], selection: Selection, describe_all: bool
+) -> ConfigDiff:
+    from kcli.client.admin import Admin
+    from kcli.ops import config_run
+    from kcli.ops.config_model import diff_configs
+
+    resources = []
+    labels = []
+    for profile, config in configs:
+        async with Admin(config) as admin:
+            found = await config_run.describe_for_diff(admin, selection.entities)
+        resources += found
+        suffix = f" @{profile}" if len(configs) > 1 else ""
+        labels += [f"{r.entity.label}{suffix}" for r in found]
+    return diff_configs(resources, describe_all=describe_all, labels=labels)
+
+
+def _emit_describe(env: Env, output: OutputFormat, result: DescribeResult) -> None:
+    from kcli.render import configs as view
+    from kcli.render import emit
+
+    emit(
+        env, output, result, text=view.describe_text, json_value=view.describe_json, table=view.describe_table
+    )
+    for resource in result.resources:
+        if resource.error is not None:
+            env.err(view.resource_error_line(resource))
+
+
+def _emit_alter(env: Env, output: OutputFormat, outcome: AlterOutcome) -> None:
+    from kcli.render import configs as view
+    from kcli.render import emit
+
+    emit(env, output, (outcome,), text=view.alter_text, json_value=view.alter_json)
+    if outcome.error is not None:
+        env.err(view.alter_error_line(outcome))
 
 
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
+
+    @app.command("configs", no_args_is_help=True)
+    @guarded
+    def configs(
+        describe: Annotated[
+            bool, typer.Option("--describe", help="List configs for the given entity.")
+        ] = False,
+        alter: Annotated[
+            bool, typer.Option("--alter", help="Alter the configuration of the entity.")
+        ] = False,
+        diff: Annotated[
+            bool, typer.Option("--diff", help="Show the configs that differ between two or more entities.")
+        ] = False,
+        describe_all: Annotated[
+            bool,
+            typer.Option("--all", help="With --describe/--diff: every config, not only the dynamic ones."),
+        ] = False,
+        entity_type: Annotated[
+            ListOpt,
+            typer.Option(
+                "--entity-type",
+                help="topics, clients, users, brokers, broker-loggers, ips, client-metrics or groups.",
+                rich_help_panel=_E,
+            ),
+        ] = None,
+        entity_name: Annotated[
+            ListOpt,
+            typer.Option(
+                "--entity-name",
+                help="Name of the entity (paired in order with --entity-type).",
+                rich_help_panel=_E,
+            ),
+        ] = None,
+        entity_default: Annotated[
+            bool,
+            typer.Option(
+                "--entity-default",
+                help="The default entity (users, clients, brokers, ips).",
+                rich_help_panel=_E,
+            ),
+        ] = False,
+        topic: Annotated[
+            str | None,
+            typer.Option("--topic", help="= --entity-type topics --entity-name T.", rich_help_panel=_E),
+        ] = None,
+        client: Annotated[
+            str | None, typer.Option("--client", help="A client id.", rich_help_panel=_E)
+        ] = None,
+        user: Annotated[
+            str | None, typer.Option("--user", help="A user principal.", rich_help_panel=_E)
+        ] = None,
+        broker: Annotated[
+            str | None, typer.Option("--broker", help="A broker id.", rich_help_panel=_E)
+        ] = None,
+        broker_logger: Annotated[
+            str | None,
+            typer.Option("--broker-logger", help="A broker id, for its loggers.", rich_help_panel=_E),
+        ] = None,
+        ip: Annotated[
+            str | None, typer.Option("--ip", help="An IP address or host.", rich_help_panel=_E)
+        ] = None,
+        group: Annotated[str | None, typer.Option("--group", help="A group id.", rich_help_panel=_E)] = None,
+        client_metrics: Annotated[
+            str | None,
+            typer.Option("--client-metrics", help="A client-metrics resource.", rich_help_panel=_E),
+        ] = None,
+        client_defaults: Annotated[bool, typer.Option("--client-defaults", rich_help_panel=_E)] = False,
+        user_defaults: Annotated[bool, typer.Option("--user-defaults", rich_help_panel=_E)] = False,
+        broker_defaults: Annotated[bool, typer.Option("--broker-defaults", rich_help_panel=_E)] = False,
+        ip_defaults: Annotated[bool, typer.Option("--ip-defaults", rich_help_panel=_E)] = False,
+        add_config: Annotated[
+            str | None,
+            typer.Option("--add-config", help="k1=v1,k2=[v1,v2,v2],k3=v3 to set.", rich_help_panel=_C),
+        ] = None,
+        add_config_file: Annotated[
+            Path | None,
+            typer.Option(
+                "--add-config-file", help="A .properties file of configs to set.", rich_help_panel=_C
+            ),
+        ] = None,
+        delete_config: Annotated[
+            ListOpt, typer.Option("--delete-config", help="k1,k2 to remove (repeatable).", rich_help_panel=_C)
+        ] = None,
+        append_config: Annotated[
+            ListOpt,
+            typer.Option(
+                "--append-config", help="k=[v1,v2]: add items to a list config (APPEND).", rich_help_panel=_C
+            ),
+        ] = None,
+        subtract_config: Annotated[
+            ListOpt,
+            typer.Option(
+                "--subtract-config",
+                help="k=[v1]: remove items from a list config (SUBTRACT).",
+                rich_help_panel=_C,
+            ),
+        ] = None,
+        dry_run: Annotated[
+            bool,
+            typer.Option(
+                "--dry-run", help="With --alter: validate only (validateOnly) and show before -> after."
+            ),
+        ] = False,
+        diff_profile: Annotated[
+            str | None,
+            typer.Option(
+                "--diff-profile",
+                help="With --diff: compare with the same entities on this profile's cluster.",
+            ),
+        ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", hidden=True, help="Accepted for compatibility; no effect.")
+        ] = False,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
+        output: OutputOpt = OutputFormat.text,
+    ) -> None:
+        """Describe, alter or compare configs of topics, brokers, loggers, users, clients, ips, groups (kafka-configs.sh)."""
+        from kcli.ops.config_spec import EntityFlags, build_changes, resolve_selection
+
+        env = env_of()
+        change_flags = _changes_given(
+            add_config, add_config_file, delete_config, append_config, subtract_config
+        )
+        action = _action(describe, alter, diff, change_flags, dry_run)
+        if diff_profile is not None and action != "--diff":
+            raise UsageError('Option "--diff-profile" needs "--diff"')
+        flags = EntityFlags(
+            entity_types=entity_type or (),
+            entity_names=entity_name or (),
+            entity_default=entity_default,
+            topic=topic,
+            client=client,
+            group=group,
+            user=user,
+            broker=broker,
+            broker_logger=broker_logger,
+            ip=ip,
+            client_metrics=client_metrics,
+            client_defaults=client_defaults,
+            user_defaults=user_defaults,
+            broker_defaults=broker_defaults,
+            ip_defaults=ip_defaults,
+        )
+        selection = resolve_selection(flags, alter=action == "--alter")
+        changes = None
+        if action == "--alter":
+            file_values = _read_config_file(add_config_file) if add_config_file is not None else None
+            changes = build_changes(
+                add_config=add_config,
+                add_config_file=file_values,
+                delete_config=delete_config or (),
+                append_config=append_config or (),
+                subtract_config=subtract_config or (),
+            )
+        args = ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        )
+        config = client_config(args, env)
+        from kcli.ops.config_run import check_endpoint
+
+        check_endpoint(config, selection)
+        if action == "--describe":
+            result = run(_describe(config, selection, describe_all))
+            _emit_describe(env, output, result)
+            exit_with(ExitCode.ERROR if result.failed else ExitCode.OK)
+        elif action == "--alter":
+            assert changes is not None
+            outcome = run(_alter(config, selection, changes, dry_run))
+            _emit_alter(env, output, outcome)
+            exit_with(ExitCode.ERROR if outcome.error is not None else ExitCode.OK)
+        else:
+            _run_diff(env, output, args, config, selection, describe_all, diff_profile)
+
+
+def _run_diff(
+    env: Env,
+    output: OutputFormat,
+    args: ConnectionArgs,
+    config: ClientConfig,
+    selection: Selection,
+    describe_all: bool,
+    diff_profile: str | None,
+) -> None:
+    from kcli.render import configs as view
+    from kcli.render import emit
+
+    if selection.is_quota:
+        raise UsageError(
+            "--diff compares topics, brokers, broker-loggers, groups or client-metrics, not quotas"
+        )
+    if any(e.name is None and not e.default for e in selection.entities):
+        raise UsageError("--diff needs named entities: give --entity-name for each")
+    configs: list[tuple[str | None, ClientConfig]] = [(args.profile or "default", config)]
+    if diff_profile is not None:
+        other = ConnectionArgs(profile=diff_profile)
+        configs.append((diff_profile, client_config(other, env)))
+    result = run(_diff(configs, selection, describe_all))
+    emit(env, output, result, text=view.diff_text, json_value=view.diff_json, table=view.diff_table)

@@ -6,8 +6,10 @@ The wire layer (kcli.client.api.configs/quotas/scram) fills these values; render
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from kcli.errors import UsageError
 from kcli.ops.config_spec import (
@@ -150,6 +152,31 @@ class DescribeResult:
         return sum(1 for r in self.resources if r.error is not None)
 
 
+# A DescribeConfigs list this long is the broker's full list, so a key missing from it is unknown to
+# it (brokers such as tansu return only the keys that are set; those lists are never used to judge).
+FULL_LIST_MIN = 20
+
+
+def java_double(value: float) -> str:
+    """Java's Double.toString: `1024.0`, `0.5`, `1.0E7`, `1.5E-4` (kafka-configs.sh prints quotas so)."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
+    magnitude = abs(value)
+    if 1e-3 <= magnitude < 1e7:
+        text = repr(value)
+        return text if "." in text else text + ".0"
+    sign, digits, exponent = Decimal(repr(value)).as_tuple()
+    assert isinstance(exponent, int)
+    digit_text = "".join(str(d) for d in digits).rstrip("0") or "0"
+    power = exponent + len(digits) - 1
+    mantissa = digit_text[0] + "." + (digit_text[1:] or "0")
+    return f"{'-' if sign else ''}{mantissa}E{power}"
+
+
 # --- alter planning ------------------------------------------------------------------------------
 
 
@@ -165,17 +192,15 @@ def check_deletes(current: ResourceConfigs, changes: ConfigChanges) -> None:
             raise UsageError(f"Invalid broker logger(s): {', '.join(bad)}")
         return
     wanted = dynamic_source(current.entity)
-    dynamic = {e.name for e in current.entries if wanted is None or e.source is wanted}
+    # A sparse list (brokers such as tansu return only the keys that are set, all marked
+    # DEFAULT_CONFIG) holds nothing but set keys, so there presence is what counts.
+    sparse = len(current.entries) < FULL_LIST_MIN
+    dynamic = {e.name for e in current.entries if sparse or wanted is None or e.source is wanted}
     missing = [k for k in changes.deletes if k not in dynamic]
     if missing:
         raise UsageError(
             f"Invalid config(s): {', '.join(missing)} (not set dynamically on {current.entity.label})"
         )
-
-
-# A DescribeConfigs list this long is the broker's full list, so a key missing from it is unknown to
-# it (brokers such as tansu return only the keys that are set; those lists are never used to judge).
-FULL_LIST_MIN = 20
 
 
 def suggest(key: str, known: Iterable[str]) -> str | None:
@@ -259,6 +284,17 @@ def _fallback(entry: ConfigEntry | None, entity: Entity) -> str | None:
         if synonym.source is not wanted:
             return synonym.value
     return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AlterOutcome:
+    """How one --alter of one entity went (or would go, with --dry-run)."""
+
+    entity: Entity
+    error: ResourceError | None = None
+    previews: tuple[KeyPreview, ...] = ()
+    dry_run: bool = False
+    validated: bool = True  # False when the cluster offers no validate-only for this change (SCRAM)
 
 
 # --- diff ------------------------------------------------------------------------------------------

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
-from dataclasses import dataclass
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from kcli.ops.config_model import (
+    AlterOutcome,
     ConfigDiff,
     ConfigEntry,
     DescribeResult,
@@ -18,31 +16,12 @@ from kcli.ops.config_model import (
     ResourceConfigs,
     ResourceError,
     ScramInfo,
+    java_double,
 )
 from kcli.ops.config_spec import ConfigOp, Entity, EntityType
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
-
-
-def java_double(value: float) -> str:
-    """Java's Double.toString: `1024.0`, `0.5`, `1.0E7`, `1.5E-4` (kafka-configs.sh prints quotas so)."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
-    magnitude = abs(value)
-    if 1e-3 <= magnitude < 1e7:
-        text = repr(value)
-        return text if "." in text else text + ".0"
-    sign, digits, exponent = Decimal(repr(value)).as_tuple()
-    assert isinstance(exponent, int)
-    digit_text = "".join(str(d) for d in digits).rstrip("0") or "0"
-    power = exponent + len(digits) - 1
-    mantissa = digit_text[0] + "." + (digit_text[1:] or "0")
-    return f"{'-' if sign else ''}{mantissa}E{power}"
 
 
 def _null(value: str | None) -> str:
@@ -230,17 +209,6 @@ def describe_table(result: DescribeResult) -> RenderableType:
 
 
 # --- alter -----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AlterOutcome:
-    """How one --alter of one entity went (or would go, with --dry-run)."""
-
-    entity: Entity
-    error: ResourceError | None = None
-    previews: tuple[KeyPreview, ...] = ()
-    dry_run: bool = False
-    validated: bool = True  # False when the cluster offers no validate-only for this change (SCRAM)
 
 
 def completed_line(entity: Entity) -> str:

@@ -166,7 +166,7 @@ def test_quota_plan() -> None:
     ):
         plan_quota_alter(users, _changes("producer_byte_rate=fast"))
     clients = resolve_selection(EntityFlags(client="c"), alter=True)
-    with pytest.raises(UsageError, match="Only quota configs can be added for 'clients'.*SCRAM-SHA-256"):
+    with pytest.raises(UsageError, match=r"Only quota configs can be added for 'clients'.*SCRAM-SHA-256"):
         plan_quota_alter(clients, _changes("SCRAM-SHA-256=[password=x]"))
     ips = resolve_selection(EntityFlags(ip="10.0.0.1"), alter=True)
     assert plan_quota_alter(ips, _changes("connection_creation_rate=10")).quota[0].value == 10.0
