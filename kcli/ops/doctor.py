@@ -256,6 +256,20 @@ def check_controller_agreement(facts: ClusterFacts) -> Iterable[Finding]:
         )
 
 
+def _stale_ms(voter: ReplicaState, now_ms: int) -> int | None:
+    caught_up = voter.last_caught_up_timestamp
+    return now_ms - caught_up if caught_up is not None and caught_up > 0 else None
+
+
+def _lagging(voter: ReplicaState, leader: ReplicaState, now_ms: int) -> bool:
+    """Never fetched, far behind, or behind and not caught up for a long time."""
+    if voter.last_fetch_timestamp is None or voter.last_fetch_timestamp <= 0:
+        return True
+    lag = leader.log_end_offset - voter.log_end_offset
+    stale = _stale_ms(voter, now_ms)
+    return lag >= VOTER_LAG_OFFSETS or (lag > 0 and stale is not None and stale > VOTER_STALE_MS)
+
+
 def check_quorum(facts: ClusterFacts) -> Iterable[Finding]:
     quorum = facts.quorum
     if quorum is None:
@@ -275,13 +289,9 @@ def check_quorum(facts: ClusterFacts) -> Iterable[Finding]:
         if voter is leader:
             continue
         lag = leader.log_end_offset - voter.log_end_offset
-        stale_ms = (
-            facts.now_ms - voter.last_caught_up_timestamp
-            if voter.last_caught_up_timestamp is not None and voter.last_caught_up_timestamp > 0
-            else None
-        )
+        stale_ms = _stale_ms(voter, facts.now_ms)
         stopped = voter.last_fetch_timestamp is None or voter.last_fetch_timestamp <= 0
-        if stopped or lag >= VOTER_LAG_OFFSETS or (stale_ms is not None and stale_ms > VOTER_STALE_MS):
+        if _lagging(voter, leader, facts.now_ms):
             unhealthy += 1
             reason = (
                 "has never fetched from the leader"
@@ -296,6 +306,13 @@ def check_quorum(facts: ClusterFacts) -> Iterable[Finding]:
                 message=f"voter {reason} (leader {leader.replica_id} at offset {leader.log_end_offset})",
                 hint="check the controller process and its network path to the leader",
             )
+    # A voter whose advertised endpoint did not answer is not counted as healthy either.
+    down = {p.node_id for p in facts.probes if p.role == "controller" and not p.ok}
+    unhealthy += sum(
+        1
+        for v in quorum.voters
+        if v.replica_id in down and v is not leader and not _lagging(v, leader, facts.now_ms)
+    )
     healthy = len(quorum.voters) - unhealthy
     majority = len(quorum.voters) // 2 + 1
     if healthy < majority:

@@ -204,3 +204,15 @@ def test_not_checked_items_become_info_and_json_shape() -> None:
     assert value["healthy"] is True and value["worst"] == "info"
     assert value["not_checked"] == ["metadata quorum: DescribeQuorum is not supported"]
     assert value["endpoints"][1]["identity"]["verified"] is None
+
+
+def test_unreachable_voter_counts_against_the_majority() -> None:
+    probes = (
+        probe("controller", 101, 9001),
+        probe("controller", 102, 9002),
+        probe("controller", 103, 9003, ok=False, error="connection refused"),
+    )
+    assert checks_of(healthy(probes=probes)) == [
+        ("endpoint-unreachable", Severity.high, "controller 103 at 127.0.0.1:9003"),
+        ("quorum-no-spare", Severity.medium, "metadata quorum"),
+    ]
