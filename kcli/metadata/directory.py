@@ -112,6 +112,21 @@ def find_log_directory(path: Path | str) -> LogDirectory:
     )
 
 
+def full_log_sources(directory: LogDirectory) -> tuple[SourceFile, ...]:
+    """Every segment from the first, when the log still starts at offset 0; else the replay sources.
+
+    For dumps and record history: the records themselves rather than a snapshot's summary of them.
+    """
+    segments = [source for source in directory.sources if source.kind == "segment"]
+    if not segments:
+        return directory.sources
+    log_dir = segments[0].path.parent
+    every = sorted(log_dir.glob("[0-9]" * 20 + ".log"))
+    if not every or int(every[0].name[:20]) != 0:
+        return directory.sources
+    return tuple(classify_file(path) for path in every)
+
+
 def read_sources(
     sources: tuple[SourceFile, ...],
     *,

@@ -1,0 +1,1 @@
+"""The metadata shell: commands over the metadata tree, interactive or one-shot."""

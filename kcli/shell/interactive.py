@@ -1,0 +1,50 @@
+"""The interactive loop: prompt with the current path, completion, history file, Ctrl-C safe."""
+
+from __future__ import annotations
+
+from pathlib import Path as FsPath
+from typing import Any
+
+from kcli.shell.commands import Shell, parse_line
+from kcli.shell.glob import display
+
+
+def run_interactive(
+    shell: Shell, *, history_file: FsPath | None, input: Any = None, output: Any = None
+) -> int:
+    """Read, parse and run lines until exit or Ctrl-D. `input`/`output` let tests drive it."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    from kcli.shell.completion import make_completer
+    from kcli.shell.keys import shell_bindings
+
+    history: Any = InMemoryHistory()
+    if history_file is not None:
+        try:
+            history_file.parent.mkdir(parents=True, exist_ok=True)
+            history = FileHistory(str(history_file))
+            shell.history.extend(reversed(list(history.load_history_strings())))  # newest first on disk
+        except OSError:
+            history = InMemoryHistory()
+    session: Any = PromptSession(
+        history=history,
+        completer=make_completer(lambda: shell.root, lambda: shell.cwd),
+        key_bindings=shell_bindings(),
+        complete_while_typing=False,
+        input=input,
+        output=output,
+    )
+    shell.out("[ kcli metadata shell ]")
+    while not shell.exit_requested:
+        try:
+            line = session.prompt(f"{display(shell.cwd)} >> ")
+        except KeyboardInterrupt:
+            shell.out("^C")
+            continue
+        except EOFError:
+            break
+        if line.strip():
+            shell.history.append(line)
+        parse_line(line, interactive=True).run(shell)
+    return 0
