@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from kcli.metadata.directory import LogDirectory, read_sources
+from kcli.metadata.directory import LogDirectory, full_log_sources, read_sources
 from kcli.metadata.dump import entry_text
 from kcli.metadata.reader import Entry, RawRecord, ReadStats
 from kcli.metadata.tree import ALIASES, CONFIG_TYPES, SCRAM_MECHANISMS, kafka_uuid, quota_entity_name
@@ -158,7 +158,7 @@ def record_history(
     match = matcher_for(path)
     stats = ReadStats()
     for source, reader in read_sources(
-        directory.sources, stats=stats, skip_corrupt=skip_corrupt, skip_noop=True
+        full_log_sources(directory), stats=stats, skip_corrupt=skip_corrupt, skip_noop=True
     ):
         label = f"[snapshot {source.path.name}] " if source.kind != "segment" else ""
         for entry in reader.entries():

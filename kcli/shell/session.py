@@ -14,7 +14,7 @@ from typing import TextIO
 
 from kcli.env import Env
 from kcli.errors import ExitCode, UsageError
-from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
+from kcli.metadata.directory import LogDirectory, find_log_directory, full_log_sources, read_sources
 from kcli.metadata.dump import entry_json, entry_text, type_filter
 from kcli.metadata.image import MetadataImage, build_image
 from kcli.metadata.reader import ReadStats
@@ -114,7 +114,7 @@ def dump(directory: LogDirectory, request: SessionRequest, env: Env) -> int:
     write = env.stdout.write
     render = entry_json if request.json else entry_text
     for source, reader in read_sources(
-        dump_sources(directory), stats=stats, skip_corrupt=request.skip_corrupt
+        full_log_sources(directory), stats=stats, skip_corrupt=request.skip_corrupt
     ):
         if not request.json:
             write(f"Dumping {source.path}\n")
