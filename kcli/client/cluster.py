@@ -84,7 +84,7 @@ async def describe(
         return await _describe_controllers(connection, where, deadline)
     if DESCRIBE_CLUSTER in connection.supported:
         return await _describe_brokers(connection, where, deadline, include_fenced_brokers)
-    return await _metadata_fallback(connection, where, deadline)
+    return await describe_with_metadata(connection, deadline=deadline)
 
 
 async def _describe_controllers(connection: Connection, where: str, deadline: float) -> ClusterDescription:
@@ -174,7 +174,8 @@ def _from_describe_cluster(response: Any, version: int, endpoint_type: EndpointT
     )
 
 
-async def _metadata_fallback(connection: Connection, where: str, deadline: float) -> ClusterDescription:
+async def describe_with_metadata(connection: Connection, *, deadline: float) -> ClusterDescription:
+    """Describe the cluster with Metadata (no topics): the path for brokers without DescribeCluster."""
     version = connection.version_for(METADATA, (0, 12))
     # v0 has no "no topics" request (an empty list means all topics); v1+ take an empty list.
     request = protocol.make(

@@ -50,9 +50,10 @@ _SASL_AUTHENTICATE = 36
 class ConnectionLost(ConnectionFailed):
     """The connection ended; `sent` says whether a request was already on the wire."""
 
-    def __init__(self, message: str, *, sent: bool, hint: str | None = None) -> None:
+    def __init__(self, message: str, *, sent: bool, hint: str | None = None, partial: bool = False) -> None:
         super().__init__(message, hint=hint)
         self.sent = sent
+        self.partial = partial  # part of a response had arrived
 
 
 class RebootstrapRequired(KafkaError):
@@ -183,8 +184,10 @@ class Connection:
             try:
                 frame = await self.request_raw(request, deadline=deadline, what="ApiVersions")
             except ConnectionLost as lost:
-                if version == 5 and lost.sent:
+                if version == 5 and lost.sent and not lost.partial:
                     raise _PreV5Peer() from None
+                if lost.partial:
+                    raise ConnectionFailed(lost.message, hint=lost.hint) from None
                 raise ConnectionFailed(
                     f"{self.where} closed the connection during the ApiVersions handshake",
                     hint=_plaintext_hint(self.config) or lost.hint,
@@ -373,7 +376,9 @@ class Connection:
                 except asyncio.IncompleteReadError as error:
                     if error.partial:
                         raise ConnectionLost(
-                            f"{self.where} closed the connection in the middle of a response", sent=True
+                            f"{self.where} closed the connection in the middle of a response",
+                            sent=True,
+                            partial=True,
                         ) from None
                     raise ConnectionLost(
                         self._closed_message(), sent=True, hint=self._closed_hint()
@@ -385,7 +390,9 @@ class Connection:
                     frame = await self._reader.readexactly(size)
                 except asyncio.IncompleteReadError:
                     raise ConnectionLost(
-                        f"{self.where} closed the connection in the middle of a response", sent=True
+                        f"{self.where} closed the connection in the middle of a response",
+                        sent=True,
+                        partial=True,
                     ) from None
                 correlation_id = struct.unpack_from(">i", frame, 0)[0]
                 if not self._pending:
