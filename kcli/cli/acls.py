@@ -1,9 +1,480 @@
-"""`kcli acls`."""
+"""`kcli acls`: kafka-acls.sh with the same flags (--add / --remove / --list), plus --export / --import.
+
+kcli acls -b HOST:9092 --add --allow-principal User:alice --operation Read --topic orders
+kcli acls -b HOST:9092 --list --topic orders
+kcli acls -b HOST:9092 --export acls.json          # then commit it
+kcli acls -b HOST:9092 --import acls.json --prune  # make the cluster match the file
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
 import typer
+
+from kcli.cli.common import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    OutputOpt,
+    ProfileOpt,
+    client_config,
+    env_of,
+    exit_with,
+    guarded,
+    run,
+)
+from kcli.errors import ExitCode, UsageError
+from kcli.render import OutputFormat
+
+if TYPE_CHECKING:
+    from kcli.client.admin import Admin
+    from kcli.client.config import ClientConfig
+    from kcli.env import Env
+    from kcli.ops.acls import AclBinding, AclBindingFilter, AclOptions, ResourcePatternFilter
+
+ListOpt = list[str] | None
+_R = "Resources"
+_P = "Principals and operations"
+
+
+class _Asker:
+    """Confirmation at the edge: --force says yes; a TTY is asked; otherwise refuse (exit 2)."""
+
+    def __init__(self, env: Env, *, force: bool, output: OutputFormat) -> None:
+        self.env = env
+        self.force = force
+        self.output = output
+
+    def say(self, line: str) -> None:
+        """Operator-facing text: stdout in text mode (as kafka-acls.sh), stderr when stdout is data."""
+        stream = self.env.stdout if self.output is OutputFormat.text else self.env.stderr
+        stream.write(line + "\n")
+        stream.flush()
+
+    def ask(self, question: str, *, what: str) -> bool:
+        if self.force:
+            return True
+        if not self.env.stdin_isatty:
+            raise UsageError(
+                f"Refusing to {what} without --force: stdin is not a terminal, so nobody can confirm"
+            )
+        self.say(question)
+        answer = self.env.stdin.readline().strip()
+        return answer in ("y", "Y")
+
+
+async def _current(admin: Admin, filters: tuple[AclBindingFilter, ...]) -> tuple[AclBinding, ...]:
+    from kcli.client.api.acls import describe_acls
+
+    return await describe_acls(admin, filters)
+
+
+def _binding_lines(bindings: tuple[AclBinding, ...]) -> list[str]:
+    from kcli.ops.acls import group_by_resource
+
+    lines = []
+    for pattern, entries in group_by_resource(bindings).items():
+        lines.append(f"  `{pattern}`:")
+        lines += [f"\t{e}" for e in entries]
+    return lines
+
+
+async def _list(config: ClientConfig, opts: AclOptions) -> tuple[AclBinding, ...]:
+    from kcli.client.admin import Admin
+    from kcli.ops.acls import list_filters
+
+    async with Admin(config) as admin:
+        return await _current(admin, list_filters(opts))
+
+
+def _do_list(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptions) -> None:
+    from kcli.ops.acls import parse_principal
+    from kcli.render import acls as view
+    from kcli.render import emit
+
+    bindings = run(_list(config, opts))
+    listing = view.AclListing(
+        bindings=bindings, principals=tuple(parse_principal(p) for p in opts.principals)
+    )
+    emit(env, output, listing, text=view.list_text, json_value=view.list_json, table=view.list_table)
+
+
+def _do_add(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptions, dry_run: bool) -> int:
+    from kcli.client.admin import Admin
+    from kcli.ops import acl_run
+    from kcli.ops.acls import AclBinding, binding_to_json, bindings_to_add, list_filters
+    from kcli.render import acls as view
+    from kcli.render import write_json, write_rich
+
+    wanted = bindings_to_add(opts)
+
+    async def go() -> tuple[acl_run.AddResult, tuple[AclBinding, ...]]:
+        async with Admin(config) as admin:
+            result = await acl_run.add(admin, wanted, dry_run=dry_run)
+            after = () if dry_run else await _current(admin, list_filters(opts))
+            return result, after
+
+    result, after = run(go())
+    if output is OutputFormat.json:
+        write_json(
+            env,
+            {
+                "dry_run": dry_run,
+                "present": [binding_to_json(b) for b in result.present],
+                "created": [
+                    binding_to_json(AclBinding(pattern=p, entry=e))
+                    for p, es in result.to_create.items()
+                    for e in es
+                    if AclBinding(pattern=p, entry=e) not in result.errors and not dry_run
+                ],
+                "would_create": [
+                    binding_to_json(AclBinding(pattern=p, entry=e))
+                    for p, es in result.to_create.items()
+                    for e in es
+                ]
+                if dry_run
+                else [],
+                "errors": [binding_to_json(b) | {"error": e.line()} for b, e in result.errors.items()],
+                "acls": view.list_json(view.AclListing(bindings=after))["acls"],
+            },
+        )
+    else:
+        lines = [view.already_exists_line(b) for b in result.present]
+        for pattern, entries in result.to_create.items():
+            block = view.adding_lines(pattern, entries)
+            if dry_run:
+                block[0] = "Dry run, would add" + block[0][len("Adding") :]
+            lines += block
+        if output is OutputFormat.table:
+            for line in lines:
+                env.out(line)
+            write_rich(env, view.bindings_table(after, title="Current ACLs"))
+        else:
+            lines += list(view.list_text(view.AclListing(bindings=after)))
+            for line in lines:
+                env.out(line)
+    for binding, error in result.errors.items():
+        env.err(f"Error: creating ACL {binding}: {error.line()}")
+    return int(ExitCode.ERROR) if result.errors else 0
+
+
+def _do_remove(
+    env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptions, asker: _Asker, dry_run: bool
+) -> int:
+    from kcli.client.admin import Admin
+    from kcli.ops import acl_run
+    from kcli.ops.acls import binding_to_json, deletion_filters, list_filters
+    from kcli.render import acls as view
+    from kcli.render import write_json
+
+    plan = deletion_filters(opts)
+
+    def confirm(
+        resource_filter: ResourcePatternFilter,
+        filters: tuple[AclBindingFilter, ...],
+        found: tuple[AclBinding, ...],
+    ) -> bool:
+        asker.say(f"ACLs that will be removed for resource filter `{resource_filter}`:")
+        for line in _binding_lines(found):
+            asker.say(line)
+        return asker.ask(view.remove_prompt(resource_filter, filters), what="remove ACLs")
+
+    async def go() -> tuple[acl_run.RemoveResult, tuple[AclBinding, ...]]:
+        async with Admin(config) as admin:
+            result = await acl_run.remove(admin, plan, confirm=confirm, dry_run=dry_run)
+            after = () if dry_run else await _current(admin, list_filters(opts))
+            return result, after
+
+    result, after = run(go())
+    if output is OutputFormat.json:
+        write_json(
+            env,
+            {
+                "dry_run": dry_run,
+                "matched": [binding_to_json(b) for bs in result.matched.values() for b in bs],
+                "removed": [binding_to_json(b) for b in result.removed],
+                "skipped": [str(f) for f in result.skipped],
+                "errors": [{"filter": str(f), "error": e.line()} for f, e in result.errors],
+                "acls": view.list_json(view.AclListing(bindings=after))["acls"],
+            },
+        )
+    else:
+        for resource_filter, found in result.matched.items():
+            if not found:
+                env.out(f"No ACLs match resource filter `{resource_filter}`; nothing to remove.")
+            elif dry_run:
+                env.out(f"Dry run, would remove for resource filter `{resource_filter}`:")
+                for line in _binding_lines(found):
+                    env.out(line)
+        for resource_filter in result.skipped:
+            env.out(f"Kept the ACLs of resource filter `{resource_filter}` (not confirmed).")
+        if result.removed:
+            env.out(f"Removed {len(result.removed)} ACL binding(s).")
+        for line in view.list_text(view.AclListing(bindings=after)):
+            env.out(line)
+    for f, error in result.errors:
+        env.err(f"Error: removing ACLs matching {f}: {error.line()}")
+    return int(ExitCode.ERROR) if result.errors else 0
+
+
+def _do_export(env: Env, config: ClientConfig, opts: AclOptions, target: str) -> None:
+    from kcli.ops.acls import export_document
+
+    bindings = run(_list(config, opts))
+    text = json.dumps(export_document(bindings), indent=2) + "\n"
+    if target == "-":
+        env.stdout.write(text)
+        env.stdout.flush()
+        return
+    try:
+        Path(target).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"--export {target}: {error.strerror or error}") from None
+    env.err(f"Exported {len(bindings)} ACL binding(s) to {target}.")
+
+
+def _do_import(
+    env: Env,
+    output: OutputFormat,
+    config: ClientConfig,
+    opts: AclOptions,
+    source: str,
+    asker: _Asker,
+    prune: bool,
+    dry_run: bool,
+) -> int:
+    from kcli.client.admin import Admin
+    from kcli.ops import acl_run
+    from kcli.ops.acls import list_filters, parse_document
+    from kcli.render import acls as view
+    from kcli.render import write_json
+
+    try:
+        text = env.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"--import {source}: {error.strerror or error}") from None
+    desired = parse_document(text, source=source)
+    scope = list_filters(opts)
+
+    def confirm_prune(extra: tuple[AclBinding, ...]) -> bool:
+        asker.say(f"ACL bindings not in {source} that --prune will remove:")
+        for line in _binding_lines(extra):
+            asker.say(line)
+        return asker.ask(
+            f"Are you sure you want to remove these {len(extra)} ACL binding(s)? (y/n)", what="prune ACLs"
+        )
+
+    async def go() -> acl_run.ImportResult:
+        async with Admin(config) as admin:
+            return await acl_run.import_bindings(
+                admin, desired, scope=scope, prune=prune, dry_run=dry_run, confirm_prune=confirm_prune
+            )
+
+    result = run(go())
+    if output is OutputFormat.json:
+        write_json(
+            env,
+            view.plan_json(
+                result.plan, prune=result.pruned or (prune and dry_run), dry_run=dry_run, errors=result.errors
+            ),
+        )
+    else:
+        for line in view.plan_text(result.plan, prune=result.pruned or (prune and dry_run), dry_run=dry_run):
+            env.out(line)
+    for binding, problem in result.errors.items():
+        env.err(f"Error: {binding}: {problem}")
+    return int(ExitCode.ERROR) if result.errors else 0
 
 
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
+
+    @app.command("acls", no_args_is_help=True)
+    @guarded
+    def acls(
+        add: Annotated[bool, typer.Option("--add", help="Add ACLs.")] = False,
+        remove: Annotated[
+            bool, typer.Option("--remove", help="Remove ACLs (asks first unless --force).")
+        ] = False,
+        list_: Annotated[
+            bool, typer.Option("--list", help="List ACLs for the given resources (all without one).")
+        ] = False,
+        export: Annotated[
+            str | None,
+            typer.Option(
+                "--export", help="Write the ACLs (of the given resources) to a JSON file, - = stdout."
+            ),
+        ] = None,
+        import_: Annotated[
+            str | None,
+            typer.Option(
+                "--import", help="Create the ACLs of a JSON file (from --export) that are missing, - = stdin."
+            ),
+        ] = None,
+        prune: Annotated[
+            bool,
+            typer.Option("--prune", help="With --import: also remove ACLs not in the file (asks first)."),
+        ] = False,
+        dry_run: Annotated[
+            bool,
+            typer.Option(
+                "--dry-run", help="With --add/--remove/--import: show what would change, change nothing."
+            ),
+        ] = False,
+        topic: Annotated[
+            ListOpt, typer.Option("--topic", help="Topic (repeatable; * = all).", rich_help_panel=_R)
+        ] = None,
+        group: Annotated[
+            ListOpt, typer.Option("--group", help="Group (repeatable).", rich_help_panel=_R)
+        ] = None,
+        cluster: Annotated[
+            bool, typer.Option("--cluster", help="The cluster resource.", rich_help_panel=_R)
+        ] = False,
+        transactional_id: Annotated[
+            ListOpt,
+            typer.Option("--transactional-id", help="Transactional id (repeatable).", rich_help_panel=_R),
+        ] = None,
+        delegation_token: Annotated[
+            ListOpt,
+            typer.Option("--delegation-token", help="Delegation token id (repeatable).", rich_help_panel=_R),
+        ] = None,
+        user_principal: Annotated[
+            ListOpt, typer.Option("--user-principal", help="User resource (repeatable).", rich_help_panel=_R)
+        ] = None,
+        resource_pattern_type: Annotated[
+            str | None,
+            typer.Option(
+                "--resource-pattern-type",
+                help="literal (default), prefixed; for --list/--remove also any, match.",
+                rich_help_panel=_R,
+            ),
+        ] = None,
+        operation: Annotated[
+            ListOpt,
+            typer.Option("--operation", help="Operation (repeatable, default All).", rich_help_panel=_P),
+        ] = None,
+        allow_principal: Annotated[
+            ListOpt,
+            typer.Option("--allow-principal", help="Type:name to allow (repeatable).", rich_help_panel=_P),
+        ] = None,
+        deny_principal: Annotated[
+            ListOpt,
+            typer.Option("--deny-principal", help="Type:name to deny (repeatable).", rich_help_panel=_P),
+        ] = None,
+        allow_host: Annotated[
+            ListOpt,
+            typer.Option("--allow-host", help="Host for allow entries (default *).", rich_help_panel=_P),
+        ] = None,
+        deny_host: Annotated[
+            ListOpt,
+            typer.Option("--deny-host", help="Host for deny entries (default *).", rich_help_panel=_P),
+        ] = None,
+        principal: Annotated[
+            ListOpt,
+            typer.Option("--principal", help="With --list: only this principal's ACLs.", rich_help_panel=_P),
+        ] = None,
+        producer: Annotated[
+            bool,
+            typer.Option(
+                "--producer",
+                help="Write, Describe, Create on topics (+ transactional ids).",
+                rich_help_panel=_P,
+            ),
+        ] = False,
+        consumer: Annotated[
+            bool,
+            typer.Option("--consumer", help="Read, Describe on topics, Read on groups.", rich_help_panel=_P),
+        ] = False,
+        idempotent: Annotated[
+            bool,
+            typer.Option(
+                "--idempotent", help="With --producer: IdempotentWrite on the cluster.", rich_help_panel=_P
+            ),
+        ] = False,
+        force: Annotated[bool, typer.Option("--force", help="Do not ask for confirmation.")] = False,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
+        output: OutputOpt = OutputFormat.text,
+    ) -> None:
+        """Add, remove, list, export or import ACLs (kafka-acls.sh)."""
+        from kcli.ops.acls import AclOptions, check_options
+
+        env = env_of()
+        opts = AclOptions(
+            add=add,
+            remove=remove,
+            list=list_,
+            topics=topic or (),
+            groups=group or (),
+            cluster=cluster,
+            transactional_ids=transactional_id or (),
+            delegation_tokens=delegation_token or (),
+            user_principals=user_principal or (),
+            pattern_type=resource_pattern_type,
+            operations=operation or (),
+            allow_principals=allow_principal or (),
+            deny_principals=deny_principal or (),
+            allow_hosts=allow_host or (),
+            deny_hosts=deny_host or (),
+            principals=principal or (),
+            producer=producer,
+            consumer=consumer,
+            idempotent=idempotent,
+        )
+        extra = [flag for flag, value in (("--export", export), ("--import", import_)) if value is not None]
+        check_options(opts, actions_extra=extra)
+        _check_beyond(opts, extra, prune=prune, dry_run=dry_run)
+        args = ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        )
+        if add:
+            from kcli.ops.acls import bindings_to_add
+
+            bindings_to_add(opts)  # every usage error before connecting
+        config = client_config(args, env)
+        asker = _Asker(env, force=force, output=output)
+        code = 0
+        if list_:
+            _do_list(env, output, config, opts)
+        elif add:
+            code = _do_add(env, output, config, opts, dry_run)
+        elif remove:
+            code = _do_remove(env, output, config, opts, asker, dry_run)
+        elif export is not None:
+            _do_export(env, config, opts, export)
+        else:
+            assert import_ is not None
+            code = _do_import(env, output, config, opts, import_, asker, prune, dry_run)
+        exit_with(code)
+
+
+def _check_beyond(opts: AclOptions, extra: list[str], *, prune: bool, dry_run: bool) -> None:
+    """Rules of the options kafka-acls.sh does not have."""
+    action = extra[0] if extra else ("--list" if opts.list else "--add" if opts.add else "--remove")
+    if prune and action != "--import":
+        raise UsageError(f'Option "--prune" can only be used with "--import", not "{action}"')
+    if dry_run and action in ("--list", "--export"):
+        raise UsageError(f'Option "{action}" can\'t be used with option "--dry-run"')
+    if extra:
+        given: dict[str, Any] = {
+            "--producer": opts.producer,
+            "--consumer": opts.consumer,
+            "--operation": opts.operations,
+            "--allow-principal": opts.allow_principals,
+            "--deny-principal": opts.deny_principals,
+            "--allow-host": opts.allow_hosts,
+            "--deny-host": opts.deny_hosts,
+            "--principal": opts.principals,
+        }
+        for flag, value in given.items():
+            if value:
+                raise UsageError(f'Option "{action}" can\'t be used with option "{flag}"')
