@@ -1,0 +1,76 @@
+"""kcli features end to end on the sandbox: describe, upgrade/downgrade, and the FeatureLevelRecord in the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcli.ops.features import load_catalog
+
+pytestmark = pytest.mark.sandbox
+FEATURE_LEVEL_RECORD = 12
+
+
+def finalized(kcli: Any, *connection: str) -> dict[str, Any]:
+    result = kcli("features", *connection, "describe", "-o", "json")
+    assert result.code == 0, result.stderr
+    return {f["name"]: f for f in result.json["features"]}
+
+
+def feature_levels_in_log(directory: Path) -> list[tuple[str, int]]:
+    from kcli.metadata.reader import read_file
+
+    found = []
+    for segment in sorted(directory.glob("*.log")):
+        for entry in read_file(segment):
+            if not entry.control and entry.key == FEATURE_LEVEL_RECORD:
+                found.append((str(entry.record.name), int(entry.record.feature_level)))
+    return found
+
+
+def test_describe_lines(kcli: Any, sandbox: Any) -> None:
+    result = kcli("features", "--bootstrap-server", sandbox.bootstrap_servers, "describe")
+    assert result.code == 0, result.stderr
+    lines = {line.split("\t")[0]: line for line in result.lines}
+    mv = lines["Feature: metadata.version"].split("\t")
+    assert mv[1] == "SupportedMinVersion: 3.3-IV3"
+    assert mv[3].startswith("FinalizedVersionLevel: ") and "UNKNOWN" not in mv[3]
+    assert mv[4].startswith("Epoch: ") and mv[4] != "Epoch: -"
+    assert [line.split("\t")[0] for line in result.lines] == sorted(lines)
+
+
+def test_downgrade_and_upgrade_change_the_level_and_the_log(kcli: Any, fresh_sandbox: Any) -> None:
+    sb = fresh_sandbox
+    catalog = load_catalog()
+    start = finalized(kcli, "-b", sb.bootstrap_servers)["metadata.version"]["finalized_version_level"]
+
+    dry = kcli("features", "-b", sb.bootstrap_servers, "downgrade", "--metadata", "3.9-IV0", "--dry-run")
+    assert dry.code == 0, dry.stderr
+    assert dry.lines[-1] == "metadata.version can be downgraded to 21."
+    assert finalized(kcli, "-b", sb.bootstrap_servers)["metadata.version"]["finalized_version_level"] == start
+
+    down = kcli("features", "-C", sb.bootstrap_controllers, "downgrade", "--feature", "metadata.version=21")
+    assert (down.code, down.lines) == (0, ["metadata.version was downgraded to 21."]), down.stderr
+    described = finalized(kcli, "-b", sb.bootstrap_servers)["metadata.version"]
+    assert described["finalized_version_level"] == 21 and described["finalized_release"] == "3.9-IV0"
+
+    up = kcli("features", "-b", sb.bootstrap_servers, "upgrade", "--feature", f"metadata.version={start}")
+    assert (up.code, up.lines) == (0, [f"metadata.version was upgraded to {start}."]), up.stderr
+    assert (
+        finalized(kcli, "-C", sb.bootstrap_controllers)["metadata.version"]["finalized_version_level"]
+        == start
+    )
+
+    levels = feature_levels_in_log(sb.metadata_log_dir(sb.active_controller_id))
+    mv_levels = [level for name, level in levels if name == "metadata.version"]
+    assert mv_levels[-2:] == [21, start]
+    assert catalog.release_name(start) is not None
+
+
+def test_failed_update_reports_and_exits_1(kcli: Any, sandbox: Any) -> None:
+    result = kcli("features", "-b", sandbox.bootstrap_servers, "upgrade", "--feature", "no.such.feature=1")
+    assert result.code == 1
+    assert result.lines[0].startswith("Could not upgrade no.such.feature to 1. ")
+    assert result.stderr.strip() == "Error: 1 out of 1 operation(s) failed."
