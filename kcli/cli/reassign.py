@@ -1,9 +1,503 @@
-"""`kcli reassign`."""
+"""`kcli reassign-partitions`: kafka-reassign-partitions.sh, with a minimal-movement planner,
+a rollback file written before anything changes, and live progress (--execute --wait)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
 import typer
+
+from kcli.cli.common import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    OutputOpt,
+    ProfileOpt,
+    client_config,
+    env_of,
+    exit_with,
+    guarded,
+    run,
+)
+from kcli.errors import ExitCode, UsageError
+from kcli.render import OutputFormat
+
+if TYPE_CHECKING:
+    from kcli.client.config import ClientConfig
+    from kcli.env import Env
+
+ACTIONS = ("generate", "execute", "verify", "cancel", "list")
+# Options each action accepts besides the connection ones (the original's rules, plus kcli's own).
+ALLOWED: dict[str, set[str]] = {
+    "generate": {"topics-to-move-json-file", "broker-list", "disable-rack-aware", "strategy", "seed"},
+    "execute": {
+        "reassignment-json-file",
+        "additional",
+        "throttle",
+        "replica-alter-log-dirs-throttle",
+        "timeout",
+        "disallow-replication-factor-change",
+        "allow-replication-factor-change",
+        "wait",
+        "rollback-file",
+    },
+    "verify": {"reassignment-json-file", "preserve-throttles"},
+    "cancel": {"reassignment-json-file", "preserve-throttles", "timeout"},
+    "list": set(),
+}
+REQUIRED = {
+    "generate": ("topics-to-move-json-file", "broker-list"),
+    "execute": ("reassignment-json-file",),
+    "verify": ("reassignment-json-file",),
+    "cancel": ("reassignment-json-file",),
+    "list": (),
+}
+CLIENT_ID = "reassign-partitions-tool"
+DEFAULT_TIMEOUT_MS = 10000
+DEFAULT_WAIT_MS = 300000
+Panel = "Reassignment"
+
+
+def _read(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read the {what} {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"the {what} {path} is not UTF-8 text") from None
+
+
+def _config(args: ConnectionArgs, env: Env) -> ClientConfig:
+    import dataclasses
+
+    config = client_config(args, env)
+    if "client.id" not in config.properties:
+        config = dataclasses.replace(config, client_id=CLIENT_ID)
+    return config
+
+
+def choose_action(flags: dict[str, bool], given: dict[str, bool]) -> str:
+    """Exactly one action; options the action does not take are refused, as the original does."""
+    chosen = [a for a in ACTIONS if flags[a]]
+    if len(chosen) != 1:
+        raise UsageError(
+            "Command must include exactly one action: --generate, --execute, --verify, --cancel, --list"
+        )
+    action = chosen[0]
+    for option, present in given.items():
+        if present and option not in ALLOWED[action]:
+            raise UsageError(f'Option "[{option}]" can\'t be used with action "[{action}]"')
+    for option in REQUIRED[action]:
+        if not given.get(option):
+            raise UsageError(f'Missing required argument "[{option}]"')
+    return action
+
+
+def _default_rollback_path() -> Path:
+    import time
+
+    return Path.cwd() / time.strftime("reassignment-rollback-%Y%m%d-%H%M%S.json")
 
 
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
+
+    @app.command("reassign-partitions")
+    @guarded
+    def reassign_partitions(
+        generate: Annotated[
+            bool,
+            typer.Option(
+                "--generate",
+                help="Propose a reassignment of the topics in --topics-to-move-json-file onto --broker-list.",
+                rich_help_panel="Actions",
+            ),
+        ] = False,
+        execute: Annotated[
+            bool,
+            typer.Option(
+                "--execute",
+                help="Start the reassignment in --reassignment-json-file (writes a rollback file first).",
+                rich_help_panel="Actions",
+            ),
+        ] = False,
+        verify: Annotated[
+            bool,
+            typer.Option(
+                "--verify",
+                help="Report each partition of --reassignment-json-file; remove throttles when all is done.",
+                rich_help_panel="Actions",
+            ),
+        ] = False,
+        cancel: Annotated[
+            bool,
+            typer.Option(
+                "--cancel",
+                help="Cancel the running reassignments of --reassignment-json-file.",
+                rich_help_panel="Actions",
+            ),
+        ] = False,
+        list_: Annotated[
+            bool, typer.Option("--list", help="List the running reassignments.", rich_help_panel="Actions")
+        ] = False,
+        reassignment_json_file: Annotated[
+            Path | None,
+            typer.Option(
+                "--reassignment-json-file", help="Reassignment in Kafka's JSON format.", rich_help_panel=Panel
+            ),
+        ] = None,
+        topics_to_move_json_file: Annotated[
+            Path | None,
+            typer.Option(
+                "--topics-to-move-json-file",
+                help='Topics to move: {"version":1,"topics":[{"topic":"foo"}]}.',
+                rich_help_panel=Panel,
+            ),
+        ] = None,
+        broker_list: Annotated[
+            str | None,
+            typer.Option(
+                "--broker-list", help='Brokers to place replicas on: "0,1,2".', rich_help_panel=Panel
+            ),
+        ] = None,
+        disable_rack_aware: Annotated[
+            bool,
+            typer.Option("--disable-rack-aware", help="Ignore racks when generating.", rich_help_panel=Panel),
+        ] = False,
+        strategy: Annotated[
+            str,
+            typer.Option(
+                "--strategy",
+                help="Planner for --generate: original (Kafka's) or minimal-movement.",
+                rich_help_panel=Panel,
+            ),
+        ] = "original",
+        seed: Annotated[
+            int | None,
+            typer.Option(
+                "--seed",
+                help="Seed of the original planner's random start (repeatable plans).",
+                rich_help_panel=Panel,
+            ),
+        ] = None,
+        throttle: Annotated[
+            int,
+            typer.Option(
+                "--throttle",
+                help="Inter-broker replication throttle in B/s (-1: none).",
+                rich_help_panel=Panel,
+            ),
+        ] = -1,
+        replica_alter_log_dirs_throttle: Annotated[
+            int,
+            typer.Option(
+                "--replica-alter-log-dirs-throttle",
+                help="Throttle of moves between log dirs of one broker, B/s (-1: none).",
+                rich_help_panel=Panel,
+            ),
+        ] = -1,
+        timeout: Annotated[
+            int | None,
+            typer.Option(
+                "--timeout",
+                help="Milliseconds to wait for log-dir moves to start (default 10000); with --wait, for the whole reassignment (default 300000).",
+                rich_help_panel=Panel,
+            ),
+        ] = None,
+        additional: Annotated[
+            bool,
+            typer.Option(
+                "--additional",
+                help="Execute even though other reassignments are running.",
+                rich_help_panel=Panel,
+            ),
+        ] = False,
+        preserve_throttles: Annotated[
+            bool,
+            typer.Option("--preserve-throttles", help="Leave the throttles in place.", rich_help_panel=Panel),
+        ] = False,
+        disallow_replication_factor_change: Annotated[
+            bool,
+            typer.Option(
+                "--disallow-replication-factor-change",
+                help="Refuse replication factor changes (kcli's default; also tells the server, KIP-860).",
+                rich_help_panel=Panel,
+            ),
+        ] = False,
+        allow_replication_factor_change: Annotated[
+            bool,
+            typer.Option(
+                "--allow-replication-factor-change",
+                help="Allow the file to change replication factors.",
+                rich_help_panel=Panel,
+            ),
+        ] = False,
+        wait: Annotated[
+            bool,
+            typer.Option(
+                "--wait",
+                help="After --execute, show progress per partition until done or --timeout.",
+                rich_help_panel=Panel,
+            ),
+        ] = False,
+        rollback_file: Annotated[
+            Path | None,
+            typer.Option(
+                "--rollback-file",
+                help="Where --execute saves the current assignment (default ./reassignment-rollback-<time>.json).",
+                rich_help_panel=Panel,
+            ),
+        ] = None,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
+        output: OutputOpt = OutputFormat.text,
+    ) -> None:
+        """Move partition replicas between brokers (like kafka-reassign-partitions.sh)."""
+        env = env_of()
+        action = choose_action(
+            {"generate": generate, "execute": execute, "verify": verify, "cancel": cancel, "list": list_},
+            {
+                "reassignment-json-file": reassignment_json_file is not None,
+                "topics-to-move-json-file": topics_to_move_json_file is not None,
+                "broker-list": broker_list is not None,
+                "disable-rack-aware": disable_rack_aware,
+                "strategy": strategy != "original",
+                "seed": seed is not None,
+                "throttle": throttle != -1,
+                "replica-alter-log-dirs-throttle": replica_alter_log_dirs_throttle != -1,
+                "timeout": timeout is not None,
+                "additional": additional,
+                "preserve-throttles": preserve_throttles,
+                "disallow-replication-factor-change": disallow_replication_factor_change,
+                "allow-replication-factor-change": allow_replication_factor_change,
+                "wait": wait,
+                "rollback-file": rollback_file is not None,
+            },
+        )
+        if bootstrap_server and bootstrap_controller:
+            raise UsageError("Please don't specify both --bootstrap-server and --bootstrap-controller")
+        if bootstrap_controller and action not in ("list", "cancel"):
+            raise UsageError(
+                f"--{action} needs broker metadata (topics, log dirs): use --bootstrap-server; "
+                "--bootstrap-controller works only with --list and --cancel"
+            )
+        if allow_replication_factor_change and disallow_replication_factor_change:
+            raise UsageError(
+                "--allow-replication-factor-change and --disallow-replication-factor-change contradict each other"
+            )
+        if throttle < -1 or replica_alter_log_dirs_throttle < -1:
+            raise UsageError("throttles are rates in B/s (or -1 for none)")
+        if timeout is not None and timeout < 0:
+            raise UsageError("--timeout must be a number of milliseconds >= 0")
+        args = ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        )
+        if action == "generate":
+            assert topics_to_move_json_file is not None and broker_list is not None
+            _generate(
+                env, output, args, topics_to_move_json_file, broker_list, strategy, disable_rack_aware, seed
+            )
+        elif action == "list":
+            _list(env, output, args)
+        else:
+            from kcli.ops.reassign.json_format import parse_reassignment
+
+            assert reassignment_json_file is not None
+            file = parse_reassignment(
+                _read(reassignment_json_file, "reassignment JSON file"), str(reassignment_json_file)
+            )
+            if action == "execute":
+                _execute(
+                    env,
+                    output,
+                    args,
+                    file,
+                    additional=additional,
+                    throttle=throttle,
+                    log_dir_throttle=replica_alter_log_dirs_throttle,
+                    timeout_ms=timeout,
+                    allow_rf_change=allow_replication_factor_change,
+                    wait=wait,
+                    rollback_file=rollback_file,
+                )
+            elif action == "verify":
+                _verify(env, output, args, file, preserve_throttles)
+            else:
+                _cancel(env, output, args, file, preserve_throttles)
+
+
+def _generate(
+    env: Env,
+    output: OutputFormat,
+    args: ConnectionArgs,
+    topics_file: Path,
+    broker_list: str,
+    strategy: str,
+    disable_rack_aware: bool,
+    seed: int | None,
+) -> None:
+    from kcli.client.admin import Admin
+    from kcli.ops.reassign.actions import do_generate
+    from kcli.ops.reassign.generate import Strategy
+    from kcli.ops.reassign.json_format import parse_broker_list, parse_topics_to_move
+    from kcli.render import emit
+    from kcli.render import reassign as view
+
+    try:
+        chosen = Strategy(strategy)
+    except ValueError:
+        raise UsageError(f"--strategy must be one of: {', '.join(s.value for s in Strategy)}") from None
+    topics = parse_topics_to_move(_read(topics_file, "topics-to-move JSON file"), str(topics_file))
+    brokers = parse_broker_list(broker_list)
+    config = _config(args, env)
+
+    async def go() -> Any:
+        async with Admin(config) as admin:
+            return await do_generate(
+                admin,
+                topics=topics,
+                broker_list=brokers,
+                strategy=chosen,
+                disable_rack_aware=disable_rack_aware,
+                seed=seed,
+            )
+
+    plan = run(go())
+    emit(env, output, plan, text=view.generate_text, json_value=view.generate_json, table=view.generate_table)
+    if output is OutputFormat.text and chosen is Strategy.ORIGINAL:
+        env.err(view.stats_line(plan))
+
+
+def _list(env: Env, output: OutputFormat, args: ConnectionArgs) -> None:
+    from kcli.client.admin import Admin
+    from kcli.ops.reassign.actions import do_list
+    from kcli.render import emit
+    from kcli.render import reassign as view
+
+    config = _config(args, env)
+
+    async def go() -> Any:
+        async with Admin(config) as admin:
+            return await do_list(admin)
+
+    ongoing = run(go())
+    emit(env, output, ongoing, text=view.list_text, json_value=view.list_json, table=view.list_table)
+
+
+def _execute(
+    env: Env,
+    output: OutputFormat,
+    args: ConnectionArgs,
+    file: Any,
+    *,
+    additional: bool,
+    throttle: int,
+    log_dir_throttle: int,
+    timeout_ms: int | None,
+    allow_rf_change: bool,
+    wait: bool,
+    rollback_file: Path | None,
+) -> None:
+    from kcli.client.admin import Admin
+    from kcli.ops.reassign.actions import ExecutePrepared, do_execute, watch, write_rollback
+    from kcli.ops.reassign.validate import check_file_shape
+    from kcli.render import reassign as view
+    from kcli.render import write_json
+
+    check_file_shape(file)
+    config = _config(args, env)
+    path = (rollback_file or _default_rollback_path()).absolute()
+    text = output is not OutputFormat.json
+
+    def checkpoint(prepared: ExecutePrepared) -> str:
+        write_rollback(path, prepared.rollback_json)
+        if text:
+            for line in view.execute_current_text(prepared, str(path)):
+                env.out(line)
+            env.stdout.flush()
+        else:
+            env.err(f"Rollback file written to {path}")
+        return str(path)
+
+    async def go() -> tuple[Any, Any]:
+        async with Admin(config) as admin:
+            result = await do_execute(
+                admin,
+                file,
+                additional=additional,
+                interbroker_throttle=throttle,
+                log_dir_throttle=log_dir_throttle,
+                timeout_ms=DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms,
+                allow_replication_factor_change=allow_rf_change,
+                checkpoint=checkpoint,
+            )
+            if text:
+                for line in view.execute_result_text(result):
+                    env.out(line)
+                env.stdout.flush()
+            waited = None
+            if wait and result.started and not result.errors:
+                targets = {tp: file.targets[tp] for tp in result.started}
+                progress_view = view.ProgressView(env, sorted(targets))
+                try:
+                    waited = await watch(
+                        admin,
+                        targets,
+                        timeout_ms=DEFAULT_WAIT_MS if timeout_ms is None else timeout_ms,
+                        on_progress=progress_view.update,
+                    )
+                finally:
+                    progress_view.close()
+            return result, waited
+
+    result, waited = run(go())
+    if not text:
+        write_json(env, view.execute_json(result, waited))
+    elif waited is not None:
+        for line in view.wait_text(waited):
+            env.out(line)
+    failed = bool(result.errors or result.log_dir_errors or result.log_dir_timed_out)
+    if waited is not None and waited.timed_out:
+        failed = True
+    exit_with(ExitCode.ERROR if failed else ExitCode.OK)
+
+
+def _verify(env: Env, output: OutputFormat, args: ConnectionArgs, file: Any, preserve: bool) -> None:
+    from kcli.client.admin import Admin
+    from kcli.ops.reassign.actions import do_verify
+    from kcli.render import emit
+    from kcli.render import reassign as view
+
+    config = _config(args, env)
+
+    async def go() -> Any:
+        async with Admin(config) as admin:
+            return await do_verify(admin, file, preserve_throttles=preserve)
+
+    report = run(go())
+    emit(env, output, report, text=view.verify_text, json_value=view.verify_json, table=view.verify_table)
+    exit_with(ExitCode.ERROR if report.clear_errors else ExitCode.OK)
+
+
+def _cancel(env: Env, output: OutputFormat, args: ConnectionArgs, file: Any, preserve: bool) -> None:
+    from kcli.client.admin import Admin
+    from kcli.ops.reassign.actions import do_cancel
+    from kcli.render import emit
+    from kcli.render import reassign as view
+
+    config = _config(args, env)
+
+    async def go() -> Any:
+        async with Admin(config) as admin:
+            return await do_cancel(admin, file, preserve_throttles=preserve)
+
+    report = run(go())
+    emit(env, output, report, text=view.cancel_text, json_value=view.cancel_json)
+    exit_with(ExitCode.ERROR if report.errors or report.clear_errors else ExitCode.OK)

@@ -73,3 +73,60 @@ def cancellable(
         if r is not None and (r.adding or r.removing):
             out.append(tp)
     return sorted(set(out), key=sort_key)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplicaDirState:
+    """Where one replica's log lives on its broker: current dir, future dir (a move), offline dirs."""
+
+    current: str | None
+    future: str | None
+    broker_has_offline_dir: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogDirMoveState:
+    """A replica the file places in a named log dir, and the line the original prints for it."""
+
+    partition: TopicPartition
+    broker: int
+    target: str
+    done: bool
+    line: str
+
+
+def log_dir_states(
+    wanted: Mapping[tuple[TopicPartition, int], str],
+    observed: Mapping[tuple[TopicPartition, int], ReplicaDirState],
+) -> tuple[LogDirMoveState, ...]:
+    """The original's log-dir verification lines, sorted by broker, topic, partition."""
+    out: list[LogDirMoveState] = []
+    for (tp, broker), target in sorted(
+        wanted.items(), key=lambda kv: (kv[0][1], kv[0][0].topic, kv[0][0].partition)
+    ):
+        seen = observed.get((tp, broker), ReplicaDirState(current=None, future=None))
+        done = False
+        if seen.future is not None:
+            if seen.future == target:
+                line = f"Reassignment of replica {tp}-{broker} is still in progress."
+            else:
+                line = f"Partition {tp} on broker {broker} is being moved to log dir {seen.future} instead of {target}."
+        elif seen.current == target:
+            done = True
+            line = f"Reassignment of replica {tp}-{broker} completed successfully."
+        elif seen.current is not None:
+            line = f"Partition {tp} on broker {broker} is not being moved from log dir {seen.current} to {target}."
+        elif seen.broker_has_offline_dir:
+            line = (
+                f"Partition {tp} is not found in any live log dir on broker {broker}. "
+                "There is likely an offline log directory on the broker."
+            )
+        else:
+            line = f"Partition {tp} cannot be found in any live log directory on broker {broker}."
+        out.append(LogDirMoveState(partition=tp, broker=broker, target=target, done=done, line=line))
+    return tuple(out)
+
+
+def in_flight(states: Iterable[LogDirMoveState]) -> bool:
+    """Whether any log-dir move is still running (the original's movesOngoing)."""
+    return any(s.line.endswith("is still in progress.") for s in states)

@@ -1,0 +1,164 @@
+"""Log directories: DescribeLogDirs (35) for sizes and placement, AlterReplicaLogDirs (34) for moves.
+
+Behavior:
+- describe_log_dirs fans out to the brokers concurrently (each reports its own directories); a
+  broker that cannot be reached, or that does not support the API, is returned as an error value
+  so a plan can still be printed without sizes.
+- alter_replica_log_dirs sends one request to the broker that hosts the replicas.
+Version notes: DescribeLogDirs v1-v4 (v3 adds the top-level error code, v4 total/usable bytes),
+AlterReplicaLogDirs v1-v2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kcli.errors import KcliError
+from kcli.ops.config_model import ResourceError
+from kcli.ops.reassign.model import TopicPartition
+
+if TYPE_CHECKING:
+    from kcli.client.admin import Admin
+
+ALTER_REPLICA_LOG_DIRS = 34
+DESCRIBE_LOG_DIRS = 35
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReplicaDir:
+    """One replica as a broker's log dir reports it."""
+
+    log_dir: str
+    size: int
+    offset_lag: int
+    is_future: bool  # the destination copy of an intra-broker move
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BrokerLogDirs:
+    """What one broker reported: its replicas by partition, and offline directories."""
+
+    broker_id: int
+    replicas: dict[TopicPartition, list[ReplicaDir]]
+    offline_dirs: tuple[str, ...] = ()
+
+
+async def describe_log_dirs(
+    admin: Admin, brokers: Iterable[int], partitions: Sequence[TopicPartition] | None = None
+) -> dict[int, BrokerLogDirs | KcliError]:
+    """DescribeLogDirs on each broker (all partitions, or only those named)."""
+    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.errors import KafkaError
+
+    grouped: dict[str, list[int]] = {}
+    for tp in partitions or ():
+        grouped.setdefault(tp.topic, []).append(tp.partition)
+
+    def build(node_id: int, version: int) -> Any:
+        cls = request_cls("describe_log_dirs", version)
+        topic_cls = nested(cls, "DescribableLogDirTopic")
+        topics = (
+            None
+            if partitions is None
+            else tuple(make(topic_cls, topic=t, partitions=tuple(ps)) for t, ps in grouped.items())
+        )
+        return make(cls, topics=topics)
+
+    raw = await admin.call_each(list(brokers), DESCRIBE_LOG_DIRS, build, versions=(1, 4))
+    out: dict[int, BrokerLogDirs | KcliError] = {}
+    for broker, response in raw.items():
+        if isinstance(response, KcliError):
+            out[broker] = response
+            continue
+        code = int(getattr(response, "error_code", 0) or 0)
+        if code:
+            out[broker] = KafkaError(code, None, what="DescribeLogDirs", node=f"broker {broker}")
+            continue
+        replicas: dict[TopicPartition, list[ReplicaDir]] = {}
+        offline: list[str] = []
+        for result in response.results:
+            if int(result.error_code):
+                offline.append(str(result.log_dir))
+                continue
+            for topic in result.topics:
+                for p in topic.partitions:
+                    replicas.setdefault(TopicPartition(str(topic.name), int(p.partition_index)), []).append(
+                        ReplicaDir(
+                            log_dir=str(result.log_dir),
+                            size=int(p.partition_size),
+                            offset_lag=int(p.offset_lag),
+                            is_future=bool(p.is_future_key),
+                        )
+                    )
+        out[broker] = BrokerLogDirs(broker_id=broker, replicas=replicas, offline_dirs=tuple(offline))
+    return out
+
+
+def partition_sizes(described: Mapping[int, BrokerLogDirs | KcliError]) -> dict[TopicPartition, int]:
+    """The size of each partition: the largest current (non-future) replica anywhere."""
+    sizes: dict[TopicPartition, int] = {}
+    for report in described.values():
+        if isinstance(report, KcliError):
+            continue
+        for tp, dirs in report.replicas.items():
+            for d in dirs:
+                if not d.is_future and d.size > sizes.get(tp, -1):
+                    sizes[tp] = d.size
+    return sizes
+
+
+def replica_log_dirs(
+    described: Mapping[int, BrokerLogDirs | KcliError], assignment: Mapping[TopicPartition, tuple[int, ...]]
+) -> dict[TopicPartition, tuple[str, ...]]:
+    """The log dir of each replica of `assignment` where known, "any" elsewhere (Kafka 4.2 --generate)."""
+    out: dict[TopicPartition, tuple[str, ...]] = {}
+    for tp, replicas in assignment.items():
+        dirs: list[str] = []
+        for b in replicas:
+            report = described.get(b)
+            found = "any"
+            if isinstance(report, BrokerLogDirs):
+                current = [d for d in report.replicas.get(tp, ()) if not d.is_future]
+                if current:
+                    found = current[0].log_dir
+            dirs.append(found)
+        out[tp] = tuple(dirs)
+    return out
+
+
+async def alter_replica_log_dirs(
+    admin: Admin, broker: int, moves: Mapping[TopicPartition, str]
+) -> dict[TopicPartition, ResourceError | None]:
+    """Ask `broker` to move its replicas of `moves` to the given log dirs."""
+    from kcli.client.admin import Target
+    from kcli.client.api.configs import make, nested, request_cls, resource_error
+
+    by_dir: dict[str, dict[str, list[int]]] = {}
+    for tp, path in moves.items():
+        by_dir.setdefault(path, {}).setdefault(tp.topic, []).append(tp.partition)
+
+    def build(version: int) -> Any:
+        cls = request_cls("alter_replica_log_dirs", version)
+        dir_cls = nested(cls, "AlterReplicaLogDir")
+        topic_cls = nested(cls, "AlterReplicaLogDirTopic")
+        return make(
+            cls,
+            dirs=tuple(
+                dir_cls(
+                    path=path,
+                    topics=tuple(topic_cls(name=t, partitions=tuple(ps)) for t, ps in topics.items()),
+                )
+                for path, topics in by_dir.items()
+            ),
+        )
+
+    response = await admin.call(ALTER_REPLICA_LOG_DIRS, build, versions=(1, 2), target=Target.node(broker))
+    out: dict[TopicPartition, ResourceError | None] = {}
+    for topic in response.results:
+        for p in topic.partitions:
+            out[TopicPartition(str(topic.topic_name), int(p.partition_index))] = resource_error(
+                int(p.error_code), None
+            )
+    return out

@@ -1,0 +1,449 @@
+"""Output of `kcli reassign-partitions`: kafka-reassign-partitions.sh's exact lines, JSON, rich tables.
+
+Pure functions of the result values in kcli.ops.reassign (plus the live progress view for --wait).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kcli.ops.reassign.json_format import format_reassignment
+from kcli.ops.reassign.model import OngoingReassignment, TopicPartition, join_ints, sort_key
+from kcli.ops.reassign.verify import PartitionState, Status
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from kcli.env import Env
+    from kcli.ops.reassign.actions import (
+        CancelReport,
+        ExecutePrepared,
+        ExecuteResult,
+        PartitionProgress,
+        VerifyReport,
+        WaitResult,
+    )
+    from kcli.ops.reassign.generate import GeneratePlan
+    from kcli.ops.reassign.stats import PlanStats
+
+SAVE_FOR_ROLLBACK = "Save this to use as the --reassignment-json-file option during rollback"
+THROTTLE_WARNING = (
+    "Warning: You must run --verify periodically, until the reassignment completes, to ensure the throttle "
+    "is removed."
+)
+
+
+def _plural(word: str, n: int) -> str:
+    return word if n == 1 else word + "s"
+
+
+def _partitions(parts: Iterable[TopicPartition]) -> str:
+    return ",".join(str(tp) for tp in parts)
+
+
+def human_bytes(n: int | None) -> str:
+    if n is None:
+        return "unknown size"
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if size < 1024 or unit == "TiB":
+            return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+# --- generate -------------------------------------------------------------------------------------
+
+
+def stats_line(plan: GeneratePlan) -> str:
+    """One line on what the plan costs (kcli addition, printed after the original's blocks)."""
+    s = plan.stats
+    return (
+        f"Plan ({plan.strategy.value}{', rack-aware' if plan.rack_aware else ''}): moves {s.replicas_moved} "
+        f"{_plural('replica', s.replicas_moved)} ({human_bytes(s.bytes_moved)}) in {s.partitions_changed} of "
+        f"{s.partitions} partitions, changes {s.leaders_changed} {_plural('leader', s.leaders_changed)}; "
+        f"spread per broker after: {s.replica_spread} replicas, {s.leader_spread} leaders"
+    )
+
+
+def generate_text(plan: GeneratePlan) -> Iterator[str]:
+    """The original's two blocks; the minimal-movement strategy adds its cost line."""
+    yield "Current partition replica assignment"
+    yield format_reassignment(plan.current, plan.current_log_dirs)
+    yield ""
+    yield "Proposed partition reassignment configuration"
+    yield format_reassignment(plan.proposed)
+    if plan.strategy.value != "original":
+        yield ""
+        yield stats_line(plan)
+
+
+def _assignment_json(assignment: Mapping[TopicPartition, tuple[int, ...]]) -> dict[str, Any]:
+    return {
+        "version": 1,
+        "partitions": [
+            {"topic": tp.topic, "partition": tp.partition, "replicas": list(r), "log_dirs": ["any"] * len(r)}
+            for tp, r in sorted(assignment.items(), key=lambda kv: sort_key(kv[0]))
+        ],
+    }
+
+
+def stats_json(s: PlanStats) -> dict[str, Any]:
+    return {
+        "partitions": s.partitions,
+        "partitions_changed": s.partitions_changed,
+        "replicas_moved": s.replicas_moved,
+        "bytes_moved": s.bytes_moved,
+        "leaders_changed": s.leaders_changed,
+        "replica_spread": s.replica_spread,
+        "leader_spread": s.leader_spread,
+        "brokers": [
+            {
+                "broker": b.broker_id,
+                "rack": b.rack,
+                "replicas_before": b.replicas_before,
+                "replicas_after": b.replicas_after,
+                "leaders_before": b.leaders_before,
+                "leaders_after": b.leaders_after,
+            }
+            for b in s.brokers
+        ],
+    }
+
+
+def generate_json(plan: GeneratePlan) -> dict[str, Any]:
+    current = _assignment_json(plan.current)
+    for entry in current["partitions"]:
+        dirs = plan.current_log_dirs.get(TopicPartition(entry["topic"], entry["partition"]))
+        if dirs:
+            entry["log_dirs"] = list(dirs)
+    return {
+        "strategy": plan.strategy.value,
+        "rack_aware": plan.rack_aware,
+        "current": current,
+        "proposed": _assignment_json(plan.proposed),
+        "stats": stats_json(plan.stats),
+    }
+
+
+def generate_table(plan: GeneratePlan) -> RenderableType:
+    from rich.table import Table
+
+    table = Table(title=stats_line(plan), title_justify="left")
+    for column in ("Broker", "Rack", "Replicas before", "Replicas after", "Leaders before", "Leaders after"):
+        table.add_column(column, justify="left" if column == "Rack" else "right")
+    for b in plan.stats.brokers:
+        table.add_row(
+            str(b.broker_id),
+            b.rack or "-",
+            str(b.replicas_before),
+            str(b.replicas_after),
+            str(b.leaders_before),
+            str(b.leaders_after),
+        )
+    return table
+
+
+# --- execute --------------------------------------------------------------------------------------
+
+
+def execute_current_text(prepared: ExecutePrepared, rollback_path: str | None) -> Iterator[str]:
+    """The block printed before anything changes: the rollback JSON, and where it was saved."""
+    yield "Current partition replica assignment"
+    yield ""
+    yield prepared.rollback_json
+    yield ""
+    yield SAVE_FOR_ROLLBACK
+    if rollback_path is not None:
+        yield f"Rollback file written to {rollback_path}"
+
+
+def execute_result_text(result: ExecuteResult) -> Iterator[str]:
+    """Throttle lines, then the start result, then log-dir moves, as the original prints them."""
+    throttle = result.prepared.throttle
+    if throttle.interbroker_rate is not None or throttle.log_dir_rate is not None:
+        yield THROTTLE_WARNING
+    if throttle.interbroker_rate is not None:
+        yield f"The inter-broker throttle limit was set to {throttle.interbroker_rate} B/s"
+    if throttle.log_dir_rate is not None:
+        yield f"The replica-alter-dir throttle limit was set to {throttle.log_dir_rate} B/s"
+    if result.errors:
+        yield "Error reassigning partition(s):"
+        for tp in sorted(result.errors, key=sort_key):
+            yield f"{tp}: {result.errors[tp]}"
+    if result.started:
+        word = "reassignment" if len(result.started) == 1 else "reassignments"
+        yield f"Successfully started partition {word} for {_partitions(result.started)}"
+    for tp, broker, path in result.log_dir_started:
+        yield f"Successfully started moving log directory to {path} for replica {tp} with broker {broker} "
+    for (tp, broker), message in sorted(
+        result.log_dir_errors.items(), key=lambda kv: (sort_key(kv[0][0]), kv[0][1])
+    ):
+        yield f"Error moving log directory for replica {tp} with broker {broker}: {message}"
+    if result.log_dir_timed_out:
+        yield "Timed out before log directory move(s) could be started for: " + ",".join(
+            f"{tp}-{b}" for tp, b in result.log_dir_timed_out
+        )
+
+
+def execute_json(result: ExecuteResult, wait: WaitResult | None = None) -> dict[str, Any]:
+    prepared = result.prepared
+    out: dict[str, Any] = {
+        "rollback_file": result.rollback_path,
+        "current": _assignment_json(prepared.current),
+        "throttle": {
+            "inter_broker_rate": prepared.throttle.interbroker_rate,
+            "log_dir_rate": prepared.throttle.log_dir_rate,
+            "topics": {t: dict(c) for t, c in prepared.throttle.topic_configs.items()},
+            "brokers": {str(b): dict(c) for b, c in prepared.throttle.broker_configs.items()},
+        },
+        "started": [str(tp) for tp in result.started],
+        "errors": {str(tp): m for tp, m in sorted(result.errors.items(), key=lambda kv: sort_key(kv[0]))},
+        "log_dir_moves_started": [
+            {"partition": str(tp), "broker": b, "log_dir": d} for tp, b, d in result.log_dir_started
+        ],
+        "log_dir_moves_timed_out": [f"{tp}-{b}" for tp, b in result.log_dir_timed_out],
+    }
+    for entry, tp in zip(out["current"]["partitions"], sorted(prepared.current, key=sort_key), strict=True):
+        dirs = prepared.current_log_dirs.get(tp)
+        if dirs:
+            entry["log_dirs"] = list(dirs)
+    if wait is not None:
+        out["wait"] = wait_json(wait)
+    return out
+
+
+def wait_text(wait: WaitResult) -> Iterator[str]:
+    """After --wait: the final state of each partition, or what was still moving at the timeout."""
+    if wait.timed_out:
+        yield "Timed out waiting for the reassignment of: " + _partitions(wait.pending)
+        return
+    yield from (_state_line(s) for s in wait.states)
+
+
+def wait_json(wait: WaitResult) -> dict[str, Any]:
+    return {
+        "timed_out": wait.timed_out,
+        "pending": [str(tp) for tp in wait.pending],
+        "partitions": [
+            {
+                "partition": str(p.partition),
+                "done": p.done,
+                "fraction": round(p.fraction, 4),
+                "bytes_done": p.bytes_done,
+                "bytes_total": p.bytes_total,
+            }
+            for p in wait.progress
+        ],
+        "states": [_state_json(s) for s in wait.states],
+    }
+
+
+class ProgressView:
+    """Live per-partition progress bars on stderr (bytes copied to the new replicas, or replicas)."""
+
+    MAX_ROWS = 40  # beyond this, one bar for the whole reassignment
+
+    def __init__(self, env: Env, partitions: Sequence[TopicPartition]) -> None:
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+        from kcli.render import console
+
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[detail]}"),
+            TimeElapsedColumn(),
+            console=console(env, stderr=True),
+            transient=False,
+        )
+        self._tasks: dict[TopicPartition, Any] = {}
+        self._overall: Any = None
+        if len(partitions) <= self.MAX_ROWS:
+            for tp in partitions:
+                self._tasks[tp] = self._progress.add_task(str(tp), total=1000, detail="")
+        else:
+            self._overall = self._progress.add_task(f"{len(partitions)} partitions", total=1000, detail="")
+        self._progress.start()
+
+    def update(self, progress: Sequence[PartitionProgress]) -> None:
+        for p in progress:
+            task = self._tasks.get(p.partition)
+            if task is None:
+                continue
+            if p.done:
+                detail = "done"
+            elif p.bytes_total:
+                detail = f"{human_bytes(p.bytes_done)} / {human_bytes(p.bytes_total)}"
+            else:
+                detail = f"adding {join_ints(p.adding)}"
+            self._progress.update(task, completed=int(p.fraction * 1000), detail=detail)
+        if self._overall is not None and progress:
+            done = sum(1 for p in progress if p.done)
+            fraction = sum(p.fraction for p in progress) / len(progress)
+            self._progress.update(self._overall, completed=int(fraction * 1000), detail=f"{done} done")
+
+    def close(self) -> None:
+        self._progress.stop()
+
+
+# --- verify ---------------------------------------------------------------------------------------
+
+
+def _state_line(s: PartitionState) -> str:
+    if s.status is Status.COMPLETE:
+        return f"Reassignment of partition {s.partition} is completed."
+    if s.status is Status.IN_PROGRESS:
+        return f"Reassignment of partition {s.partition} is still in progress."
+    return (
+        f"There is no active reassignment of partition {s.partition}, but replica set is "
+        f"{join_ints(s.current)} rather than {join_ints(s.target)}."
+    )
+
+
+def _state_json(s: PartitionState) -> dict[str, Any]:
+    return {
+        "partition": str(s.partition),
+        "topic": s.partition.topic,
+        "partition_index": s.partition.partition,
+        "status": s.status.value,
+        "replicas": list(s.current),
+        "target": list(s.target),
+    }
+
+
+def clearing_lines(brokers: Sequence[int], topics: Sequence[str]) -> Iterator[str]:
+    if brokers:
+        yield f"Clearing broker-level throttles on {_plural('broker', len(brokers))} {join_ints(list(brokers))}"
+    if topics:
+        yield f"Clearing topic-level throttles on {_plural('topic', len(topics))} {','.join(topics)}"
+
+
+def verify_text(report: VerifyReport) -> Iterator[str]:
+    yield "Status of partition reassignment:"
+    for s in report.result.states:
+        yield _state_line(s)
+    if report.log_dirs:
+        yield from (m.line for m in report.log_dirs)
+    else:
+        yield ""  # the original prints its (empty) log-dir block as an empty line
+    yield from clearing_lines(report.result.cleared_brokers, report.result.cleared_topics)
+    for line in report.clear_errors:
+        yield f"Error clearing throttles: {line}"
+
+
+def verify_json(report: VerifyReport) -> dict[str, Any]:
+    r = report.result
+    return {
+        "complete": r.all_complete,
+        "any_reassignment_running": r.any_ongoing,
+        "partitions": [_state_json(s) for s in r.states],
+        "log_dir_moves": [
+            {
+                "partition": str(m.partition),
+                "broker": m.broker,
+                "log_dir": m.target,
+                "done": m.done,
+                "status": m.line,
+            }
+            for m in report.log_dirs
+        ],
+        "throttles_cleared": {"brokers": list(r.cleared_brokers), "topics": list(r.cleared_topics)},
+        "clear_errors": list(report.clear_errors),
+    }
+
+
+def verify_table(report: VerifyReport) -> RenderableType:
+    from rich.table import Table
+
+    table = Table()
+    for column in ("Partition", "Status", "Replicas", "Target"):
+        table.add_column(column)
+    for s in report.result.states:
+        table.add_row(
+            str(s.partition), s.status.value.replace("_", " "), join_ints(s.current), join_ints(s.target)
+        )
+    return table
+
+
+# --- cancel / list --------------------------------------------------------------------------------
+
+
+def cancel_text(report: CancelReport) -> Iterator[str]:
+    if report.errors:
+        yield "Error cancelling partition reassignment(s) for:"
+        for tp in sorted(report.errors, key=sort_key):
+            yield f"{tp}: {report.errors[tp]}"
+    if report.cancelled:
+        yield f"Successfully cancelled partition reassignment(s) for: {_partitions(report.cancelled)}"
+    elif not report.errors:
+        yield "None of the specified partition reassignments are active."
+    if report.log_dir_checked:
+        if report.log_dir_cancelled:
+            yield "Successfully cancelled log directory move(s) for: " + ",".join(
+                f"{tp}-{b}" for tp, b in report.log_dir_cancelled
+            )
+        else:
+            yield "None of the specified partition moves are active."
+    yield from clearing_lines(report.cleared_brokers, report.cleared_topics)
+    for line in report.clear_errors:
+        yield f"Error clearing throttles: {line}"
+
+
+def cancel_json(report: CancelReport) -> dict[str, Any]:
+    return {
+        "cancelled": [str(tp) for tp in report.cancelled],
+        "restored": {
+            str(tp): list(r) for tp, r in sorted(report.restored.items(), key=lambda kv: sort_key(kv[0]))
+        },
+        "errors": {str(tp): m for tp, m in report.errors.items()},
+        "log_dir_moves_cancelled": [f"{tp}-{b}" for tp, b in report.log_dir_cancelled],
+        "throttles_cleared": {"brokers": list(report.cleared_brokers), "topics": list(report.cleared_topics)},
+        "clear_errors": list(report.clear_errors),
+    }
+
+
+def list_text(ongoing: Mapping[TopicPartition, OngoingReassignment]) -> Iterator[str]:
+    if not ongoing:
+        yield "No partition reassignments found."
+        return
+    yield "Current partition reassignments:"
+    for tp in sorted(ongoing, key=sort_key):
+        r = ongoing[tp]
+        line = f"{tp}: replicas: {join_ints(r.replicas)}."
+        if r.adding:
+            line += f" adding: {join_ints(r.adding)}."
+        if r.removing:
+            line += f" removing: {join_ints(r.removing)}."
+        yield line
+
+
+def list_json(ongoing: Mapping[TopicPartition, OngoingReassignment]) -> dict[str, Any]:
+    return {
+        "reassignments": [
+            {
+                "topic": tp.topic,
+                "partition": tp.partition,
+                "replicas": list(r.replicas),
+                "adding": list(r.adding),
+                "removing": list(r.removing),
+            }
+            for tp, r in sorted(ongoing.items(), key=lambda kv: sort_key(kv[0]))
+        ]
+    }
+
+
+def list_table(ongoing: Mapping[TopicPartition, OngoingReassignment]) -> RenderableType:
+    from rich.table import Table
+
+    table = Table(title="Current partition reassignments" if ongoing else "No partition reassignments found.")
+    for column in ("Partition", "Replicas", "Adding", "Removing"):
+        table.add_column(column)
+    for tp in sorted(ongoing, key=sort_key):
+        r = ongoing[tp]
+        table.add_row(
+            str(tp), join_ints(r.replicas), join_ints(r.adding) or "-", join_ints(r.removing) or "-"
+        )
+    return table
