@@ -134,9 +134,13 @@ def test_check_deletes() -> None:
     filler = tuple(_entry(f"k{i}", "1", ConfigSource.DEFAULT_CONFIG) for i in range(25))
     full = ResourceConfigs(entity=TOPIC, entries=(*filler, RETENTION, CLEANUP))
     with pytest.raises(UsageError, match=r"Invalid config\(s\): cleanup.policy"):
-        check_deletes(full, build_changes(add_config=None, add_config_file=None, delete_config=["cleanup.policy"]))
+        check_deletes(
+            full, build_changes(add_config=None, add_config_file=None, delete_config=["cleanup.policy"])
+        )
     # a sparse list (only set keys, all marked DEFAULT_CONFIG, as tansu answers): presence counts
-    check_deletes(ORDERS, build_changes(add_config=None, add_config_file=None, delete_config=["cleanup.policy"]))
+    check_deletes(
+        ORDERS, build_changes(add_config=None, add_config_file=None, delete_config=["cleanup.policy"])
+    )
     with pytest.raises(UsageError, match=r"Invalid config\(s\): nope"):
         check_deletes(ORDERS, build_changes(add_config=None, add_config_file=None, delete_config=["nope"]))
     loggers = ResourceConfigs(
@@ -191,7 +195,10 @@ def test_subtract_and_sensitive_preview() -> None:
 def test_did_you_mean_needs_a_full_list() -> None:
     full = ResourceConfigs(
         entity=TOPIC,
-        entries=(*tuple(_entry(f"k{i}.setting", "1", ConfigSource.DEFAULT_CONFIG) for i in range(25)), RETENTION),
+        entries=(
+            *tuple(_entry(f"k{i}.setting", "1", ConfigSource.DEFAULT_CONFIG) for i in range(25)),
+            RETENTION,
+        ),
     )
     changes = build_changes(add_config="retention.mss=5,brand.new=1", add_config_file=None, delete_config=[])
     assert unknown_keys(full, changes) == [("retention.mss", "retention.ms")]
