@@ -1,0 +1,462 @@
+"""Collecting a snapshot of a live cluster through the shared client layer (no Spark).
+
+Behavior:
+- One Admin per cluster; the steps run one after the other under one collection time, so every
+  table of a snapshot describes the same moment as closely as the cluster allows.
+- Brokers: DescribeCluster including fenced brokers where the server offers v2.
+- Topics and partitions: Metadata v1-v12 for every topic (leader, replicas, ISR, offline replicas),
+  then DescribeTopicPartitions (75, KIP-966) for ELR and last-known ELR where the brokers offer it.
+- Configs (kcli.client.api.configs), ACLs (api.acls), client quotas (api.quotas), log dirs
+  (api.log_dirs), features (api.features) and the quorum (api.quorum) come from the tool modules.
+- An optional part the server does not offer (ACLs without an authorizer, no DescribeLogDirs, ...)
+  is written as an empty table and reported as a warning; the cluster identity, brokers, topics and
+  partitions are required.
+Version notes: Metadata and DescribeTopicPartitions are called here directly through Admin.call,
+because kcli.client.api.topics only describes named topics.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kcli.audit.snapshot import SnapshotWriter, WrittenSnapshot, collected_at_label
+from kcli.errors import KcliError, UsageError
+
+if TYPE_CHECKING:
+    from kcli.client.admin import Admin
+    from kcli.client.config import ClientConfig
+
+METADATA = 3
+DESCRIBE_TOPIC_PARTITIONS = 75
+STEPS = (
+    "cluster",
+    "topics",
+    "leader eligibility",
+    "topic configs",
+    "broker configs",
+    "acls",
+    "client quotas",
+    "log dirs",
+    "features",
+    "quorum",
+)
+
+Step = Callable[[str], None]
+
+
+@dataclass(slots=True, kw_only=True)
+class ClusterSnapshot:
+    """One cluster's tables as rows, before they are written."""
+
+    cluster_id: str
+    collected_at: datetime
+    bootstrap: str
+    endpoint_type: str
+    controller_id: int
+    tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def write_snapshot(snapshot: ClusterSnapshot, out: Path) -> WrittenSnapshot:
+    """Write every table of `snapshot` under `out` (the clusters row last)."""
+    from kcli import __version__
+
+    writer = SnapshotWriter(
+        out, cluster_id=snapshot.cluster_id, collected_at=collected_at_label(snapshot.collected_at)
+    )
+    for name, rows in snapshot.tables.items():
+        writer.write(name, rows)
+    return writer.finish(
+        {
+            "bootstrap": snapshot.bootstrap,
+            "endpoint_type": snapshot.endpoint_type,
+            "controller_id": snapshot.controller_id,
+            "collected_ms": int(snapshot.collected_at.timestamp() * 1000),
+            "kcli_version": __version__,
+        }
+    )
+
+
+async def collect_cluster(
+    config: ClientConfig, *, step: Step | None = None, now: Callable[[], datetime] | None = None
+) -> ClusterSnapshot:
+    """Collect one cluster's snapshot; `step(name)` is called as each step starts."""
+    from kcli.client.admin import Admin
+    from kcli.client.config import EndpointType
+
+    if config.endpoint_type is EndpointType.CONTROLLERS:
+        raise UsageError(
+            "kcli spark collect needs broker endpoints (--bootstrap-server): topics, partitions and log "
+            "dirs are served by brokers"
+        )
+    announce = step or (lambda _name: None)
+    moment = (now or (lambda: datetime.now(UTC)))()
+    bootstrap = ",".join(str(endpoint) for endpoint in config.bootstrap)
+    async with Admin(config) as admin:
+        announce("cluster")
+        description = await admin.describe_cluster(include_fenced_brokers=True)
+        cluster_id = description.cluster_id or admin.cluster_id
+        if not cluster_id:
+            raise KcliError(f"cluster at {bootstrap} did not report a cluster id")
+        snapshot = ClusterSnapshot(
+            cluster_id=cluster_id,
+            collected_at=moment,
+            bootstrap=bootstrap,
+            endpoint_type="brokers",
+            controller_id=description.controller_id,
+        )
+        snapshot.tables["brokers"] = [
+            {"broker_id": n.node_id, "host": n.host, "port": n.port, "rack": n.rack, "fenced": n.fenced}
+            for n in sorted(description.nodes, key=lambda n: n.node_id)
+        ]
+        live = sorted(n.node_id for n in description.nodes if not n.fenced)
+        announce("topics")
+        topics, partitions = await _topics_and_partitions(admin)
+        snapshot.tables["topics"] = topics
+        snapshot.tables["partitions"] = partitions
+        announce("leader eligibility")
+        await _optional(snapshot, "ELR", _add_elr(admin, partitions))
+        names = [row["topic"] for row in topics]
+        announce("topic configs")
+        snapshot.tables["topic_configs"] = await _configs(admin, snapshot, "topics", names)
+        announce("broker configs")
+        snapshot.tables["broker_configs"] = await _configs(admin, snapshot, "brokers", [str(b) for b in live])
+        announce("acls")
+        snapshot.tables["acls"] = await _optional(snapshot, "ACLs", _acls(admin)) or []
+        announce("client quotas")
+        snapshot.tables["client_quotas"] = await _optional(snapshot, "client quotas", _quotas(admin)) or []
+        announce("log dirs")
+        snapshot.tables["log_dirs"] = await _log_dirs(admin, snapshot, live)
+        announce("features")
+        snapshot.tables["features"] = await _optional(snapshot, "features", _features(admin)) or []
+        announce("quorum")
+        quorum = await _optional(snapshot, "quorum", _quorum(admin))
+        snapshot.tables["quorum"], snapshot.tables["controllers"] = quorum or ([], [])
+    return snapshot
+
+
+async def _optional(snapshot: ClusterSnapshot, what: str, work: Any) -> Any:
+    """Run an optional step: a Kafka-level failure becomes a warning and an empty table."""
+    try:
+        return await work
+    except KcliError as error:
+        snapshot.warnings.append(f"{snapshot.cluster_id}: {what} not collected: {error.line()}")
+        return None
+
+
+def topic_id_text(value: Any) -> str | None:
+    """A Kafka topic id as Kafka prints it: URL-safe base64 of the 16 bytes, no padding."""
+    if value is None:
+        return None
+    raw = value.bytes if isinstance(value, uuid.UUID) else bytes(value)
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+async def _topics_and_partitions(admin: Admin) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    from kcli.client.admin import Target
+    from kcli.client.errors import check
+    from kcli.client.protocol import make, request_class
+
+    def build(version: int) -> Any:
+        return make(
+            request_class("metadata", version),
+            topics=None,
+            allow_auto_topic_creation=False,
+            include_cluster_authorized_operations=False,
+            include_topic_authorized_operations=False,
+        )
+
+    response = await admin.call(METADATA, build, versions=(1, 12), target=Target.ANY)
+    topics: list[dict[str, Any]] = []
+    partitions: list[dict[str, Any]] = []
+    for topic in sorted(response.topics, key=lambda t: str(t.name)):
+        if int(topic.error_code) != 0:
+            check(int(topic.error_code), None, what=f"Metadata for topic {topic.name}")
+        parts = sorted(topic.partitions, key=lambda p: int(p.partition_index))
+        topics.append(
+            {
+                "topic": str(topic.name),
+                "topic_id": topic_id_text(getattr(topic, "topic_id", None)),
+                "internal": bool(getattr(topic, "is_internal", False)),
+                "partition_count": len(parts),
+                "replication_factor": len(parts[0].replica_nodes) if parts else 0,
+            }
+        )
+        for p in parts:
+            partitions.append(
+                {
+                    "topic": str(topic.name),
+                    "partition": int(p.partition_index),
+                    "leader": int(p.leader_id),
+                    "leader_epoch": int(getattr(p, "leader_epoch", -1)),
+                    "replicas": [int(b) for b in p.replica_nodes],
+                    "isr": [int(b) for b in p.isr_nodes],
+                    "elr": [],
+                    "last_known_elr": [],
+                    "offline_replicas": [int(b) for b in getattr(p, "offline_replicas", ())],
+                }
+            )
+    return topics, partitions
+
+
+async def _add_elr(admin: Admin, partitions: list[dict[str, Any]]) -> None:
+    """Fill elr/last_known_elr from DescribeTopicPartitions, following its cursor."""
+    from kio.static.primitive import i32
+
+    from kcli.client.admin import Target
+    from kcli.client.protocol import make, request_class
+
+    by_key = {(row["topic"], row["partition"]): row for row in partitions}
+    wanted = sorted({row["topic"] for row in partitions})
+    if not wanted:
+        return
+    cursor: tuple[str, int] | None = None
+    for _page in range(100_000):  # bounded: each page advances the cursor
+
+        def build(version: int, cursor: tuple[str, int] | None = cursor) -> Any:
+            cls = request_class("describe_topic_partitions", version)
+            module = __import__(cls.__module__, fromlist=["TopicRequest", "Cursor"])
+            next_cursor = (
+                None
+                if cursor is None
+                else module.Cursor(topic_name=cursor[0], partition_index=i32(cursor[1]))
+            )
+            return make(
+                cls,
+                topics=tuple(module.TopicRequest(name=name) for name in wanted),
+                response_partition_limit=i32(2000),
+                cursor=next_cursor,
+            )
+
+        response = await admin.call(DESCRIBE_TOPIC_PARTITIONS, build, versions=(0, 0), target=Target.ANY)
+        for topic in response.topics:
+            for p in topic.partitions:
+                row = by_key.get((str(topic.name), int(p.partition_index)))
+                if row is not None:
+                    row["elr"] = [int(b) for b in (p.eligible_leader_replicas or ())]
+                    row["last_known_elr"] = [int(b) for b in (p.last_known_elr or ())]
+        following = response.next_cursor
+        if following is None:
+            return
+        cursor = (str(following.topic_name), int(following.partition_index))
+
+
+async def _configs(
+    admin: Admin, snapshot: ClusterSnapshot, kind: str, names: Sequence[str]
+) -> list[dict[str, Any]]:
+    from kcli.client.api.configs import describe_configs
+    from kcli.ops.config_spec import ConfigSource, Entity, EntityType
+
+    entity_type = EntityType.TOPICS if kind == "topics" else EntityType.BROKERS
+    if not names:
+        return []
+    results = await describe_configs(
+        admin, [Entity(type=entity_type, name=name) for name in names], include_synonyms=False
+    )
+    rows: list[dict[str, Any]] = []
+    for result in results:
+        if result.error is not None:
+            snapshot.warnings.append(
+                f"{snapshot.cluster_id}: configs of {result.entity.label} not collected: {result.error.line()}"
+            )
+            continue
+        for entry in result.entries:
+            row: dict[str, Any] = {
+                "name": entry.name,
+                "value": None if entry.sensitive else entry.value,
+                "source": entry.source.name,
+                "is_default": entry.source is ConfigSource.DEFAULT_CONFIG,
+                "is_sensitive": entry.sensitive,
+                "read_only": entry.read_only,
+            }
+            if kind == "topics":
+                row["topic"] = result.entity.name
+            else:
+                row["broker_id"] = int(result.entity.name or -1)
+            rows.append(row)
+    return rows
+
+
+async def _acls(admin: Admin) -> list[dict[str, Any]]:
+    from kcli.client.api.acls import describe_acls
+    from kcli.ops.acls import ANY_FILTER
+
+    return [
+        {
+            "resource_type": binding.pattern.resource_type.name,
+            "resource_name": binding.pattern.name,
+            "pattern_type": binding.pattern.pattern_type.name,
+            "principal": binding.entry.principal,
+            "host": binding.entry.host,
+            "operation": binding.entry.operation.name,
+            "permission_type": binding.entry.permission_type.name,
+        }
+        for binding in await describe_acls(admin, [ANY_FILTER])
+    ]
+
+
+async def _quotas(admin: Admin) -> list[dict[str, Any]]:
+    from kcli.client.api.quotas import describe_client_quotas
+    from kcli.ops.config_spec import Entity, EntityType
+
+    shapes = (
+        [EntityType.USERS],
+        [EntityType.CLIENTS],
+        [EntityType.IPS],
+        [EntityType.USERS, EntityType.CLIENTS],
+    )
+    rows: list[dict[str, Any]] = []
+    for shape in shapes:
+        for entry in await describe_client_quotas(admin, [Entity(type=kind) for kind in shape]):
+            parts = {
+                key: (name if name is not None else "<default>") for key, name in entry.entity.components
+            }
+            entity = ",".join(f"{key}={name}" for key, name in parts.items())
+            for key, value in sorted(entry.values.items()):
+                rows.append(
+                    {
+                        "entity": entity,
+                        "user": parts.get("user"),
+                        "client_id": parts.get("client-id"),
+                        "ip": parts.get("ip"),
+                        "key": key,
+                        "value": float(value),
+                    }
+                )
+    return rows
+
+
+async def _log_dirs(admin: Admin, snapshot: ClusterSnapshot, brokers: Sequence[int]) -> list[dict[str, Any]]:
+    from kcli.client.api.log_dirs import describe_log_dirs
+
+    if not brokers:
+        return []
+    described = await describe_log_dirs(admin, brokers)
+    rows: list[dict[str, Any]] = []
+    for broker_id, reply in sorted(described.items()):
+        if isinstance(reply, KcliError):
+            snapshot.warnings.append(
+                f"{snapshot.cluster_id}: log dirs of broker {broker_id} not collected: {reply.line()}"
+            )
+            continue
+        dirs: dict[str, list[int]] = {}
+        for replicas in reply.replicas.values():
+            for replica in replicas:
+                if not replica.is_future:
+                    dirs.setdefault(replica.log_dir, []).append(replica.size)
+        for log_dir, sizes in sorted(dirs.items()):
+            rows.append(
+                {
+                    "broker_id": broker_id,
+                    "log_dir": log_dir,
+                    "error": None,
+                    "total_bytes": -1,
+                    "usable_bytes": -1,
+                    "partition_count": len(sizes),
+                    "partition_bytes": sum(sizes),
+                }
+            )
+        for log_dir in reply.offline_dirs:
+            rows.append(
+                {
+                    "broker_id": broker_id,
+                    "log_dir": log_dir,
+                    "error": "KAFKA_STORAGE_ERROR",
+                    "total_bytes": -1,
+                    "usable_bytes": -1,
+                    "partition_count": 0,
+                    "partition_bytes": 0,
+                }
+            )
+    return rows
+
+
+async def _features(admin: Admin) -> list[dict[str, Any]]:
+    from kcli.client.api.features import describe
+
+    description = await describe(admin)
+    return [
+        {
+            "feature": state.name,
+            "finalized_level": state.finalized_level or None,
+            "min_supported": state.supported_min,
+            "max_supported": state.supported_max,
+        }
+        for state in description.features
+    ]
+
+
+async def _quorum(admin: Admin) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    from kcli.client.api.quorum import describe
+
+    info = await describe(admin)
+    rows: list[dict[str, Any]] = []
+    for role_of, replicas in (("voter", info.voters), ("observer", info.observers)):
+        for replica in replicas:
+            role = (
+                "observer"
+                if role_of == "observer"
+                else ("leader" if replica.replica_id == info.leader_id else "follower")
+            )
+            known = replica.log_end_offset >= 0
+            rows.append(
+                {
+                    "replica_id": replica.replica_id,
+                    "role": role,
+                    "leader_id": info.leader_id,
+                    "leader_epoch": info.leader_epoch,
+                    "high_watermark": info.high_watermark,
+                    "log_end_offset": replica.log_end_offset,
+                    "lag": info.high_watermark - replica.log_end_offset if known else None,
+                    "last_fetch_ms": replica.last_fetch_timestamp
+                    if replica.last_fetch_timestamp is not None
+                    else -1,
+                    "last_caught_up_ms": (
+                        replica.last_caught_up_timestamp
+                        if replica.last_caught_up_timestamp is not None
+                        else -1
+                    ),
+                }
+            )
+    controllers = []
+    for voter in info.voters:
+        endpoints = info.nodes.get(voter.replica_id, ())
+        first = endpoints[0] if endpoints else None
+        controllers.append(
+            {
+                "controller_id": voter.replica_id,
+                "host": first.host if first else None,
+                "port": first.port if first else None,
+                "rack": None,
+                "is_active": voter.replica_id == info.leader_id,
+            }
+        )
+    return rows, controllers
+
+
+async def collect_fleet(
+    configs: Sequence[ClientConfig],
+    out: Path,
+    *,
+    on_step: Callable[[int, str], None] | None = None,
+    on_done: Callable[[int, WrittenSnapshot, list[str]], None] | None = None,
+) -> list[WrittenSnapshot]:
+    """Collect and write each cluster in turn; on_step(index, step) drives a progress bar per cluster."""
+    written = []
+    for index, config in enumerate(configs):
+        step: Step | None = None
+        if on_step is not None:
+            step = functools.partial(on_step, index)
+        snapshot = await collect_cluster(config, step=step)
+        result = write_snapshot(snapshot, out)
+        written.append(result)
+        if on_done is not None:
+            on_done(index, result, snapshot.warnings)
+    return written
