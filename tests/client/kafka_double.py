@@ -121,6 +121,8 @@ class KafkaDouble:
         api_key, version, correlation_id = struct.unpack_from(">hhi", frame, 0)
         request_type = protocol.request_class(protocol.schema_name(api_key), version)
         header_type = HeaderV2 if request_type.__flexible__ else HeaderV1
+        header: Any
+        body: Any
         header, size = entity_reader(header_type)(frame, 0)
         body, _ = entity_reader(request_type)(frame, size)
         return Received(api_key, version, correlation_id, header.client_id, body, frame)
@@ -144,3 +146,38 @@ async def serving(double: KafkaDouble) -> AsyncIterator[KafkaDouble]:
         yield double
     finally:
         await double.stop()
+
+
+def describe_cluster_handler(
+    nodes: list[tuple[int, KafkaDouble]],
+    *,
+    controller: int,
+    endpoint_type: int = 1,
+    cluster_id: str = "double-cluster",
+) -> Handler:
+    """A DescribeCluster handler listing `nodes` (all on 127.0.0.1) with `controller` as controller id."""
+
+    def handler(received: Received) -> Any:
+        import sys
+
+        cls = protocol.response_class("describe_cluster", received.version)
+        broker_cls = sys.modules[cls.__module__].DescribeClusterBroker
+        brokers = tuple(
+            protocol.make(
+                broker_cls, broker_id=node_id, host="127.0.0.1", port=double.port, rack=None, is_fenced=False
+            )
+            for node_id, double in nodes
+        )
+        return protocol.make(
+            cls,
+            throttle_time=timedelta(0),
+            error_code=ErrorCode.none,
+            error_message=None,
+            endpoint_type=endpoint_type,
+            cluster_id=cluster_id,
+            controller_id=controller,
+            brokers=brokers,
+            cluster_authorized_operations=-2147483648,
+        )
+
+    return handler

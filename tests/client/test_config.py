@@ -205,7 +205,7 @@ def test_no_bootstrap_anywhere_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_both_kinds_in_one_file_is_a_usage_error(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="both bootstrap.servers and bootstrap.controllers"):
+    with pytest.raises(UsageError, match=r"both bootstrap\.servers and bootstrap\.controllers"):
         _resolve(tmp_path, props="bootstrap.servers=b:1\nbootstrap.controllers=c:2\n")
 
 
@@ -221,11 +221,11 @@ def test_cli_exit_codes_for_bootstrap_usage_errors() -> None:
 def test_unknown_keys_warn_and_values_are_validated(tmp_path: Path) -> None:
     _, warnings = _resolve(tmp_path, props="bootstrap.servers=b:1\nbogus.key=1\nmetadata.max.age.ms=5\n")
     assert len(warnings) == 1 and "'bogus.key'" in warnings[0]
-    with pytest.raises(UsageError, match="request.timeout.ms must be an integer"):
+    with pytest.raises(UsageError, match=r"request\.timeout\.ms must be an integer"):
         _resolve(tmp_path, props="bootstrap.servers=b:1\nrequest.timeout.ms=soon\n")
-    with pytest.raises(UsageError, match="security.protocol"):
+    with pytest.raises(UsageError, match=r"security\.protocol"):
         _resolve(tmp_path, props="bootstrap.servers=b:1\nsecurity.protocol=QUIC\n")
-    with pytest.raises(UsageError, match="metadata.recovery.strategy"):
+    with pytest.raises(UsageError, match=r"metadata\.recovery\.strategy"):
         _resolve(tmp_path, props="bootstrap.servers=b:1\nmetadata.recovery.strategy=sometimes\n")
 
 

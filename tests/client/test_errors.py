@@ -51,3 +51,20 @@ def test_check_raises_only_on_errors() -> None:
         assert error.name == "NOT_CONTROLLER" and error.retriable and error.node == "n"
     else:
         raise AssertionError("check(41) did not raise")
+
+
+def test_protocol_api_table_matches_kio_and_classes_resolve() -> None:
+    from kio.schema.index import api_key_map, schema_name_map
+    from kio.static.constants import EntityType
+
+    from kcli.client import protocol
+
+    assert dict(api_key_map) == protocol.API_SCHEMA_NAMES
+    assert protocol.api_name(60) == "DescribeCluster" and protocol.api_name(999) == "Api(999)"
+    for name, versions in schema_name_map.items():
+        for version, entities in versions.items():
+            if EntityType.request in entities:
+                expected = entities[EntityType.request].split(":")[1]
+                assert protocol.request_class(name, version).__name__ == expected
+    assert protocol.request_class("DescribeCluster", 1) is protocol.request_class("describe_cluster", 1)
+    assert protocol.request_class("api_versions", 5).__version__ == 5

@@ -130,7 +130,10 @@ def test_v5_carries_cluster_and_node_id_and_rebootstrap_required_is_raised() -> 
             # Disabled by metadata.cluster.check.enable=false: v4, no ids.
             off = await Connection.open(
                 endpoint,
-                config=_config(double.bootstrap, **{"metadata.cluster.check.enable": "false"}),
+                config=config_from_properties(
+                    {"bootstrap.servers": double.bootstrap, "metadata.cluster.check.enable": "false"},
+                    warn=lambda _: None,
+                ),
                 deadline=_deadline(5),
                 node_id=7,
                 cluster_id="another-cluster",

@@ -19,6 +19,100 @@ from typing import Any
 API_VERSIONS_KEY = 18
 MAX_FRAME_BYTES = 100 * 1024 * 1024  # Kafka's socket.request.max.bytes is 100 MiB
 
+# API key -> kio schema name (kio.schema.index.api_key_map, copied so that naming an API in a message
+# does not import kio's whole index; a test keeps the two equal).
+API_SCHEMA_NAMES: dict[int, str] = {
+    0: "produce",
+    1: "fetch",
+    2: "list_offsets",
+    3: "metadata",
+    8: "offset_commit",
+    9: "offset_fetch",
+    10: "find_coordinator",
+    11: "join_group",
+    12: "heartbeat",
+    13: "leave_group",
+    14: "sync_group",
+    15: "describe_groups",
+    16: "list_groups",
+    17: "sasl_handshake",
+    18: "api_versions",
+    19: "create_topics",
+    20: "delete_topics",
+    21: "delete_records",
+    22: "init_producer_id",
+    23: "offset_for_leader_epoch",
+    24: "add_partitions_to_txn",
+    25: "add_offsets_to_txn",
+    26: "end_txn",
+    27: "write_txn_markers",
+    28: "txn_offset_commit",
+    29: "describe_acls",
+    30: "create_acls",
+    31: "delete_acls",
+    32: "describe_configs",
+    33: "alter_configs",
+    34: "alter_replica_log_dirs",
+    35: "describe_log_dirs",
+    36: "sasl_authenticate",
+    37: "create_partitions",
+    38: "create_delegation_token",
+    39: "renew_delegation_token",
+    40: "expire_delegation_token",
+    41: "describe_delegation_token",
+    42: "delete_groups",
+    43: "elect_leaders",
+    44: "incremental_alter_configs",
+    45: "alter_partition_reassignments",
+    46: "list_partition_reassignments",
+    47: "offset_delete",
+    48: "describe_client_quotas",
+    49: "alter_client_quotas",
+    50: "describe_user_scram_credentials",
+    51: "alter_user_scram_credentials",
+    52: "vote",
+    53: "begin_quorum_epoch",
+    54: "end_quorum_epoch",
+    55: "describe_quorum",
+    56: "alter_partition",
+    57: "update_features",
+    58: "envelope",
+    59: "fetch_snapshot",
+    60: "describe_cluster",
+    61: "describe_producers",
+    62: "broker_registration",
+    63: "broker_heartbeat",
+    64: "unregister_broker",
+    65: "describe_transactions",
+    66: "list_transactions",
+    67: "allocate_producer_ids",
+    68: "consumer_group_heartbeat",
+    69: "consumer_group_describe",
+    70: "controller_registration",
+    71: "get_telemetry_subscriptions",
+    72: "push_telemetry",
+    73: "assign_replicas_to_dirs",
+    74: "list_config_resources",
+    75: "describe_topic_partitions",
+    76: "share_group_heartbeat",
+    77: "share_group_describe",
+    78: "share_fetch",
+    79: "share_acknowledge",
+    80: "add_raft_voter",
+    81: "remove_raft_voter",
+    82: "update_raft_voter",
+    83: "initialize_share_group_state",
+    84: "read_share_group_state",
+    85: "write_share_group_state",
+    86: "delete_share_group_state",
+    87: "read_share_group_state_summary",
+    88: "streams_group_heartbeat",
+    89: "streams_group_describe",
+    90: "describe_share_group_offsets",
+    91: "alter_share_group_offsets",
+    92: "delete_share_group_offsets",
+}
+
 
 def _schema_name(api: str) -> str:
     """Accept "describe_cluster", "DescribeCluster" or "describe-cluster"; return kio's schema name."""
@@ -33,34 +127,41 @@ def _schema_name(api: str) -> str:
 
 
 @functools.cache
-def request_class(api: str, version: int) -> type:
+def request_class(api: str, version: int) -> type[Any]:
     """The kio request class of `api` (schema name like "describe_cluster" or "DescribeCluster") at `version`."""
     return _entity_class(_schema_name(api), version, response=False)
 
 
 @functools.cache
-def response_class(api: str, version: int) -> type:
+def response_class(api: str, version: int) -> type[Any]:
     """The kio response class of `api` at `version`."""
     return _entity_class(_schema_name(api), version, response=True)
 
 
-def _entity_class(name: str, version: int, *, response: bool) -> type:
+def _entity_class(name: str, version: int, *, response: bool) -> type[Any]:
     if name == "api_versions" and version == 5:
         from kcli.client.protocol import api_versions_v5
 
         return api_versions_v5.ApiVersionsResponse if response else api_versions_v5.ApiVersionsRequest
-    from kio.index import load_entity_schema
-    from kio.static.constants import EntityType
+    # kio lays out kio.schema.<name>.v<N>.<request|response>.<Name><Request|Response>; importing that
+    # module directly skips kio.index, which costs more start-up time than the module itself.
+    import importlib
 
-    return load_entity_schema(name, version, EntityType.response if response else EntityType.request)
+    kind = "response" if response else "request"
+    class_name = "".join(part.capitalize() for part in name.split("_")) + kind.capitalize()
+    try:
+        module = importlib.import_module(f"kio.schema.{name}.v{version}.{kind}")
+        return getattr(module, class_name)  # type: ignore[no-any-return]
+    except (ImportError, AttributeError):
+        from kio.index import load_entity_schema
+        from kio.static.constants import EntityType
+
+        return load_entity_schema(name, version, EntityType.response if response else EntityType.request)
 
 
-@functools.cache
 def schema_name(api_key: int) -> str:
-    """kio's schema name of an API key, e.g. 60 -> "describe_cluster"."""
-    from kio.schema.index import api_key_map
-
-    return api_key_map[api_key]
+    """kio's schema name of an API key, e.g. 60 -> "describe_cluster" (KeyError if unknown)."""
+    return API_SCHEMA_NAMES[api_key]
 
 
 @functools.cache
