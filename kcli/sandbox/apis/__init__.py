@@ -1,0 +1,1 @@
+"""One module per Kafka API the sandbox answers, named kNN_<api>.py after its API key."""

@@ -1,0 +1,136 @@
+"""Metadata (3), versions 0-13 (brokers only): brokers, cluster id, controller id, topics.
+
+Behavior:
+- Topics null -> every topic the caller may DESCRIBE; [] -> none; named or by id (v10+) -> those,
+  unknown ones with UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID for ids), unauthorized ones with
+  TOPIC_AUTHORIZATION_FAILED. Topics are never auto-created (auto.create.topics.enable=false).
+- Only unfenced brokers are listed; offline replicas are replicas on fenced or unregistered brokers.
+- ControllerId is a live broker (brokers forward controller requests, KIP-590).
+
+Version notes: v1 controller id and is_internal; v2 cluster id; v5 offline replicas; v7 leader
+epoch; v8 authorized operations; v9+ flexible; v10 topic ids; v13 top-level error code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.sandbox.authorizer import DESCRIBE, TOPIC, authorized_operations
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.image import Topic
+from kcli.sandbox.registry import Listener, api
+from kcli.sandbox.wire import has_field
+
+UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_ID = 3, 29, 100
+LEADER_NOT_AVAILABLE = 5
+AUTHORIZED_OPERATIONS_UNSET = -(2**31)
+
+
+@api(3, "metadata", (0, 13), listeners=Listener.BROKER)
+async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
+    """Describe brokers and topics."""
+    cluster = ctx.cluster
+    image = cluster.image
+    brokers = []
+    for broker in sorted(image.brokers.values(), key=lambda b: b.broker_id):
+        if broker.fenced:
+            continue
+        host, port = cluster.advertised(broker.broker_id)
+        brokers.append(
+            ctx.r("MetadataResponseBroker", node_id=broker.broker_id, host=host, port=port, rack=broker.rack)
+        )
+    live = {b.broker_id for b in image.brokers.values() if not b.fenced}
+    with_ops = bool(getattr(request, "include_topic_authorized_operations", False))
+    topics: list[Any] = []
+    if request.topics is None:
+        for each in image.topics.values():
+            if ctx.authorize(DESCRIBE, TOPIC, each.name):
+                topics.append(_topic(ctx, each, live, with_ops))
+    else:
+        for wanted in request.topics:
+            topic_id = getattr(wanted, "topic_id", None)
+            name = wanted.name
+            if name is None and topic_id is not None and topic_id.int != 0:
+                topic = image.topics.get(topic_id)
+                if topic is None or not ctx.authorize(DESCRIBE, TOPIC, topic.name):
+                    topics.append(_error(ctx, UNKNOWN_TOPIC_ID, None, topic_id))
+                    continue
+            else:
+                topic = image.topic(name or "")
+                if not ctx.authorize(DESCRIBE, TOPIC, name or ""):
+                    topics.append(_error(ctx, TOPIC_AUTHORIZATION_FAILED, name, None))
+                    continue
+                if topic is None:
+                    topics.append(_error(ctx, UNKNOWN_TOPIC_OR_PARTITION, name, None))
+                    continue
+            topics.append(_topic(ctx, topic, live, with_ops))
+    return ctx.r(
+        "MetadataResponse",
+        throttle_time=ZERO,
+        brokers=tuple(brokers),
+        cluster_id=cluster.cluster_id,
+        controller_id=cluster.client_controller_id(),
+        topics=tuple(topics),
+        cluster_authorized_operations=AUTHORIZED_OPERATIONS_UNSET,
+        error_code=0,
+    )
+
+
+def _error(ctx: RequestContext, code: int, name: str | None, topic_id: Any) -> Any:
+    import uuid
+
+    return ctx.r(
+        "MetadataResponseTopic",
+        error_code=code,
+        name=name,
+        topic_id=topic_id or uuid.UUID(int=0),
+        is_internal=False,
+        partitions=(),
+        topic_authorized_operations=AUTHORIZED_OPERATIONS_UNSET,
+    )
+
+
+def _topic(ctx: RequestContext, topic: Topic, live: set[int], with_ops: bool) -> Any:
+    partition_cls = ctx.response_module.MetadataResponsePartition
+    from kcli.sandbox.wire import make
+
+    full = has_field(partition_cls, "leader_epoch") and has_field(partition_cls, "offline_replicas")
+    partitions = []
+    for p in sorted(topic.partitions.values(), key=lambda p: p.partition_id):
+        offline = tuple(b for b in p.replicas if b not in live)
+        error = LEADER_NOT_AVAILABLE if p.leader == -1 else 0
+        if full:
+            partitions.append(
+                make(
+                    partition_cls,
+                    error_code=error,
+                    partition_index=p.partition_id,
+                    leader_id=p.leader,
+                    leader_epoch=p.leader_epoch,
+                    replica_nodes=tuple(p.replicas),
+                    isr_nodes=tuple(p.isr),
+                    offline_replicas=offline,
+                )
+            )
+        else:
+            partitions.append(
+                make(
+                    partition_cls,
+                    error_code=error,
+                    partition_index=p.partition_id,
+                    leader_id=p.leader,
+                    replica_nodes=tuple(p.replicas),
+                    isr_nodes=tuple(p.isr),
+                    offline_replicas=offline,
+                )
+            )
+    operations = authorized_operations(ctx, TOPIC, topic.name) if with_ops else AUTHORIZED_OPERATIONS_UNSET
+    return ctx.r(
+        "MetadataResponseTopic",
+        error_code=0,
+        name=topic.name,
+        topic_id=topic.topic_id,
+        is_internal=False,
+        partitions=tuple(partitions),
+        topic_authorized_operations=operations,
+    )

@@ -1,0 +1,129 @@
+"""ApiVersions (18), versions 0-5: the API table of the listener, supported and finalized features.
+
+Behavior:
+- The table is built from the registry: exactly the APIs (and versions) this node kind answers.
+- An unsupported version is answered at v0 with UNSUPPORTED_VERSION and the table (KIP-511).
+- v5 (KIP-1242): ClusterId set and (ClusterId or NodeId differ from this node) -> REBOOTSTRAP_REQUIRED;
+  NodeId set without ClusterId -> INVALID_REQUEST; both with an empty API table.
+
+Version notes:
+- v3+ flexible with ClientSoftwareName/Version; v3+ carries features in tagged fields.
+- v0-v3 omit supported features whose minimum is 0; v4 allows them.
+- kio stops at v4: v5 is decoded here (v4 body + ClusterId nullable compact string + NodeId int32).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from kcli.sandbox import wire
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.features import FEATURES
+from kcli.sandbox.registry import api, specs_for
+
+REBOOTSTRAP_REQUIRED = 129
+INVALID_REQUEST = 42
+UNSUPPORTED_VERSION = 35
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApiVersionsV5Request:
+    """ApiVersionsRequest v5 (KIP-1242), which kio does not have."""
+
+    client_software_name: str
+    client_software_version: str
+    cluster_id: str | None
+    node_id: int
+
+
+def decode_api_versions(frame: bytes, version: int) -> tuple[Any, Any, Any]:
+    """(header, request, response module) for ApiVersions at any served version."""
+    if version < 5:
+        header, request, _ = wire.decode_request(frame, "api_versions", version)
+        return header, request, wire.classes("api_versions", version)[2]
+    from kio.serial.readers import read_compact_string, read_compact_string_nullable
+
+    header, offset = wire.decode_header(frame, "api_versions", 4)
+    try:
+        name, size = read_compact_string(frame, offset)
+        offset += size
+        software_version, size = read_compact_string(frame, offset)
+        offset += size
+        cluster_id, size = read_compact_string_nullable(frame, offset)
+        offset += size
+        (node_id,) = struct.unpack_from(">i", frame, offset)
+    except Exception as error:
+        raise wire.FrameError(f"malformed ApiVersions v5 request: {error}") from None
+    request = ApiVersionsV5Request(
+        client_software_name=name,
+        client_software_version=software_version,
+        cluster_id=cluster_id,
+        node_id=node_id,
+    )
+    return header, request, wire.classes("api_versions", 4)[2]
+
+
+def api_table(context_module: Any, kind: Any) -> tuple[Any, ...]:
+    return tuple(
+        wire.make(
+            context_module.ApiVersion, api_key=s.key, min_version=s.min_version, max_version=s.max_version
+        )
+        for s in specs_for(kind)
+    )
+
+
+def unsupported_version_response(cluster: Any, node: Any, correlation_id: int) -> bytes:
+    """The v0 answer to an ApiVersions version this node does not support."""
+    module = wire.classes("api_versions", 0)[2]
+    response = wire.make(
+        module.ApiVersionsResponse,
+        error_code=UNSUPPORTED_VERSION,
+        api_keys=api_table(module, node.kind),
+        throttle_time=ZERO,
+    )
+    return wire.encode_response(response, correlation_id)
+
+
+@api(18, "api_versions", (0, 5), needs_auth=False)
+async def handle_api_versions(ctx: RequestContext, request: Any) -> Any:
+    """Answer ApiVersions from the registry and the image's features."""
+    module = ctx.response_module
+    if ctx.version >= 5:
+        error = _kip1242_error(ctx, request)
+        if error:
+            return ctx.r("ApiVersionsResponse", error_code=error, api_keys=(), throttle_time=ZERO)
+    cluster = ctx.cluster
+    supported = tuple(
+        ctx.r("SupportedFeatureKey", name=spec.name, min_version=spec.min_level, max_version=spec.max_level)
+        for spec in FEATURES.values()
+        if ctx.version >= 4 or spec.min_level > 0
+    )
+    finalized_levels = dict(cluster.image.features)
+    finalized_levels["kraft.version"] = cluster.kraft_version
+    finalized = tuple(
+        ctx.r("FinalizedFeatureKey", name=name, max_version_level=level, min_version_level=level)
+        for name, level in sorted(finalized_levels.items())
+        if level > 0
+    )
+    return ctx.r(
+        "ApiVersionsResponse",
+        error_code=0,
+        api_keys=api_table(module, ctx.node.kind),
+        throttle_time=ZERO,
+        supported_features=supported,
+        finalized_features_epoch=cluster.image.features_epoch,
+        finalized_features=finalized,
+        zk_migration_ready=False,
+    )
+
+
+def _kip1242_error(ctx: RequestContext, request: Any) -> int:
+    cluster_id = getattr(request, "cluster_id", None)
+    node_id = getattr(request, "node_id", -1)
+    if cluster_id is None:
+        return INVALID_REQUEST if node_id != -1 else 0
+    if cluster_id != ctx.cluster.cluster_id or (node_id != -1 and node_id != ctx.node.node_id):
+        return REBOOTSTRAP_REQUIRED
+    return 0

@@ -1,0 +1,485 @@
+"""The sandbox cluster: nodes, the metadata image, the active controller and faults.
+
+Everything here runs on one asyncio loop, so state changes are serial: the active controller
+turns each accepted change into metadata records, appends them to the metadata log and applies
+them to the image (the same path replay takes when `up` reopens an existing directory).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kcli.metadata import records as _records
+from kcli.sandbox.features import CONTROL_FEATURES, FEATURES
+from kcli.sandbox.image import Image
+from kcli.sandbox.registry import Listener
+from kcli.sandbox.settings import SandboxSettings
+
+# Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
+R: Any = _records
+
+log = logging.getLogger("kcli.sandbox")
+
+ControlHook = Callable[[Any, Any], Awaitable[Any | None]]
+
+
+def new_cluster_id() -> str:
+    """A Kafka-style cluster id: a random UUID in URL-safe base64 without padding (22 chars)."""
+    import base64
+
+    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+
+
+@dataclass(slots=True, kw_only=True)
+class Node:
+    """One emulated KRaft node with its own listener."""
+
+    node_id: int
+    kind: Listener
+    host: str
+    port: int
+    directory_id: uuid.UUID
+    incarnation_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    server: asyncio.Server | None = None
+    running: bool = False
+    delay_ms: int = 0
+    advertise_as: int | None = None  # misroute: advertise this other node's endpoint
+    log_end_offset: int = 0
+    last_fetch_ms: int = -1
+    last_caught_up_ms: int = -1
+    connections: set[asyncio.StreamWriter] = field(default_factory=set)
+
+    @property
+    def is_broker(self) -> bool:
+        return self.kind is Listener.BROKER
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+class ClusterError(Exception):
+    """A fault or control command that cannot be carried out (unknown node, no controller left, ...)."""
+
+
+class Cluster:
+    """State, nodes and the controller of one sandbox."""
+
+    def __init__(self, settings: SandboxSettings) -> None:
+        self.settings = settings
+        self.cluster_id = settings.cluster_id or new_cluster_id()
+        self.image = Image()
+        self.nodes: dict[int, Node] = {}
+        self.active_controller_id = -1
+        self.leader_epoch = 0
+        self.kraft_version = 1
+        self.voters: dict[int, uuid.UUID] = {}  # the Raft voter set: node id -> directory id
+        self.hooks: dict[int, ControlHook] = {}
+        self.metalog: Any = None  # kcli.sandbox.metalog.MetadataLog, set in start()
+        self.security: Any = None  # kcli.sandbox.security.SecurityContext
+        self.started_ms = now_ms()
+        self.reassignments: Any = None  # kcli.sandbox.reassign.Reassignments
+        self._tasks: list[asyncio.Task[None]] = []
+        self.channels: dict[int, Any] = {}  # broker id -> forwarding.ControllerChannel
+        self._next_broker_id = 1
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        """Open (or create) the metadata log, bind every listener and register the nodes."""
+        from kcli.sandbox import server
+        from kcli.sandbox.metalog import MetadataLog
+        from kcli.sandbox.reassign import Reassignments
+        from kcli.sandbox.security import SecurityContext
+
+        self.settings.directory.mkdir(parents=True, exist_ok=True)
+        self.metalog = MetadataLog(self.settings.directory, self)
+        existing = self.metalog.load()
+        if existing is not None:
+            self.cluster_id = existing.cluster_id
+            self.leader_epoch = existing.leader_epoch
+            self.image.apply_all(existing.records)
+        self.security = SecurityContext.create(self.settings, self.settings.directory)
+        self.reassignments = Reassignments(self)
+        brokers = sorted(self.image.brokers) or list(self.settings.broker_ids())
+        controllers = list(self.settings.controller_ids())
+        ports = self._ports(len(brokers) + len(controllers))
+        for node_id, port in zip([*brokers, *controllers], ports, strict=True):
+            kind = Listener.BROKER if node_id < 100 else Listener.CONTROLLER
+            self.nodes[node_id] = Node(
+                node_id=node_id,
+                kind=kind,
+                host=self.settings.host,
+                port=port,
+                directory_id=self.metalog.directory_id(node_id),
+            )
+        self._next_broker_id = max(brokers) + 1
+        for node in self.nodes.values():
+            await server.bind(self, node)
+        self.voters = {c: self.nodes[c].directory_id for c in controllers}
+        self.active_controller_id = controllers[0]
+        self.leader_epoch += 1
+        self.metalog.open(self.nodes.values())
+        self.metalog.leader_change(self.active_controller_id, self.leader_epoch, controllers)
+        if existing is None:
+            await self.commit(self._bootstrap_records(), transaction="Bootstrap records")
+        await self.commit([self._register_controller(n) for n in self.nodes.values() if not n.is_broker])
+        for node in self.nodes.values():
+            if node.is_broker:
+                await self.commit(self._register_broker(node))
+        if existing is None and self.settings.topics:
+            from kcli.sandbox.placement import bulk_topic_records
+
+            for chunk in bulk_topic_records(self, self.settings.topics, self.settings.partitions):
+                await self.commit(chunk)
+        self._tasks.append(asyncio.create_task(self.reassignments.run()))
+
+    async def stop(self) -> None:
+        """Close every listener and connection and flush the log."""
+        from kcli.sandbox import server
+
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for channel in self.channels.values():
+            channel.close()
+        for node in self.nodes.values():
+            await server.unbind(node)
+        if self.metalog is not None:
+            self.metalog.close()
+
+    def _ports(self, count: int) -> list[int]:
+        if self.settings.base_port:
+            return [self.settings.base_port + index for index in range(count)]
+        return [0] * count
+
+    # ---------------------------------------------------------------- records
+
+    def _bootstrap_records(self) -> list[Any]:
+        from kcli.sandbox.security import scram_credential
+
+        records: list[Any] = [
+            R.FeatureLevelRecord(name=spec.name, feature_level=spec.bootstrap_level)
+            for spec in FEATURES.values()
+            if spec.name not in CONTROL_FEATURES and spec.bootstrap_level > 0
+        ]
+        if self.settings.security.sasl:
+            for user, password in self.security.scram_users().items():
+                for mechanism in (1, 2):
+                    records.append(scram_credential(user, password, mechanism))
+        return records
+
+    def _features(self, cls: type) -> tuple[Any, ...]:
+        return tuple(
+            cls(name=spec.name, min_supported_version=spec.min_level, max_supported_version=spec.max_level)
+            for spec in FEATURES.values()
+        )
+
+    def _register_controller(self, node: Node) -> Any:
+        endpoint = R.ControllerEndpoint(
+            name="CONTROLLER",
+            host=node.host,
+            port=node.port,
+            security_protocol=self.settings.security.protocol_id,
+        )
+        return R.RegisterControllerRecord(
+            controller_id=node.node_id,
+            incarnation_id=node.incarnation_id,
+            zk_migration_ready=False,
+            end_points=(endpoint,),
+            features=self._features(R.ControllerFeature),
+        )
+
+    def _register_broker(self, node: Node) -> list[Any]:
+        epoch = self.metalog.end_offset
+        endpoint = R.BrokerEndpoint(
+            name=self.settings.security.protocol_name,
+            host=node.host,
+            port=node.port,
+            security_protocol=self.settings.security.protocol_id,
+        )
+        return [
+            R.RegisterBrokerRecord(
+                broker_id=node.node_id,
+                incarnation_id=node.incarnation_id,
+                broker_epoch=epoch,
+                end_points=(endpoint,),
+                features=self._features(R.BrokerFeature),
+                rack=None,
+                fenced=True,
+                log_dirs=(node.directory_id,),
+            ),
+            R.BrokerRegistrationChangeRecord(broker_id=node.node_id, broker_epoch=epoch, fenced=-1),
+        ]
+
+    async def commit(self, records: Sequence[Any], *, transaction: str | None = None) -> int:
+        """Append `records` as the active controller and apply them; returns the first offset."""
+        if not records:
+            return self.metalog.end_offset
+        if transaction is not None:
+            records = [R.BeginTransactionRecord(name=transaction), *records, R.EndTransactionRecord()]
+        offset = self.metalog.append(records)
+        self.image.apply_all(records)
+        self._advance_replicas()
+        return offset
+
+    def _advance_replicas(self) -> None:
+        """Running nodes replicate the log at once (the sandbox has no replication lag of its own)."""
+        end = self.metalog.end_offset
+        stamp = now_ms()
+        for node in self.nodes.values():
+            if node.running:
+                node.log_end_offset = end
+                node.last_fetch_ms = stamp
+                node.last_caught_up_ms = stamp
+
+    # ---------------------------------------------------------------- views
+
+    def node(self, node_id: int) -> Node:
+        """The node with `node_id` (ClusterError when unknown)."""
+        try:
+            return self.nodes[node_id]
+        except KeyError:
+            raise ClusterError(f"no node {node_id} in this sandbox") from None
+
+    def brokers(self) -> list[Node]:
+        return [n for n in self.nodes.values() if n.is_broker]
+
+    def controllers(self) -> list[Node]:
+        return [n for n in self.nodes.values() if not n.is_broker]
+
+    def live_broker_ids(self) -> list[int]:
+        """Registered, unfenced broker ids, ascending."""
+        return sorted(b.broker_id for b in self.image.brokers.values() if not b.fenced)
+
+    def client_controller_id(self) -> int:
+        """The ControllerId brokers give clients: a live broker, which forwards controller requests."""
+        live = [b for b in self.live_broker_ids() if b in self.nodes and self.nodes[b].running]
+        return live[0] if live else -1
+
+    def advertised(self, node_id: int) -> tuple[str, int]:
+        """The host and port a node advertises (misrouted nodes advertise another node's)."""
+        node = self.nodes.get(node_id)
+        if node is not None and node.advertise_as is not None:
+            other = self.nodes.get(node.advertise_as)
+            if other is not None:
+                return other.host, other.port
+        registration = self.image.brokers.get(node_id)
+        if registration is not None and registration.endpoints:
+            return registration.endpoints[0].host, registration.endpoints[0].port
+        if node is not None:
+            return node.host, node.port
+        return self.settings.host, 0
+
+    @property
+    def bootstrap_servers(self) -> str:
+        return ",".join(n.address for n in self.brokers())
+
+    @property
+    def bootstrap_controllers(self) -> str:
+        return ",".join(n.address for n in self.controllers())
+
+    def broker_config(self, node_id: int) -> dict[str, str]:
+        """Static (server.properties) values of a node: source STATIC_BROKER_CONFIG."""
+        node = self.nodes.get(node_id)
+        roles = "broker" if node is None or node.is_broker else "controller"
+        security = self.settings.security
+        listener = "CONTROLLER" if roles == "controller" else security.protocol_name
+        port = node.port if node is not None else 0
+        values = {
+            "node.id": str(node_id),
+            "broker.id": str(node_id),
+            "process.roles": roles,
+            "listeners": f"{listener}://{self.settings.host}:{port}",
+            "advertised.listeners": f"{listener}://{self.settings.host}:{port}",
+            "controller.listener.names": "CONTROLLER",
+            "controller.quorum.bootstrap.servers": self.bootstrap_controllers,
+            "log.dirs": str(self.settings.directory / str(node_id)),
+            "metadata.log.dir": str(self.settings.directory / str(node_id)),
+            "super.users": ";".join(self.settings.super_users),
+        }
+        if self.settings.authorizer:
+            values["authorizer.class.name"] = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+        if security.sasl:
+            values["sasl.enabled.mechanisms"] = "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
+            values["sasl.jaas.config"] = "org.apache.kafka.common.security.plain.PlainLoginModule required;"
+        if security.tls and self.security is not None:
+            values["ssl.keystore.location"] = str(self.security.cert_file(node_id))
+            values["ssl.keystore.password"] = "sandbox"
+            values["ssl.truststore.location"] = str(self.security.ca_file)
+        return values
+
+    # ---------------------------------------------------------------- faults
+
+    def control(self, api_key: int, hook: ControlHook | None) -> None:
+        """Install (or with None remove) a hook that sees every request of `api_key` first.
+
+        The hook gets (context, request) and returns a response to short-circuit the handler, or None.
+        """
+        if hook is None:
+            self.hooks.pop(api_key, None)
+        else:
+            self.hooks[api_key] = hook
+
+    async def stop_node(self, node_id: int) -> None:
+        """Take a node down: its listener closes; a broker is fenced and loses leadership."""
+        from kcli.sandbox import server
+        from kcli.sandbox.placement import leadership_after_loss
+
+        node = self.node(node_id)
+        if not node.running:
+            raise ClusterError(f"node {node_id} is already stopped")
+        if not node.is_broker and not [c for c in self.controllers() if c.running and c is not node]:
+            raise ClusterError("cannot stop the last running controller")
+        await server.unbind(node)
+        if node.is_broker:
+            registration = self.image.brokers.get(node_id)
+            epoch = registration.broker_epoch if registration else -1
+            changes: list[Any] = [
+                R.BrokerRegistrationChangeRecord(broker_id=node_id, broker_epoch=epoch, fenced=1)
+            ]
+            changes.extend(leadership_after_loss(self, node_id))
+            await self.commit(changes)
+        elif node_id == self.active_controller_id:
+            await self.failover()
+
+    async def start_node(self, node_id: int) -> None:
+        """Bring a stopped node back on its port; a broker re-registers and rejoins the ISRs."""
+        from kcli.sandbox import server
+        from kcli.sandbox.placement import leadership_after_return
+
+        node = self.node(node_id)
+        if node.running:
+            raise ClusterError(f"node {node_id} is already running")
+        node.incarnation_id = uuid.uuid4()
+        await server.bind(self, node)
+        self.metalog.catch_up(node)
+        if node.is_broker:
+            await self.commit(self._register_broker(node))
+            await self.commit(leadership_after_return(self, node_id))
+        else:
+            await self.commit([self._register_controller(node)])
+
+    async def failover(self) -> int:
+        """Make the next running controller active (a new leader epoch); returns its id."""
+        candidates = [
+            c.node_id
+            for c in sorted(self.controllers(), key=lambda n: n.node_id)
+            if c.running and c.node_id in self.voters
+        ]
+        others = [c for c in candidates if c != self.active_controller_id]
+        if not others:
+            raise ClusterError("no other running controller to fail over to")
+        after = [c for c in others if c > self.active_controller_id]
+        self.active_controller_id = (after or others)[0]
+        self.leader_epoch += 1
+        voters = sorted(self.voters)
+        self.metalog.leader_change(self.active_controller_id, self.leader_epoch, voters)
+        self._advance_replicas()
+        log.info("controller %d is now active (epoch %d)", self.active_controller_id, self.leader_epoch)
+        return self.active_controller_id
+
+    async def replace_brokers(self) -> dict[int, int]:
+        """Replace every broker by a new one with a new id, on a rotated port (the KIP-899 case).
+
+        Old brokers are unregistered; partitions move to the new ids. Returns old id -> new id.
+        """
+        from kcli.sandbox import server
+        from kcli.sandbox.metalog import MetadataLog
+
+        old = sorted(self.brokers(), key=lambda n: n.node_id)
+        ports = [n.port for n in old]
+        mapping: dict[int, int] = {}
+        for node in old:
+            if node.running:
+                await server.unbind(node)
+            mapping[node.node_id] = self._next_broker_id
+            self._next_broker_id += 1
+        records: list[Any] = []
+        for node in old:
+            registration = self.image.brokers.get(node.node_id)
+            records.append(
+                R.UnregisterBrokerRecord(
+                    broker_id=node.node_id, broker_epoch=registration.broker_epoch if registration else -1
+                )
+            )
+            del self.nodes[node.node_id]
+        await self.commit(records)
+        rotated = ports[1:] + ports[:1]
+        for node, port in zip(old, rotated, strict=True):
+            new_id = mapping[node.node_id]
+            fresh = Node(
+                node_id=new_id,
+                kind=Listener.BROKER,
+                host=node.host,
+                port=port,
+                directory_id=MetadataLog.new_directory_id(),
+            )
+            self.nodes[new_id] = fresh
+            await server.bind(self, fresh)
+            self.metalog.add_node(fresh)
+            await self.commit(self._register_broker(fresh))
+        from kcli.sandbox.placement import remap_replicas
+
+        await self.commit(remap_replicas(self, mapping))
+        return mapping
+
+    def misroute(self, node_id: int, target: int | None = None) -> int:
+        """Make `node_id` advertise another node's endpoint (KIP-1242); returns that node's id."""
+        node = self.node(node_id)
+        peers = sorted(n.node_id for n in self.nodes.values() if n.kind is node.kind and n.node_id != node_id)
+        if target is None:
+            if not peers:
+                raise ClusterError(f"node {node_id} has no peer to be misrouted to")
+            target = peers[0]
+        self.node(target)
+        node.advertise_as = target
+        return target
+
+    def delay(self, node_id: int, ms: int) -> None:
+        """Delay every response of `node_id` by `ms` milliseconds (0 removes the delay)."""
+        if ms < 0:
+            raise ClusterError("delay must be >= 0 ms")
+        self.node(node_id).delay_ms = ms
+
+    def status(self) -> dict[str, Any]:
+        """A JSON-able summary: nodes, ports, state, the active controller and the log end."""
+        return {
+            "cluster_id": self.cluster_id,
+            "active_controller_id": self.active_controller_id,
+            "leader_epoch": self.leader_epoch,
+            "log_end_offset": self.metalog.end_offset if self.metalog else 0,
+            "security": self.settings.security.value,
+            "bootstrap_servers": self.bootstrap_servers,
+            "bootstrap_controllers": self.bootstrap_controllers,
+            "topics": len(self.image.topics),
+            "nodes": [
+                {
+                    "id": n.node_id,
+                    "role": "broker" if n.is_broker else "controller",
+                    "host": n.host,
+                    "port": n.port,
+                    "running": n.running,
+                    "delay_ms": n.delay_ms,
+                    "advertises": n.advertise_as,
+                }
+                for n in sorted(self.nodes.values(), key=lambda n: n.node_id)
+            ],
+        }
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def sorted_ids(values: Iterable[int]) -> list[int]:
+    return sorted(set(values))

@@ -1,0 +1,342 @@
+"""The sandbox's metadata image: cluster state rebuilt from KRaft metadata records.
+
+Every change the controller makes is a record (kcli.metadata.records); `Image.apply` is the only
+way state changes, so replaying a metadata log rebuilds exactly the state that wrote it.
+Records are read by their Kafka field names (snake_case), dispatched on the record class name.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+# ConfigResource type ids (ConfigRecord.ResourceType)
+TOPIC_RESOURCE = 2
+BROKER_RESOURCE = 4
+
+
+@dataclass(slots=True, kw_only=True)
+class Partition:
+    """One partition's replica assignment and leadership."""
+
+    topic_id: uuid.UUID
+    partition_id: int
+    replicas: list[int]
+    isr: list[int]
+    removing_replicas: list[int] = field(default_factory=list)
+    adding_replicas: list[int] = field(default_factory=list)
+    leader: int = -1
+    leader_epoch: int = 0
+    partition_epoch: int = 0
+    directories: list[uuid.UUID] = field(default_factory=list)
+
+
+@dataclass(slots=True, kw_only=True)
+class Topic:
+    """A topic and its partitions, keyed by partition id."""
+
+    name: str
+    topic_id: uuid.UUID
+    partitions: dict[int, Partition] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Endpoint:
+    """A listener of a registered node."""
+
+    name: str
+    host: str
+    port: int
+    security_protocol: int
+
+
+@dataclass(slots=True, kw_only=True)
+class BrokerRegistration:
+    """A registered broker (RegisterBrokerRecord + BrokerRegistrationChangeRecord deltas)."""
+
+    broker_id: int
+    incarnation_id: uuid.UUID
+    broker_epoch: int
+    endpoints: tuple[Endpoint, ...]
+    rack: str | None
+    fenced: bool
+    in_controlled_shutdown: bool = False
+    log_dirs: tuple[uuid.UUID, ...] = ()
+    features: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass(slots=True, kw_only=True)
+class ControllerRegistration:
+    """A registered controller (RegisterControllerRecord)."""
+
+    controller_id: int
+    incarnation_id: uuid.UUID
+    endpoints: tuple[Endpoint, ...]
+    features: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AclEntry:
+    """One ACL binding (AccessControlEntryRecord); codes as in Kafka's AclBinding enums."""
+
+    acl_id: uuid.UUID
+    resource_type: int
+    resource_name: str
+    pattern_type: int
+    principal: str
+    host: str
+    operation: int
+    permission_type: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScramCredential:
+    """One SCRAM credential of a user (UserScramCredentialRecord)."""
+
+    name: str
+    mechanism: int
+    salt: bytes
+    stored_key: bytes
+    server_key: bytes
+    iterations: int
+
+
+QuotaEntity = tuple[tuple[str, str | None], ...]
+
+
+@dataclass(slots=True)
+class Image:
+    """All metadata state, exactly as the records built it."""
+
+    features: dict[str, int] = field(default_factory=dict)
+    brokers: dict[int, BrokerRegistration] = field(default_factory=dict)
+    controllers: dict[int, ControllerRegistration] = field(default_factory=dict)
+    topics: dict[uuid.UUID, Topic] = field(default_factory=dict)
+    topic_ids: dict[str, uuid.UUID] = field(default_factory=dict)
+    configs: dict[tuple[int, str], dict[str, str]] = field(default_factory=dict)
+    acls: dict[uuid.UUID, AclEntry] = field(default_factory=dict)
+    quotas: dict[QuotaEntity, dict[str, float]] = field(default_factory=dict)
+    scram: dict[tuple[str, int], ScramCredential] = field(default_factory=dict)
+    next_producer_id: int = 0
+    features_epoch: int = -1
+    records_applied: int = 0
+
+    def topic(self, name: str) -> Topic | None:
+        """The topic called `name`, if it exists."""
+        topic_id = self.topic_ids.get(name)
+        return None if topic_id is None else self.topics.get(topic_id)
+
+    def apply(self, record: Any) -> None:
+        """Apply one metadata record (unknown and control-only records change nothing)."""
+        name = getattr(type(record), "__record_name__", type(record).__name__)
+        handler = _APPLIERS.get(name)
+        if handler is not None:
+            handler(self, record)
+        self.records_applied += 1
+
+    def apply_all(self, records: Iterable[Any]) -> None:
+        """Apply records in order."""
+        for record in records:
+            self.apply(record)
+
+
+def _endpoints(values: Iterable[Any]) -> tuple[Endpoint, ...]:
+    return tuple(
+        Endpoint(name=e.name, host=e.host, port=int(e.port), security_protocol=int(e.security_protocol))
+        for e in values
+    )
+
+
+def _features(values: Iterable[Any]) -> dict[str, tuple[int, int]]:
+    return {f.name: (int(f.min_supported_version), int(f.max_supported_version)) for f in values}
+
+
+def _register_broker(image: Image, r: Any) -> None:
+    image.brokers[r.broker_id] = BrokerRegistration(
+        broker_id=r.broker_id,
+        incarnation_id=r.incarnation_id,
+        broker_epoch=r.broker_epoch,
+        endpoints=_endpoints(r.end_points),
+        rack=r.rack,
+        fenced=bool(r.fenced),
+        in_controlled_shutdown=bool(getattr(r, "in_controlled_shutdown", False)),
+        log_dirs=tuple(getattr(r, "log_dirs", ()) or ()),
+        features=_features(r.features),
+    )
+
+
+def _unregister_broker(image: Image, r: Any) -> None:
+    image.brokers.pop(r.broker_id, None)
+
+
+def _broker_change(image: Image, r: Any) -> None:
+    broker = image.brokers.get(r.broker_id)
+    if broker is None:
+        return
+    fenced = int(getattr(r, "fenced", 0) or 0)
+    if fenced == 1:
+        broker.fenced = True
+    elif fenced == -1:
+        broker.fenced = False
+        broker.in_controlled_shutdown = False
+    if int(getattr(r, "in_controlled_shutdown", 0) or 0) == 1:
+        broker.in_controlled_shutdown = True
+    log_dirs = getattr(r, "log_dirs", None)
+    if log_dirs:
+        broker.log_dirs = tuple(log_dirs)
+
+
+def _register_controller(image: Image, r: Any) -> None:
+    image.controllers[r.controller_id] = ControllerRegistration(
+        controller_id=r.controller_id,
+        incarnation_id=r.incarnation_id,
+        endpoints=_endpoints(r.end_points),
+        features=_features(r.features),
+    )
+
+
+def _unregister_controller(image: Image, r: Any) -> None:
+    image.controllers.pop(r.controller_id, None)
+
+
+def _topic(image: Image, r: Any) -> None:
+    image.topics[r.topic_id] = Topic(name=r.name, topic_id=r.topic_id)
+    image.topic_ids[r.name] = r.topic_id
+
+
+def _remove_topic(image: Image, r: Any) -> None:
+    topic = image.topics.pop(r.topic_id, None)
+    if topic is not None:
+        image.topic_ids.pop(topic.name, None)
+        image.configs.pop((TOPIC_RESOURCE, topic.name), None)
+
+
+def _partition(image: Image, r: Any) -> None:
+    topic = image.topics.get(r.topic_id)
+    if topic is None:
+        return
+    topic.partitions[r.partition_id] = Partition(
+        topic_id=r.topic_id,
+        partition_id=r.partition_id,
+        replicas=list(r.replicas),
+        isr=list(r.isr),
+        removing_replicas=list(r.removing_replicas),
+        adding_replicas=list(r.adding_replicas),
+        leader=r.leader,
+        leader_epoch=r.leader_epoch,
+        partition_epoch=r.partition_epoch,
+        directories=list(getattr(r, "directories", ()) or ()),
+    )
+
+
+def _partition_change(image: Image, r: Any) -> None:
+    topic = image.topics.get(r.topic_id)
+    partition = topic.partitions.get(r.partition_id) if topic else None
+    if partition is None:
+        return
+    if r.isr is not None:
+        partition.isr = list(r.isr)
+    if r.leader != -2:
+        partition.leader = r.leader
+        partition.leader_epoch += 1
+    if r.replicas is not None:
+        partition.replicas = list(r.replicas)
+    if r.removing_replicas is not None:
+        partition.removing_replicas = list(r.removing_replicas)
+    if r.adding_replicas is not None:
+        partition.adding_replicas = list(r.adding_replicas)
+    directories = getattr(r, "directories", None)
+    if directories is not None:
+        partition.directories = list(directories)
+    partition.partition_epoch += 1
+
+
+def _config(image: Image, r: Any) -> None:
+    key = (int(r.resource_type), r.resource_name)
+    if r.value is None:
+        entries = image.configs.get(key)
+        if entries is not None:
+            entries.pop(r.name, None)
+            if not entries:
+                del image.configs[key]
+    else:
+        image.configs.setdefault(key, {})[r.name] = r.value
+
+
+def _feature_level(image: Image, r: Any) -> None:
+    image.features_epoch = image.records_applied
+    if int(r.feature_level) == 0:
+        image.features.pop(r.name, None)
+    else:
+        image.features[r.name] = int(r.feature_level)
+
+
+def _acl(image: Image, r: Any) -> None:
+    image.acls[r.id] = AclEntry(
+        acl_id=r.id,
+        resource_type=int(r.resource_type),
+        resource_name=r.resource_name,
+        pattern_type=int(r.pattern_type),
+        principal=r.principal,
+        host=r.host,
+        operation=int(r.operation),
+        permission_type=int(r.permission_type),
+    )
+
+
+def _remove_acl(image: Image, r: Any) -> None:
+    image.acls.pop(r.id, None)
+
+
+def _quota(image: Image, r: Any) -> None:
+    entity: QuotaEntity = tuple(sorted((e.entity_type, e.entity_name) for e in r.entity))
+    if r.remove:
+        values = image.quotas.get(entity)
+        if values is not None:
+            values.pop(r.key, None)
+            if not values:
+                del image.quotas[entity]
+    else:
+        image.quotas.setdefault(entity, {})[r.key] = float(r.value)
+
+
+def _scram(image: Image, r: Any) -> None:
+    image.scram[(r.name, int(r.mechanism))] = ScramCredential(
+        name=r.name,
+        mechanism=int(r.mechanism),
+        salt=bytes(r.salt),
+        stored_key=bytes(r.stored_key),
+        server_key=bytes(r.server_key),
+        iterations=int(r.iterations),
+    )
+
+
+def _remove_scram(image: Image, r: Any) -> None:
+    image.scram.pop((r.name, int(r.mechanism)), None)
+
+
+def _producer_ids(image: Image, r: Any) -> None:
+    image.next_producer_id = int(r.next_producer_id)
+
+
+_APPLIERS: dict[str, Callable[[Image, Any], None]] = {
+    "RegisterBrokerRecord": _register_broker,
+    "UnregisterBrokerRecord": _unregister_broker,
+    "BrokerRegistrationChangeRecord": _broker_change,
+    "RegisterControllerRecord": _register_controller,
+    "UnregisterControllerRecord": _unregister_controller,
+    "TopicRecord": _topic,
+    "RemoveTopicRecord": _remove_topic,
+    "PartitionRecord": _partition,
+    "PartitionChangeRecord": _partition_change,
+    "ConfigRecord": _config,
+    "FeatureLevelRecord": _feature_level,
+    "AccessControlEntryRecord": _acl,
+    "RemoveAccessControlEntryRecord": _remove_acl,
+    "ClientQuotaRecord": _quota,
+    "UserScramCredentialRecord": _scram,
+    "RemoveUserScramCredentialRecord": _remove_scram,
+    "ProducerIdsRecord": _producer_ids,
+}

@@ -1,0 +1,201 @@
+"""Partition reassignments that take time: new replicas copy a simulated partition at a throttled rate.
+
+Behavior:
+- Starting a reassignment writes a PartitionChangeRecord with replicas = target + old replicas
+  that leave, adding = target - old, removing = old - target (as Kafka's controller does).
+- Every tick, each adding replica copies `rate * elapsed` bytes of the partition's simulated size.
+  The rate is bounded by leader.replication.throttled.rate / follower.replication.throttled.rate
+  (dynamic broker configs) when the topic lists the partition in its throttled-replicas configs
+  (or `*`), else it is UNTHROTTLED_RATE.
+- When every adding replica has the whole partition, a PartitionChangeRecord completes it:
+  replicas = target, ISR = the live target replicas, the leader moves into the target if needed.
+- Cancelling restores the original replicas. After a restart, copying starts over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+import zlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kcli.metadata import records as _records
+from kcli.sandbox.configdefs import BROKER, TOPIC
+from kcli.sandbox.image import Partition
+
+# Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
+R: Any = _records
+
+if TYPE_CHECKING:
+    from kcli.sandbox.cluster import Cluster
+
+log = logging.getLogger("kcli.sandbox")
+
+UNTHROTTLED_RATE = 64 * 1024 * 1024  # bytes/s when no throttle applies
+TICK_S = 0.05
+MIB = 1024 * 1024
+
+
+def partition_size(topic: str, partition: int) -> int:
+    """The simulated size in bytes of one partition (stable across runs: 1 to 9 MiB)."""
+    return MIB + zlib.crc32(f"{topic}-{partition}".encode()) % (8 * MIB)
+
+
+@dataclass(slots=True, kw_only=True)
+class Copy:
+    """Copy progress of one reassigning partition."""
+
+    size: int
+    copied: float = 0.0
+
+
+class Reassignments:
+    """Ongoing reassignments and the task that advances them."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.copies: dict[tuple[uuid.UUID, int], Copy] = {}
+
+    def start_records(self, partition: Partition, target: list[int]) -> list[Any]:
+        """Records that start moving `partition` to `target` (or nothing when it is there already)."""
+        current = partition.replicas
+        original = (
+            [b for b in current if b not in partition.adding_replicas]
+            if partition.adding_replicas
+            else current
+        )
+        if target == original and not partition.adding_replicas:
+            return []
+        adding = [b for b in target if b not in original]
+        removing = [b for b in original if b not in target]
+        if not adding:
+            # only removals or a reorder: nothing to copy, finish at once
+            live = set(self.cluster.live_broker_ids())
+            isr = [b for b in target if b in partition.isr or b in live]
+            leader = partition.leader if partition.leader in target else (isr[0] if isr else -1)
+            return [
+                R.PartitionChangeRecord(
+                    partition_id=partition.partition_id,
+                    topic_id=partition.topic_id,
+                    replicas=tuple(target),
+                    isr=tuple(isr),
+                    leader=leader if leader != partition.leader else -2,
+                    removing_replicas=(),
+                    adding_replicas=(),
+                )
+            ]
+        replicas = target + [b for b in original if b not in target]
+        return [
+            R.PartitionChangeRecord(
+                partition_id=partition.partition_id,
+                topic_id=partition.topic_id,
+                replicas=tuple(replicas),
+                removing_replicas=tuple(removing),
+                adding_replicas=tuple(adding),
+            )
+        ]
+
+    def cancel_records(self, partition: Partition) -> list[Any]:
+        """Records that stop a reassignment and restore the original replicas."""
+        original = [b for b in partition.replicas if b not in partition.adding_replicas]
+        isr = [b for b in partition.isr if b in original]
+        leader = partition.leader if partition.leader in original else (isr[0] if isr else -1)
+        self.copies.pop((partition.topic_id, partition.partition_id), None)
+        return [
+            R.PartitionChangeRecord(
+                partition_id=partition.partition_id,
+                topic_id=partition.topic_id,
+                replicas=tuple(original),
+                isr=tuple(isr or original),
+                leader=leader if leader != partition.leader else -2,
+                removing_replicas=(),
+                adding_replicas=(),
+            )
+        ]
+
+    def copied_bytes(self, topic_name: str, partition: Partition, broker_id: int) -> int:
+        """Bytes a replica holds: the whole partition, or what an adding replica copied so far."""
+        size = partition_size(topic_name, partition.partition_id)
+        if broker_id not in partition.adding_replicas:
+            return size
+        copy = self.copies.get((partition.topic_id, partition.partition_id))
+        return int(min(size, copy.copied)) if copy else 0
+
+    def rate(self, topic_name: str, partition: Partition) -> float:
+        """Bytes per second the adding replicas of `partition` copy."""
+        configs = self.cluster.image.configs
+        topic_configs = configs.get((TOPIC, topic_name), {})
+        throttled = False
+        for key in ("leader.replication.throttled.replicas", "follower.replication.throttled.replicas"):
+            value = topic_configs.get(key, "")
+            entries = {e.strip() for e in value.split(",") if e.strip()}
+            if "*" in entries or any(e.split(":")[0] == str(partition.partition_id) for e in entries):
+                throttled = True
+        if not throttled:
+            return UNTHROTTLED_RATE
+        rates = [float(UNTHROTTLED_RATE)]
+        for broker_id, key in [(partition.leader, "leader.replication.throttled.rate")] + [
+            (b, "follower.replication.throttled.rate") for b in partition.adding_replicas
+        ]:
+            for resource in (str(broker_id), ""):
+                configured = configs.get((BROKER, resource), {}).get(key)
+                if configured is not None:
+                    rates.append(float(configured))
+                    break
+        return max(min(rates), 1.0)
+
+    async def run(self) -> None:
+        """Advance every ongoing reassignment each tick until cancelled."""
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while True:
+            await asyncio.sleep(TICK_S)
+            now = loop.time()
+            elapsed, last = now - last, now
+            try:
+                await self.tick(elapsed)
+            except Exception:
+                log.exception("reassignment progress failed")
+
+    async def tick(self, elapsed: float) -> None:
+        """Copy `elapsed` seconds' worth of data and complete the reassignments that are done."""
+        done: list[Any] = []
+        live = set(self.cluster.live_broker_ids())
+        for topic in self.cluster.image.topics.values():
+            for partition in topic.partitions.values():
+                if not partition.adding_replicas:
+                    continue
+                key = (partition.topic_id, partition.partition_id)
+                copy = self.copies.get(key)
+                if copy is None:
+                    copy = self.copies[key] = Copy(size=partition_size(topic.name, partition.partition_id))
+                if not all(b in live for b in partition.adding_replicas):
+                    continue  # a target broker is down: the copy waits for it
+                copy.copied += self.rate(topic.name, partition) * elapsed
+                if copy.copied >= copy.size:
+                    done.extend(self._complete(partition, live))
+                    del self.copies[key]
+        if done:
+            await self.cluster.commit(done)
+
+    def _complete(self, partition: Partition, live: set[int]) -> list[Any]:
+        target = [b for b in partition.replicas if b not in partition.removing_replicas]
+        isr = [b for b in target if b in live]
+        leader = (
+            partition.leader
+            if partition.leader in target and partition.leader in live
+            else (isr[0] if isr else -1)
+        )
+        return [
+            R.PartitionChangeRecord(
+                partition_id=partition.partition_id,
+                topic_id=partition.topic_id,
+                replicas=tuple(target),
+                isr=tuple(isr or target),
+                leader=leader if leader != partition.leader else -2,
+                removing_replicas=(),
+                adding_replicas=(),
+            )
+        ]

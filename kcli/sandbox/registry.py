@@ -1,0 +1,85 @@
+"""The table of APIs the sandbox serves: one decorator registers a handler with its versions and listeners.
+
+ApiVersions is built from this table, so what a node advertises is exactly what it answers.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import pkgutil
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kcli.sandbox.context import RequestContext
+
+
+class Listener(enum.Flag):
+    """Which node kinds answer an API (the `listeners` field of Kafka's message schemas)."""
+
+    BROKER = enum.auto()
+    CONTROLLER = enum.auto()
+    BOTH = BROKER | CONTROLLER
+
+
+Handler = Callable[["RequestContext", Any], Awaitable[Any]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApiSpec:
+    """One served API: key, schema name, version range, listeners and handler."""
+
+    key: int
+    name: str
+    min_version: int
+    max_version: int
+    listeners: Listener
+    handler: Handler
+    forward: bool = False  # a broker forwards it to the active controller in an Envelope (KIP-590)
+    needs_auth: bool = True  # False for the APIs allowed before SASL authentication completes
+
+
+_REGISTRY: dict[int, ApiSpec] = {}
+
+
+def api(
+    key: int,
+    name: str,
+    versions: tuple[int, int],
+    *,
+    listeners: Listener = Listener.BOTH,
+    forward: bool = False,
+    needs_auth: bool = True,
+) -> Callable[[Handler], Handler]:
+    """Register `handler` for API `key` (kio schema `name`) over the inclusive `versions` range."""
+
+    def register(handler: Handler) -> Handler:
+        _REGISTRY[key] = ApiSpec(
+            key=key,
+            name=name,
+            min_version=versions[0],
+            max_version=versions[1],
+            listeners=listeners,
+            handler=handler,
+            forward=forward,
+            needs_auth=needs_auth,
+        )
+        return handler
+
+    return register
+
+
+def load_all() -> dict[int, ApiSpec]:
+    """Import every module of kcli.sandbox.apis (each registers itself) and return the table."""
+    from kcli.sandbox import apis
+
+    for info in pkgutil.iter_modules(apis.__path__):
+        importlib.import_module(f"{apis.__name__}.{info.name}")
+    return _REGISTRY
+
+
+def specs_for(kind: Listener) -> list[ApiSpec]:
+    """The APIs a node of `kind` serves, by key."""
+    return [spec for key, spec in sorted(load_all().items()) if spec.listeners & kind]

@@ -1,0 +1,100 @@
+"""Read a sandbox metadata log back into records: the newest snapshot, then the log after it.
+
+Batches are parsed with kio's record batch reader (an implementation independent of the writer),
+record bodies with kcli.metadata's codec. Metadata transactions that were aborted are dropped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kcli.metadata.codec import metadata_body_reader
+
+CONTROL_FLAG = 0x20
+
+
+def _uvarint(data: bytes, offset: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[offset]
+        offset += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, offset
+        shift += 7
+
+
+def decode_value(value: bytes) -> Any | None:
+    """One metadata record from its framed value (None for unknown types)."""
+    _frame_version, offset = _uvarint(value, 0)
+    api_key, offset = _uvarint(value, offset)
+    version, offset = _uvarint(value, offset)
+    reader = metadata_body_reader(api_key, version)
+    if reader is None:
+        return None
+    record, _ = reader(value, offset)
+    return record
+
+
+def read_file(path: Path, *, start_offset: int = 0) -> tuple[list[Any], int]:
+    """Records of one segment or snapshot file with offset >= start_offset; and the last epoch seen."""
+    from kio.records.readers import read_batch
+
+    data = path.read_bytes()
+    position = 0
+    out: list[Any] = []
+    epoch = 0
+    while position + 61 <= len(data):
+        try:
+            batch, size = read_batch(data, position)
+        except Exception:
+            break  # a torn tail: everything before it is complete
+        position += size
+        epoch = max(epoch, int(batch.partition_leader_epoch))
+        if batch.attributes & CONTROL_FLAG:
+            continue
+        for record in batch.records:
+            if record.offset < start_offset or record.value is None:
+                continue
+            decoded = decode_value(bytes(record.value))
+            if decoded is not None:
+                out.append(decoded)
+    return out, epoch
+
+
+def _without_aborted(records: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    pending: list[Any] | None = None
+    for record in records:
+        name = type(record).__record_name__
+        if name == "BeginTransactionRecord":
+            pending = []
+        elif name == "EndTransactionRecord":
+            out.extend(pending or [])
+            pending = None
+        elif name == "AbortTransactionRecord":
+            pending = None
+        elif pending is not None:
+            pending.append(record)
+        else:
+            out.append(record)
+    return out
+
+
+def read_log(log_dir: Path) -> tuple[list[Any], int]:
+    """All records that make up the current state of `log_dir`, and its newest leader epoch."""
+    snapshots = sorted(log_dir.glob("*.checkpoint"))
+    records: list[Any] = []
+    start = 0
+    epoch = 0
+    if snapshots:
+        newest = snapshots[-1]
+        start = int(newest.name[:20])
+        epoch = int(newest.name[21:31])
+        records, _ = read_file(newest)
+    for segment in sorted(log_dir.glob("*.log")):
+        found, segment_epoch = read_file(segment, start_offset=start)
+        records.extend(found)
+        epoch = max(epoch, segment_epoch)
+    return _without_aborted(records), epoch
