@@ -1,0 +1,148 @@
+"""Cold-start benchmark: `kcli --help` and `kcli cluster-id` against a loopback tansu, next to `python -c pass`.
+
+Each command runs as a fresh process several times; the median wall time is reported with the
+ratio to a bare interpreter start in the same run, and the ten most expensive imports
+(`python -X importtime`) of each kcli command. Targets: --help < 0.15 s, cluster-id < 0.2 s.
+
+    python benchmarks/bench_startup.py [--runs 9] [--json] [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS_S = {"kcli --help": 0.15, "kcli cluster-id": 0.2}
+
+
+def kcli_command() -> list[str]:
+    """The installed console script next to this interpreter, else `python -m kcli`."""
+    script = Path(sys.executable).with_name("kcli")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("kcli")
+    return [found] if found else [sys.executable, "-m", "kcli"]
+
+
+def time_runs(argv: list[str], runs: int, env: dict[str, str]) -> list[float]:
+    """Wall-clock seconds of `runs` fresh processes (after one warm-up run for the page cache)."""
+    subprocess.run(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60, check=False
+    )
+    samples: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run(
+            argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60, check=False
+        )
+        samples.append(time.perf_counter() - started)
+        if done.returncode != 0:
+            raise SystemExit(
+                f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode(errors='replace')}"
+            )
+    return samples
+
+
+def import_top(args: list[str], env: dict[str, str], count: int = 10) -> list[tuple[str, int, int]]:
+    """(module, self µs, cumulative µs) of the `count` imports with the largest cumulative time."""
+    code = "import sys; sys.argv = ['kcli'] + sys.argv[1:]; from kcli.cli.main import console; console()"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code, *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        timeout=60,
+        check=False,
+    )
+    rows: list[tuple[str, int, int]] = []
+    for line in done.stderr.decode(errors="replace").splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        _, self_us, cumulative_us, name = (
+            part.strip() for part in line.replace("import time:", "|", 1).split("|")
+        )
+        rows.append((name, int(self_us), int(cumulative_us)))
+    rows.sort(key=lambda row: row[2], reverse=True)
+    return rows[:count]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    options = parser.parse_args()
+
+    sys.path.insert(0, str(ROOT))
+    from tests.fixtures_tansu import run_tansu
+
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", "")}
+    env.pop("KCLI_DEBUG", None)
+    kcli = kcli_command()
+    results: dict[str, dict[str, float]] = {}
+    imports: dict[str, list[tuple[str, int, int]]] = {}
+    with tempfile.TemporaryDirectory(prefix="kcli-bench-") as directory, run_tansu(Path(directory)) as broker:
+        cases = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "kcli --help": [*kcli, "--help"],
+            "kcli cluster-id": [*kcli, "cluster-id", "--bootstrap-server", broker.bootstrap],
+        }
+        for label, argv in cases.items():
+            samples = time_runs(argv, options.runs, env)
+            results[label] = {
+                "median_s": statistics.median(samples),
+                "min_s": min(samples),
+                "max_s": max(samples),
+            }
+        imports["kcli --help"] = import_top(["--help"], env)
+        imports["kcli cluster-id"] = import_top(["cluster-id", "--bootstrap-server", broker.bootstrap], env)
+
+    baseline = results["python -c pass"]["median_s"]
+    for label, figures in results.items():
+        figures["ratio_to_python"] = figures["median_s"] / baseline if baseline else 0.0
+    missed = [label for label, target in TARGETS_S.items() if results[label]["median_s"] >= target]
+
+    if options.json:
+        print(
+            json.dumps(
+                {
+                    "runs": options.runs,
+                    "results": results,
+                    "targets_s": TARGETS_S,
+                    "missed": missed,
+                    "imports": imports,
+                },
+                indent=2,
+            )
+        )
+    else:
+        print(f"cold start, {options.runs} runs each (median / min / max, ratio to `python -c pass`):")
+        for label, figures in results.items():
+            target = TARGETS_S.get(label)
+            verdict = (
+                ""
+                if target is None
+                else (f"  target < {target:.2f} s: " + ("MISSED" if label in missed else "ok"))
+            )
+            print(
+                f"  {label:<18} {figures['median_s']:.3f} s / {figures['min_s']:.3f} / {figures['max_s']:.3f}"
+                f"  x{figures['ratio_to_python']:.1f}{verdict}"
+            )
+        for label, rows in imports.items():
+            print(f"\nimport time top 10 for `{label}` (cumulative ms, self ms):")
+            for name, self_us, cumulative_us in rows:
+                print(f"  {cumulative_us / 1000:8.1f} {self_us / 1000:8.1f}  {name}")
+    return 1 if options.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
