@@ -107,7 +107,7 @@ def main() -> int:
         imports["kcli cluster-id"] = import_top(["cluster-id", "--bootstrap-server", broker.bootstrap], env)
 
     baseline = results["python -c pass"]["median_s"]
-    for label, figures in results.items():
+    for figures in results.values():
         figures["ratio_to_python"] = figures["median_s"] / baseline if baseline else 0.0
     missed = [label for label, target in TARGETS_S.items() if results[label]["median_s"] >= target]
 
