@@ -24,9 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kcli.client.errors import UnsupportedByServer, check
+from kcli.client.errors import check
 from kcli.errors import KcliError, UsageError
 from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity, QuorumFacts
+from kcli.ops.quorum import QuorumInfo
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
@@ -182,6 +183,16 @@ async def _identity_by_configs(connection: Connection, node_id: int, deadline: f
     return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProbeResult:
+    """One endpoint's probe, and (for bootstrap addresses) the cluster and quorum it described."""
+
+    probe: EndpointProbe
+    description: Any = None  # kcli.client.cluster.ClusterDescription
+    quorum: QuorumInfo | None = None
+    quorum_error: str | None = None
+
+
 async def probe_endpoint(
     config: ClientConfig,
     endpoint: Endpoint,
@@ -190,9 +201,15 @@ async def probe_endpoint(
     node_id: int | None,
     cluster_id: str | None,
     timeout_ms: int,
-) -> EndpointProbe:
-    """Dial one endpoint on a fresh connection and record what it says about itself and the cluster."""
+    describe_quorum: bool = False,
+) -> ProbeResult:
+    """Dial one endpoint on a fresh connection and record what it says about itself and the cluster.
+
+    Every probe has its own connection and deadline, so one misrouted or stopped node cannot
+    hold up the others (the Admin's routing and rebootstrap are deliberately not used here).
+    """
     from kcli.client import cluster as cluster_wire
+    from kcli.client.api import quorum as quorum_wire
     from kcli.client.config import EndpointType
     from kcli.client.connection import Connection, PeerMemory, RebootstrapRequired
 
@@ -201,6 +218,12 @@ async def probe_endpoint(
     deadline = started + timeout_ms / 1000
     endpoint_type = EndpointType.CONTROLLERS if role == "controller" else config.endpoint_type
     connection: Connection | None = None
+
+    def failed(message: str) -> ProbeResult:
+        return ProbeResult(
+            probe=EndpointProbe(role=role, address=address, node_id=node_id, ok=False, error=message)
+        )
+
     try:
         try:
             connection = await Connection.open(
@@ -212,17 +235,21 @@ async def probe_endpoint(
                 memory=PeerMemory(),
             )
         except RebootstrapRequired:
-            return EndpointProbe(
-                role=role,
-                address=address,
-                node_id=node_id,
-                ok=True,
-                latency_ms=(time.monotonic() - started) * 1000,
-                identity=Identity(
-                    method="api_versions_v5",
-                    verified=False,
-                    detail=f"refused ClusterId {cluster_id} NodeId {node_id} with REBOOTSTRAP_REQUIRED",
-                ),
+            refused = Identity(
+                method="api_versions_v5",
+                verified=False,
+                detail=f"refused ClusterId {cluster_id} NodeId {node_id} with REBOOTSTRAP_REQUIRED",
+            )
+            latency = (time.monotonic() - started) * 1000
+            return ProbeResult(
+                probe=EndpointProbe(
+                    role=role,
+                    address=address,
+                    node_id=node_id,
+                    ok=True,
+                    latency_ms=latency,
+                    identity=refused,
+                )
             )
         latency = (time.monotonic() - started) * 1000
         api_versions = connection.api_versions_response
@@ -237,11 +264,23 @@ async def probe_endpoint(
                 except KcliError as error:
                     identity = Identity(method="describe_configs", verified=None, detail=error.line())
                     if connection.closed:
-                        connection = await Connection.open(
-                            endpoint, config=config, deadline=deadline, node_id=None, cluster_id=None
-                        )
-        description = await cluster_wire.describe(connection, endpoint_type, deadline=deadline)
-        return EndpointProbe(
+                        connection = await Connection.open(endpoint, config=config, deadline=deadline)
+        fenced = role == "bootstrap" and endpoint_type is EndpointType.BROKERS
+        description = await cluster_wire.describe(
+            connection, endpoint_type, deadline=deadline, include_fenced_brokers=fenced
+        )
+        quorum: QuorumInfo | None = None
+        quorum_error: str | None = None
+        if describe_quorum:
+            try:
+                version = connection.version_for(quorum_wire.DESCRIBE_QUORUM, (0, 2))
+                response = await connection.request(quorum_wire._build_describe(version), deadline=deadline)
+                quorum = quorum_wire.quorum_from_response(
+                    response, cluster_id=description.cluster_id, node=connection.where
+                )
+            except KcliError as error:
+                quorum_error = error.line()
+        probe = EndpointProbe(
             role=role,
             address=address,
             node_id=node_id,
@@ -254,105 +293,95 @@ async def probe_endpoint(
             supported_metadata_version=supported,
             features_epoch=epoch,
         )
+        return ProbeResult(probe=probe, description=description, quorum=quorum, quorum_error=quorum_error)
     except KcliError as error:
-        return EndpointProbe(role=role, address=address, node_id=node_id, ok=False, error=error.line())
+        return failed(error.line())
     except TimeoutError:
-        return EndpointProbe(
-            role=role, address=address, node_id=node_id, ok=False, error=f"no answer within {timeout_ms} ms"
-        )
+        return failed(f"no answer within {timeout_ms} ms")
     finally:
         if connection is not None:
             await connection.close()
 
 
-def _first_listener(endpoints: Sequence[Any]) -> tuple[str, int] | None:
-    return (endpoints[0].host, endpoints[0].port) if endpoints else None
-
-
-async def _bounded(coro: Any, timeout_ms: int) -> Any:
-    return await asyncio.wait_for(coro, timeout_ms / 1000 + 1)
-
-
 async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> ClusterFacts:
     """Everything doctor checks, from one or two bootstrap kinds (brokers and/or controllers)."""
-    from kcli.client.admin import Admin
-    from kcli.client.api import quorum as quorum_wire
     from kcli.client.config import Endpoint, EndpointType
     from kcli.ops.features import load_catalog
 
     not_checked: list[str] = []
-    bootstrap_probes: list[EndpointProbe] = []
-    nodes: list[AdvertisedNode] = []
-    quorum: QuorumFacts | None = None
-    targets: dict[tuple[str, int], tuple[ClientConfig, Endpoint]] = {}
-    controller_id: int | None = None
-
-    bootstrap_lists = await asyncio.gather(
+    kinds = {config.endpoint_type for config in configs}
+    jobs = [(config, endpoint) for config in configs for endpoint in config.bootstrap]
+    bootstrap = await asyncio.gather(
         *(
             probe_endpoint(
-                config, endpoint, role="bootstrap", node_id=None, cluster_id=None, timeout_ms=timeout_ms
+                config,
+                endpoint,
+                role="bootstrap",
+                node_id=None,
+                cluster_id=None,
+                timeout_ms=timeout_ms,
+                describe_quorum=True,
             )
-            for config in configs
-            for endpoint in config.bootstrap
+            for config, endpoint in jobs
         )
     )
-    bootstrap_probes.extend(bootstrap_lists)
-    ids = Counter(p.cluster_id for p in bootstrap_probes if p.ok and p.cluster_id)
+    ids = Counter(r.probe.cluster_id for r in bootstrap if r.probe.ok and r.probe.cluster_id)
     cluster_id = ids.most_common(1)[0][0] if ids else None
 
-    kinds = {config.endpoint_type for config in configs}
+    nodes: list[AdvertisedNode] = []
+    targets: dict[tuple[str, int], tuple[ClientConfig, Endpoint]] = {}
+    controller_id: int | None = None
+    quorum: QuorumInfo | None = None
+    quorum_errors: list[str] = []
     for config in configs:
         role = "controller" if config.endpoint_type is EndpointType.CONTROLLERS else "broker"
-        admin_config = dataclasses.replace(config, default_api_timeout_ms=timeout_ms)
-        try:
-            async with Admin(admin_config) as admin:
-                description = await _describe_all(admin, include_fenced=role == "broker")
-                if role == "controller" or controller_id is None:
-                    controller_id = description.controller_id if role == "controller" else controller_id
-                for node in description.nodes:
-                    nodes.append(
-                        AdvertisedNode(
-                            role=role,
-                            node_id=node.node_id,
-                            host=node.host,
-                            port=node.port,
-                            rack=node.rack,
-                            fenced=node.fenced,
+        answered = [
+            r
+            for (c, _), r in zip(jobs, bootstrap, strict=True)
+            if c is config and r.description is not None and r.probe.cluster_id == cluster_id
+        ]
+        if not answered:
+            continue
+        description = answered[0].description
+        if role == "controller":
+            controller_id = description.controller_id
+        for node in sorted(description.nodes, key=lambda n: n.node_id):
+            nodes.append(
+                AdvertisedNode(
+                    role=role,
+                    node_id=node.node_id,
+                    host=node.host,
+                    port=node.port,
+                    rack=node.rack,
+                    fenced=node.fenced,
+                )
+            )
+            targets[(role, node.node_id)] = (config, node.endpoint)
+        for result in answered:
+            if result.quorum is not None and quorum is None:
+                quorum = result.quorum
+                # Voters come from DescribeQuorum too: a stopped voter is missing from
+                # DescribeCluster's list of controllers but must still be probed.
+                controllers = next((c for c in configs if c.endpoint_type is EndpointType.CONTROLLERS), None)
+                controllers = controllers or dataclasses.replace(
+                    config, endpoint_type=EndpointType.CONTROLLERS
+                )
+                for voter_id, endpoints in quorum.nodes.items():
+                    first = _first_listener(endpoints)
+                    if first is not None:
+                        targets.setdefault(
+                            ("controller", voter_id),
+                            (controllers, Endpoint(host=first[0], port=first[1], node_id=voter_id)),
                         )
+                if not quorum.nodes and EndpointType.CONTROLLERS not in kinds:
+                    not_checked.append(
+                        "controller endpoints: DescribeQuorum v2 (Kafka 3.9+) not offered; "
+                        "add --bootstrap-controller to check controllers"
                     )
-                    targets[(role, node.node_id)] = (config, node.endpoint)
-                if quorum is None:
-                    try:
-                        info = await quorum_wire.describe(admin, timeout_ms=timeout_ms)
-                        quorum = QuorumFacts(
-                            leader_id=info.leader_id,
-                            leader_epoch=info.leader_epoch,
-                            high_watermark=info.high_watermark,
-                            voters=info.voters,
-                            observers=info.observers,
-                        )
-                        if EndpointType.CONTROLLERS not in kinds:
-                            controller_config = dataclasses.replace(
-                                config, endpoint_type=EndpointType.CONTROLLERS
-                            )
-                            for voter_id, endpoints in info.nodes.items():
-                                first = _first_listener(endpoints)
-                                if first is not None:
-                                    targets[("controller", voter_id)] = (
-                                        controller_config,
-                                        Endpoint(host=first[0], port=first[1], node_id=voter_id),
-                                    )
-                            if not info.nodes:
-                                not_checked.append(
-                                    "controller endpoints: DescribeQuorum v2 (Kafka 3.9+) not offered; "
-                                    "add --bootstrap-controller to check controllers"
-                                )
-                    except UnsupportedByServer as error:
-                        not_checked.append(f"metadata quorum: {error.line()}")
-                    except KcliError as error:
-                        not_checked.append(f"metadata quorum: could not describe it: {error.line()}")
-        except KcliError as error:
-            not_checked.append(f"{role}s: could not bootstrap: {error.line()}")
+            elif result.quorum_error:
+                quorum_errors.append(result.quorum_error)
+    if quorum is None and quorum_errors:
+        not_checked.append(f"metadata quorum: {quorum_errors[0]}")
     if EndpointType.BROKERS not in kinds:
         not_checked.append(
             "brokers: bootstrapped from controllers only; add --bootstrap-server to check brokers"
@@ -366,38 +395,27 @@ async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> 
             for (role, node_id), (config, endpoint) in sorted(targets.items())
         )
     )
-    catalog = load_catalog()
     return ClusterFacts(
         cluster_id=cluster_id,
         bootstrap_kind="controllers" if kinds == {EndpointType.CONTROLLERS} else "brokers",
-        bootstrap=tuple(bootstrap_probes),
+        bootstrap=tuple(r.probe for r in bootstrap),
         nodes=tuple(nodes),
-        probes=tuple(probes),
-        quorum=quorum,
+        probes=tuple(r.probe for r in probes),
+        quorum=None
+        if quorum is None
+        else QuorumFacts(
+            leader_id=quorum.leader_id,
+            leader_epoch=quorum.leader_epoch,
+            high_watermark=quorum.high_watermark,
+            voters=quorum.voters,
+            observers=quorum.observers,
+        ),
         controller_id=controller_id,
         now_ms=int(time.time() * 1000),
         not_checked=tuple(not_checked),
-        metadata_version_names=dict(catalog.metadata_versions),
+        metadata_version_names=dict(load_catalog().metadata_versions),
     )
 
 
-async def _describe_all(admin: Admin, *, include_fenced: bool) -> Any:
-    """DescribeCluster including fenced brokers where the server offers v2, else without."""
-    if include_fenced:
-        try:
-            endpoints = await list_endpoints(admin, include_fenced=True)
-        except UnsupportedByServer:
-            return await admin.describe_cluster()
-        from kcli.client.cluster import ClusterDescription, NodeInfo
-
-        return ClusterDescription(
-            cluster_id=endpoints.cluster_id,
-            controller_id=admin.controller_id,
-            endpoint_type=admin.endpoint_type,
-            nodes=tuple(
-                NodeInfo(node_id=n.node_id, host=n.host, port=n.port, rack=n.rack, fenced=n.fenced)
-                for n in endpoints.nodes
-            ),
-            source="DescribeCluster v2",
-        )
-    return await admin.describe_cluster()
+def _first_listener(endpoints: Sequence[Any]) -> tuple[str, int] | None:
+    return (endpoints[0].host, endpoints[0].port) if endpoints else None
