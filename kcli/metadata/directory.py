@@ -113,7 +113,7 @@ def find_log_directory(path: Path | str) -> LogDirectory:
 
 
 def full_log_sources(directory: LogDirectory) -> tuple[SourceFile, ...]:
-    """Every segment from the first, when the log still starts at offset 0; else the replay sources.
+    """Every segment from the first one on disk (the replay sources when there are no segments).
 
     For dumps and record history: the records themselves rather than a snapshot's summary of them.
     """
@@ -121,10 +121,7 @@ def full_log_sources(directory: LogDirectory) -> tuple[SourceFile, ...]:
     if not segments:
         return directory.sources
     log_dir = segments[0].path.parent
-    every = sorted(log_dir.glob("[0-9]" * 20 + ".log"))
-    if not every or int(every[0].name[:20]) != 0:
-        return directory.sources
-    return tuple(classify_file(path) for path in every)
+    return tuple(classify_file(path) for path in sorted(log_dir.glob("[0-9]" * 20 + ".log")))
 
 
 def read_sources(

@@ -242,7 +242,7 @@ def decode_value(key: int, version: int, control: bool, buf: Any, start: int, en
 
     Raises CorruptData when a known type does not parse or leaves bytes over.
     """
-    reader = control_body_reader(key) if control else metadata_body_reader(key, version)
+    reader = control_body_reader(key, version) if control else metadata_body_reader(key, version)
     if reader is None:
         what = "control type" if control else "record type"
         return RawRecord(

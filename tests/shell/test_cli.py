@@ -1,0 +1,120 @@
+"""`kcli metadata-shell` end to end through the CLI: one-shot, script on stdin, --dump, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import invoke
+
+FIXTURES = Path("/work/shared/fixtures/kraft")
+NEGATIVE = FIXTURES / "apache-kafka-pr15553/core/data/kafka-1168504093769635972"
+
+
+def test_one_shot_ls(small_log: Path) -> None:
+    result = invoke("metadata-shell", "--directory", str(small_log), "ls", "/image/topics/byName")
+    assert (result.code, result.lines, result.stderr) == (0, ["orders", "payments"], "")
+
+
+def test_one_shot_ls_long_and_glob_cat(small_log: Path) -> None:
+    result = invoke("metadata-shell", "-d", str(small_log), "ls", "-l", "/image/cluster")
+    assert result.lines == ["d         1  brokers", "d         0  controllers"]
+    result = invoke(
+        "metadata-shell", "-d", str(small_log), "cat", "/image/topics/byName/{orders,payments}/name"
+    )
+    assert result.lines == ["orders", "payments"]
+
+
+def test_one_shot_refuses_shell_only_and_reports_missing(small_log: Path) -> None:
+    result = invoke("metadata-shell", "-d", str(small_log), "cd", "/image")
+    assert result.code == 1 and "only available in the interactive shell" in result.stderr
+    result = invoke("metadata-shell", "-d", str(small_log), "cat", "/image/nope")
+    assert result.code == 1 and result.stderr == "cat: /image/nope: No such file or directory.\n"
+
+
+def test_script_on_stdin(small_log: Path) -> None:
+    script = "cd /image/topics/byName/orders\npwd\ncat name id\nhistory\nexit\nls /\n"
+    result = invoke("metadata-shell", "-d", str(small_log), input=script)
+    assert result.code == 0
+    assert result.lines == [
+        "/image/topics/byName/orders",
+        "orders",
+        "AAAAAAAAAAAAAAAAAAASNA",
+        "    1  cd /image/topics/byName/orders",
+        "    2  pwd",
+        "    3  cat name id",
+        "    4  history",
+    ]
+
+
+def test_snapshot_file_of_a_real_cluster() -> None:
+    snapshot = (
+        FIXTURES / "dkoh12-systems/kafka/data/__cluster_metadata-0/00000000000000007209-0000000001.checkpoint"
+    )
+    result = invoke("metadata-shell", "--snapshot", str(snapshot), "ls", "/topics")
+    assert result.lines == ["__consumer_offsets", "test_topic"]
+    result = invoke("metadata-shell", "--snapshot", str(snapshot), "cat", "/image/features/metadataVersion")
+    assert result.lines == ["4.1-IV1"]
+
+
+def test_dump_json_lines_and_type_filter() -> None:
+    directory = FIXTURES / "galgrayzer-kafka-docker-compose/kafka_data/data"
+    result = invoke("metadata-shell", "-d", str(directory), "--dump", "-o", "json")
+    objects = [json.loads(line) for line in result.lines]
+    assert result.code == 0 and len(objects) == 842
+    assert objects[0] == {
+        "offset": 0, "epoch": 1, "timestamp": 1750778878841, "type": "LeaderChangeMessage", "version": 0,
+        "control": True, "data": {"version": 0, "leaderId": 1, "voters": [{"voterId": 1}], "grantingVoters": [{"voterId": 1}]},
+    }  # fmt: skip
+    assert objects[2]["data"] == {"name": "metadata.version", "featureLevel": 25}
+    result = invoke(
+        "metadata-shell",
+        "-d",
+        str(directory),
+        "--dump",
+        "-o",
+        "json",
+        "--type",
+        "USER_SCRAM_CREDENTIAL_RECORD",
+    )
+    scram = [json.loads(line) for line in result.lines]
+    assert len(scram) == 1 and scram[0]["offset"] == 812
+    assert scram[0]["data"]["salt"] == "[redacted]" and scram[0]["data"]["iterations"] == 4096
+
+
+def test_dump_text_lines() -> None:
+    directory = FIXTURES / "furkancets-flink-docker/kafka/data"
+    result = invoke("metadata-shell", "-d", str(directory), "--dump", "--type", "topic")
+    assert result.lines[1:] == [
+        "Log starting offset: 0",
+        'offset: 3 epoch: 1 CreateTime: 1694710627756 type: TopicRecord version: 0 payload: {"name":"test1","topicId":"pqFUXC1fRJ-sOJ2VK_4P4A"}',
+    ]
+
+
+def test_unknown_type_is_a_usage_error() -> None:
+    result = invoke("metadata-shell", "-d", str(NEGATIVE), "--dump", "--type", "Bogus")
+    assert result.code == 2 and "unknown record type" in result.stderr
+
+
+def test_corrupt_log_is_one_line_and_skip_corrupt_reads_on() -> None:
+    result = invoke("metadata-shell", "-d", str(NEGATIVE), "ls", "/topics")
+    assert result.code == 1
+    assert result.stderr.count("\n") == 1
+    assert "00000000000000000000.log: offset 24: PartitionRecord v1" in result.stderr
+    assert "(last good offset 23)" in result.stderr
+    result = invoke("metadata-shell", "-d", str(NEGATIVE), "--skip-corrupt", "ls", "/topics")
+    assert result.code == 1
+    assert result.lines == ["__consumer_offsets", "topic"]
+    assert "Warning: skipped corrupt data: 6 records" in result.stderr
+
+
+def test_not_a_metadata_directory(tmp_path: Path) -> None:
+    result = invoke("metadata-shell", "-d", str(tmp_path), "ls")
+    assert result.code == 2 and "not a KRaft metadata log directory" in result.stderr
+    result = invoke("metadata-shell", "ls")
+    assert result.code == 2 and "--directory" in result.stderr
+
+
+def test_help() -> None:
+    result = invoke("metadata-shell", "--help")
+    assert result.code == 0 and "--skip-corrupt" in result.stdout and "--dump" in result.stdout

@@ -1,0 +1,185 @@
+"""Shell commands as values: parsing, globs, output of each command over a real (written) log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kcli.metadata.image import build_image
+from kcli.metadata.tree import build_tree
+from kcli.shell.commands import (
+    CatCommand,
+    CdCommand,
+    ErroneousCommand,
+    FindCommand,
+    HistoryCommand,
+    LsCommand,
+    NoOpCommand,
+    Shell,
+    TreeCommand,
+    columns,
+    parse_line,
+)
+from kcli.shell.completion import suggest
+from kcli.shell.glob import component_regex, expand, normalize
+
+
+def _shell(small_log: Path) -> tuple[Shell, list[str], list[str]]:
+    out: list[str] = []
+    err: list[str] = []
+    shell = Shell(root=build_tree(build_image(small_log)), out=out.append, err=err.append)
+    return shell, out, err
+
+
+def _run(shell: Shell, line: str) -> bool:
+    return parse_line(line).run(shell)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("", NoOpCommand()),
+        ("ls", LsCommand()),
+        ("ls -l /image /local", LsCommand(targets=("/image", "/local"), long=True)),
+        ("cat 'a b' c", CatCommand(targets=("a b", "c"))),
+        ("cd", CdCommand(target="/")),
+        ("find", FindCommand()),
+        ("tree /image/features", TreeCommand(targets=("/image/features",))),
+        ("history 3", HistoryCommand(count=3)),
+        ("history /topics/orders", HistoryCommand(path="/topics/orders")),
+        ("ls \\*", LsCommand(targets=("\\*",))),
+        ("lx", ErroneousCommand(message="invalid choice: 'lx' (type help for the list of commands)")),
+        (
+            "tre",
+            ErroneousCommand(
+                message="invalid choice: 'tre': did you mean 'tree'? (type help for the list of commands)"
+            ),
+        ),
+        ("cat", ErroneousCommand(message="cat: at least one path is required")),
+        ("ls -x", ErroneousCommand(message="ls: unknown option -x")),
+        ("cat 'unclosed", ErroneousCommand(message="cannot parse line: No closing quotation")),
+    ],
+)
+def test_parse_gives_values(line: str, expected: object) -> None:
+    assert parse_line(line) == expected
+
+
+def test_shell_only_commands_are_refused_one_shot() -> None:
+    assert parse_line("cd /image", interactive=False) == ErroneousCommand(
+        message="cd: only available in the interactive shell"
+    )
+
+
+def test_globs_and_paths() -> None:
+    assert normalize(("image", "topics"), "../cluster/./brokers") == ("image", "cluster", "brokers")
+    assert normalize(("a",), "/../../b") == ("b",)
+    regex = component_regex("{orders,pay*}")
+    assert regex is not None and regex.fullmatch("payments") and regex.fullmatch("orders")
+    assert not regex.fullmatch("order")
+    assert component_regex("plain") is None
+    escaped = component_regex("a\\*")
+    assert escaped is not None and escaped.fullmatch("a*") and not escaped.fullmatch("ab")
+
+
+def test_ls_cat_find_tree(small_log: Path) -> None:
+    shell, out, err = _shell(small_log)
+    assert _run(shell, "ls /")
+    assert out == ["image", "local"]
+    out.clear()
+    assert _run(shell, "ls /image/topics/byName /topics")
+    assert out == ["/image/topics/byName:", "orders", "payments", "", "/topics:", "orders", "payments"]
+    out.clear()
+    assert _run(shell, "cat /image/topics/byName/orders/1")
+    assert out == [
+        "PartitionRegistration(replicas=[1, 2], directories=[], isr=[1], removingReplicas=[], addingReplicas=[], "
+        "elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=1, partitionEpoch=1)"
+    ]
+    out.clear()
+    assert _run(shell, "cat /image/topics/byName/*/id")
+    assert out == ["AAAAAAAAAAAAAAAAAAASNA", "AAAAAAAAAAAAAAAAAABWeA"]
+    out.clear()
+    assert _run(shell, "find /image/configs")
+    assert out == [
+        "/image/configs",
+        "/image/configs/BROKER",
+        "/image/configs/BROKER/log.retention.hours",
+        "/image/configs/TOPIC:orders",
+        "/image/configs/TOPIC:orders/retention.ms",
+    ]
+    out.clear()
+    assert _run(shell, "tree /image/clientQuotas /image/producerIds")
+    assert out == ["clientQuotas:", "  user(alice):", "    producer_byte_rate:", "      1024.0",
+                   "producerIds:", "  nextProducerId:", "    1000"]  # fmt: skip
+    out.clear()
+    assert _run(shell, "cat /image/acls/byId/*")
+    assert out == [
+        "StandardAcl(resourceType=TOPIC, resourceName=orders, patternType=LITERAL, principal=User:alice, "
+        "host=*, operation=READ, permissionType=ALLOW)"
+    ]
+    assert err == []
+
+
+def test_errors_are_lines_not_exceptions(small_log: Path) -> None:
+    shell, _out, err = _shell(small_log)
+    assert not _run(shell, "ls /nope")
+    assert not _run(shell, "cat /image")
+    assert not _run(shell, "cd /image/provenance")
+    assert not _run(shell, "tree /x*")
+    assert err == [
+        "ls: /nope: no such file or directory.",
+        "cat: /image: Is a directory",
+        "cd: /image/provenance: not a directory.",
+        "tree: /x*: No such file or directory.",
+    ]
+
+
+def test_cd_pwd_history_and_relative_paths(small_log: Path) -> None:
+    shell, out, _err = _shell(small_log)
+    for line in ("cd /image/topics", "cd byName/orders", "pwd", "ls ..", "history 2"):
+        shell.history.append(line)
+        assert _run(shell, line)
+    assert out == ["/image/topics/byName/orders", "orders", "payments", "    4  ls ..", "    5  history 2"]
+
+
+def test_record_history_callback(small_log: Path) -> None:
+    from kcli.metadata.directory import find_log_directory
+    from kcli.metadata.history import record_history
+
+    directory = find_log_directory(small_log)
+    lines = list(record_history(directory, ("topics", "orders", "1")))
+    kinds = [line.split(" type: ")[1].split(" ")[0] for line in lines]
+    assert kinds == ["TopicRecord", "PartitionRecord", "PartitionChangeRecord"]
+    lines = list(record_history(directory, ("image", "cluster", "brokers", "1")))
+    assert [line.split(" type: ")[1].split(" ")[0] for line in lines] == [
+        "RegisterBrokerRecord",
+        "BrokerRegistrationChangeRecord",
+    ]
+    with pytest.raises(LookupError):
+        list(record_history(directory, ("local", "version")))
+
+
+def test_aborted_transaction_is_not_applied(small_log: Path) -> None:
+    image = build_image(small_log)
+    assert set(image.topic_names) == {"orders", "payments"}
+    assert image.open_transaction is None
+
+
+def test_expand_matches_in_sorted_order(small_log: Path) -> None:
+    root = build_tree(build_image(small_log))
+    assert [path for path, _node in expand(root, (), "/image/topics/by*/*")][:2] == [
+        ("image", "topics", "byId", "AAAAAAAAAAAAAAAAAAASNA"),
+        ("image", "topics", "byId", "AAAAAAAAAAAAAAAAAABWeA"),
+    ]
+
+
+def test_completion_suggestions(small_log: Path) -> None:
+    root = build_tree(build_image(small_log))
+    assert suggest("l", root, ()) == (-1, ["ls"])
+    assert suggest("cat /image/to", root, ()) == (-2, ["topics/"])
+    assert suggest("ls byName/o", root, ("image", "topics")) == (-1, ["orders/"])
+    assert suggest("cat /image/prov", root, ()) == (-4, ["provenance"])
+
+
+def test_columns_fill_column_major() -> None:
+    assert columns(["a", "bb", "c", "d"], 8) == ["a   c", "bb  d"]
