@@ -360,7 +360,7 @@ class Admin:
                     continue  # one more try on a fresh connection
             except (ConnectionFailed, RequestTimedOut) as error:
                 last_error = error
-            self._forget(node.node_id)
+            await self._forget(node.node_id)
             attempt += 1
             if target.kind == "any":
                 failed.add(node.node_id)
@@ -432,10 +432,10 @@ class Admin:
             ssl_context=self._ssl_context,
         )
 
-    def _forget(self, node_id: int) -> None:
+    async def _forget(self, node_id: int) -> None:
         connection = self._connections.pop(node_id, None)
-        if connection is not None and not connection.closed:
-            asyncio.get_running_loop().create_task(connection.close())
+        if connection is not None:
+            await connection.close()
 
     async def _refresh(self, deadline: float) -> None:
         """Describe the cluster again (new controller id, nodes)."""

@@ -73,6 +73,7 @@ class KafkaDouble:
     received: list[Received] = field(default_factory=list)
     port: int = 0
     _server: asyncio.base_events.Server | None = None
+    _writers: list[asyncio.StreamWriter] = field(default_factory=list)
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, ssl=self.ssl_context)
@@ -81,6 +82,8 @@ class KafkaDouble:
     async def stop(self) -> None:
         if self._server is not None:
             self._server.close()
+            for writer in self._writers:  # like a node going down: its connections drop too
+                writer.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 1)
 
@@ -89,6 +92,7 @@ class KafkaDouble:
         return f"127.0.0.1:{self.port}"
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
         try:
             while True:
                 head = await reader.readexactly(4)
