@@ -121,14 +121,12 @@ def _route(admin: Admin, entities: Sequence[Entity]) -> list[tuple[Target, list[
 
 
 def _entry(raw: Any) -> ConfigEntry:
-    synonyms = tuple(
-        ConfigSynonym(name=s.name, value=s.value, source=ConfigSource.of(int(s.source)))
-        for s in getattr(raw, "synonyms", ())
-    )
+    of = ConfigSource.of
+    synonyms = tuple(ConfigSynonym(name=s.name, value=s.value, source=of(s.source)) for s in raw.synonyms)
     return ConfigEntry(
         name=raw.name,
         value=raw.value,
-        source=ConfigSource.of(int(getattr(raw, "config_source", 0))),
+        source=of(raw.config_source),
         sensitive=bool(raw.is_sensitive),
         read_only=bool(raw.read_only),
         config_type=int(getattr(raw, "config_type", 0)),
