@@ -525,7 +525,7 @@ def resolve_client_config(
     )
     if config_path is not None:
         sources.append(_Source(f"--command-config {config_path}", read_properties_file(config_path)))
-    profile_source = _profile_source(profile, environ, config_file)
+    profile_source = _profile_source(profile, environ, config_file, warn)
     if profile_source is not None:
         sources.append(profile_source)
     env_props = {key: environ[var] for var, key in _ENV_KEYS.items() if environ.get(var)}
@@ -557,14 +557,20 @@ def resolve_client_config(
     return config_from_properties(merged, warn=warn)
 
 
-def _profile_source(profile: str | None, environ: Mapping[str, str], config_file: Path) -> _Source | None:
+def _profile_source(
+    profile: str | None, environ: Mapping[str, str], config_file: Path, warn: Callable[[str], None]
+) -> _Source | None:
+    from kcli.client.secret_refs import resolve_references, warn_if_exposed
+
     name = profile or environ.get("KCLI_PROFILE") or None
     explicit = name is not None
     profiles = load_profiles(config_file)
     if name is None:
         name = default_profile_name(config_file) or "default"
     if name in profiles:
-        return _Source(f"profile {name!r} in {config_file}", profiles[name])
+        where = f"profile {name!r} in {config_file}"
+        warn_if_exposed(config_file, {name: profiles[name]}, is_secret=is_secret_key, warn=warn)
+        return _Source(where, resolve_references(profiles[name], environ=environ, source=where))
     if explicit:
         known = ", ".join(sorted(profiles)) or "none"
         raise UsageError(f"profile {name!r} is not defined in {config_file} (profiles: {known})")

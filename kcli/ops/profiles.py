@@ -1,0 +1,159 @@
+"""The kcli config file's profiles: list, show, add, use — edited in place, comments kept.
+
+Reading for connections is kcli.client.config's job; this module is the write side behind
+`kcli profile`. tomlkit keeps every comment and the layout of the rest of the file on write.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kcli.client.config import default_profile_name, is_secret_key, load_profiles
+from kcli.client.secret_refs import is_reference
+from kcli.errors import UsageError
+
+HIDDEN = "[hidden]"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProfileSummary:
+    name: str
+    is_default: bool
+    bootstrap: str  # "bootstrap.servers=..." or "bootstrap.controllers=..." or ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProfileView:
+    name: str
+    is_default: bool
+    settings: Mapping[str, str]  # secrets shown as [hidden] unless they are references
+
+
+def list_profiles(path: Path) -> list[ProfileSummary]:
+    profiles = load_profiles(path)
+    default = _effective_default(path, profiles)
+    return [
+        ProfileSummary(name=name, is_default=name == default, bootstrap=_bootstrap_of(props))
+        for name, props in sorted(profiles.items())
+    ]
+
+
+def show_profile(path: Path, name: str | None) -> ProfileView:
+    profiles = load_profiles(path)
+    default = _effective_default(path, profiles)
+    chosen = name or default
+    if chosen is None or chosen not in profiles:
+        raise UsageError(_unknown(path, chosen, profiles))
+    settings = {key: _displayed(key, value) for key, value in sorted(profiles[chosen].items())}
+    return ProfileView(name=chosen, is_default=chosen == default, settings=settings)
+
+
+def add_profile(path: Path, name: str, settings: Mapping[str, str], *, replace: bool = False) -> bool:
+    """Create (or with `replace`, overwrite) [profiles.NAME]; returns True when it created the file."""
+    _check_name(name)
+    if not settings:
+        raise UsageError("a profile needs at least one setting, e.g. --set bootstrap.servers=HOST:PORT")
+    document, created = _load(path)
+    profiles = document.setdefault("profiles", _table())
+    if name in profiles and not replace:
+        raise UsageError(f"profile {name!r} already exists in {path}", hint="use --replace to overwrite it")
+    table = _table()
+    for key, value in settings.items():
+        table[key] = value
+    profiles[name] = table
+    _save(path, document, secret=any(is_secret_key(k) and not is_reference(v) for k, v in settings.items()))
+    return created
+
+
+def use_profile(path: Path, name: str) -> None:
+    """Make NAME the default profile (default_profile = NAME)."""
+    profiles = load_profiles(path)
+    if name not in profiles:
+        raise UsageError(_unknown(path, name, profiles))
+    document, _ = _load(path)
+    document["default_profile"] = name
+    _save(path, document, secret=False)
+
+
+def parse_settings(items: list[str]) -> dict[str, str]:
+    """`key=value` pairs from --set options."""
+    settings: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set {item!r}: expected KEY=VALUE, e.g. bootstrap.servers=k1:9092")
+        settings[key.strip()] = value.strip()
+    return settings
+
+
+def _effective_default(path: Path, profiles: Mapping[str, Any]) -> str | None:
+    named = default_profile_name(path)
+    if named:
+        return named
+    return "default" if "default" in profiles else None
+
+
+def _bootstrap_of(props: Mapping[str, str]) -> str:
+    for key in ("bootstrap.servers", "bootstrap.controllers"):
+        if props.get(key):
+            return f"{key}={props[key]}"
+    return ""
+
+
+def _displayed(key: str, value: str) -> str:
+    if is_secret_key(key) and not is_reference(value):
+        return HIDDEN
+    return value
+
+
+def _unknown(path: Path, name: str | None, profiles: Mapping[str, Any]) -> str:
+    known = ", ".join(sorted(profiles)) or "none"
+    if name is None:
+        return f"no default profile in {path} (profiles: {known}); name one or run `kcli profile use NAME`"
+    return f"profile {name!r} is not defined in {path} (profiles: {known})"
+
+
+def _check_name(name: str) -> None:
+    if not name or not all(ch.isalnum() or ch in "-_" for ch in name):
+        raise UsageError(f"profile name {name!r}: use letters, digits, '-' and '_' only")
+
+
+def _table() -> Any:
+    import tomlkit
+
+    return tomlkit.table()
+
+
+def _load(path: Path) -> tuple[Any, bool]:
+    import tomlkit
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return tomlkit.document(), True
+    except OSError as error:
+        raise UsageError(f"cannot read config file {path}: {error.strerror}") from None
+    try:
+        return tomlkit.parse(text), False
+    except tomlkit.exceptions.ParseError as error:
+        raise UsageError(f"config file {path} is not valid TOML: {error}") from None
+
+
+def _save(path: Path, document: Any, *, secret: bool) -> None:
+    import tomlkit
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = tomlkit.dumps(document)
+    # Write beside and rename, so a crash never leaves half a config file; keep it private when it
+    # holds a secret in clear (or was private already).
+    temporary = path.with_name(path.name + ".tmp")
+    mode = 0o600 if secret or not path.exists() else path.stat().st_mode & 0o777
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.chmod(temporary, mode)
+    os.replace(temporary, path)
