@@ -43,30 +43,37 @@ def test_describe_lines(kcli: Any, sandbox: Any) -> None:
 
 def test_downgrade_and_upgrade_change_the_level_and_the_log(kcli: Any, fresh_sandbox: Any) -> None:
     sb = fresh_sandbox
-    catalog = load_catalog()
-    start = finalized(kcli, "-b", sb.bootstrap_servers)["metadata.version"]["finalized_version_level"]
+    before = finalized(kcli, "-b", sb.bootstrap_servers)
+    assert before["group.version"]["finalized_version_level"] == 1
 
-    dry = kcli("features", "-b", sb.bootstrap_servers, "downgrade", "--metadata", "3.9-IV0", "--dry-run")
-    assert dry.code == 0, dry.stderr
-    assert dry.lines[-1] == "metadata.version can be downgraded to 21."
-    assert finalized(kcli, "-b", sb.bootstrap_servers)["metadata.version"]["finalized_version_level"] == start
-
-    down = kcli("features", "-C", sb.bootstrap_controllers, "downgrade", "--feature", "metadata.version=21")
-    assert (down.code, down.lines) == (0, ["metadata.version was downgraded to 21."]), down.stderr
-    described = finalized(kcli, "-b", sb.bootstrap_servers)["metadata.version"]
-    assert described["finalized_version_level"] == 21 and described["finalized_release"] == "3.9-IV0"
-
-    up = kcli("features", "-b", sb.bootstrap_servers, "upgrade", "--feature", f"metadata.version={start}")
-    assert (up.code, up.lines) == (0, [f"metadata.version was upgraded to {start}."]), up.stderr
-    assert (
-        finalized(kcli, "-C", sb.bootstrap_controllers)["metadata.version"]["finalized_version_level"]
-        == start
+    dry = kcli(
+        "features", "-b", sb.bootstrap_servers, "downgrade", "--feature", "group.version=0", "--dry-run"
     )
+    assert (dry.code, dry.lines) == (0, ["group.version can be disabled."]), dry.stderr
+    assert finalized(kcli, "-b", sb.bootstrap_servers)["group.version"]["finalized_version_level"] == 1
+
+    down = kcli("features", "-C", sb.bootstrap_controllers, "disable", "--feature", "group.version")
+    assert (down.code, down.lines) == (0, ["group.version was disabled."]), down.stderr
+    assert finalized(kcli, "-b", sb.bootstrap_servers)["group.version"]["finalized_version_level"] == 0
+
+    up = kcli("features", "-b", sb.bootstrap_servers, "upgrade", "--feature", "group.version=1")
+    assert (up.code, up.lines) == (0, ["group.version was upgraded to 1."]), up.stderr
+    after = finalized(kcli, "-C", sb.bootstrap_controllers)["group.version"]
+    assert after["finalized_version_level"] == 1 and after["epoch"] > before["group.version"]["epoch"]
 
     levels = feature_levels_in_log(sb.metadata_log_dir(sb.active_controller_id))
-    mv_levels = [level for name, level in levels if name == "metadata.version"]
-    assert mv_levels[-2:] == [21, start]
-    assert catalog.release_name(start) is not None
+    assert [level for name, level in levels if name == "group.version"][-2:] == [0, 1]
+
+
+def test_metadata_version_downgrade_is_refused_like_kafka(kcli: Any, sandbox: Any) -> None:
+    mv = finalized(kcli, "-b", sandbox.bootstrap_servers)["metadata.version"]
+    assert load_catalog().release_name(mv["finalized_version_level"]) == mv["finalized_release"]
+    result = kcli("features", "-b", sandbox.bootstrap_servers, "downgrade", "--release-version", "3.9-IV0")
+    assert result.code == 1
+    assert "Could not downgrade metadata.version to 21. " in result.stdout
+    assert "out of" in result.stderr
+    after = finalized(kcli, "-b", sandbox.bootstrap_servers)["metadata.version"]
+    assert after["finalized_version_level"] == mv["finalized_version_level"]
 
 
 def test_failed_update_reports_and_exits_1(kcli: Any, sandbox: Any) -> None:
