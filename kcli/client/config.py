@@ -554,7 +554,12 @@ def resolve_client_config(
             "You must specify either --bootstrap-controller or --bootstrap-server.",
             hint="or set bootstrap.servers in a profile, or KCLI_BOOTSTRAP_SERVER",
         )
-    return config_from_properties(merged, warn=warn)
+    key = next(key for key in _BOOTSTRAP_KEYS if key in merged)
+    if chosen is sources[0]:
+        label = "--bootstrap-server" if key == "bootstrap.servers" else "--bootstrap-controller"
+    else:
+        label = f"{key} ({chosen.name})"
+    return config_from_properties(merged, warn=warn, bootstrap_source=label)
 
 
 def _profile_source(
@@ -577,7 +582,9 @@ def _profile_source(
     return None
 
 
-def config_from_properties(props: Mapping[str, str], *, warn: Callable[[str], None]) -> ClientConfig:
+def config_from_properties(
+    props: Mapping[str, str], *, warn: Callable[[str], None], bootstrap_source: str | None = None
+) -> ClientConfig:
     """Validate merged Kafka client properties (exactly one bootstrap key) into a ClientConfig."""
     for key in sorted(props):
         if key not in HONOURED_KEYS and key not in KNOWN_KAFKA_KEYS:
@@ -591,10 +598,10 @@ def config_from_properties(props: Mapping[str, str], *, warn: Callable[[str], No
     if not servers and not controllers:
         raise UsageError("You must specify either --bootstrap-controller or --bootstrap-server.")
     if servers:
-        bootstrap = parse_endpoints(servers, source="bootstrap.servers")
+        bootstrap = parse_endpoints(servers, source=bootstrap_source or "bootstrap.servers")
         endpoint_type = EndpointType.BROKERS
     else:
-        bootstrap = parse_endpoints(controllers, source="bootstrap.controllers")
+        bootstrap = parse_endpoints(controllers, source=bootstrap_source or "bootstrap.controllers")
         endpoint_type = EndpointType.CONTROLLERS
 
     protocol = props.get("security.protocol", "PLAINTEXT").strip().upper()

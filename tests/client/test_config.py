@@ -354,3 +354,12 @@ def test_pem_settings_and_hostname_switch(tmp_path: Path) -> None:
     assert config.ssl is not None and config.ssl.check_hostname and config.ssl.cafile is None
     with pytest.raises(UsageError, match="must be set together"):
         _resolve(tmp_path, props="security.protocol=SSL\nssl.keystore.key=x\n", flags={"server": "b:1"})
+
+
+def test_bad_address_names_where_it_came_from(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"^--bootstrap-server: 'bad' is not HOST:PORT"):
+        _resolve(tmp_path, flags={"server": "bad"})
+    with pytest.raises(
+        UsageError, match=r"^bootstrap\.controllers \(--command-config .*\): 'c' is not HOST:PORT"
+    ):
+        _resolve(tmp_path, props="bootstrap.controllers=c\n")
