@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from kcli.ops.reassign.model import Assignment, BrokerInfo, TopicPartition, sort_key
 from kcli.ops.reassign.original import check_replication_factor
 
+_CHAIN_WORK = 300_000  # bounded work for replica chains (checks of one candidate broker)
 _BFS_LIMIT = 2000  # bounded work for the last few leader moves; greedy moves do almost all of it
 
 
@@ -220,13 +221,19 @@ class _Placement:
                 key=lambda b: (self.target[b] - self.load[b], b),
             )
             for x in over:
+                rack_x = self.rack_of[x]
+                if mode == "rack" and all(self.rack_of[y] != rack_x for y in under):
+                    continue  # nobody below target in x's rack: nothing to do in this pass
+                if mode == "rack-total" and self._rack_total(rack_x)[0] <= self._rack_total(rack_x)[1]:
+                    continue
                 remaining: list[TopicPartition] = []
-                for tp in order[x]:
+                candidates = order[x]
+                for index, tp in enumerate(candidates):
+                    if self.load[x] <= self.target[x] or not under:
+                        remaining.extend(candidates[index:])
+                        break
                     slot = self.slots[tp]
                     if x not in slot:
-                        continue
-                    if self.load[x] <= self.target[x] or not under:
-                        remaining.append(tp)
                         continue
                     y = self._receiver(tp, x, under, mode)
                     if y is None:
@@ -239,6 +246,74 @@ class _Placement:
                         under.remove(y)
                 order[x] = remaining
 
+    def chains(self) -> None:
+        """Last resort for brokers still above target: a chain of moves x -> a -> ... -> under.
+
+        Each link moves one replica of a partition to a broker not in it, keeping the partition's
+        rack spread; the chain ends at a broker below target. It costs one move per link, so it
+        runs only where no single move helped, within a bounded amount of work.
+        """
+        if all(self.load[b] <= self.target[b] for b in self.ids):
+            return
+        members: dict[int, set[TopicPartition]] = {b: set() for b in self.ids}
+        for tp in self.parts:
+            for b in self.slots[tp]:
+                assert b is not None
+                members[b].add(tp)
+        work = [_CHAIN_WORK]
+        for x in self.ids:
+            while self.load[x] > self.target[x] and work[0] > 0:
+                if not self._replica_chain(x, members, work):
+                    break
+
+    def _fits(self, slot: list[int | None], out: int, into: int) -> bool:
+        if into in slot:
+            return False
+        if not self.rack_aware:
+            return True
+        rack_out, rack_in = self.rack_of[out], self.rack_of[into]
+        if rack_out == rack_in:
+            return True
+        low, cap = self.rack_bounds(len(slot))
+        counts = self.rack_counts(slot)
+        return counts[rack_in] + 1 <= cap and counts[rack_out] - 1 >= low
+
+    def _replica_chain(self, source: int, members: dict[int, set[TopicPartition]], work: list[int]) -> bool:
+        parent: dict[int, tuple[int, TopicPartition] | None] = {source: None}
+        queue = deque([source])
+        while queue:
+            u = queue.popleft()
+            for tp in sorted(members[u]):
+                slot = self.slots[tp]
+                for v in self.ids:
+                    work[0] -= 1
+                    if work[0] <= 0:
+                        return False
+                    if v in parent or not self._fits(slot, u, v):
+                        continue
+                    parent[v] = (u, tp)
+                    if self.load[v] >= self.target[v]:
+                        queue.append(v)
+                        continue
+                    path: list[tuple[int, int, TopicPartition]] = []
+                    w = v
+                    step = parent[w]
+                    while step is not None:
+                        path.append((step[0], w, step[1]))
+                        w = step[0]
+                        step = parent[w]
+                    if len({t for _, _, t in path}) != len(path):
+                        continue  # one partition twice in a chain: its rack spread is not checked jointly
+                    for out, into, moved in path:
+                        moved_slot = self.slots[moved]
+                        moved_slot[moved_slot.index(out)] = into
+                        members[out].discard(moved)
+                        members[into].add(moved)
+                    self.load[v] += 1
+                    self.load[source] -= 1
+                    return True
+        return False
+
     def _rack_total(self, rack: str | None) -> tuple[int, int]:
         members = [b for b in self.ids if self.rack_of[b] == rack]
         return sum(self.load[b] for b in members), sum(self.target[b] for b in members)
@@ -250,9 +325,11 @@ class _Placement:
                 if y not in slot:
                     return y
             return None
+        rack_x = self.rack_of[x]
+        if mode == "rack":
+            return next((y for y in under if self.rack_of[y] == rack_x and y not in slot), None)
         low, cap = self.rack_bounds(len(slot))
         counts = self.rack_counts(slot)
-        rack_x = self.rack_of[x]
         if mode == "rack-total":
             load_x, target_x = self._rack_total(rack_x)
             if load_x <= target_x:
@@ -435,4 +512,5 @@ def plan_minimal(
     state.compute_targets()
     state.fill()
     state.shed()
+    state.chains()
     return state.leaders()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import chain
 
 from kcli.ops.reassign.model import Assignment, TopicPartition
 
@@ -67,27 +68,22 @@ def plan_stats(
     moved_bytes = 0
     changed = 0
     leaders_changed = 0
-    before_r: Counter[int] = Counter()
-    after_r: Counter[int] = Counter()
-    before_l: Counter[int] = Counter()
-    after_l: Counter[int] = Counter()
-    for tp, replicas in proposed.items():
-        before = current.get(tp, ())
-        before_r.update(before)
-        after_r.update(replicas)
-        if before:
-            before_l[before[0]] += 1
-        if replicas:
-            after_l[replicas[0]] += 1
+    empty: tuple[int, ...] = ()
+    befores = [current.get(tp, empty) for tp in proposed]
+    for (tp, replicas), before in zip(proposed.items(), befores, strict=True):
         if replicas == before:
             continue
         changed += 1
         if not before or not replicas or before[0] != replicas[0]:
             leaders_changed += 1
-        new = sum(1 for b in replicas if b not in before)
+        new = len(replicas) - len(set(replicas).intersection(before))
         moved += new
-        if sizes is not None:
+        if sizes is not None and new:
             moved_bytes += new * sizes.get(tp, 0)
+    before_r = Counter(chain.from_iterable(befores))
+    after_r = Counter(chain.from_iterable(proposed.values()))
+    before_l = Counter(b[0] for b in befores if b)
+    after_l = Counter(r[0] for r in proposed.values() if r)
     brokers = sorted(set(racks) | set(before_r) | set(after_r))
     loads = tuple(
         BrokerLoad(
