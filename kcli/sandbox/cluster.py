@@ -232,6 +232,38 @@ class Cluster:
         self._advance_replicas()
         return offset
 
+    async def change_voters(
+        self, *, add: tuple[int, uuid.UUID] | None = None, remove: int | None = None
+    ) -> None:
+        """Change the Raft voter set and write it as a VotersRecord (a removed leader hands over)."""
+        if add is not None:
+            self.voters[add[0]] = add[1]
+        if remove is not None:
+            self.voters.pop(remove, None)
+        voters = []
+        for node_id, directory in sorted(self.voters.items()):
+            node = self.nodes[node_id]
+            voters.append(
+                R.VotersRecordVoter(
+                    voter_id=node_id,
+                    voter_directory_id=directory,
+                    endpoints=(R.Endpoint(name="CONTROLLER", host=node.host, port=node.port),),
+                    k_raft_version_feature=R.KRaftVersionFeature(
+                        min_supported_version=0, max_supported_version=1
+                    ),
+                )
+            )
+        self.metalog.append_control([R.VotersRecord(version=0, voters=tuple(voters))])
+        self._advance_replicas()
+        if remove is not None and remove == self.active_controller_id:
+            await self.failover()
+
+    def set_kraft_version(self, level: int) -> None:
+        """Finalize kraft.version: a KRaftVersionRecord control record, as Kafka writes it."""
+        self.kraft_version = level
+        self.metalog.append_control([R.KRaftVersionRecord(version=0, k_raft_version=level)])
+        self._advance_replicas()
+
     def _advance_replicas(self) -> None:
         """Running nodes replicate the log at once (the sandbox has no replication lag of its own)."""
         end = self.metalog.end_offset

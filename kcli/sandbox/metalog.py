@@ -159,6 +159,15 @@ class MetadataLog:
             self.snapshot()
         return first
 
+    def append_control(self, records: Sequence[Any]) -> None:
+        """Append Raft control records (KRaftVersionRecord, VotersRecord) as the active controller."""
+        assert self.leader is not None
+        last = self.leader.append_control(
+            records, epoch=self.cluster.leader_epoch, timestamp_ms=self._timestamp()
+        )
+        self.end_offset = last + 1
+        self._replicate()
+
     def leader_change(self, leader_id: int, epoch: int, voters: Sequence[int]) -> None:
         """A new leader epoch: LeaderChangeMessage in the log and quorum-state on every node."""
         if leader_id != self.leader_id:

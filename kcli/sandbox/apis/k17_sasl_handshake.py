@@ -1,0 +1,32 @@
+"""SaslHandshake (17), version 1: pick the SASL mechanism of a connection.
+
+Behavior:
+- On SASL listeners PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 are enabled; another mechanism ->
+  UNSUPPORTED_SASL_MECHANISM with the enabled list. On other listeners -> ILLEGAL_SASL_STATE.
+- A second handshake on an authenticated connection -> ILLEGAL_SASL_STATE.
+
+Version notes: v0 (raw SASL tokens without SaslAuthenticate framing) is not served.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.sandbox.context import RequestContext
+from kcli.sandbox.registry import api
+
+UNSUPPORTED_SASL_MECHANISM, ILLEGAL_SASL_STATE = 33, 34
+MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+
+
+@api(17, "sasl_handshake", (1, 1), needs_auth=False)
+async def handle_sasl_handshake(ctx: RequestContext, request: Any) -> Any:
+    """Choose a mechanism."""
+    session = ctx.extra["session"]
+    if not ctx.cluster.settings.security.sasl or session.authenticated:
+        return ctx.r("SaslHandshakeResponse", error_code=ILLEGAL_SASL_STATE, mechanisms=MECHANISMS)
+    if request.mechanism not in MECHANISMS:
+        return ctx.r("SaslHandshakeResponse", error_code=UNSUPPORTED_SASL_MECHANISM, mechanisms=MECHANISMS)
+    session.mechanism = request.mechanism
+    session.sasl_state = None
+    return ctx.r("SaslHandshakeResponse", error_code=0, mechanisms=MECHANISMS)

@@ -1,0 +1,65 @@
+"""DescribeAcls (29), versions 1-3: the ACL bindings that match a filter, grouped by resource pattern.
+
+Behavior:
+- Without --authorizer: SECURITY_DISABLED.
+- Auth: DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
+- Filter semantics: ANY matches every value; MATCH matches the LITERAL, wildcard and PREFIXED
+  patterns that would apply to the named resource; null name/principal/host match all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE, filter_matches
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.registry import api
+
+SECURITY_DISABLED, CLUSTER_AUTHORIZATION_FAILED = 54, 31
+
+
+@api(29, "describe_acls", (1, 3))
+async def handle_describe_acls(ctx: RequestContext, request: Any) -> Any:
+    """Describe ACLs."""
+    if not ctx.cluster.settings.authorizer:
+        return ctx.r(
+            "DescribeAclsResponse",
+            throttle_time=ZERO,
+            error_code=SECURITY_DISABLED,
+            error_message="No Authorizer is configured.",
+            resources=(),
+        )
+    if not ctx.authorize(DESCRIBE, CLUSTER, CLUSTER_NAME):
+        return ctx.r(
+            "DescribeAclsResponse",
+            throttle_time=ZERO,
+            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_message="Authorization failed.",
+            resources=(),
+        )
+    groups: dict[tuple[int, str, int], list[Any]] = {}
+    for acl in ctx.cluster.image.acls.values():
+        if filter_matches(acl, request):
+            groups.setdefault((acl.resource_type, acl.resource_name, acl.pattern_type), []).append(acl)
+    resources = tuple(
+        ctx.r(
+            "DescribeAclsResource",
+            resource_type=resource_type,
+            resource_name=name,
+            pattern_type=pattern,
+            acls=tuple(
+                ctx.r(
+                    "AclDescription",
+                    principal=a.principal,
+                    host=a.host,
+                    operation=a.operation,
+                    permission_type=a.permission_type,
+                )
+                for a in sorted(acls, key=lambda a: (a.principal, a.host, a.operation, a.permission_type))
+            ),
+        )
+        for (resource_type, name, pattern), acls in sorted(groups.items())
+    )
+    return ctx.r(
+        "DescribeAclsResponse", throttle_time=ZERO, error_code=0, error_message=None, resources=resources
+    )

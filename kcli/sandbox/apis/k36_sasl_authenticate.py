@@ -1,0 +1,66 @@
+"""SaslAuthenticate (36), versions 0-2: the SASL exchange after SaslHandshake.
+
+Behavior:
+- PLAIN: `authzid NUL user NUL password` against the sandbox's users (authzid empty or the user).
+- SCRAM-SHA-256/512: client-first then client-final (RFC 5802) against the credentials in the
+  metadata image; the server-final message carries the server signature.
+- Success sets the connection's principal to User:<name>; failure -> SASL_AUTHENTICATION_FAILED and
+  the connection stays unauthenticated. Without a prior handshake -> ILLEGAL_SASL_STATE.
+
+Version notes: v1 adds session lifetime (0: no re-authentication); v2 flexible.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from kcli.sandbox.context import RequestContext
+from kcli.sandbox.registry import api
+from kcli.sandbox.security import SCRAM_IDS, ScramExchange
+
+ILLEGAL_SASL_STATE, SASL_AUTHENTICATION_FAILED = 34, 58
+NO_LIFETIME = datetime.timedelta(0)
+
+
+@api(36, "sasl_authenticate", (0, 2), needs_auth=False)
+async def handle_sasl_authenticate(ctx: RequestContext, request: Any) -> Any:
+    """Authenticate."""
+    session = ctx.extra["session"]
+
+    def answer(code: int, message: str | None, data: bytes = b"") -> Any:
+        return ctx.r(
+            "SaslAuthenticateResponse",
+            error_code=code,
+            error_message=message,
+            auth_bytes=data,
+            session_lifetime=NO_LIFETIME,
+        )
+
+    if session.mechanism is None or session.authenticated:
+        return answer(ILLEGAL_SASL_STATE, "Unexpected SASL request (no handshake or already authenticated)")
+    token = bytes(request.auth_bytes)
+    cluster = ctx.cluster
+    if session.mechanism == "PLAIN":
+        parts = token.split(b"\0")
+        if len(parts) == 3:
+            authzid, user, password = (p.decode("utf-8", "replace") for p in parts)
+            if authzid in ("", user) and cluster.security.check_plain(user, password):
+                session.authenticated = True
+                session.principal = f"User:{user}"
+                return answer(0, None)
+        session.mechanism = None
+        return answer(SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password")
+    exchange = session.sasl_state
+    try:
+        if exchange is None:
+            exchange = session.sasl_state = ScramExchange(mechanism=SCRAM_IDS[session.mechanism])
+            return answer(0, None, exchange.first(cluster.image, token))
+        reply = exchange.final(cluster.image, token)
+    except (ValueError, UnicodeDecodeError, KeyError) as error:
+        session.mechanism = None
+        session.sasl_state = None
+        return answer(SASL_AUTHENTICATION_FAILED, str(error) or "Authentication failed")
+    session.authenticated = True
+    session.principal = f"User:{exchange.user}"
+    return answer(0, None, reply)

@@ -1,0 +1,104 @@
+"""AlterPartitionReassignments (45), versions 0-1: start, change or cancel replica moves.
+
+Behavior:
+- Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED for the whole request.
+- Per partition: unknown -> UNKNOWN_TOPIC_OR_PARTITION; replicas null cancels (nothing ongoing ->
+  NO_REASSIGNMENT_IN_PROGRESS); an empty list, duplicates or unregistered brokers ->
+  INVALID_REPLICA_ASSIGNMENT; a different replica count with allow_replication_factor_change=false
+  (v1) -> INVALID_REPLICATION_FACTOR.
+- New replicas then copy the partition over time (kcli.sandbox.reassign): adding/removing replicas
+  are listed until the copy completes, at the rate the throttle configs allow.
+- Brokers forward it to the active controller in an Envelope (KIP-590).
+
+Version notes: v1 adds AllowReplicationFactorChange (KIP-860).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.registry import api
+
+UNKNOWN_TOPIC_OR_PARTITION, CLUSTER_AUTHORIZATION_FAILED = 3, 31
+INVALID_REPLICATION_FACTOR, INVALID_REPLICA_ASSIGNMENT, NO_REASSIGNMENT_IN_PROGRESS = 38, 39, 85
+
+
+@api(45, "alter_partition_reassignments", (0, 1), forward=True)
+async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any) -> Any:
+    """Start or cancel reassignments."""
+    allow_factor_change = getattr(request, "allow_replication_factor_change", True)
+    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
+        return ctx.r(
+            "AlterPartitionReassignmentsResponse",
+            throttle_time=ZERO,
+            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_message="Authorization failed.",
+            responses=(),
+            allow_replication_factor_change=allow_factor_change,
+        )
+    cluster = ctx.cluster
+    records: list[Any] = []
+    responses = []
+    for topic_request in request.topics:
+        topic = cluster.image.topic(topic_request.name)
+        results = []
+        for wanted in topic_request.partitions:
+            code, message = 0, None
+            partition = topic.partitions.get(wanted.partition_index) if topic else None
+            if partition is None:
+                code, message = UNKNOWN_TOPIC_OR_PARTITION, "The partition does not exist."
+            elif wanted.replicas is None:
+                if not partition.adding_replicas and not partition.removing_replicas:
+                    code, message = (
+                        NO_REASSIGNMENT_IN_PROGRESS,
+                        "There is no ongoing reassignment for this partition.",
+                    )
+                else:
+                    records.extend(cluster.reassignments.cancel_records(partition))
+            else:
+                target = list(wanted.replicas)
+                original = [b for b in partition.replicas if b not in partition.adding_replicas]
+                unknown = [b for b in target if b not in cluster.image.brokers]
+                if not target:
+                    code, message = (
+                        INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment includes an empty replica list.",
+                    )
+                elif len(set(target)) != len(target):
+                    code, message = (
+                        INVALID_REPLICA_ASSIGNMENT,
+                        f"The manual partition assignment includes duplicate replicas: {target}",
+                    )
+                elif unknown:
+                    code = INVALID_REPLICA_ASSIGNMENT
+                    message = f"The manual partition assignment includes broker {unknown[0]}, but no such broker is registered."
+                elif not allow_factor_change and len(target) != len(original):
+                    code = INVALID_REPLICATION_FACTOR
+                    message = (
+                        f"The replication factor is changed from {len(original)} to {len(target)} "
+                        "but allowReplicationFactorChange is false"
+                    )
+                else:
+                    records.extend(cluster.reassignments.start_records(partition, target))
+            results.append(
+                ctx.r(
+                    "ReassignablePartitionResponse",
+                    partition_index=wanted.partition_index,
+                    error_code=code,
+                    error_message=message,
+                )
+            )
+        responses.append(
+            ctx.r("ReassignableTopicResponse", name=topic_request.name, partitions=tuple(results))
+        )
+    await cluster.commit(records)
+    return ctx.r(
+        "AlterPartitionReassignmentsResponse",
+        throttle_time=ZERO,
+        error_code=0,
+        error_message=None,
+        responses=tuple(responses),
+        allow_replication_factor_change=allow_factor_change,
+    )

@@ -1,0 +1,77 @@
+"""DescribeClientQuotas (48), versions 0-1: quota values of user / client-id / ip entities.
+
+Behavior:
+- Auth: DESCRIBE_CONFIGS on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
+- Each component filters one entity type: EXACT (a name; null = the default entity), DEFAULT, or
+  ANY (any name of that type). strict: the entity has no other types. Unknown entity types or a
+  type filtered twice -> INVALID_REQUEST.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE_CONFIGS
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.registry import api
+
+CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST = 31, 42
+EXACT, DEFAULT, ANY = 0, 1, 2
+ENTITY_TYPES = ("user", "client-id", "ip")
+
+
+@api(48, "describe_client_quotas", (0, 1))
+async def handle_describe_client_quotas(ctx: RequestContext, request: Any) -> Any:
+    """Describe client quotas."""
+
+    def fail(code: int, message: str) -> Any:
+        return ctx.r(
+            "DescribeClientQuotasResponse",
+            throttle_time=ZERO,
+            error_code=code,
+            error_message=message,
+            entries=None,
+        )
+
+    if not ctx.authorize(DESCRIBE_CONFIGS, CLUSTER, CLUSTER_NAME):
+        return fail(CLUSTER_AUTHORIZATION_FAILED, "Authorization failed.")
+    types = [c.entity_type for c in request.components]
+    if len(set(types)) != len(types):
+        return fail(INVALID_REQUEST, "Duplicate entity type in the filter.")
+    for component in request.components:
+        if component.entity_type not in ENTITY_TYPES:
+            return fail(INVALID_REQUEST, f"Custom entity type {component.entity_type!r} not supported")
+        if component.match_type not in (EXACT, DEFAULT, ANY):
+            return fail(INVALID_REQUEST, f"Unknown match type {component.match_type}")
+    entries = []
+    for entity, values in sorted(ctx.cluster.image.quotas.items(), key=lambda kv: repr(kv[0])):
+        names = dict(entity)
+        if request.strict and set(names) != set(types):
+            continue
+        if not all(_matches(c, names) for c in request.components):
+            continue
+        entries.append(
+            ctx.r(
+                "EntryData",
+                entity=tuple(ctx.r("EntityData", entity_type=t, entity_name=n) for t, n in entity),
+                values=tuple(ctx.r("ValueData", key=k, value=v) for k, v in sorted(values.items())),
+            )
+        )
+    return ctx.r(
+        "DescribeClientQuotasResponse",
+        throttle_time=ZERO,
+        error_code=0,
+        error_message=None,
+        entries=tuple(entries),
+    )
+
+
+def _matches(component: Any, names: dict[str, str | None]) -> bool:
+    if component.entity_type not in names:
+        return False
+    name = names[component.entity_type]
+    if component.match_type == EXACT:
+        return name == component.match
+    if component.match_type == DEFAULT:
+        return name is None
+    return True

@@ -1,0 +1,106 @@
+"""AlterUserScramCredentials (51), version 0: upsert or delete SCRAM credentials (KIP-554).
+
+Behavior:
+- Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED per user.
+- Upsertions carry the client-salted password; the sandbox derives StoredKey and ServerKey
+  (RFC 5802) and writes UserScramCredentialRecords; SASL/SCRAM logins use them at once.
+- Unknown mechanism -> UNSUPPORTED_SASL_MECHANISM; iterations outside 4096..16384, an empty user
+  name or empty salt -> UNACCEPTABLE_CREDENTIAL; deleting a missing credential -> RESOURCE_NOT_FOUND;
+  the same user and mechanism twice -> DUPLICATE_RESOURCE.
+- Brokers forward it to the active controller in an Envelope (KIP-590).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from kcli.metadata import records as _records
+from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.registry import api
+
+R: Any = _records
+CLUSTER_AUTHORIZATION_FAILED, UNSUPPORTED_SASL_MECHANISM = 31, 33
+RESOURCE_NOT_FOUND, DUPLICATE_RESOURCE, UNACCEPTABLE_CREDENTIAL = 91, 92, 93
+HASHES = {1: "sha256", 2: "sha512"}
+
+
+@api(51, "alter_user_scram_credentials", (0, 0), forward=True)
+async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any) -> Any:
+    """Alter SCRAM credentials."""
+    allowed = ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME)
+    image = ctx.cluster.image
+    keys = [(d.name, d.mechanism) for d in request.deletions] + [
+        (u.name, u.mechanism) for u in request.upsertions
+    ]
+    errors: dict[str, tuple[int, str | None]] = {}
+    records: dict[str, list[Any]] = {}
+    users = list(dict.fromkeys(name for name, _ in keys))
+    for name, mechanism in keys:
+        if keys.count((name, mechanism)) > 1:
+            errors.setdefault(
+                name,
+                (
+                    DUPLICATE_RESOURCE,
+                    f"A user credential cannot be altered twice in the same request: {name}",
+                ),
+            )
+    for d in request.deletions:
+        if d.name in errors:
+            continue
+        if d.mechanism not in HASHES:
+            errors[d.name] = (UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism")
+        elif (d.name, d.mechanism) not in image.scram:
+            errors[d.name] = (
+                RESOURCE_NOT_FOUND,
+                f"Attempt to delete a user credential that does not exist: {d.name}",
+            )
+        else:
+            records.setdefault(d.name, []).append(
+                R.RemoveUserScramCredentialRecord(name=d.name, mechanism=d.mechanism)
+            )
+    for u in request.upsertions:
+        if u.name in errors:
+            continue
+        if u.mechanism not in HASHES:
+            errors[u.name] = (UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism")
+        elif not u.name:
+            errors[u.name] = (UNACCEPTABLE_CREDENTIAL, "Username must not be empty")
+        elif not 4096 <= u.iterations <= 16384:
+            errors[u.name] = (
+                UNACCEPTABLE_CREDENTIAL,
+                f"Too {'few' if u.iterations < 4096 else 'many'} iterations",
+            )
+        elif not u.salt:
+            errors[u.name] = (UNACCEPTABLE_CREDENTIAL, "Salt must not be empty")
+        else:
+            digest = HASHES[u.mechanism]
+            client_key = hmac.new(u.salted_password, b"Client Key", digest).digest()
+            records.setdefault(u.name, []).append(
+                R.UserScramCredentialRecord(
+                    name=u.name,
+                    mechanism=u.mechanism,
+                    salt=u.salt,
+                    stored_key=hashlib.new(digest, client_key).digest(),
+                    server_key=hmac.new(u.salted_password, b"Server Key", digest).digest(),
+                    iterations=u.iterations,
+                )
+            )
+    results = []
+    commit: list[Any] = []
+    for name in users:
+        code: int
+        message: str | None
+        if not allowed:
+            code, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+        else:
+            code, message = errors.get(name, (0, None))
+            if not code:
+                commit.extend(records.get(name, []))
+        results.append(
+            ctx.r("AlterUserScramCredentialsResult", user=name, error_code=code, error_message=message)
+        )
+    await ctx.cluster.commit(commit)
+    return ctx.r("AlterUserScramCredentialsResponse", throttle_time=ZERO, results=tuple(results))

@@ -1,0 +1,122 @@
+"""UpdateFeatures (57), versions 0-2: change finalized feature levels (FeatureLevelRecords).
+
+Behavior:
+- Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
+- Each update is checked against the supported range, the upgrade type and the dependencies
+  between features (e.g. group.version 1 needs metadata.version 4.0-IV0); the first failure
+  fails the whole request (INVALID_UPDATE_VERSION), nothing is applied.
+- A lower level needs SAFE_DOWNGRADE or UNSAFE_DOWNGRADE (v0: allow_downgrade); metadata.version
+  refuses downgrades that could lose metadata; kraft.version cannot go down.
+- Level 0 removes a feature (not metadata.version). validate_only (v1+) changes nothing.
+- kraft.version is written as a KRaftVersionRecord control record, the others as FeatureLevelRecords.
+- Brokers forward it to the active controller in an Envelope (KIP-590).
+
+Version notes: v1 upgrade types and validate_only; v2 drops the per-feature results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.metadata import records as _records
+from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.features import FEATURES
+from kcli.sandbox.registry import api
+
+R: Any = _records
+CLUSTER_AUTHORIZATION_FAILED, INVALID_UPDATE_VERSION, INVALID_REQUEST = 31, 95, 42
+UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE = 1, 2, 3
+
+
+def _problem(levels: dict[str, int], feature: str, level: int, upgrade_type: int, node_id: int) -> str | None:
+    prefix = f"Invalid update version {level} for feature {feature}."
+    spec = FEATURES.get(feature)
+    if spec is None:
+        return f"{prefix} The controller does not support the given feature."
+    current = levels.get(feature, 0)
+    if level != 0 and not spec.min_level <= level <= spec.max_level:
+        return f"{prefix} Local controller {node_id} only supports versions {spec.min_level}-{spec.max_level}"
+    if feature == "metadata.version" and level == 0:
+        return f"{prefix} metadata.version cannot be removed."
+    if level < current:
+        if upgrade_type == UPGRADE:
+            return f"{prefix} Can't downgrade the version of this feature without setting the upgrade type to either safe or unsafe downgrade."
+        if feature == "kraft.version":
+            return f"{prefix} Downgrading kraft.version is not supported."
+        if feature == "metadata.version":
+            if upgrade_type == SAFE_DOWNGRADE:
+                return f"{prefix} Refusing to perform the requested downgrade because it might delete metadata information."
+            return f"{prefix} Unsafe metadata.version downgrades are not supported."
+    elif level > current and upgrade_type in (SAFE_DOWNGRADE, UNSAFE_DOWNGRADE):
+        return f"{prefix} Can't downgrade to a newer version."
+    for needed_level, other, minimum in spec.requires:
+        if level >= needed_level and levels.get(other, 0) < minimum:
+            return f"{prefix} Feature {feature} at level {level} requires {other} >= {minimum}, but it is {levels.get(other, 0)}."
+    return None
+
+
+@api(57, "update_features", (0, 2), forward=True)
+async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
+    """Update finalized features."""
+    code, message = 0, None
+    names = [u.feature for u in request.feature_updates]
+    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
+        code, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+    elif len(set(names)) != len(names):
+        code, message = INVALID_REQUEST, "The request contains multiple updates of the same feature."
+    cluster = ctx.cluster
+    levels = dict(cluster.image.features)
+    levels["kraft.version"] = cluster.kraft_version
+    records: list[Any] = []
+    kraft: int | None = None
+    if not code:
+        for update in request.feature_updates:
+            if ctx.version == 0:
+                upgrade_type = SAFE_DOWNGRADE if update.allow_downgrade else UPGRADE
+            else:
+                upgrade_type = update.upgrade_type
+            if upgrade_type not in (UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE):
+                code, message = INVALID_REQUEST, f"Unknown upgrade type {upgrade_type}."
+                break
+            problem = _problem(
+                levels, update.feature, update.max_version_level, upgrade_type, ctx.node.node_id
+            )
+            if problem:
+                code, message = INVALID_UPDATE_VERSION, problem
+                break
+            levels[update.feature] = update.max_version_level
+            if update.feature == "kraft.version":
+                kraft = update.max_version_level
+            else:
+                records.append(
+                    R.FeatureLevelRecord(name=update.feature, feature_level=update.max_version_level)
+                )
+    if not code:
+        # dependencies hold on the final levels too (an update may lower what another feature needs)
+        for name, level in levels.items():
+            spec = FEATURES.get(name)
+            for needed, other, minimum in spec.requires if spec else ():
+                if level >= needed and levels.get(other, 0) < minimum:
+                    code = INVALID_UPDATE_VERSION
+                    message = f"Invalid update version {levels[other]} for feature {other}. Feature {name} at level {level} requires {other} >= {minimum}."
+                    break
+    if not code and not getattr(request, "validate_only", False):
+        await cluster.commit(records)
+        if kraft is not None and kraft != cluster.kraft_version:
+            cluster.set_kraft_version(kraft)
+    results = (
+        ()
+        if ctx.version >= 2
+        else tuple(
+            ctx.r("UpdatableFeatureResult", feature=name, error_code=code, error_message=message)
+            for name in names
+        )
+    )
+    return ctx.r(
+        "UpdateFeaturesResponse",
+        throttle_time=ZERO,
+        error_code=code if ctx.version >= 2 else 0,
+        error_message=message if ctx.version >= 2 else None,
+        results=results,
+    )

@@ -1,0 +1,48 @@
+"""UnregisterBroker (64), version 0: remove a broker's registration (kafka-cluster unregister).
+
+Behavior:
+- Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
+- An unknown id -> BROKER_ID_NOT_REGISTERED. The broker leaves every ISR and loses leadership
+  (UnregisterBrokerRecord plus PartitionChangeRecords), as when it is fenced.
+- Brokers forward it to the active controller in an Envelope (KIP-590).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.metadata import records as _records
+from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.placement import leadership_after_loss
+from kcli.sandbox.registry import api
+
+R: Any = _records
+CLUSTER_AUTHORIZATION_FAILED, BROKER_ID_NOT_REGISTERED = 31, 102
+
+
+@api(64, "unregister_broker", (0, 0), forward=True)
+async def handle_unregister_broker(ctx: RequestContext, request: Any) -> Any:
+    """Unregister a broker."""
+    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
+        return ctx.r(
+            "UnregisterBrokerResponse",
+            throttle_time=ZERO,
+            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_message="Authorization failed.",
+        )
+    cluster = ctx.cluster
+    registration = cluster.image.brokers.get(request.broker_id)
+    if registration is None:
+        return ctx.r(
+            "UnregisterBrokerResponse",
+            throttle_time=ZERO,
+            error_code=BROKER_ID_NOT_REGISTERED,
+            error_message=f"Broker ID {request.broker_id} is not currently registered",
+        )
+    records = [
+        *leadership_after_loss(cluster, request.broker_id),
+        R.UnregisterBrokerRecord(broker_id=request.broker_id, broker_epoch=registration.broker_epoch),
+    ]
+    await cluster.commit(records)
+    return ctx.r("UnregisterBrokerResponse", throttle_time=ZERO, error_code=0, error_message=None)

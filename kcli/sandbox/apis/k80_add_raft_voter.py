@@ -1,0 +1,67 @@
+"""AddRaftVoter (80), versions 0-1: make a controller a voter of the metadata quorum (KIP-853).
+
+Behavior:
+- Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
+- ClusterId, when set, must be this cluster's (INCONSISTENT_CLUSTER_ID); kraft.version must be 1
+  (UNSUPPORTED_VERSION); an existing voter -> DUPLICATE_VOTER; the node must be a running
+  controller of this sandbox whose directory id matches, else INVALID_REQUEST.
+- The new voter set is written as a VotersRecord control record.
+- Brokers forward it to the active controller in an Envelope (KIP-590).
+
+Version notes: v1 adds AckWhenCommitted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.registry import api
+
+CLUSTER_AUTHORIZATION_FAILED, UNSUPPORTED_VERSION, INVALID_REQUEST = 31, 35, 42
+INCONSISTENT_CLUSTER_ID, DUPLICATE_VOTER = 104, 126
+
+
+def check_cluster(ctx: RequestContext, cluster_id: str | None) -> tuple[int, str | None]:
+    """(code, message) for the common voter-change checks (0 when they pass)."""
+    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
+        return CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+    if cluster_id is not None and cluster_id != ctx.cluster.cluster_id:
+        return (
+            INCONSISTENT_CLUSTER_ID,
+            f"The cluster id {cluster_id} does not match {ctx.cluster.cluster_id}.",
+        )
+    if ctx.cluster.kraft_version < 1:
+        return (
+            UNSUPPORTED_VERSION,
+            "Cluster doesn't support adding voter because the kraft.version feature is 0",
+        )
+    return 0, None
+
+
+@api(80, "add_raft_voter", (0, 1), forward=True)
+async def handle_add_raft_voter(ctx: RequestContext, request: Any) -> Any:
+    """Add a voter."""
+    code, message = check_cluster(ctx, request.cluster_id)
+    cluster = ctx.cluster
+    node = cluster.nodes.get(request.voter_id)
+    if not code:
+        if request.voter_id in cluster.voters:
+            code, message = (
+                DUPLICATE_VOTER,
+                f"The voter id {request.voter_id} is already part of the set of voters.",
+            )
+        elif node is None or node.is_broker or not node.running:
+            code, message = (
+                INVALID_REQUEST,
+                f"Node {request.voter_id} is not a running controller of this cluster.",
+            )
+        elif request.voter_directory_id is not None and request.voter_directory_id != node.directory_id:
+            code, message = (
+                INVALID_REQUEST,
+                f"Directory id {request.voter_directory_id} does not match node {request.voter_id}.",
+            )
+    if not code and node is not None:
+        await cluster.change_voters(add=(request.voter_id, node.directory_id))
+    return ctx.r("AddRaftVoterResponse", throttle_time=ZERO, error_code=code, error_message=message)

@@ -1,0 +1,40 @@
+"""RemoveRaftVoter (81), version 0: drop a voter from the metadata quorum (KIP-853).
+
+Behavior:
+- Auth, ClusterId and kraft.version as AddRaftVoter.
+- An id (and directory id) not in the voter set -> VOTER_NOT_FOUND; the last voter cannot be
+  removed (INVALID_REQUEST). Removing the active controller hands leadership to another voter.
+- The new voter set is written as a VotersRecord control record.
+- Brokers forward it to the active controller in an Envelope (KIP-590).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.sandbox.apis.k80_add_raft_voter import check_cluster
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.registry import api
+
+INVALID_REQUEST, VOTER_NOT_FOUND = 42, 127
+
+
+@api(81, "remove_raft_voter", (0, 0), forward=True)
+async def handle_remove_raft_voter(ctx: RequestContext, request: Any) -> Any:
+    """Remove a voter."""
+    code, message = check_cluster(ctx, request.cluster_id)
+    cluster = ctx.cluster
+    directory = cluster.voters.get(request.voter_id)
+    if not code:
+        if directory is None or (
+            request.voter_directory_id is not None and request.voter_directory_id != directory
+        ):
+            code, message = (
+                VOTER_NOT_FOUND,
+                f"The voter id {request.voter_id} with directory {request.voter_directory_id} is not part of the set of voters.",
+            )
+        elif len(cluster.voters) == 1:
+            code, message = INVALID_REQUEST, "Cannot remove the last voter of the quorum."
+    if not code:
+        await cluster.change_voters(remove=request.voter_id)
+    return ctx.r("RemoveRaftVoterResponse", throttle_time=ZERO, error_code=code, error_message=message)
