@@ -146,6 +146,6 @@ def test_watch_refreshes_a_bounded_number_of_times(kcli: Any, sandbox: Any) -> N
         "-o",
         "json",
     )
-    assert [line["leader_id"] for line in map(__import__("json").loads, as_json.lines)] == [
+    assert [line["leader_id"] for line in map(json.loads, as_json.lines)] == [
         sandbox.active_controller_id
     ] * 2
