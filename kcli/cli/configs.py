@@ -286,6 +286,8 @@ def register(app: typer.Typer) -> None:
         selection = resolve_selection(flags, alter=action == "--alter")
         changes = None
         if action == "--alter":
+            if add_config is not None and add_config_file is not None:
+                raise UsageError("Only one of --add-config or --add-config-file must be specified")
             file_values = _read_config_file(add_config_file) if add_config_file is not None else None
             changes = build_changes(
                 add_config=add_config,
@@ -294,6 +296,12 @@ def register(app: typer.Typer) -> None:
                 append_config=append_config or (),
                 subtract_config=subtract_config or (),
             )
+            if selection.is_quota:
+                from kcli.ops.config_spec import plan_quota_alter
+
+                plan_quota_alter(selection, changes)  # quota/SCRAM usage errors before connecting
+        if action == "--diff":
+            _check_diff(selection, diff_profile)
         args = ConnectionArgs(
             bootstrap_server=bootstrap_server,
             bootstrap_controller=bootstrap_controller,
@@ -317,6 +325,17 @@ def register(app: typer.Typer) -> None:
             _run_diff(env, output, args, config, selection, describe_all, diff_profile)
 
 
+def _check_diff(selection: Selection, diff_profile: str | None) -> None:
+    if selection.is_quota:
+        raise UsageError(
+            "--diff compares topics, brokers, broker-loggers, groups or client-metrics, not quotas"
+        )
+    if any(e.name is None and not e.default for e in selection.entities):
+        raise UsageError("--diff needs named entities: give --entity-name for each")
+    if len(selection.entities) < 2 and diff_profile is None:
+        raise UsageError("--diff needs at least two entities (or one entity and --diff-profile)")
+
+
 def _run_diff(
     env: Env,
     output: OutputFormat,
@@ -329,12 +348,6 @@ def _run_diff(
     from kcli.render import configs as view
     from kcli.render import emit
 
-    if selection.is_quota:
-        raise UsageError(
-            "--diff compares topics, brokers, broker-loggers, groups or client-metrics, not quotas"
-        )
-    if any(e.name is None and not e.default for e in selection.entities):
-        raise UsageError("--diff needs named entities: give --entity-name for each")
     configs: list[tuple[str | None, ClientConfig]] = [(args.profile or "default", config)]
     if diff_profile is not None:
         other = ConnectionArgs(profile=diff_profile)
