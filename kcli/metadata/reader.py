@@ -17,6 +17,7 @@ Behavior:
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -32,6 +33,9 @@ _BATCH = struct.Struct(">qiibIhiqqqhii")
 BATCH_OVERHEAD = 61
 CONTROL_FLAG = 0x20
 NOOP_VALUE = b"\x01\x14\x00\x00"
+# A whole record holding NoOpRecord at offset delta 0, timestamp delta 0: length 10, attributes 0,
+# deltas 0, null key, value of 4 bytes, no headers.
+NOOP_RECORD = b"\x14\x00\x00\x00\x01\x08" + NOOP_VALUE + b"\x00"
 
 
 class DecodeError(KcliError):
@@ -351,6 +355,18 @@ class FileReader:
                 pos = plausible
                 continue
             stats.batches += 1
+            if length == 60 and count == 1 and attributes == 0 and buf[pos + 61 : batch_end] == NOOP_RECORD:
+                # The idle controller's one-NoOpRecord batch: most of every real log, nothing to parse.
+                pos = batch_end
+                if base_offset < min_offset:
+                    continue
+                stats.records += 1
+                self.last_good_offset = base_offset
+                self.last_epoch = epoch
+                self.last_timestamp = base_ts
+                if not skip_noop:
+                    yield Entry(base_offset, epoch, base_ts, False, 20, 0, _noop() if decode else None)
+                continue
             control = bool(attributes & CONTROL_FLAG)
             codec = attributes & 0x07
             if codec:
@@ -543,6 +559,13 @@ class FileReader:
 
 
 _MISSING = object()
+
+
+@functools.cache
+def _noop() -> Any:
+    from kcli.metadata.records import NoOpRecord
+
+    return NoOpRecord()
 
 
 def _skip_headers(area: Any, pos: int, record_end: int, position: int) -> int:

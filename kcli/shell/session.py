@@ -107,10 +107,12 @@ def skipped_code(stats: ReadStats, env: Env) -> int:
     return int(ExitCode.ERROR)
 
 
-def dump(directory: LogDirectory, request: SessionRequest, env: Env) -> int:
+def dump(
+    directory: LogDirectory, request: SessionRequest, env: Env, *, stats: ReadStats | None = None
+) -> int:
     """Print every record (text lines like kafka-dump-log, or one JSON object per line)."""
     keep = type_filter(request.types)
-    stats = ReadStats()
+    stats = stats if stats is not None else ReadStats()
     write = env.stdout.write
     render = entry_json if request.json else entry_text
     for source, reader in read_sources(
