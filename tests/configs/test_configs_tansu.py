@@ -112,3 +112,37 @@ def test_quota_describe_fails_clearly_and_fast(tansu: TansuBroker) -> None:
     assert result.code == 1
     assert "DescribeClientQuotas is not supported by this server" in result.stderr
     assert time.monotonic() - start < 10
+
+
+def test_scram_upsert_is_salted_client_side_and_accepted(tansu: TansuBroker) -> None:
+    """tansu decodes AlterUserScramCredentials v0 and answers error 0 (it does not store it, a tansu gap)."""
+    user = f"u{uuid.uuid4().hex[:6]}"
+    result = invoke(
+        "configs",
+        "-b",
+        tansu.bootstrap,
+        "--alter",
+        "--user",
+        user,
+        "--add-config",
+        "SCRAM-SHA-256=[iterations=8192,password=alice-secret],SCRAM-SHA-512=[password=alice-secret]",
+    )
+    assert result.code == 0, result.stderr
+    assert result.lines == [f"Completed updating config for user {user}."]
+    assert "alice-secret" not in result.stdout + result.stderr
+    dry = invoke(
+        "configs",
+        "-b",
+        tansu.bootstrap,
+        "--alter",
+        "--user",
+        user,
+        "--add-config",
+        "SCRAM-SHA-256=[password=x]",
+        "--dry-run",
+    )
+    assert dry.code == 0, dry.stderr
+    assert dry.lines == [
+        f"Dry run for user {user} (not sent: no validate-only for this change), nothing was changed:",
+        "  SCRAM-SHA-256: (sensitive) -> (sensitive)",
+    ]
