@@ -43,6 +43,7 @@ class BrokerLogDirs:
     broker_id: int
     replicas: dict[TopicPartition, list[ReplicaDir]]
     offline_dirs: tuple[str, ...] = ()
+    live_dirs: tuple[str, ...] = ()
 
 
 async def describe_log_dirs(
@@ -78,10 +79,12 @@ async def describe_log_dirs(
             continue
         replicas: dict[TopicPartition, list[ReplicaDir]] = {}
         offline: list[str] = []
+        live: list[str] = []
         for result in response.results:
             if int(result.error_code):
                 offline.append(str(result.log_dir))
                 continue
+            live.append(str(result.log_dir))
             for topic in result.topics:
                 for p in topic.partitions:
                     replicas.setdefault(TopicPartition(str(topic.name), int(p.partition_index)), []).append(
@@ -92,7 +95,9 @@ async def describe_log_dirs(
                             is_future=bool(p.is_future_key),
                         )
                     )
-        out[broker] = BrokerLogDirs(broker_id=broker, replicas=replicas, offline_dirs=tuple(offline))
+        out[broker] = BrokerLogDirs(
+            broker_id=broker, replicas=replicas, offline_dirs=tuple(offline), live_dirs=tuple(live)
+        )
     return out
 
 

@@ -214,6 +214,8 @@ async def do_execute(
         for b, d in zip(e.replicas, e.log_dirs, strict=True)
         if d != "any"
     }
+    if moves:
+        moves = await _needed_log_dir_moves(admin, moves)
     accepted: tuple[tuple[TopicPartition, int, str], ...] = ()
     timed_out: tuple[tuple[TopicPartition, int], ...] = ()
     move_errors: dict[tuple[TopicPartition, int], str] = {}
@@ -228,6 +230,29 @@ async def do_execute(
         log_dir_timed_out=timed_out,
         log_dir_errors=move_errors,
     )
+
+
+async def _needed_log_dir_moves(
+    admin: Admin, moves: Mapping[tuple[TopicPartition, int], str]
+) -> dict[tuple[TopicPartition, int], str]:
+    """Drop moves that change nothing: the replica is already in that dir, or it is the broker's only dir.
+
+    A rollback file carries each replica's real log dir (as Kafka 4.2 writes it); re-applying it must
+    not ask brokers to move replicas where they already are.
+    """
+    from kcli.client.api.log_dirs import BrokerLogDirs
+
+    brokers = sorted({b for _, b in moves})
+    reports = await _log_dirs_quietly(admin, brokers, sorted({tp for tp, _ in moves}, key=sort_key))
+    needed: dict[tuple[TopicPartition, int], str] = {}
+    for (tp, b), path in moves.items():
+        report = reports.get(b)
+        if isinstance(report, BrokerLogDirs):
+            current = [d.log_dir for d in report.replicas.get(tp, []) if not d.is_future]
+            if current == [path] or report.live_dirs == (path,):
+                continue
+        needed[(tp, b)] = path
+    return needed
 
 
 async def _start_log_dir_moves(

@@ -1,0 +1,265 @@
+"""kcli reassign-partitions end to end on the sandbox, checked with kafka-python as an independent peer.
+
+The sandbox copies a simulated partition (1-9 MiB) to each new replica at the throttled rate, so a
+throttle decides how long a reassignment takes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcli.ops.reassign.model import TopicPartition
+from tests.conftest import CliResult, invoke
+from tests.reassign.peer import broker_configs, create_topic, replicas_of, topic_configs
+
+pytestmark = pytest.mark.sandbox
+
+THROTTLE_KEYS_TOPIC = {"leader.replication.throttled.replicas", "follower.replication.throttled.replicas"}
+THROTTLE_KEYS_BROKER = {"leader.replication.throttled.rate", "follower.replication.throttled.rate"}
+
+
+def plan_file(tmp_path: Path, name: str, topic: str, placement: list[list[int]]) -> str:
+    path = tmp_path / name
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "partitions": [
+                    {"topic": topic, "partition": p, "replicas": r} for p, r in enumerate(placement)
+                ],
+            }
+        )
+    )
+    return str(path)
+
+
+def reassign(bootstrap: str, *args: str) -> CliResult:
+    return invoke("reassign-partitions", "--bootstrap-server", bootstrap, *args)
+
+
+def test_generate_execute_watch_verify_removes_throttles(sandbox: Any, tmp_path: Path) -> None:
+    b = sandbox.bootstrap_servers
+    create_topic(b, "rs-flow", [[1, 2]] * 6)
+    topics = tmp_path / "topics.json"
+    topics.write_text('{"version":1,"topics":[{"topic":"rs-flow"}]}')
+
+    generated = reassign(
+        b, "--generate", "--topics-to-move-json-file", str(topics), "--broker-list", "1,2,3",
+        "--strategy", "minimal-movement", "-o", "json",
+    )  # fmt: skip
+    assert generated.code == 0, generated.stderr
+    plan = generated.json
+    assert plan["stats"]["replicas_moved"] == 4  # 12 replicas over 3 brokers: broker 3 takes 4
+    assert plan["stats"]["bytes_moved"] > 0  # sizes from DescribeLogDirs
+    assert plan["stats"]["replica_spread"] == 0
+    proposed = tmp_path / "proposed.json"
+    proposed.write_text(json.dumps(plan["proposed"]))
+
+    rollback = tmp_path / "rollback.json"
+    executed = reassign(
+        b, "--execute", "--reassignment-json-file", str(proposed), "--throttle", "50000000",
+        "--rollback-file", str(rollback), "--wait", "--timeout", "60000",
+    )  # fmt: skip
+    assert executed.code == 0, executed.stderr
+    lines = executed.lines
+    assert lines[0] == "Current partition replica assignment"
+    assert lines[4] == "Save this to use as the --reassignment-json-file option during rollback"
+    assert lines[5] == f"Rollback file written to {rollback}"
+    assert json.loads(lines[2]) == json.loads(rollback.read_text())
+    assert "The inter-broker throttle limit was set to 50000000 B/s" in lines
+    assert any(line.startswith("Successfully started partition reassignments for rs-flow-") for line in lines)
+    assert lines[-6:] == [f"Reassignment of partition rs-flow-{p} is completed." for p in range(6)]
+    assert "100%" in executed.stderr  # the progress bars, drawn on stderr
+
+    # The throttles stay until --verify sees everything done.
+    assert set(topic_configs(b, "rs-flow")) >= THROTTLE_KEYS_TOPIC
+    assert set(broker_configs(b, 3)) >= THROTTLE_KEYS_BROKER
+
+    verified = reassign(b, "--verify", "--reassignment-json-file", str(proposed))
+    assert verified.code == 0, verified.stderr
+    assert verified.lines[0] == "Status of partition reassignment:"
+    assert verified.lines[1:7] == [f"Reassignment of partition rs-flow-{p} is completed." for p in range(6)]
+    assert verified.lines[7] == ""
+    assert verified.lines[8].startswith("Clearing broker-level throttles on brokers ")
+    assert verified.lines[9] == "Clearing topic-level throttles on topic rs-flow"
+    assert not THROTTLE_KEYS_TOPIC & set(topic_configs(b, "rs-flow"))
+    for broker in (1, 2, 3):
+        assert not THROTTLE_KEYS_BROKER & set(broker_configs(b, broker))
+    after = replicas_of(b, "rs-flow")
+    assert {p: tuple(r) for p, r in after.items()} == {
+        e["partition"]: tuple(e["replicas"]) for e in plan["proposed"]["partitions"]
+    }
+
+
+def test_progress_is_reported_while_copying(sandbox: Any, tmp_path: Path) -> None:
+    """watch() sees partial progress (bytes from DescribeLogDirs) before the end."""
+    from kcli.cli.common import ConnectionArgs, client_config
+    from kcli.client.admin import Admin
+    from kcli.env import Env
+    from kcli.ops.reassign.actions import PartitionProgress, watch
+
+    b = sandbox.bootstrap_servers
+    create_topic(b, "rs-progress", [[1, 2], [2, 1]])
+    target = [[2, 3], [3, 1]]
+    plan = plan_file(tmp_path, "plan.json", "rs-progress", target)
+    started = reassign(b, "--execute", "--reassignment-json-file", plan, "--throttle", "3000000",
+                       "--rollback-file", str(tmp_path / "rb.json"))  # fmt: skip
+    assert started.code == 0, started.stderr
+    seen: list[tuple[PartitionProgress, ...]] = []
+    config = client_config(ConnectionArgs(bootstrap_server=b), Env(environ={"KCLI_CONFIG": "/nonexistent"}))
+
+    async def go() -> Any:
+        async with Admin(config) as admin:
+            targets = {TopicPartition("rs-progress", p): tuple(r) for p, r in enumerate(target)}
+            return await watch(admin, targets, timeout_ms=60000, on_progress=seen.append, interval_s=0.2)
+
+    result = asyncio.run(go())
+    assert not result.timed_out
+    assert all(p.done for p in result.progress)
+    partial = [p for snapshot in seen for p in snapshot if not p.done and p.bytes_total > 0]
+    assert partial, "no snapshot caught a partition mid-copy"
+    assert any(0 < p.fraction < 1 for p in partial)
+    reassign(b, "--verify", "--reassignment-json-file", plan)
+
+
+def test_cancel_mid_way_restores_the_replicas(sandbox: Any, tmp_path: Path) -> None:
+    b = sandbox.bootstrap_servers
+    create_topic(b, "rs-cancel", [[1, 2], [2, 1], [1, 2]])
+    before = replicas_of(b, "rs-cancel")
+    plan = plan_file(tmp_path, "plan.json", "rs-cancel", [[3, 2], [3, 1], [1, 3]])
+    started = reassign(b, "--execute", "--reassignment-json-file", plan, "--throttle", "10000",
+                       "--rollback-file", str(tmp_path / "rb.json"))  # fmt: skip
+    assert started.code == 0, started.stderr
+    assert set(topic_configs(b, "rs-cancel")) >= THROTTLE_KEYS_TOPIC
+
+    listed = invoke("reassign-partitions", "--bootstrap-controller", sandbox.bootstrap_controllers, "--list")
+    assert listed.code == 0, listed.stderr
+    assert "rs-cancel-0: replicas: 3,2,1. adding: 3. removing: 1." in listed.lines
+
+    verify = reassign(b, "--verify", "--reassignment-json-file", plan)
+    assert "Reassignment of partition rs-cancel-1 is still in progress." in verify.lines
+    assert not any(line.startswith("Clearing") for line in verify.lines)  # still moving: throttles stay
+
+    cancelled = invoke(
+        "reassign-partitions", "--bootstrap-controller", sandbox.bootstrap_controllers,
+        "--cancel", "--reassignment-json-file", plan, "-o", "json",
+    )  # fmt: skip
+    assert cancelled.code == 0, cancelled.stderr
+    assert cancelled.json["cancelled"] == ["rs-cancel-0", "rs-cancel-1", "rs-cancel-2"]
+    after = replicas_of(b, "rs-cancel")
+    assert {p: set(r) for p, r in after.items()} == {p: set(r) for p, r in before.items()}
+    assert not THROTTLE_KEYS_TOPIC & set(topic_configs(b, "rs-cancel"))
+    again = invoke(
+        "reassign-partitions",
+        "-C",
+        sandbox.bootstrap_controllers,
+        "--cancel",
+        "--reassignment-json-file",
+        plan,
+    )
+    assert again.lines[0] == "None of the specified partition reassignments are active."
+
+
+def test_rollback_file_restores_the_original_state(sandbox: Any, tmp_path: Path) -> None:
+    b = sandbox.bootstrap_servers
+    create_topic(b, "rs-rollback", [[1, 2], [2, 3], [3, 1]])
+    before = replicas_of(b, "rs-rollback")
+    plan = plan_file(tmp_path, "plan.json", "rs-rollback", [[3, 1], [1, 2], [2, 3]])
+    rollback = tmp_path / "rollback.json"
+    done = reassign(
+        b, "--execute", "--reassignment-json-file", plan, "--rollback-file", str(rollback), "--wait"
+    )
+    assert done.code == 0, done.stderr
+    assert replicas_of(b, "rs-rollback") == {0: [3, 1], 1: [1, 2], 2: [2, 3]}
+    back = reassign(b, "--execute", "--reassignment-json-file", str(rollback),
+                    "--rollback-file", str(tmp_path / "rollback2.json"), "--wait")  # fmt: skip
+    assert back.code == 0, back.stderr
+    assert replicas_of(b, "rs-rollback") == before
+
+
+def test_controller_failover_during_execute_converges(fresh_sandbox: Any, tmp_path: Path) -> None:
+    sb = fresh_sandbox
+    b = sb.bootstrap_servers
+    create_topic(b, "rs-failover", [[1, 2], [2, 1], [1, 2], [2, 1]])
+    target = [[3, 2], [3, 1], [1, 3], [2, 3]]
+    plan = plan_file(tmp_path, "plan.json", "rs-failover", target)
+    box: dict[str, CliResult] = {}
+
+    def execute() -> None:
+        box["result"] = reassign(b, "--execute", "--reassignment-json-file", plan, "--throttle", "4000000",
+                                 "--rollback-file", str(tmp_path / "rb.json"), "--wait", "--timeout", "90000")  # fmt: skip
+
+    worker = threading.Thread(target=execute)
+    worker.start()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (tmp_path / "rb.json").exists():
+        time.sleep(0.05)
+    time.sleep(0.3)
+    old = sb.active_controller_id
+    new = sb.failover()
+    assert new != old
+    worker.join(120)
+    assert not worker.is_alive()
+    result = box["result"]
+    assert result.code == 0, result.stderr
+    assert result.lines[-4:] == [f"Reassignment of partition rs-failover-{p} is completed." for p in range(4)]
+    assert replicas_of(b, "rs-failover") == dict(enumerate(target))
+
+
+@pytest.mark.parametrize(
+    ("placement", "message"),
+    [
+        ([[1, 4]], "Unknown broker id 4"),
+        ([[1, 2, 3]], "would change replication factor from 2 to 3"),
+        ([[1, 2], [2, 3], [3, 1], [1, 2]], "Unable to find partition: rs-bad-3"),
+    ],
+)
+def test_bad_input_is_refused_before_any_change(
+    sandbox: Any, tmp_path: Path, placement: list[list[int]], message: str
+) -> None:
+    b = sandbox.bootstrap_servers
+    if "rs-bad" not in replicas_of_all(b):
+        create_topic(b, "rs-bad", [[1, 2], [2, 3], [3, 1]])
+    before = replicas_of(b, "rs-bad")
+    plan = plan_file(tmp_path, "plan.json", "rs-bad", placement)
+    rollback = tmp_path / "rollback.json"
+    result = reassign(b, "--execute", "--reassignment-json-file", plan, "--throttle", "1000",
+                      "--rollback-file", str(rollback))  # fmt: skip
+    assert result.code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+    assert result.stdout == ""
+    assert not rollback.exists()
+    assert replicas_of(b, "rs-bad") == before
+    assert not THROTTLE_KEYS_TOPIC & set(topic_configs(b, "rs-bad"))
+
+
+def replicas_of_all(bootstrap: str) -> set[str]:
+    from tests.reassign.peer import peer_admin
+
+    with peer_admin(bootstrap) as admin:
+        return set(admin.list_topics())
+
+
+def test_generate_unknown_topic_and_controller_only_actions(sandbox: Any, tmp_path: Path) -> None:
+    topics = tmp_path / "topics.json"
+    topics.write_text('{"version":1,"topics":[{"topic":"rs-no-such-topic"}]}')
+    result = reassign(
+        sandbox.bootstrap_servers,
+        "--generate",
+        "--topics-to-move-json-file",
+        str(topics),
+        "--broker-list",
+        "1,2",
+    )
+    assert result.code == 2
+    assert result.stderr.strip() == "Error: Topic rs-no-such-topic not found."
+    listed = invoke("reassign-partitions", "-C", sandbox.bootstrap_controllers, "--list", "-o", "json")
+    assert listed.code == 0, listed.stderr
+    assert isinstance(listed.json["reassignments"], list)
