@@ -194,11 +194,17 @@ class Connection:
                 ) from None
             error_code = struct.unpack_from(">h", frame, 4)[0] if len(frame) >= 6 else -1
             if error_code == UNSUPPORTED_VERSION and version > 0:
-                # The body is v0-shaped: it lists the server's range for ApiVersions itself.
-                response = self._decode(
-                    frame, protocol.response_class("api_versions", 0), False, "ApiVersions"
-                )
-                ceiling = next((int(k.max_version) for k in response.api_keys if int(k.api_key) == 18), 0)
+                # The body is v0-shaped: it lists the server's range for ApiVersions itself. A body
+                # that does not parse (librdkafka's mock broker sends a flexible one) or that omits
+                # ApiVersions means: use v0, which every server supports.
+                try:
+                    response = self._decode(
+                        frame, protocol.response_class("api_versions", 0), False, "ApiVersions"
+                    )
+                    keys = response.api_keys
+                except ProtocolError:
+                    keys = ()
+                ceiling = next((int(k.max_version) for k in keys if int(k.api_key) == 18), 0)
                 ceiling = min(ceiling, version - 1)
                 memory.api_versions_ceiling = min(memory.api_versions_ceiling, ceiling)
                 version = ceiling
