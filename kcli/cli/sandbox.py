@@ -1,9 +1,317 @@
-"""`kcli sandbox`."""
+"""`kcli sandbox`: run an emulated KRaft cluster on loopback and inject faults into it.
+
+The sandbox is an emulator (not Kafka): controllers and brokers speak the Kafka protocol and keep
+their state in a real metadata log under --dir. `up --detach` leaves it running in the background;
+the other commands find it through DIR/sandbox.json.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
 
+from kcli.cli.common import OutputOpt, env_of, guarded
+from kcli.errors import UsageError
+from kcli.render import OutputFormat, emit
 
-def register(app: typer.Typer) -> None:
+app = typer.Typer(
+    name="sandbox",
+    help=(
+        "An emulated KRaft cluster on loopback (an emulator, not Kafka) for rehearsing runbooks and tests: "
+        "real wire protocol, real metadata log, fault injection."
+    ),
+    no_args_is_help=True,
+)
+
+SECURITY_CHOICES = ("plaintext", "sasl_plaintext", "ssl", "sasl_ssl")
+DirOpt = Annotated[
+    Path | None,
+    typer.Option("--dir", help="Sandbox directory (default: $KCLI_SANDBOX_DIR or ./.kcli-sandbox)."),
+]
+NodeArg = Annotated[int, typer.Argument(help="Node id (brokers 1..B, controllers 101..).")]
+
+
+def register(root: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
+    root.add_typer(app)
+
+
+def _directory(given: Path | None) -> Path:
+    if given is not None:
+        return given
+    return Path(env_of().environ.get("KCLI_SANDBOX_DIR", ".kcli-sandbox"))
+
+
+def _emit_status(status: dict[str, Any], output: OutputFormat) -> None:
+    from kcli.sandbox.status import status_lines, status_panel
+
+    emit(
+        env_of(),
+        output,
+        status,
+        text=lambda s: list(status_lines(s)),
+        json_value=lambda s: s,
+        table=status_panel,
+    )
+
+
+@app.command("up")
+@guarded
+def up(
+    directory: DirOpt = None,
+    controllers: Annotated[int, typer.Option("--controllers", min=1, max=9, help="Controller count.")] = 3,
+    brokers: Annotated[int, typer.Option("--brokers", min=1, max=99, help="Broker count.")] = 3,
+    base_port: Annotated[
+        int,
+        typer.Option(
+            "--base-port",
+            min=0,
+            max=65000,
+            help="First listener port (brokers, then controllers); 0 = free ports.",
+        ),
+    ] = 19092,
+    cluster_id: Annotated[
+        str | None, typer.Option("--cluster-id", help="Cluster id (default: random).")
+    ] = None,
+    security: Annotated[
+        str, typer.Option("--security", help="Listener security: plaintext, sasl_plaintext, ssl or sasl_ssl.")
+    ] = "plaintext",
+    authorizer: Annotated[
+        bool, typer.Option("--authorizer", help="Enforce ACLs (StandardAuthorizer).")
+    ] = False,
+    topics: Annotated[int, typer.Option("--topics", min=0, help="Create N topics at the first start.")] = 0,
+    partitions: Annotated[
+        int, typer.Option("--partitions", min=1, help="Partitions per --topics topic.")
+    ] = 1,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")
+    ] = False,
+    daemon: Annotated[bool, typer.Option("--daemon", hidden=True)] = False,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Start an emulated KRaft cluster (an emulator, not Kafka); reopening a DIR replays its metadata log."""
+    if security.lower() not in SECURITY_CHOICES:
+        raise UsageError(f"--security must be one of {', '.join(SECURITY_CHOICES)}, not {security!r}")
+    path = _directory(directory).resolve()
+    from kcli.sandbox.control import SandboxControlError, read_info, state_file
+
+    if state_file(path).exists():
+        try:
+            info = read_info(path)
+        except SandboxControlError:
+            state_file(path).unlink()  # stale: its process is gone
+        else:
+            raise SandboxControlError(
+                f"a sandbox is already running in {path} (pid {info.pid})",
+                hint="stop it with: kcli sandbox down",
+            )
+    options = {
+        "controllers": controllers,
+        "brokers": brokers,
+        "base_port": base_port,
+        "cluster_id": cluster_id,
+        "security": security.lower(),
+        "authorizer": authorizer,
+        "topics": topics,
+        "partitions": partitions,
+    }
+    if detach:
+        info = _spawn(path, options)
+        _emit_status({**_status_of(info)}, output)
+        return
+    _foreground(path, options, daemon=daemon, output=output)
+
+
+def _settings(path: Path, options: dict[str, Any]) -> Any:
+    from kcli.sandbox.settings import SandboxSettings, Security
+
+    return SandboxSettings(directory=path, **{**options, "security": Security(options["security"])})
+
+
+def _spawn(path: Path, options: dict[str, Any]) -> Any:
+    import subprocess
+    import sys
+
+    from kcli.sandbox.control import wait_for_info
+
+    path.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, "-m", "kcli", "sandbox", "up", "--dir", str(path), "--daemon"]
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        if isinstance(value, bool):
+            if value:
+                argv.append(flag)
+        elif value is not None:
+            argv += [flag, str(value)]
+    with open(path / "sandbox.log", "ab") as log:
+        process = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True
+        )
+    return wait_for_info(path, process.pid, timeout=60.0, alive=lambda: process.poll() is None)
+
+
+def _status_of(info: Any) -> dict[str, Any]:
+    from kcli.sandbox.control import send
+
+    status: dict[str, Any] = send(info, "status")
+    return {**status, "pid": info.pid, "directory": str(info.directory)}
+
+
+def _foreground(path: Path, options: dict[str, Any], *, daemon: bool, output: OutputFormat) -> None:
+    import asyncio
+    import logging
+    import signal
+
+    from kcli.sandbox.control import run_cluster
+
+    env = env_of()
+    settings = _settings(path, options)
+    path.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=env.stderr,
+    )
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+
+        async def ready(cluster: Any, info: Any) -> None:
+            if daemon:
+                logging.getLogger("kcli.sandbox").info(
+                    "sandbox %s ready (pid %d)", cluster.cluster_id, info.pid
+                )
+                return
+            if env.stdout_isatty and output is not OutputFormat.json:
+                asyncio.get_running_loop().create_task(_live_panel(cluster, stop))
+            else:
+                _emit_status({**cluster.status(), "pid": info.pid, "directory": str(path)}, output)
+
+        await run_cluster(settings, stop=stop, on_ready=ready)
+
+    asyncio.run(main())
+
+
+async def _live_panel(cluster: Any, stop: Any) -> None:
+    import asyncio
+
+    from rich.live import Live
+
+    from kcli.render import console
+    from kcli.sandbox.status import status_panel
+
+    with Live(status_panel(cluster.status()), console=console(env_of()), refresh_per_second=2) as live:
+        while not stop.is_set():
+            await asyncio.sleep(0.5)
+            live.update(status_panel(cluster.status()))
+
+
+@app.command("status")
+@guarded
+def status(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Show the nodes, ports and state of the sandbox in DIR."""
+    from kcli.sandbox.control import read_info
+
+    _emit_status(_status_of(read_info(_directory(directory))), output)
+
+
+@app.command("down")
+@guarded
+def down(directory: DirOpt = None) -> None:
+    """Stop the sandbox process started in DIR (by its pid); a stale sandbox.json is removed."""
+    import os
+    import signal
+    import time
+
+    from kcli.sandbox.control import SandboxControlError, process_alive, read_info, state_file
+
+    path = _directory(directory)
+    info = read_info(path, check_alive=False)
+    if not process_alive(info.pid):
+        state_file(path).unlink(missing_ok=True)
+        raise SandboxControlError(
+            f"stale {state_file(path)}: sandbox process {info.pid} was not running (removed the file)"
+        )
+    os.kill(info.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    while process_alive(info.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if process_alive(info.pid):
+        raise SandboxControlError(f"sandbox process {info.pid} did not stop within 20 s")
+    state_file(path).unlink(missing_ok=True)
+    env_of().out(f"Sandbox {info.cluster_id} in {path} stopped (pid {info.pid}).")
+
+
+def _fault(directory: Path | None, command: str, output: OutputFormat, message: str, **args: Any) -> None:
+    from kcli.sandbox.control import read_info, send
+
+    result = send(read_info(_directory(directory)), command, **args)
+    emit(env_of(), output, result, text=lambda _r: [message.format(result=result)], json_value=lambda r: r)
+
+
+@app.command("stop-node")
+@guarded
+def stop_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Stop one node: its listener closes; a broker is fenced and loses leadership."""
+    _fault(directory, "stop-node", output, f"Node {node_id} stopped.", node_id=node_id)
+
+
+@app.command("start-node")
+@guarded
+def start_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Start a stopped node again on its port."""
+    _fault(directory, "start-node", output, f"Node {node_id} started.", node_id=node_id)
+
+
+@app.command("replace-brokers")
+@guarded
+def replace_brokers(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Replace every broker by one with a new id on another port (the KIP-899 rebootstrap case)."""
+    _fault(directory, "replace-brokers", output, "Brokers replaced (old id -> new id): {result[replaced]}.")
+
+
+@app.command("failover")
+@guarded
+def failover(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Make another controller the active one (a new leader epoch)."""
+    _fault(directory, "failover", output, "Controller {result[active_controller_id]} is now active.")
+
+
+@app.command("misroute")
+@guarded
+def misroute(
+    node_id: NodeArg,
+    target: Annotated[
+        int | None, typer.Option("--as", help="Advertise this node's endpoint (default: a peer).")
+    ] = None,
+    directory: DirOpt = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Make a node advertise another node's endpoint (the KIP-1242 misrouting case)."""
+    _fault(
+        directory,
+        "misroute",
+        output,
+        f"Node {node_id} now advertises the endpoint of node {{result[advertises]}}.",
+        node_id=node_id,
+        target=target,
+    )
+
+
+@app.command("delay")
+@guarded
+def delay(
+    node_id: NodeArg,
+    ms: Annotated[int, typer.Argument(min=0, help="Delay in milliseconds (0 removes it).")],
+    directory: DirOpt = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Delay every response of one node by MS milliseconds."""
+    _fault(
+        directory, "delay", output, f"Node {node_id} responses delayed by {ms} ms.", node_id=node_id, ms=ms
+    )

@@ -420,7 +420,7 @@ class Cluster:
         log.info("controller %d is now active (epoch %d)", self.active_controller_id, self.leader_epoch)
         return self.active_controller_id
 
-    async def replace_brokers(self) -> dict[int, int]:
+    async def replace_brokers(self, *, fresh_ports: bool = False) -> dict[int, int]:
         """Replace every broker by a new one with a new id, on a rotated port (the KIP-899 case).
 
         Old brokers are unregistered; partitions move to the new ids. Returns old id -> new id.
@@ -446,7 +446,8 @@ class Cluster:
             )
             del self.nodes[node.node_id]
         await self.commit(records)
-        rotated = ports[1:] + ports[:1]
+        # fresh_ports: new free ports, so every old address goes dead (a client must rebootstrap)
+        rotated = [0] * len(ports) if fresh_ports else ports[1:] + ports[:1]
         for node, port in zip(old, rotated, strict=True):
             new_id = mapping[node.node_id]
             fresh = Node(

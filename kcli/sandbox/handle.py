@@ -226,8 +226,8 @@ class Sandbox:
     def start_node(self, node_id: int) -> None:
         self.run(lambda c: c.start_node(node_id))
 
-    def replace_brokers(self) -> dict[int, int]:
-        return self.run(lambda c: c.replace_brokers())
+    def replace_brokers(self, *, fresh_ports: bool = False) -> dict[int, int]:
+        return self.run(lambda c: c.replace_brokers(fresh_ports=fresh_ports))
 
     def failover(self) -> int:
         return self.run(lambda c: c.failover())

@@ -42,6 +42,7 @@ class ApiSpec:
 
 
 _REGISTRY: dict[int, ApiSpec] = {}
+_loaded = False
 
 
 def api(
@@ -73,10 +74,13 @@ def api(
 
 def load_all() -> dict[int, ApiSpec]:
     """Import every module of kcli.sandbox.apis (each registers itself) and return the table."""
-    from kcli.sandbox import apis
+    global _loaded
+    if not _loaded:
+        from kcli.sandbox import apis
 
-    for info in pkgutil.iter_modules(apis.__path__):
-        importlib.import_module(f"{apis.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(apis.__path__):
+            importlib.import_module(f"{apis.__name__}.{info.name}")
+        _loaded = True
     return _REGISTRY
 
 

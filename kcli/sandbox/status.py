@@ -1,0 +1,49 @@
+"""Text and rich renderings of a sandbox status (pure functions of the status dict)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+def status_lines(status: dict[str, Any]) -> Iterator[str]:
+    """The status as plain lines (stable for grep)."""
+    yield f"Sandbox cluster {status['cluster_id']} (an emulated KRaft cluster, not Kafka), security {status['security']}"
+    yield (
+        f"Active controller: {status['active_controller_id']} (epoch {status['leader_epoch']}), "
+        f"metadata log end offset {status['log_end_offset']}, topics {status['topics']}"
+    )
+    yield f"{'ID':<6}{'ROLE':<12}{'ADDRESS':<22}STATE"
+    for node in status["nodes"]:
+        state = "running" if node["running"] else "stopped"
+        if node.get("delay_ms"):
+            state += f", delay {node['delay_ms']} ms"
+        if node.get("advertises") is not None:
+            state += f", misrouted (advertises node {node['advertises']})"
+        yield f"{node['id']:<6}{node['role']:<12}{node['host'] + ':' + str(node['port']):<22}{state}"
+    yield f"bootstrap.servers={status['bootstrap_servers']}"
+    yield f"bootstrap.controllers={status['bootstrap_controllers']}"
+
+
+def status_panel(status: dict[str, Any]) -> Any:
+    """The status as a rich panel (the live view of `kcli sandbox up`)."""
+    from rich.panel import Panel
+    from rich.table import Table
+
+    table = Table(box=None, expand=False)
+    for column in ("ID", "ROLE", "ADDRESS", "STATE"):
+        table.add_column(column)
+    for node in status["nodes"]:
+        state = "[green]running[/]" if node["running"] else "[red]stopped[/]"
+        if node.get("delay_ms"):
+            state += f" delay {node['delay_ms']} ms"
+        if node.get("advertises") is not None:
+            state += f" misrouted → {node['advertises']}"
+        role = node["role"] + (" (active)" if node["id"] == status["active_controller_id"] else "")
+        table.add_row(str(node["id"]), role, f"{node['host']}:{node['port']}", state)
+    title = f"kcli sandbox {status['cluster_id']} — emulated KRaft cluster, not Kafka"
+    subtitle = (
+        f"epoch {status['leader_epoch']} · log end {status['log_end_offset']} · topics {status['topics']} · "
+        f"security {status['security']} · Ctrl-C stops"
+    )
+    return Panel(table, title=title, subtitle=subtitle)
