@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -44,11 +44,11 @@ def json_value(description: ClusterDescription) -> dict[str, Any]:
     }
 
 
-async def describe(config: ClientConfig) -> ClusterDescription:
+async def describe(config: ClientConfig, trace: Callable[[str], None] | None = None) -> ClusterDescription:
     """Bootstrap (DescribeCluster, or Metadata for old brokers) and return what the cluster said."""
     from kcli.client.admin import Admin
 
-    async with Admin(config) as admin:
+    async with Admin(config, trace=trace) as admin:
         assert admin.description is not None
         return admin.description
 
@@ -73,5 +73,5 @@ def register(app: typer.Typer) -> None:
             command_config=command_config,
             profile=profile,
         )
-        description = run(describe(client_config(args, env)))
+        description = run(describe(client_config(args, env), trace=env.err if env.debug else None))
         emit(env, output, description, text=text_lines, json_value=json_value)

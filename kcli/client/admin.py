@@ -85,8 +85,10 @@ class _NoNodeLeft(Exception):
 class Admin:
     """An async admin client bound to one cluster; use as `async with Admin(config) as admin:`."""
 
-    def __init__(self, config: ClientConfig) -> None:
+    def __init__(self, config: ClientConfig, *, trace: Callable[[str], None] | None = None) -> None:
+        """`trace` (e.g. stderr under --debug) gets one line per connection event, request and response."""
         self.config = config
+        self._trace = trace
         self.description: ClusterDescription | None = None
         self._connections: dict[int, Connection] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -313,6 +315,7 @@ class Admin:
         failed: set[int] = set()
         closed_after_send: dict[int, int] = {}
         rebootstrapped = False
+        misrouted: dict[int, bool] = {}  # node id -> REBOOTSTRAP_REQUIRED seen in this call
         attempt = 0
         last_error: KcliError | None = None
         while True:
@@ -337,9 +340,23 @@ class Admin:
             try:
                 connection = await self._connection(node, deadline)
                 return await operation(connection)
-            except RebootstrapRequired:
+            except RebootstrapRequired as required:
                 if self.config.recovery_strategy == "none":
                     raise
+                if misrouted.get(node.node_id):
+                    # Still the wrong node after rebootstrapping: the cluster advertises a wrong endpoint
+                    # for it, so rebootstrapping again until the deadline would not help (KIP-1242).
+                    last_error = ConnectionFailed(
+                        f"{required.node} is misrouted: the server at that address is not node {node.node_id} "
+                        "of this cluster (REBOOTSTRAP_REQUIRED, also after rebootstrapping); nothing was sent to it",
+                        hint="check advertised.listeners of that node; kcli cluster doctor shows the mismatch",
+                    )
+                    await self._forget(node.node_id)
+                    if target.kind != "any":
+                        raise last_error from None
+                    failed.add(node.node_id)
+                    continue
+                misrouted[node.node_id] = True
                 await self.rebootstrap(deadline)
                 failed.clear()
                 continue
@@ -430,6 +447,7 @@ class Admin:
             cluster_id=cluster_id,
             memory=self._memory,
             ssl_context=self._ssl_context,
+            trace=self._trace,
         )
 
     async def _forget(self, node_id: int) -> None:

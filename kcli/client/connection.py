@@ -22,6 +22,7 @@ import collections
 import contextlib
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,7 @@ class _Pending:
     correlation_id: int
     future: asyncio.Future[bytes]
     what: str
+    sent_at: float = 0.0
 
 
 @dataclass(slots=True)
@@ -97,6 +99,7 @@ class Connection:
     _read_task: asyncio.Task[None] | None = None
     _closed: bool = False
     _close_reason: ConnectionFailed | None = None
+    trace: Callable[[str], None] | None = None  # --debug: one line per request/response, never bodies
 
     # ---- opening ----------------------------------------------------------------------------------
 
@@ -111,6 +114,7 @@ class Connection:
         cluster_id: str | None = None,
         memory: PeerMemory | None = None,
         ssl_context: ssl.SSLContext | None = None,
+        trace: Callable[[str], None] | None = None,
     ) -> Connection:
         """Connect, negotiate API versions and authenticate; raise a KcliError subclass on failure."""
         memory = memory or PeerMemory()
@@ -118,12 +122,17 @@ class Connection:
             connection = await cls._connect(
                 endpoint, config=config, deadline=deadline, node_id=node_id, ssl_context=ssl_context
             )
+            connection.trace = trace
+            if trace is not None:
+                trace(f"connected to {connection.where} ({config.security_protocol})")
             try:
                 await connection._negotiate(cluster_id=cluster_id, memory=memory, deadline=deadline)
                 if config.sasl is not None:
                     await connection._authenticate(deadline)
                 return connection
             except _PreV5Peer:
+                if trace is not None:
+                    trace(f"{connection.where} closed the connection on ApiVersions v5; retrying at v4")
                 await connection.close()
                 memory.api_versions_ceiling = 4
                 continue
@@ -182,7 +191,7 @@ class Connection:
                 version, cluster_id if use_v5 else None, self.node_id if use_v5 else None
             )
             try:
-                frame = await self.request_raw(request, deadline=deadline, what="ApiVersions")
+                frame = await self.request_raw(request, deadline=deadline, what=f"ApiVersions v{version}")
             except ConnectionLost as lost:
                 if version == 5 and lost.sent and not lost.partial:
                     raise _PreV5Peer() from None
@@ -333,8 +342,10 @@ class Connection:
             request, correlation_id=correlation_id, client_id=self.config.client_id
         )
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Pending(correlation_id, future, what))
+        self._pending.append(_Pending(correlation_id, future, what, time.monotonic()))
         self._writer.write(data)
+        if self.trace is not None:
+            self.trace(f"-> {self.where}: {what} (correlation id {correlation_id}, {len(data)} bytes)")
         limit_ms = timeout_ms if timeout_ms is not None else self.config.request_timeout_ms
         timeout = _remaining(deadline, limit_ms / 1000)
 
@@ -412,6 +423,9 @@ class Connection:
                         f"expected {pending.correlation_id}"
                     )
                 self._pending.popleft()
+                if self.trace is not None:
+                    elapsed = (time.monotonic() - pending.sent_at) * 1000
+                    self.trace(f"<- {self.where}: {pending.what} ({size + 4} bytes, {elapsed:.1f} ms)")
                 if not pending.future.done():
                     pending.future.set_result(frame)
         except ConnectionFailed as error:
@@ -430,10 +444,12 @@ class Connection:
     def _closed_hint(self) -> str | None:
         return None
 
-    def _fail(self, reason: ConnectionFailed | RequestTimedOut) -> None:
+    def _fail(self, reason: ConnectionFailed | RequestTimedOut, *, by_us: bool = False) -> None:
         """Fail every request in flight with `reason` and close the socket."""
         if not self._closed:
             self._closed = True
+            if self.trace is not None and not by_us:
+                self.trace(f"closing {self.where}: {reason.message}")
             self._close_reason = (
                 reason if isinstance(reason, ConnectionFailed) else ConnectionLost(reason.message, sent=True)
             )
@@ -447,7 +463,9 @@ class Connection:
 
     async def close(self) -> None:
         """Close the connection and stop its reader (idempotent)."""
-        self._fail(ConnectionLost(f"the connection to {self.where} was closed", sent=False))
+        if self.trace is not None and not self._closed:
+            self.trace(f"closing {self.where}")
+        self._fail(ConnectionLost(f"the connection to {self.where} was closed", sent=False), by_us=True)
         task = self._read_task
         if task is not None and not task.done():
             task.cancel()

@@ -79,7 +79,7 @@ def test_port_that_accepts_and_never_answers(tmp_path: Path) -> None:
         result = invoke("cluster-id", "-b", f"127.0.0.1:{port}", "--command-config", str(config))
         elapsed = time.monotonic() - started
     line = _assert_one_clean_line(result)
-    assert f"ApiVersions request to 127.0.0.1:{port} timed out after 400 ms" in line
+    assert f"ApiVersions v4 request to 127.0.0.1:{port} timed out after 400 ms" in line
     assert elapsed < 3
 
 

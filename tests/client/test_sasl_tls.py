@@ -428,3 +428,23 @@ def _cli_on_host(double: KafkaDouble, tmp_path: Path, props: dict[str, str]) -> 
             )
 
     return asyncio.run(scenario())
+
+
+def test_debug_trace_shows_requests_but_never_secrets(tmp_path: Path) -> None:
+    server = ScramServer("SCRAM-SHA-256", {"alice": "trace-secret-pw"})
+    double = sasl_double(("SCRAM-SHA-256",), server.step)
+    props = _scram_props("SCRAM-SHA-256", "alice", "trace-secret-pw")
+
+    async def scenario() -> Any:
+        async with serving(double):
+            path = tmp_path / "client.properties"
+            path.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
+            return await asyncio.to_thread(
+                invoke, "--debug", "cluster-id", "-b", double.bootstrap, "-c", str(path)
+            )
+
+    result = asyncio.run(scenario())
+    assert result.code == 0 and result.stdout == "Cluster ID: double-cluster\n"
+    assert f"-> {double.bootstrap}: SaslHandshake v1" in result.stderr
+    assert result.stderr.count("SaslAuthenticate v2 (correlation id") == 2
+    assert "trace-secret-pw" not in result.stderr
