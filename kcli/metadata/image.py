@@ -154,6 +154,8 @@ class ImageBuilder:
     def __init__(self, image: MetadataImage | None = None) -> None:
         self.image = image or MetadataImage()
         self._pending: list[Any] | None = None
+        # topics by the uuid's int value: C-level hashing on the hot path (UUID.__hash__ is Python)
+        self._by_int: dict[int, TopicState] = {t.topic_id.int: t for t in self.image.topics.values()}
         self._dispatch: dict[int, Callable[[Any], None]] = {
             0: self._register_broker,
             1: self._unregister_broker,
@@ -291,16 +293,18 @@ class ImageBuilder:
     # -- topics ------------------------------------------------------------------------------------
 
     def _topic(self, record: Any) -> None:
-        self.image.topics[record.topic_id] = TopicState(record.name, record.topic_id)
+        topic = TopicState(record.name, record.topic_id)
+        self.image.topics[record.topic_id] = topic
         self.image.topic_names[record.name] = record.topic_id
+        self._by_int[record.topic_id.int] = topic
 
     def _partition(self, record: Any) -> None:
-        topic = self.image.topics.get(record.topic_id)
+        topic = self._by_int.get(record.topic_id.int)
         if topic is not None:
             topic.partitions[record.partition_id] = PartitionState(record)
 
     def _partition_change(self, record: Any) -> None:
-        topic = self.image.topics.get(record.topic_id)
+        topic = self._by_int.get(record.topic_id.int)
         if topic is None:
             return
         partition = topic.partitions.get(record.partition_id)
@@ -309,6 +313,7 @@ class ImageBuilder:
 
     def _remove_topic(self, record: Any) -> None:
         topic = self.image.topics.pop(record.topic_id, None)
+        self._by_int.pop(record.topic_id.int, None)
         if topic is None:
             return
         if self.image.topic_names.get(topic.name) == record.topic_id:

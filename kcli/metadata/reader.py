@@ -296,7 +296,8 @@ class FileReader:
     last_good_offset: int | None = None
     last_epoch: int = -1
     last_timestamp: int = -1
-    _readers: dict[tuple[bool, int, int], Any] = field(default_factory=dict)
+    # reader per (api key << 16 | version) for data records; control records use the slow path
+    _readers: dict[int, Any] = field(default_factory=dict)
 
     def entries(self, data: bytes | None = None) -> Iterator[Entry]:
         """The records of the file in order (the hot path: one function, tuples, no per-batch objects)."""
@@ -478,7 +479,7 @@ class FileReader:
                         self.last_good_offset = offset
                         continue
                     if decode:
-                        reader = readers.get((False, api_key, version), _MISSING)
+                        reader = readers.get(api_key << 16 | version, _MISSING)
                         if reader is not _MISSING and reader is not None:
                             try:
                                 record, used = reader(area, body)
@@ -523,7 +524,7 @@ class FileReader:
 
     def _decode(
         self,
-        readers: dict[tuple[bool, int, int], Any],
+        readers: dict[int, Any],
         control: bool,
         key: int,
         version: int,
@@ -534,10 +535,8 @@ class FileReader:
         offset: int,
     ) -> Any:
         """The slow path: look the reader up, decode, and turn failures into the corruption policy."""
-        if (control, key, version) not in readers:
-            readers[(control, key, version)] = (
-                control_body_reader(key) if control else metadata_body_reader(key, version)
-            )
+        if not control and (key << 16 | version) not in readers:
+            readers[key << 16 | version] = metadata_body_reader(key, version)
         try:
             record = decode_value(key, version, control, area, start, end)
         except CorruptData as problem:
