@@ -236,6 +236,14 @@ async def incremental_alter_configs(
             stats.count("IncrementalAlterConfigs")
         try:
             response = await admin.call(INCREMENTAL_ALTER_CONFIGS, build, versions=(0, 1), target=target)
+            for _retry in range(3):
+                # Every resource NOT_CONTROLLER: the controller moved before applying anything (the
+                # error is per resource here, not top-level), so find the new one and send it again.
+                if not response.responses or any(int(r.error_code) != 41 for r in response.responses):
+                    break
+                await asyncio.sleep(admin.config.retry_backoff_ms / 1000)
+                await admin.describe_cluster()
+                response = await admin.call(INCREMENTAL_ALTER_CONFIGS, build, versions=(0, 1), target=target)
         except KcliError as error:
             return {(e.type, e.resource_name): failure(error) for e in group}
         by_key = {(int(r.resource_type), r.resource_name): r for r in response.responses}

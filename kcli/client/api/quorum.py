@@ -169,6 +169,8 @@ async def watch(
                     describe(admin, timeout_ms=refresh_timeout_ms), refresh_timeout_ms / 1000
                 )
             except KcliError as error:
+                if config.recovery_strategy == "none" and admin is not None and admin.description is not None:
+                    raise  # a fresh Admin would bootstrap again, which metadata.recovery.strategy=none forbids
                 item = error
                 await _discard(admin)
                 admin = None
