@@ -143,9 +143,24 @@ def test_cancel_mid_way_restores_the_replicas(sandbox: Any, tmp_path: Path) -> N
     assert listed.code == 0, listed.stderr
     assert "rs-cancel-0: replicas: 3,2,1. adding: 3. removing: 1." in listed.lines
 
-    verify = reassign(b, "--verify", "--reassignment-json-file", plan)
-    assert "Reassignment of partition rs-cancel-1 is still in progress." in verify.lines
-    assert not any(line.startswith("Clearing") for line in verify.lines)  # still moving: throttles stay
+    try:
+        other = plan_file(tmp_path, "other.json", "rs-cancel", [[2, 1], [1, 2], [2, 1]])
+        refused = reassign(
+            b, "--execute", "--reassignment-json-file", other, "--rollback-file", str(tmp_path / "rb2.json")
+        )
+        assert refused.code == 1
+        assert (
+            "Cannot execute because there is an existing partition assignment.  Use --additional"
+            in refused.stderr
+        )
+        assert not (tmp_path / "rb2.json").exists()
+
+        verify = reassign(b, "--verify", "--reassignment-json-file", plan)
+        assert "Reassignment of partition rs-cancel-1 is still in progress." in verify.lines
+        assert not any(line.startswith("Clearing") for line in verify.lines)  # still moving: throttles stay
+    except BaseException:
+        invoke("reassign-partitions", "-b", b, "--cancel", "--reassignment-json-file", plan)
+        raise
 
     cancelled = invoke(
         "reassign-partitions", "--bootstrap-controller", sandbox.bootstrap_controllers,
@@ -179,8 +194,12 @@ def test_rollback_file_restores_the_original_state(sandbox: Any, tmp_path: Path)
     assert done.code == 0, done.stderr
     assert replicas_of(b, "rs-rollback") == {0: [3, 1], 1: [1, 2], 2: [2, 3]}
     back = reassign(b, "--execute", "--reassignment-json-file", str(rollback),
-                    "--rollback-file", str(tmp_path / "rollback2.json"), "--wait")  # fmt: skip
+                    "--rollback-file", str(tmp_path / "rollback2.json"), "--wait", "-o", "json")  # fmt: skip
     assert back.code == 0, back.stderr
+    assert back.json["rollback_file"] == str(tmp_path / "rollback2.json")
+    assert back.json["started"] == ["rs-rollback-0", "rs-rollback-1", "rs-rollback-2"]
+    assert back.json["wait"]["timed_out"] is False
+    assert [s["status"] for s in back.json["wait"]["states"]] == ["complete"] * 3
     assert replicas_of(b, "rs-rollback") == before
 
 

@@ -175,13 +175,16 @@ async def do_execute(
     from kcli.client.api.topics import describe_assignments
 
     described = await describe_assignments(admin, file.topics)
+    ongoing = await list_reassignments(admin)
+    # While a partition moves, its replica list holds the leaving replicas too: its replication
+    # factor is that of the running reassignment's target.
+    settled = {tp: (ongoing[tp].target if tp in ongoing else r) for tp, r in described.replicas.items()}
     check_against_cluster(
         file,
         brokers=described.racks,
-        current=described.replicas,
+        current=settled,
         allow_replication_factor_change=allow_replication_factor_change,
     )
-    ongoing = await list_reassignments(admin)
     if ongoing and not additional:
         raise KcliError(EXISTING_REASSIGNMENT)
     targets = file.targets
@@ -636,7 +639,10 @@ async def watch(
         if time.monotonic() + interval_s >= deadline:
             return WaitResult(progress=last, timed_out=True)
         await asyncio.sleep(interval_s)
-    current = await _current_of(admin, ReassignmentFile(entries=()) if not targets else _file_of(targets))
+    try:
+        current = await _current_of(admin, _file_of(targets))
+    except (ConnectionFailed, RequestTimedOut, KafkaError):
+        return WaitResult(progress=last, timed_out=False)  # done; the final read failed: no state lines
     states = partition_states(targets, current=current, ongoing={})
     return WaitResult(progress=last, timed_out=False, states=states)
 

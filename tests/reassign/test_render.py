@@ -1,0 +1,61 @@
+"""The original tool's lines, compared exactly."""
+
+from __future__ import annotations
+
+from kcli.ops.reassign.actions import CancelReport, VerifyReport
+from kcli.ops.reassign.model import OngoingReassignment, TopicPartition
+from kcli.ops.reassign.verify import PartitionState, Status, VerifyResult
+from kcli.render.reassign import cancel_text, clearing_lines, list_text, verify_text
+
+A0, A1, B2 = TopicPartition("a", 0), TopicPartition("a", 1), TopicPartition("b", 2)
+
+
+def test_list_lines() -> None:
+    ongoing = {
+        B2: OngoingReassignment(partition=B2, replicas=(1, 2)),
+        A0: OngoingReassignment(partition=A0, replicas=(3, 2, 1), adding=(3,), removing=(1,)),
+    }
+    assert list(list_text(ongoing)) == [
+        "Current partition reassignments:",
+        "a-0: replicas: 3,2,1. adding: 3. removing: 1.",
+        "b-2: replicas: 1,2.",
+    ]
+    assert list(list_text({})) == ["No partition reassignments found."]
+
+
+def test_verify_lines() -> None:
+    states = (
+        PartitionState(partition=A0, current=(1, 2), target=(1, 2), status=Status.COMPLETE),
+        PartitionState(partition=A1, current=(1, 2), target=(1, 3), status=Status.FAILED),
+        PartitionState(partition=B2, current=(1, 2, 3), target=(1, 3), status=Status.IN_PROGRESS),
+    )
+    report = VerifyReport(
+        result=VerifyResult(states=states, any_ongoing=False, cleared_brokers=(1, 2), cleared_topics=("a",)),
+        log_dirs=(),
+    )
+    assert list(verify_text(report)) == [
+        "Status of partition reassignment:",
+        "Reassignment of partition a-0 is completed.",
+        "There is no active reassignment of partition a-1, but replica set is 1,2 rather than 1,3.",
+        "Reassignment of partition b-2 is still in progress.",
+        "",
+        "Clearing broker-level throttles on brokers 1,2",
+        "Clearing topic-level throttles on topic a",
+    ]
+
+
+def test_clearing_singular_and_plural() -> None:
+    assert list(clearing_lines([7], ["x", "y"])) == [
+        "Clearing broker-level throttles on broker 7",
+        "Clearing topic-level throttles on topics x,y",
+    ]
+
+
+def test_cancel_lines() -> None:
+    report = CancelReport(cancelled=(A0, A1), errors={}, restored={}, log_dir_checked=True)
+    assert list(cancel_text(report)) == [
+        "Successfully cancelled partition reassignment(s) for: a-0,a-1",
+        "None of the specified partition moves are active.",
+    ]
+    none = CancelReport(cancelled=(), errors={}, restored={}, log_dir_checked=False)
+    assert list(cancel_text(none)) == ["None of the specified partition reassignments are active."]
