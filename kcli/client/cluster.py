@@ -97,14 +97,14 @@ async def _describe_controllers(connection: Connection, where: str, deadline: fl
             hint="use --bootstrap-server with this cluster",
         )
     response, version = await _send_describe_cluster(connection, deadline, EndpointType.CONTROLLERS, False)
-    _check_describe_error(response, where, EndpointType.CONTROLLERS)
+    check_describe_error(response, where, EndpointType.CONTROLLERS)
     if int(response.endpoint_type) != EndpointType.CONTROLLERS:
         raise _broker_as_controller(where)
     # Some servers (tansu) ignore EndpointType and list brokers: a node that offers Metadata is a
     # broker, whatever it claims (controllers never serve Metadata).
     if METADATA in connection.supported:
         raise _broker_as_controller(where)
-    return _from_describe_cluster(response, version, EndpointType.CONTROLLERS)
+    return from_describe_cluster(response, version, EndpointType.CONTROLLERS)
 
 
 async def _describe_brokers(
@@ -113,10 +113,10 @@ async def _describe_brokers(
     response, version = await _send_describe_cluster(
         connection, deadline, EndpointType.BROKERS, include_fenced
     )
-    _check_describe_error(response, where, EndpointType.BROKERS)
+    check_describe_error(response, where, EndpointType.BROKERS)
     if version >= 1 and int(response.endpoint_type) != EndpointType.BROKERS:
         raise _controller_as_broker(where)
-    return _from_describe_cluster(response, version, EndpointType.BROKERS)
+    return from_describe_cluster(response, version, EndpointType.BROKERS)
 
 
 async def _send_describe_cluster(
@@ -137,7 +137,7 @@ async def _send_describe_cluster(
     return await connection.request(request, deadline=deadline), version
 
 
-def _check_describe_error(response: Any, where: str, endpoint_type: EndpointType) -> None:
+def check_describe_error(response: Any, where: str, endpoint_type: EndpointType) -> None:
     code = int(response.error_code)
     if code == MISMATCHED_ENDPOINT_TYPE:
         if endpoint_type is EndpointType.CONTROLLERS:
@@ -154,7 +154,7 @@ def _check_describe_error(response: Any, where: str, endpoint_type: EndpointType
     check(code, response.error_message, what="DescribeCluster", node=where)
 
 
-def _from_describe_cluster(response: Any, version: int, endpoint_type: EndpointType) -> ClusterDescription:
+def from_describe_cluster(response: Any, version: int, endpoint_type: EndpointType) -> ClusterDescription:
     nodes = tuple(
         NodeInfo(
             node_id=int(broker.broker_id),
@@ -202,3 +202,8 @@ async def describe_with_metadata(connection: Connection, *, deadline: float) -> 
 def now() -> float:
     """The monotonic clock all deadlines use."""
     return time.monotonic()
+
+
+# Earlier private names, still imported by some tool modules.
+_check_describe_error = check_describe_error
+_from_describe_cluster = from_describe_cluster
