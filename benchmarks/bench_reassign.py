@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 from kcli.ops.reassign.generate import Strategy, generate
 from kcli.ops.reassign.json_format import format_reassignment
@@ -70,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             "replica_spread": plan.stats.replica_spread,
             "leader_spread": plan.stats.leader_spread,
         }
+    _record(args, results)
     original = results["original"]["replicas_moved"]
     minimal = results["minimal-movement"]["replicas_moved"]
     ratio = original / max(1, minimal)
@@ -100,6 +102,34 @@ def main(argv: list[str] | None = None) -> int:
             f"time target < {TARGET_SECONDS:.0f} s: {'met' if ok else 'NOT met'}"
         )
     return 0 if ok else 1
+
+
+def _record(args: argparse.Namespace, results: dict[str, dict[str, float | int]]) -> None:
+    """The figures for benchmarks/run.py (and a FIGURE line each)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from benchmarks.figures import record
+
+    shape = f"{args.partitions} partitions, {args.brokers}+1 brokers"
+    for name, r in results.items():
+        record(
+            f"reassign --generate ({name}), {shape}", float(r["seconds"]), "s", target=f"< {TARGET_SECONDS:g}"
+        )
+    original = float(results["original"]["replicas_moved"])
+    minimal = float(results["minimal-movement"]["replicas_moved"])
+    record(f"reassign replicas moved (original), one broker added, {shape}", original, "replicas")
+    record(
+        f"reassign replicas moved (minimal-movement), one broker added, {shape}",
+        minimal,
+        "replicas",
+        baseline=original,
+        baseline_name="original",
+    )
+    record(
+        "reassign: original moves / minimal-movement moves",
+        original / max(1.0, minimal),
+        "x",
+        target=f">= {TARGET_RATIO:g}",
+    )
 
 
 if __name__ == "__main__":

@@ -355,15 +355,16 @@ class _Placement:
         # After fill() every slot holds a broker.
         replicas: dict[TopicPartition, list[int]] = self.slots  # type: ignore[assignment]
         leader: dict[TopicPartition, int] = {}
-        count: Counter[int] = Counter()
         unled: list[TopicPartition] = []
+        current = self.current
         for tp in self.parts:
-            cur = self.current[tp]
+            cur = current[tp]
             if cur and cur[0] in replicas[tp]:
                 leader[tp] = cur[0]
-                count[cur[0]] += 1
             else:
                 unled.append(tp)
+        count: Counter[int] = Counter(dict.fromkeys(self.ids, 0))
+        count.update(leader.values())
         # Leader counts must end within [low, high]: a spread of at most one.
         low, extra = divmod(len(self.parts), len(self.ids))
         high = low + (1 if extra else 0)
@@ -408,15 +409,12 @@ class _Placement:
                     if not _pull_chain(x, lambda b: count[b] > low, member_of, leader, led, count):
                         break
         result: dict[TopicPartition, tuple[int, ...]] = {}
-        for tp in self.parts:
+        for tp, members in replicas.items():
             lead = leader[tp]
-            members = replicas[tp]
-            if members[0] == lead:
-                result[tp] = tuple(members)
-            else:
-                rest = list(members)
-                rest.remove(lead)
-                result[tp] = (lead, *rest)
+            if members[0] != lead:
+                members.remove(lead)
+                members.insert(0, lead)
+            result[tp] = tuple(members)
         return result
 
 
