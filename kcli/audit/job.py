@@ -8,7 +8,10 @@ is reused and left running.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,6 +37,17 @@ DEFAULT_CONF: Mapping[str, str] = {
     "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
     "spark.driver.memory": "1g",
 }
+# Spark's own log lines would bury the summary on stderr: only errors, and only from Spark.
+LOG4J2_PROPERTIES = """\
+status = error
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = spark: %p %c{1}: %m%n%ex
+"""
 FINDINGS_PARQUET = "findings.parquet"
 FINDINGS_JSONL = "findings.jsonl"
 
@@ -87,6 +101,7 @@ class AuditResult:
     worst: tuple[Finding, ...]
     out: Path | None
     stage_seconds: Mapping[str, float]
+    warnings: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
@@ -126,24 +141,60 @@ def spark_session(master: str, conf: Mapping[str, str]) -> Iterator[SparkSession
                 active.conf.set(key, value)
         yield active
         return
-    builder = SparkSession.builder.master(master)
-    for key, value in {**DEFAULT_CONF, **conf}.items():
-        builder = builder.config(key, value)
-    try:
-        session = builder.getOrCreate()
-    except Exception as error:  # the JVM failed to start or the master is unreachable
-        raise KcliError(f"cannot start Spark (master {master}): {_first_line(error)}") from None
-    session.sparkContext.setLogLevel("ERROR")
-    try:
-        yield session
-    finally:
-        session.stop()
+    with tempfile.TemporaryDirectory(prefix="kcli-spark-") as scratch:
+        log_config = Path(scratch) / "log4j2.properties"
+        log_config.write_text(LOG4J2_PROPERTIES, encoding="utf-8")
+        settings = {**DEFAULT_CONF, **conf}
+        if master.startswith("local") and not os.environ.get("PYSPARK_PYTHON"):
+            # Local Python workers must run this interpreter (with kcli and its readers installed);
+            # pyspark takes the worker interpreter from the environment when the context starts.
+            os.environ["PYSPARK_PYTHON"] = sys.executable
+        java_options = settings.get("spark.driver.extraJavaOptions", "")
+        settings["spark.driver.extraJavaOptions"] = (
+            f"-Dlog4j2.configurationFile={log_config.as_uri()} {java_options}".strip()
+        )
+        builder = SparkSession.builder.master(master)
+        for key, value in settings.items():
+            builder = builder.config(key, value)
+        try:
+            session = builder.getOrCreate()
+        except Exception as error:  # the JVM failed to start or the master is unreachable
+            raise KcliError(f"cannot start Spark (master {master}): {_first_line(error)}") from None
+        session.sparkContext.setLogLevel("ERROR")
+        try:
+            yield session
+        finally:
+            session.stop()
 
 
 def run_audit(
     spark: SparkSession, request: AuditRequest, *, progress: Callable[[str], None] | None = None
 ) -> AuditResult:
-    """Load the tables, check every rule, run them all and write the findings."""
+    """Load the tables, check every rule, run them all and write the findings.
+
+    A failing Spark job (a task error, a lost executor) becomes one KcliError line.
+    """
+    from py4j.protocol import Py4JError
+    from pyspark.errors import PySparkException
+
+    try:
+        return _run_audit(spark, request, progress=progress)
+    except (PySparkException, Py4JError) as error:
+        raise KcliError(f"Spark job failed: {_spark_error_line(error)}") from error
+
+
+def _spark_error_line(error: BaseException) -> str:
+    """The most telling line of a Spark error: a Python worker's own exception, else the first line."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.split(":", 1)[0].endswith(("Error", "Exception")) and not line.startswith("at "):
+            return line
+    return lines[0] if lines else type(error).__name__
+
+
+def _run_audit(
+    spark: SparkSession, request: AuditRequest, *, progress: Callable[[str], None] | None = None
+) -> AuditResult:
     from pyspark.sql import functions as F
 
     stages: dict[str, float] = {}
@@ -151,8 +202,9 @@ def run_audit(
 
     started = time.monotonic()
     say("loading tables")
+    warnings: list[str] = []
     views = load_snapshot_tables(spark, request.inputs)
-    views.update(load_history_tables(spark, request.metadata_dirs))
+    views.update(load_history_tables(spark, request.metadata_dirs, warnings=warnings))
     for name, frame in views.items():
         frame.createOrReplaceTempView(name)
     stages["load"] = time.monotonic() - started
@@ -214,6 +266,7 @@ def run_audit(
         worst=worst,
         out=request.out,
         stage_seconds=stages,
+        warnings=tuple(warnings),
     )
 
 
@@ -248,13 +301,15 @@ def load_snapshot_tables(spark: SparkSession, inputs: Sequence[Path]) -> dict[st
     }
 
 
-def load_history_tables(spark: SparkSession, metadata_dirs: Sequence[Path]) -> dict[str, DataFrame]:
+def load_history_tables(
+    spark: SparkSession, metadata_dirs: Sequence[Path], *, warnings: list[str] | None = None
+) -> dict[str, DataFrame]:
     """The metadata-history tables from KRaft log dirs (empty when none are given)."""
     if not metadata_dirs:
         return {spec.name: empty_frame(spark, spec) for spec in HISTORY_TABLES}
     from kcli.audit.metadata_source import history_frames
 
-    return history_frames(spark, metadata_dirs)
+    return history_frames(spark, metadata_dirs, warnings=warnings)
 
 
 def rule_frame(spark: SparkSession, rule: Rule) -> DataFrame:
