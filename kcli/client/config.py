@@ -741,4 +741,10 @@ def _pem_store(props: Mapping[str, str], prefix: str) -> Path | None:
         raise UsageError(f"{prefix}.location {path} is {kind} store", hint=_CONVERT_HINT.format(key=prefix))
     if not looks_pem:
         raise UsageError(f"{prefix}.location {path} has {prefix}.type=PEM but holds no PEM block")
+    if prefix == "ssl.keystore" and b"PRIVATE KEY" not in path.read_bytes():
+        raise UsageError(
+            f"ssl.keystore.location {path} holds no private key",
+            hint="a PEM keystore holds the private key and the certificate chain in one file, as Kafka "
+            "expects; e.g. `cat client.key client.pem > keystore.pem`",
+        )
     return path

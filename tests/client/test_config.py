@@ -363,3 +363,15 @@ def test_bad_address_names_where_it_came_from(tmp_path: Path) -> None:
         UsageError, match=r"^bootstrap\.controllers \(--command-config .*\): 'c' is not HOST:PORT"
     ):
         _resolve(tmp_path, props="bootstrap.controllers=c\n")
+
+
+def test_pem_keystore_without_a_private_key_says_how_to_fix_it(tmp_path: Path) -> None:
+    cert_only = tmp_path / "client.pem"
+    cert_only.write_text("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+    with pytest.raises(UsageError, match="holds no private key") as raised:
+        _resolve(
+            tmp_path,
+            props=f"security.protocol=SSL\nssl.keystore.location={cert_only}\nssl.keystore.type=PEM\n",
+            flags={"server": "b:1"},
+        )
+    assert "cat client.key client.pem > keystore.pem" in raised.value.line()

@@ -1,0 +1,141 @@
+"""The client layer against the kcli sandbox: both bootstrap kinds, SASL PLAIN/SCRAM, TLS, failover."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcli.client import protocol
+from kcli.client.admin import Admin, Target
+from kcli.client.config import config_from_properties, parse_properties
+from tests.conftest import invoke
+
+pytestmark = pytest.mark.sandbox
+
+
+def test_cluster_id_with_both_bootstrap_kinds(sandbox: Any) -> None:
+    brokers = invoke("cluster-id", "--bootstrap-server", sandbox.bootstrap_servers, "-o", "json")
+    assert brokers.code == 0, brokers.stderr
+    assert brokers.json["cluster_id"] == sandbox.cluster_id and brokers.json["endpoint_type"] == "brokers"
+    controllers = invoke("cluster-id", "--bootstrap-controller", sandbox.bootstrap_controllers, "-o", "json")
+    assert controllers.code == 0, controllers.stderr
+    assert controllers.json == {
+        "cluster_id": sandbox.cluster_id,
+        "controller_id": sandbox.active_controller_id,
+        "endpoint_type": "controllers",
+    }
+    text = invoke("cluster-id", "-C", sandbox.bootstrap_controllers)
+    assert text.stdout == f"Cluster ID: {sandbox.cluster_id}\n"
+
+
+def test_wrong_bootstrap_kind_names_the_right_flag(sandbox: Any) -> None:
+    controller = sandbox.bootstrap_controllers.split(",")[0]
+    result = invoke("cluster-id", "--bootstrap-server", controller)
+    assert (
+        result.code == 2
+        and result.stderr == f"Error: {controller} is a controller; use --bootstrap-controller\n"
+    )
+    broker = sandbox.bootstrap_servers.split(",")[0]
+    result = invoke("cluster-id", "--bootstrap-controller", broker)
+    assert result.code == 2 and result.stderr == f"Error: {broker} is a broker; use --bootstrap-server\n"
+
+
+def test_controller_routing_and_fan_out(sandbox: Any) -> None:
+    async def scenario() -> None:
+        config = config_from_properties({"bootstrap.controllers": sandbox.bootstrap_controllers}, warn=print)
+        async with Admin(config) as admin:
+            assert sorted(admin.nodes) == sorted(sandbox.controller_ids)
+            assert admin.controller_id == sandbox.active_controller_id
+
+            def build(version: int) -> Any:
+                return protocol.make(
+                    protocol.request_class("describe_cluster", version),
+                    include_cluster_authorized_operations=False,
+                    endpoint_type=2,
+                    include_fenced_brokers=False,
+                )
+
+            response = await admin.call(60, build, versions=(1, 2), target=Target.CONTROLLER)
+            assert response.cluster_id == sandbox.cluster_id
+            each = await admin.call_each(admin.nodes, 60, lambda _node, v: build(v), versions=(1, 2))
+            assert sorted(each) == sorted(sandbox.controller_ids)
+            assert all(r.cluster_id == sandbox.cluster_id for r in each.values())
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("security", "mechanism"),
+    [("sasl_plaintext", "PLAIN"), ("sasl_plaintext", "SCRAM-SHA-256"), ("sasl_ssl", "SCRAM-SHA-512")],
+)
+def test_sasl_end_to_end(make_sandbox: Any, security: str, mechanism: str) -> None:
+    sb = make_sandbox(controllers=1, brokers=1, security=security)
+    config_file = Path(sb.command_config(principal="admin", mechanism=mechanism))
+    if security == "sasl_ssl":  # server authentication only: kcli's own TLS lines, not the sandbox's
+        sasl_lines = [line for line in config_file.read_text().splitlines() if line.startswith("s")]
+        sasl_lines = [line for line in sasl_lines if not line.startswith("ssl.")]
+        config_file = config_file.with_name("sasl-ssl.properties")
+        config_file.write_text(
+            "\n".join(
+                [
+                    *sasl_lines,
+                    f"ssl.truststore.location={sb.ca_file}",
+                    "ssl.endpoint.identification.algorithm=",
+                ]
+            )
+            + "\n"
+        )
+    result = invoke("cluster-id", "-b", sb.bootstrap_servers, "--command-config", str(config_file))
+    assert result.code == 0, result.stderr
+    assert result.stdout == f"Cluster ID: {sb.cluster_id}\n"
+
+    wrong = config_file.read_text().replace("admin-secret", "not-the-password")
+    bad = Path(config_file).with_name("wrong.properties")
+    bad.write_text(wrong)
+    result = invoke("cluster-id", "-b", sb.bootstrap_servers, "--command-config", str(bad))
+    errors = [line for line in result.stderr.splitlines() if not line.startswith("Warning: ")]
+    assert result.code == 1 and len(errors) == 1 and errors[0].startswith("Error: ")
+    assert "authentication" in errors[0].lower() and "not-the-password" not in result.stderr
+
+
+def test_tls_end_to_end(make_sandbox: Any, tmp_path: Path) -> None:
+    sb = make_sandbox(controllers=1, brokers=1, security="ssl")
+    props = tmp_path / "tls.properties"
+    props.write_text(
+        f"security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.location={sb.ca_file}\n"
+        "ssl.endpoint.identification.algorithm=\n"
+    )
+    result = invoke("cluster-id", "-C", sb.bootstrap_controllers, "-c", str(props))
+    assert result.code == 0, result.stderr
+    assert result.stdout == f"Cluster ID: {sb.cluster_id}\n"
+    untrusted = invoke(
+        "cluster-id", "-b", sb.bootstrap_servers, "-c", str(_write(tmp_path, "security.protocol=SSL\n"))
+    )
+    assert untrusted.code == 1 and "not trusted" in untrusted.stderr
+    plaintext = invoke(
+        "cluster-id", "-b", sb.bootstrap_servers, "-c", str(_write(tmp_path, "request.timeout.ms=3000\n"))
+    )
+    assert plaintext.code == 1 and len(plaintext.stderr.splitlines()) == 1
+    assert parse_properties(props.read_text())["security.protocol"] == "SSL"
+
+    # Mutual TLS with a PEM keystore (private key and certificate in one file, as Kafka reads it).
+    tls_dir = Path(sb.ca_file).parent
+    keystore = tmp_path / "admin-keystore.pem"
+    keystore.write_text(
+        (tls_dir / "client-admin.key").read_text() + (tls_dir / "client-admin.pem").read_text()
+    )
+    mutual = _write(
+        tmp_path, props.read_text() + f"ssl.keystore.type=PEM\nssl.keystore.location={keystore}\n"
+    )
+    result = invoke("cluster-id", "-b", sb.bootstrap_servers, "-c", str(mutual))
+    assert result.code == 0, result.stderr
+    assert result.stdout == f"Cluster ID: {sb.cluster_id}\n"
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / f"p{abs(hash(text))}.properties"
+    path.write_text(text)
+    return path
