@@ -205,11 +205,10 @@ class Sandbox:
             ]
             certificate = tls / f"client-{principal}.pem"
             if certificate.exists():
-                lines += [
-                    "ssl.keystore.type=PEM",
-                    f"ssl.keystore.location={certificate}",
-                    f"ssl.key.location={tls / f'client-{principal}.key'}",
-                ]
+                # Kafka's PEM keystore is one file holding the private key and the certificate chain.
+                keystore = tls / f"client-{principal}-keystore.pem"
+                keystore.write_text((tls / f"client-{principal}.key").read_text() + certificate.read_text())
+                lines += ["ssl.keystore.type=PEM", f"ssl.keystore.location={keystore}"]
         path = self.directory / f"client-{principal}-{mechanism.lower()}.properties"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return path
