@@ -74,20 +74,6 @@ def test_controller_routing_and_fan_out(sandbox: Any) -> None:
 def test_sasl_end_to_end(make_sandbox: Any, security: str, mechanism: str) -> None:
     sb = make_sandbox(controllers=1, brokers=1, security=security)
     config_file = Path(sb.command_config(principal="admin", mechanism=mechanism))
-    if security == "sasl_ssl":  # server authentication only: kcli's own TLS lines, not the sandbox's
-        sasl_lines = [line for line in config_file.read_text().splitlines() if line.startswith("s")]
-        sasl_lines = [line for line in sasl_lines if not line.startswith("ssl.")]
-        config_file = config_file.with_name("sasl-ssl.properties")
-        config_file.write_text(
-            "\n".join(
-                [
-                    *sasl_lines,
-                    f"ssl.truststore.location={sb.ca_file}",
-                    "ssl.endpoint.identification.algorithm=",
-                ]
-            )
-            + "\n"
-        )
     result = invoke("cluster-id", "-b", sb.bootstrap_servers, "--command-config", str(config_file))
     assert result.code == 0, result.stderr
     assert result.stdout == f"Cluster ID: {sb.cluster_id}\n"
