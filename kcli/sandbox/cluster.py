@@ -88,6 +88,9 @@ class Cluster:
         self.reassignments: Any = None  # kcli.sandbox.reassign.Reassignments
         self._tasks: list[asyncio.Task[None]] = []
         self.channels: dict[int, Any] = {}  # broker id -> forwarding.ControllerChannel
+        # encoded response parts keyed by what they show, each with the image stamp it was built at
+        self.response_cache: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+        self._static_configs: dict[int, dict[str, str]] = {}
         self._next_broker_id = 1
 
     # ---------------------------------------------------------------- lifecycle
@@ -321,7 +324,18 @@ class Cluster:
         return ",".join(n.address for n in self.controllers())
 
     def broker_config(self, node_id: int) -> dict[str, str]:
-        """Static (server.properties) values of a node: source STATIC_BROKER_CONFIG."""
+        """Static (server.properties) values of a node: source STATIC_BROKER_CONFIG (cached per topology)."""
+        cached = self._static_configs.get(node_id)
+        if cached is None:
+            cached = self._static_configs[node_id] = self._broker_config(node_id)
+        return cached
+
+    def topology_changed(self) -> None:
+        """Forget what depends on node ports and states (static configs, cached responses)."""
+        self._static_configs.clear()
+        self.response_cache.clear()
+
+    def _broker_config(self, node_id: int) -> dict[str, str]:
         node = self.nodes.get(node_id)
         roles = "broker" if node is None or node.is_broker else "controller"
         security = self.settings.security
@@ -373,6 +387,7 @@ class Cluster:
         if not node.is_broker and not [c for c in self.controllers() if c.running and c is not node]:
             raise ClusterError("cannot stop the last running controller")
         await server.unbind(node)
+        self.topology_changed()
         if node.is_broker:
             registration = self.image.brokers.get(node_id)
             epoch = registration.broker_epoch if registration else -1
@@ -414,6 +429,7 @@ class Cluster:
         after = [c for c in others if c > self.active_controller_id]
         self.active_controller_id = (after or others)[0]
         self.leader_epoch += 1
+        self.topology_changed()
         voters = sorted(self.voters)
         self.metalog.leader_change(self.active_controller_id, self.leader_epoch, voters)
         self._advance_replicas()
@@ -476,6 +492,7 @@ class Cluster:
             target = peers[0]
         self.node(target)
         node.advertise_as = target
+        self.topology_changed()
         return target
 
     def delay(self, node_id: int, ms: int) -> None:

@@ -119,15 +119,21 @@ def _entry(definition: ConfigDef, synonyms: list[Synonym], fallback: str | None,
 
 def topic_entries(cluster: Cluster, node_id: int, dynamic: dict[str, str]) -> list[Entry]:
     """Every topic config of a topic whose dynamic configs are `dynamic`, as node `node_id` sees it."""
-    out = []
-    for key, definition in TOPIC_CONFIGS.items():
-        synonyms: list[Synonym] = []
-        if key in dynamic:
-            synonyms.append(Synonym(name=key, value=dynamic[key], source=ConfigSource.DYNAMIC_TOPIC_CONFIG))
-        for broker_key in definition.synonyms:
-            synonyms.extend(_broker_synonyms(cluster, node_id, broker_key))
-        out.append(_entry(definition, synonyms, definition.default, read_only=False))
-    return out
+    return [topic_entry(cluster, node_id, definition, dynamic) for definition in TOPIC_CONFIGS.values()]
+
+
+def topic_entry(cluster: Cluster, node_id: int, definition: ConfigDef, dynamic: dict[str, str]) -> Entry:
+    """One topic config of a topic whose dynamic configs are `dynamic`."""
+    synonyms: list[Synonym] = []
+    if definition.name in dynamic:
+        synonyms.append(
+            Synonym(
+                name=definition.name, value=dynamic[definition.name], source=ConfigSource.DYNAMIC_TOPIC_CONFIG
+            )
+        )
+    for broker_key in definition.synonyms:
+        synonyms.extend(_broker_synonyms(cluster, node_id, broker_key))
+    return _entry(definition, synonyms, definition.default, read_only=False)
 
 
 def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> list[Entry]:

@@ -40,6 +40,7 @@ class Topic:
     name: str
     topic_id: uuid.UUID
     partitions: dict[int, Partition] = field(default_factory=dict)
+    revision: int = 0  # bumped on every change to the topic's partitions (response caches key on it)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,6 +121,8 @@ class Image:
     quotas: dict[QuotaEntity, dict[str, float]] = field(default_factory=dict)
     scram: dict[tuple[str, int], ScramCredential] = field(default_factory=dict)
     next_producer_id: int = 0
+    broker_version: int = 0  # bumped on every broker registration change (fencing, endpoints)
+    broker_config_version: int = 0  # bumped on every broker-level config change
     features_epoch: int = -1
     records_applied: int = 0
 
@@ -154,6 +157,7 @@ def _features(values: Iterable[Any]) -> dict[str, tuple[int, int]]:
 
 
 def _register_broker(image: Image, r: Any) -> None:
+    image.broker_version += 1
     image.brokers[r.broker_id] = BrokerRegistration(
         broker_id=r.broker_id,
         incarnation_id=r.incarnation_id,
@@ -168,10 +172,12 @@ def _register_broker(image: Image, r: Any) -> None:
 
 
 def _unregister_broker(image: Image, r: Any) -> None:
+    image.broker_version += 1
     image.brokers.pop(r.broker_id, None)
 
 
 def _broker_change(image: Image, r: Any) -> None:
+    image.broker_version += 1
     broker = image.brokers.get(r.broker_id)
     if broker is None:
         return
@@ -217,6 +223,7 @@ def _partition(image: Image, r: Any) -> None:
     topic = image.topics.get(r.topic_id)
     if topic is None:
         return
+    topic.revision += 1
     topic.partitions[r.partition_id] = Partition(
         topic_id=r.topic_id,
         partition_id=r.partition_id,
@@ -236,6 +243,7 @@ def _partition_change(image: Image, r: Any) -> None:
     partition = topic.partitions.get(r.partition_id) if topic else None
     if partition is None:
         return
+    topic.revision += 1  # type: ignore[union-attr]
     if r.isr is not None:
         partition.isr = list(r.isr)
     if r.leader != -2:
@@ -255,6 +263,8 @@ def _partition_change(image: Image, r: Any) -> None:
 
 def _config(image: Image, r: Any) -> None:
     key = (int(r.resource_type), r.resource_name)
+    if key[0] == BROKER_RESOURCE:
+        image.broker_config_version += 1
     if r.value is None:
         entries = image.configs.get(key)
         if entries is not None:

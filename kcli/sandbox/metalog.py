@@ -6,7 +6,8 @@ Behavior:
   DIR/<node id>/__cluster_metadata-0/ its metadata log, as a Kafka node lays them out.
 - Replication copies the leader's new segment bytes to every running follower after each append,
   as a Raft fetch would; a stopped node catches up when it starts again.
-- A snapshot of the image is written every `snapshot_every_records` records and at shutdown.
+- A snapshot of the image is written after `snapshot_every_bytes` of new records
+  (metadata.log.max.record.bytes.between.snapshots) and at shutdown.
 - Replay reads the newest snapshot of the most advanced node, then the log records after it.
 """
 
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.metadata import records as _records
 from kcli.metadata.writer import METADATA_PARTITION, MetadataLogWriter, kafka_uuid_string
+from kcli.sandbox.logwriter import SandboxLogWriter
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
@@ -141,7 +143,7 @@ class MetadataLog:
     def _open_leader(self, node_id: int) -> None:
         if self.leader is not None:
             self.leader.close()
-        self.leader = MetadataLogWriter(
+        self.leader = SandboxLogWriter(
             self.node_dir(node_id), node_id=node_id, cluster_id=self.cluster.cluster_id
         )
         self.leader_id = node_id
@@ -151,11 +153,12 @@ class MetadataLog:
         """Append metadata records as the active controller; returns the first offset."""
         assert self.leader is not None
         first = self.end_offset
+        before = self.leader._segment_size
         last = self.leader.append(records, epoch=self.cluster.leader_epoch, timestamp_ms=self._timestamp())
         self.end_offset = last + 1
         self._replicate()
-        self._since_snapshot += len(records)
-        if self._since_snapshot >= self.cluster.settings.snapshot_every_records:
+        self._since_snapshot += max(0, self.leader._segment_size - before)
+        if self._since_snapshot >= self.cluster.settings.snapshot_every_bytes:
             self.snapshot()
         return first
 

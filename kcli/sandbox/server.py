@@ -54,6 +54,7 @@ async def bind(cluster: Cluster, node: Node) -> None:
     )
     node.port = node.server.sockets[0].getsockname()[1]
     node.running = True
+    cluster.topology_changed()
 
 
 async def unbind(node: Node) -> None:

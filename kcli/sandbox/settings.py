@@ -58,7 +58,7 @@ class SandboxSettings:
     replication_factor: int | None = None  # default: min(3, brokers)
     host: str = HOST
     users: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_USERS))
-    snapshot_every_records: int = 20_000
+    snapshot_every_bytes: int = 20 * 1024 * 1024  # metadata.log.max.record.bytes.between.snapshots
 
     @property
     def super_users(self) -> tuple[str, ...]:

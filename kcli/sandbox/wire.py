@@ -86,14 +86,25 @@ def decode_header(frame: bytes, name: str, version: int) -> tuple[Any, int]:
     return header, offset
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreEncoded:
+    """A response body already encoded (kcli.sandbox.fastcodec) for the kio class `cls`."""
+
+    cls: Any
+    body: bytes
+
+
 def encode_response(response: Any, correlation_id: int) -> bytes:
-    """Frame `response` (a kio response object) with its header and size prefix."""
-    cls: Any = type(response)
+    """Frame `response` (a kio response object or PreEncoded) with its header and size prefix."""
+    cls: Any = response.cls if isinstance(response, PreEncoded) else type(response)
     header_cls: Any = cls.__header_schema__
     buffer = io.BytesIO()
     buffer.write(b"\0\0\0\0")
     _writer(header_cls)(buffer, header_cls(correlation_id=correlation_id))
-    _writer(cls)(buffer, response)
+    if isinstance(response, PreEncoded):
+        buffer.write(response.body)
+    else:
+        _writer(cls)(buffer, response)
     data = buffer.getbuffer()
     struct.pack_into(">i", data, 0, len(data) - 4)
     return bytes(data)

@@ -7,6 +7,8 @@ Behavior:
 - Only unfenced brokers are listed; offline replicas are replicas on fenced or unregistered brokers.
 - ControllerId is a live broker (brokers forward controller requests, KIP-590).
 
+Performance: v10-13 responses are encoded by kcli.sandbox.fastcodec from per-topic cached bytes.
+
 Version notes: v1 controller id and is_internal; v2 cluster id; v5 offline replicas; v7 leader
 epoch; v8 authorized operations; v9+ flexible; v10 topic ids; v13 top-level error code.
 """
@@ -15,11 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcli.sandbox import fastcodec
 from kcli.sandbox.authorizer import DESCRIBE, TOPIC, authorized_operations
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.image import Topic
 from kcli.sandbox.registry import Listener, api
-from kcli.sandbox.wire import has_field
+from kcli.sandbox.wire import PreEncoded, has_field
 
 UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_ID = 3, 29, 100
 LEADER_NOT_AVAILABLE = 5
@@ -41,6 +44,8 @@ async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
         )
     live = {b.broker_id for b in image.brokers.values() if not b.fenced}
     with_ops = bool(getattr(request, "include_topic_authorized_operations", False))
+    if 10 <= ctx.version <= 13 and not with_ops:
+        return _fast(ctx, request, live)
     topics: list[Any] = []
     if request.topics is None:
         for each in image.topics.values():
@@ -134,3 +139,86 @@ def _topic(ctx: RequestContext, topic: Topic, live: set[int], with_ops: bool) ->
         partitions=tuple(partitions),
         topic_authorized_operations=operations,
     )
+
+
+def _topic_bytes(ctx: RequestContext, topic: Topic, live: set[int]) -> bytes:
+    """One topic of a v10-13 response, from the cache while the topic and the brokers are unchanged."""
+    cluster = ctx.cluster
+    stamp = (topic.revision, cluster.image.broker_version)
+    key = ("metadata-topic", topic.topic_id)
+    cached = cluster.response_cache.get(key)
+    if cached is not None and cached[0] == stamp:
+        return bytes(cached[1])
+    partitions = [
+        fastcodec.metadata_partition(
+            LEADER_NOT_AVAILABLE if p.leader == -1 else 0,
+            p.partition_id,
+            p.leader,
+            p.leader_epoch,
+            p.replicas,
+            p.isr,
+            [b for b in p.replicas if b not in live],
+        )
+        for p in sorted(topic.partitions.values(), key=lambda p: p.partition_id)
+    ]
+    encoded = fastcodec.metadata_topic(0, topic.name, topic.topic_id, partitions, AUTHORIZED_OPERATIONS_UNSET)
+    cluster.response_cache[key] = (stamp, encoded)
+    return encoded
+
+
+def _fast(ctx: RequestContext, request: Any, live: set[int]) -> Any:
+    """Metadata v10-13 encoded by kcli.sandbox.fastcodec (100k partitions well under a second)."""
+    import uuid
+
+    cluster = ctx.cluster
+    image = cluster.image
+    null_id = uuid.UUID(int=0)
+    brokers = []
+    for broker in sorted(image.brokers.values(), key=lambda b: b.broker_id):
+        if not broker.fenced:
+            host, port = cluster.advertised(broker.broker_id)
+            brokers.append((broker.broker_id, host, port, broker.rack))
+    topics: list[bytes] = []
+    if request.topics is None:
+        for each in image.topics.values():
+            if ctx.authorize(DESCRIBE, TOPIC, each.name):
+                topics.append(_topic_bytes(ctx, each, live))
+    else:
+        for wanted in request.topics:
+            topic_id = wanted.topic_id
+            name = wanted.name
+            if name is None and topic_id is not None and topic_id.int != 0:
+                found = image.topics.get(topic_id)
+                if found is None or not ctx.authorize(DESCRIBE, TOPIC, found.name):
+                    topics.append(
+                        fastcodec.metadata_topic(
+                            UNKNOWN_TOPIC_ID, None, topic_id, (), AUTHORIZED_OPERATIONS_UNSET
+                        )
+                    )
+                    continue
+            else:
+                found = image.topic(name or "")
+                if not ctx.authorize(DESCRIBE, TOPIC, name or ""):
+                    topics.append(
+                        fastcodec.metadata_topic(
+                            TOPIC_AUTHORIZATION_FAILED, name, null_id, (), AUTHORIZED_OPERATIONS_UNSET
+                        )
+                    )
+                    continue
+                if found is None:
+                    topics.append(
+                        fastcodec.metadata_topic(
+                            UNKNOWN_TOPIC_OR_PARTITION, name, null_id, (), AUTHORIZED_OPERATIONS_UNSET
+                        )
+                    )
+                    continue
+            topics.append(_topic_bytes(ctx, found, live))
+    body = fastcodec.metadata_response(
+        ctx.version,
+        brokers,
+        cluster.cluster_id,
+        cluster.client_controller_id(),
+        topics,
+        AUTHORIZED_OPERATIONS_UNSET,
+    )
+    return PreEncoded(cls=ctx.response_module.MetadataResponse, body=body)

@@ -8,6 +8,9 @@ Behavior:
   (or "" for the cluster-wide defaults), else INVALID_REQUEST.
 - Sensitive values are null with is_sensitive=true; synonyms only when include_synonyms.
 
+Performance: v4 responses are encoded by kcli.sandbox.fastcodec; a topic config at its default
+is encoded once per node and broker-config state and reused for every topic.
+
 Version notes: v1 synonyms and sources; v3 config type and documentation; v4 flexible.
 """
 
@@ -15,11 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcli.sandbox import fastcodec
 from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE_CONFIGS, TOPIC
 from kcli.sandbox.configdefs import TOPIC as TOPIC_RESOURCE
-from kcli.sandbox.configview import ConfigProblem, describe
+from kcli.sandbox.configdefs import TOPIC_CONFIGS
+from kcli.sandbox.configview import ConfigProblem, Entry, describe, topic_entry
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
+from kcli.sandbox.wire import PreEncoded
 
 TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED = 29, 31
 
@@ -27,6 +33,8 @@ TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED = 29, 31
 @api(32, "describe_configs", (1, 4))
 async def handle_describe_configs(ctx: RequestContext, request: Any) -> Any:
     """Describe configs."""
+    if ctx.version == 4:
+        return _fast(ctx, request)
     results = []
     for resource in request.resources:
         code, message, entries = 0, None, []
@@ -79,3 +87,73 @@ async def handle_describe_configs(ctx: RequestContext, request: Any) -> Any:
             )
         )
     return ctx.r("DescribeConfigsResponse", throttle_time=ZERO, results=tuple(results))
+
+
+def _encode(entry: Entry, synonyms: bool, docs: bool) -> bytes:
+    return fastcodec.config_entry(
+        entry.name,
+        entry.value,
+        entry.read_only,
+        entry.source,
+        entry.sensitive,
+        [(s.name, s.value, s.source) for s in entry.synonyms] if synonyms else (),
+        entry.type,
+        entry.doc if docs else None,
+    )
+
+
+def _topic_defaults(ctx: RequestContext, synonyms: bool, docs: bool) -> dict[str, bytes]:
+    """Every topic config at its default, encoded, cached per node and broker-config state."""
+    cluster = ctx.cluster
+    key = ("topic-config-defaults", ctx.node.node_id, synonyms, docs)
+    stamp = cluster.image.broker_config_version
+    cached = cluster.response_cache.get(key)
+    if cached is not None and cached[0] == stamp:
+        return dict(cached[1])
+    encoded = {
+        name: _encode(topic_entry(cluster, ctx.node.node_id, definition, {}), synonyms, docs)
+        for name, definition in TOPIC_CONFIGS.items()
+    }
+    cluster.response_cache[key] = (stamp, encoded)
+    return encoded
+
+
+def _fast(ctx: RequestContext, request: Any) -> Any:
+    """DescribeConfigs v4 encoded by kcli.sandbox.fastcodec."""
+    synonyms = bool(request.include_synonyms)
+    docs = bool(getattr(request, "include_documentation", False))
+    image = ctx.cluster.image
+    results: list[bytes] = []
+    for resource in request.resources:
+        name, resource_type = resource.resource_name, resource.resource_type
+        keys = None if resource.configuration_keys is None else set(resource.configuration_keys)
+        code, message, entries = 0, None, []
+        if resource_type == TOPIC_RESOURCE and not ctx.authorize(DESCRIBE_CONFIGS, TOPIC, name):
+            code, message = TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
+        elif resource_type != TOPIC_RESOURCE and not ctx.authorize(DESCRIBE_CONFIGS, CLUSTER, CLUSTER_NAME):
+            code, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+        elif resource_type == TOPIC_RESOURCE and image.topic(name) is not None:
+            defaults = _topic_defaults(ctx, synonyms, docs)
+            dynamic = image.configs.get((TOPIC_RESOURCE, name), {})
+            for key, definition in TOPIC_CONFIGS.items():
+                if keys is not None and key not in keys:
+                    continue
+                if key in dynamic:
+                    entries.append(
+                        _encode(
+                            topic_entry(ctx.cluster, ctx.node.node_id, definition, dynamic), synonyms, docs
+                        )
+                    )
+                else:
+                    entries.append(defaults[key])
+        else:
+            try:
+                described = describe(ctx.cluster, resource_type, name, ctx.node.node_id)
+            except ConfigProblem as problem:
+                code, message = problem.code, problem.message
+            else:
+                entries = [_encode(e, synonyms, docs) for e in described if keys is None or e.name in keys]
+        results.append(fastcodec.config_result(code, message, resource_type, name, entries))
+    return PreEncoded(
+        cls=ctx.response_module.DescribeConfigsResponse, body=fastcodec.describe_configs_response(results)
+    )
