@@ -95,10 +95,24 @@ def choose_action(flags: dict[str, bool], given: dict[str, bool]) -> str:
     return action
 
 
-def _default_rollback_path() -> Path:
+def _default_rollback_path(env: Env) -> Path:
+    """$XDG_STATE_HOME/kcli/rollback/reassignment-rollback-<time>.json (~/.local/state when unset)."""
     import time
 
-    return Path.cwd() / time.strftime("reassignment-rollback-%Y%m%d-%H%M%S.json")
+    base = env.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    folder = Path(base) / "kcli" / "rollback"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        from kcli.errors import KcliError
+
+        raise KcliError(
+            f"could not create {folder} for the rollback file: {error.strerror or error}; nothing was changed",
+            hint="give --rollback-file",
+        ) from None
+    import os
+
+    return folder / time.strftime(f"reassignment-rollback-%Y%m%d-%H%M%S-{os.getpid()}.json")
 
 
 def register(app: typer.Typer) -> None:
@@ -246,7 +260,7 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(
                 "--rollback-file",
-                help="Where --execute saves the current assignment (default ./reassignment-rollback-<time>.json).",
+                help="Where --execute saves the current assignment (default $XDG_STATE_HOME/kcli/rollback/reassignment-rollback-<time>.json).",
                 rich_help_panel=Panel,
             ),
         ] = None,
@@ -413,7 +427,7 @@ def _execute(
 
     check_file_shape(file)
     config = _config(args, env)
-    path = (rollback_file or _default_rollback_path()).absolute()
+    path = (rollback_file or _default_rollback_path(env)).absolute()
     text = output is not OutputFormat.json
 
     def checkpoint(prepared: ExecutePrepared) -> str:

@@ -135,8 +135,11 @@ def test_cancel_mid_way_restores_the_replicas(sandbox: Any, tmp_path: Path) -> N
     before = replicas_of(b, "rs-cancel")
     plan = plan_file(tmp_path, "plan.json", "rs-cancel", [[3, 2], [3, 1], [1, 3]])
     started = reassign(b, "--execute", "--reassignment-json-file", plan, "--throttle", "10000",
-                       "--rollback-file", str(tmp_path / "rb.json"))  # fmt: skip
-    assert started.code == 0, started.stderr
+                       "--rollback-file", str(tmp_path / "rb.json"), "--wait", "--timeout", "1500")  # fmt: skip
+    assert started.code == 1, started.stderr  # --wait is bounded by --timeout; the move goes on
+    assert (
+        started.lines[-1] == "Timed out waiting for the reassignment of: rs-cancel-0,rs-cancel-1,rs-cancel-2"
+    )
     assert set(topic_configs(b, "rs-cancel")) >= THROTTLE_KEYS_TOPIC
 
     listed = invoke("reassign-partitions", "--bootstrap-controller", sandbox.bootstrap_controllers, "--list")
@@ -187,11 +190,14 @@ def test_rollback_file_restores_the_original_state(sandbox: Any, tmp_path: Path)
     create_topic(b, "rs-rollback", [[1, 2], [2, 3], [3, 1]])
     before = replicas_of(b, "rs-rollback")
     plan = plan_file(tmp_path, "plan.json", "rs-rollback", [[3, 1], [1, 2], [2, 3]])
-    rollback = tmp_path / "rollback.json"
-    done = reassign(
-        b, "--execute", "--reassignment-json-file", plan, "--rollback-file", str(rollback), "--wait"
-    )
+    state = tmp_path / "state"
+    done = invoke(
+        "reassign-partitions", "-b", b, "--execute", "--reassignment-json-file", plan, "--wait",
+        environ={"XDG_STATE_HOME": str(state)},
+    )  # fmt: skip
     assert done.code == 0, done.stderr
+    (rollback,) = (state / "kcli" / "rollback").iterdir()  # the default place, printed on stdout
+    assert f"Rollback file written to {rollback}" in done.lines
     assert replicas_of(b, "rs-rollback") == {0: [3, 1], 1: [1, 2], 2: [2, 3]}
     back = reassign(b, "--execute", "--reassignment-json-file", str(rollback),
                     "--rollback-file", str(tmp_path / "rollback2.json"), "--wait", "-o", "json")  # fmt: skip
