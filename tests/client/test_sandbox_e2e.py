@@ -11,6 +11,7 @@ import pytest
 from kcli.client import protocol
 from kcli.client.admin import Admin, Target
 from kcli.client.config import config_from_properties, parse_properties
+from kcli.client.errors import ConnectionFailed
 from tests.conftest import invoke
 
 pytestmark = pytest.mark.sandbox
@@ -125,3 +126,80 @@ def _write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / f"p{abs(hash(text))}.properties"
     path.write_text(text)
     return path
+
+
+def _describe_cluster(endpoint_type: int) -> Any:
+    def build(version: int) -> Any:
+        return protocol.make(
+            protocol.request_class("describe_cluster", version),
+            include_cluster_authorized_operations=False,
+            endpoint_type=endpoint_type,
+            include_fenced_brokers=False,
+        )
+
+    return build
+
+
+def test_replaced_brokers_trigger_a_rebootstrap(fresh_sandbox: Any) -> None:
+    """KIP-899/KIP-1242: every broker is replaced by a new id on a rotated port; kcli finds the new ones."""
+    sb = fresh_sandbox
+    traces: list[str] = []
+
+    async def scenario() -> None:
+        config = config_from_properties({"bootstrap.servers": sb.bootstrap_servers}, warn=print)
+        async with Admin(config, trace=traces.append) as admin:
+            for node_id in list(admin.nodes):
+                await admin.call(60, _describe_cluster(1), versions=(0, 1), target=Target.node(node_id))
+            mapping = await asyncio.to_thread(sb.replace_brokers)
+            response = await admin.call(60, _describe_cluster(1), versions=(0, 1))
+            assert sorted(int(b.broker_id) for b in response.brokers) == sorted(mapping.values())
+            assert sorted(admin.nodes) == sorted(mapping.values())
+            assert admin.cluster_id == sb.cluster_id
+
+    asyncio.run(scenario())
+    assert any("ApiVersions v5" in line for line in traces)
+
+
+def test_misrouted_node_answers_rebootstrap_required(fresh_sandbox: Any) -> None:
+    """KIP-1242: node 1 is advertised at node 2's address; a connection meant for node 1 carries (cluster
+    id, node id 1), node 2 refuses it with REBOOTSTRAP_REQUIRED, kcli rebootstraps once and then names
+    the misrouted node instead of talking to the wrong one."""
+    sb = fresh_sandbox
+    traces: list[str] = []
+
+    async def scenario() -> None:
+        config = config_from_properties({"bootstrap.servers": sb.bootstrap_servers}, warn=print)
+        async with Admin(config, trace=traces.append) as admin:
+            first = min(admin.nodes)
+            await asyncio.to_thread(sb.misroute, first)
+            await admin.describe_cluster()
+            await admin._forget(first)
+            with pytest.raises(
+                ConnectionFailed, match=rf"is misrouted: the server at that address is not node {first}"
+            ):
+                await admin.call(60, _describe_cluster(1), versions=(0, 1), target=Target.node(first))
+            response = await admin.call(60, _describe_cluster(1), versions=(0, 1), target=Target.ANY)
+            assert response.cluster_id == sb.cluster_id
+
+    asyncio.run(scenario())
+    seed_connections = [line for line in traces if line.startswith("connected to 127.0.0.1:")]
+    assert len(seed_connections) >= 2, traces  # the first bootstrap and the rebootstrap
+
+
+def test_controller_target_follows_a_failover(fresh_sandbox: Any) -> None:
+    sb = fresh_sandbox
+
+    async def scenario() -> None:
+        config = config_from_properties(
+            {"bootstrap.controllers": sb.bootstrap_controllers, "default.api.timeout.ms": "15000"}, warn=print
+        )
+        async with Admin(config) as admin:
+            old = admin.controller_id
+            new = await asyncio.to_thread(sb.failover)
+            await asyncio.to_thread(sb.stop_node, old)
+            await admin._forget(old)
+            response = await admin.call(60, _describe_cluster(2), versions=(1, 2), target=Target.CONTROLLER)
+            assert int(response.controller_id) == new
+            assert admin.controller_id == new
+
+    asyncio.run(scenario())
