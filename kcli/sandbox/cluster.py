@@ -109,6 +109,8 @@ class Cluster:
             self.cluster_id = existing.cluster_id
             self.leader_epoch = existing.leader_epoch
             self.image.apply_all(existing.records)
+            if existing.kraft_version is not None:
+                self.kraft_version = existing.kraft_version
         self.security = SecurityContext.create(self.settings, self.settings.directory)
         self.reassignments = Reassignments(self)
         brokers = sorted(self.image.brokers) or list(self.settings.broker_ids())
@@ -127,7 +129,9 @@ class Cluster:
         for node in self.nodes.values():
             await server.bind(self, node)
         self.voters = {c: self.nodes[c].directory_id for c in controllers}
-        self.active_controller_id = controllers[0]
+        if existing is not None and existing.voters:
+            self.voters = {c: d for c, d in existing.voters.items() if c in self.nodes}
+        self.active_controller_id = min(self.voters)
         self.leader_epoch += 1
         self.metalog.open(self.nodes.values())
         self.metalog.leader_change(self.active_controller_id, self.leader_epoch, controllers)

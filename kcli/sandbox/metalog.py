@@ -42,6 +42,8 @@ class ExistingLog:
     cluster_id: str
     leader_epoch: int
     records: list[Any]
+    kraft_version: int | None = None
+    voters: dict[int, uuid.UUID] | None = None
 
 
 def _now_ms() -> int:
@@ -102,7 +104,7 @@ class MetadataLog:
 
     def load(self) -> ExistingLog | None:
         """Replay the most advanced node's log in DIR, or None for a new sandbox."""
-        from kcli.sandbox.replay import read_log
+        from kcli.sandbox.replay import ControlState, read_log
 
         best: tuple[int, Path, str] | None = None
         for meta in sorted(self.directory.glob("*/meta.properties")):
@@ -113,8 +115,15 @@ class MetadataLog:
                 best = (end, node_log, properties.get("cluster.id", ""))
         if best is None:
             return None
-        records, epoch = read_log(best[1])
-        return ExistingLog(cluster_id=best[2], leader_epoch=epoch, records=records)
+        control = ControlState()
+        records, epoch = read_log(best[1], control)
+        return ExistingLog(
+            cluster_id=best[2],
+            leader_epoch=epoch,
+            records=records,
+            kraft_version=control.kraft_version,
+            voters=control.voters,
+        )
 
     # ---------------------------------------------------------------- writing
 

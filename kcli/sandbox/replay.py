@@ -6,10 +6,13 @@ record bodies with kcli.metadata's codec. Metadata transactions that were aborte
 
 from __future__ import annotations
 
+import struct
+import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kcli.metadata.codec import metadata_body_reader
+from kcli.metadata.codec import control_body_reader, metadata_body_reader
 
 CONTROL_FLAG = 0x20
 
@@ -37,7 +40,34 @@ def decode_value(value: bytes) -> Any | None:
     return record
 
 
-def read_file(path: Path, *, start_offset: int = 0) -> tuple[list[Any], int]:
+@dataclass(slots=True)
+class ControlState:
+    """What the Raft control records of a log say: kraft.version and the voter set (KIP-853)."""
+
+    kraft_version: int | None = None
+    voters: dict[int, uuid.UUID] | None = None
+
+    def apply(self, key: bytes | None, value: bytes | None) -> None:
+        if key is None or value is None or len(key) < 4:
+            return
+        control_type = struct.unpack_from(">h", key, 2)[0]
+        reader = control_body_reader(control_type)
+        if reader is None:
+            return
+        try:
+            record, _ = reader(value, 0)
+        except Exception:
+            return
+        name = type(record).__record_name__
+        if name == "KRaftVersionRecord":
+            self.kraft_version = int(record.k_raft_version)
+        elif name == "VotersRecord":
+            self.voters = {int(v.voter_id): v.voter_directory_id for v in record.voters}
+
+
+def read_file(
+    path: Path, *, start_offset: int = 0, control: ControlState | None = None
+) -> tuple[list[Any], int]:
     """Records of one segment or snapshot file with offset >= start_offset; and the last epoch seen."""
     from kio.records.readers import read_batch
 
@@ -53,6 +83,9 @@ def read_file(path: Path, *, start_offset: int = 0) -> tuple[list[Any], int]:
         position += size
         epoch = max(epoch, int(batch.partition_leader_epoch))
         if batch.attributes & CONTROL_FLAG:
+            if control is not None:
+                for record in batch.records:
+                    control.apply(record.key, record.value)
             continue
         for record in batch.records:
             if record.offset < start_offset or record.value is None:
@@ -82,7 +115,7 @@ def _without_aborted(records: list[Any]) -> list[Any]:
     return out
 
 
-def read_log(log_dir: Path) -> tuple[list[Any], int]:
+def read_log(log_dir: Path, control: ControlState | None = None) -> tuple[list[Any], int]:
     """All records that make up the current state of `log_dir`, and its newest leader epoch."""
     snapshots = sorted(log_dir.glob("*.checkpoint"))
     records: list[Any] = []
@@ -92,9 +125,9 @@ def read_log(log_dir: Path) -> tuple[list[Any], int]:
         newest = snapshots[-1]
         start = int(newest.name[:20])
         epoch = int(newest.name[21:31])
-        records, _ = read_file(newest)
+        records, _ = read_file(newest, control=control)
     for segment in sorted(log_dir.glob("*.log")):
-        found, segment_epoch = read_file(segment, start_offset=start)
+        found, segment_epoch = read_file(segment, start_offset=start, control=control)
         records.extend(found)
         epoch = max(epoch, segment_epoch)
     return _without_aborted(records), epoch

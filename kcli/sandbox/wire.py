@@ -52,6 +52,14 @@ def classes(name: str, version: int) -> tuple[Any, Any, Any]:
 
 
 @functools.cache
+def reader(cls: Any) -> Any:
+    """kio's compiled reader for an entity class (cached)."""
+    from kio.serial import entity_reader
+
+    return entity_reader(cls)
+
+
+@functools.cache
 def _reader(cls: Any) -> Any:
     from kio.serial import entity_reader
 

@@ -151,3 +151,52 @@ def test_sandbox_starts_fast(tmp_path: Path) -> None:
     with Sandbox(directory=tmp_path / "quick", controllers=3, brokers=3):
         elapsed = time.monotonic() - started
     assert elapsed < 1.0
+
+
+def test_remove_and_add_raft_voter_survive_a_restart(tmp_path: Path) -> None:
+    from kio.schema.add_raft_voter.v1.request import AddRaftVoterRequest, Listener
+    from kio.schema.remove_raft_voter.v0.request import RemoveRaftVoterRequest
+
+    from kcli.sandbox import Sandbox
+
+    directory = tmp_path / "voters"
+    with Sandbox(directory=directory, controllers=3, brokers=1) as sb:
+        controller = first(sb.bootstrap_controllers)
+        directory_id = sb.run(lambda c: c.voters[103])
+        with RawConnection(controller) as conn:
+            removed = conn.call(
+                RemoveRaftVoterRequest(
+                    cluster_id=sb.cluster_id, voter_id=103, voter_directory_id=directory_id
+                )
+            )
+            assert removed.error_code.value == 0
+            again = conn.call(
+                RemoveRaftVoterRequest(
+                    cluster_id=sb.cluster_id, voter_id=103, voter_directory_id=directory_id
+                )
+            )
+            assert again.error_code.value == 127  # VOTER_NOT_FOUND
+            wrong = conn.call(
+                RemoveRaftVoterRequest(cluster_id="other", voter_id=102, voter_directory_id=None)
+            )
+            assert wrong.error_code.value == 104  # INCONSISTENT_CLUSTER_ID
+        with admin(sb.bootstrap_servers) as client:
+            quorum = client.describe_metadata_quorum()["topics"][0]["partitions"][0]
+        assert sorted(v["replica_id"] for v in quorum["current_voters"]) == [101, 102]
+        assert 103 in [o["replica_id"] for o in quorum["observers"]]
+    with Sandbox(directory=directory, controllers=3, brokers=1) as sb:
+        assert sorted(sb.run(lambda c: c.voters)) == [101, 102]
+        port = sb.port_of(103)
+        with RawConnection(first(sb.bootstrap_controllers)) as conn:
+            added = conn.call(
+                AddRaftVoterRequest(
+                    cluster_id=sb.cluster_id,
+                    timeout=__import__("datetime").timedelta(seconds=5),
+                    voter_id=103,
+                    voter_directory_id=directory_id,
+                    listeners=(Listener(name="CONTROLLER", host="127.0.0.1", port=port),),
+                    ack_when_committed=True,
+                )
+            )
+        assert added.error_code.value == 0
+        assert sorted(sb.run(lambda c: c.voters)) == [101, 102, 103]

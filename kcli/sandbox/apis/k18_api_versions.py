@@ -9,13 +9,12 @@ Behavior:
 Version notes:
 - v3+ flexible with ClientSoftwareName/Version; v3+ carries features in tagged fields.
 - v0-v3 omit supported features whose minimum is 0; v4 allows them.
-- kio stops at v4: v5 is decoded here (v4 body + ClusterId nullable compact string + NodeId int32).
+- kio stops at v4: v5 uses kcli.client.protocol.api_versions_v5 (kio-style classes; the response
+  body is v4's).
 """
 
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass
 from typing import Any
 
 from kcli.sandbox import wire
@@ -28,41 +27,20 @@ INVALID_REQUEST = 42
 UNSUPPORTED_VERSION = 35
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ApiVersionsV5Request:
-    """ApiVersionsRequest v5 (KIP-1242), which kio does not have."""
-
-    client_software_name: str
-    client_software_version: str
-    cluster_id: str | None
-    node_id: int
-
-
 def decode_api_versions(frame: bytes, version: int) -> tuple[Any, Any, Any]:
     """(header, request, response module) for ApiVersions at any served version."""
     if version < 5:
         header, request, _ = wire.decode_request(frame, "api_versions", version)
         return header, request, wire.classes("api_versions", version)[2]
-    from kio.serial.readers import read_compact_string, read_compact_string_nullable
+    from kcli.client.protocol import api_versions_v5
 
-    header, offset = wire.decode_header(frame, "api_versions", 4)
+    request_cls: Any = api_versions_v5.ApiVersionsRequest
     try:
-        name, size = read_compact_string(frame, offset)
-        offset += size
-        software_version, size = read_compact_string(frame, offset)
-        offset += size
-        cluster_id, size = read_compact_string_nullable(frame, offset)
-        offset += size
-        (node_id,) = struct.unpack_from(">i", frame, offset)
-    except Exception as error:
-        raise wire.FrameError(f"malformed ApiVersions v5 request: {error}") from None
-    request = ApiVersionsV5Request(
-        client_software_name=name,
-        client_software_version=software_version,
-        cluster_id=cluster_id,
-        node_id=node_id,
-    )
-    return header, request, wire.classes("api_versions", 4)[2]
+        header, offset = wire.reader(request_cls.__header_schema__)(frame, 0)
+        request, _ = wire.reader(request_cls)(frame, offset)
+    except Exception as error:  # kio raises several decode error types; all mean "malformed"
+        raise wire.FrameError(f"malformed ApiVersions v5 request: {type(error).__name__}: {error}") from None
+    return header, request, api_versions_v5
 
 
 def api_table(context_module: Any, kind: Any) -> tuple[Any, ...]:
