@@ -26,8 +26,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kcli.sandbox")
 
-SASL_KEYS = frozenset({17, 18, 36})
-
 
 class Session:
     """Per-connection state: the authenticated principal and SASL progress."""
@@ -137,7 +135,7 @@ async def dispatch(cluster: Cluster, node: Node, session: Session, frame: bytes)
 
             return unsupported_version_response(cluster, node, prefix.correlation_id)
         raise wire.FrameError(f"{spec.name} v{prefix.api_version} is not supported")
-    if not session.authenticated and prefix.api_key not in SASL_KEYS:
+    if not session.authenticated and spec.needs_auth:
         raise wire.FrameError(f"{spec.name} before SASL authentication")
     decoded = decode(spec.name, prefix.api_key, prefix.api_version, frame)
     header, request, response_module = decoded

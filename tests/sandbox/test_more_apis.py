@@ -1,0 +1,130 @@
+"""Client quotas, DescribeTopicPartitions paging, log-dir sizes and feature dependencies over raw kio requests."""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from typing import Any
+
+import pytest
+
+from tests.sandbox.peers import admin
+from tests.sandbox.raw import RawConnection, first
+
+pytestmark = pytest.mark.sandbox
+
+
+def test_client_quotas_alter_and_describe(sandbox: Any) -> None:
+    from kio.schema.alter_client_quotas.v1 import request as alter
+    from kio.schema.describe_client_quotas.v1 import request as describe
+
+    user = f"quota-{uuid.uuid4().hex[:6]}"
+    entity = (alter.EntityData(entity_type="user", entity_name=user),)
+    with RawConnection(first(sandbox.bootstrap_servers)) as conn:
+        altered = conn.call(
+            alter.AlterClientQuotasRequest(
+                entries=(
+                    alter.EntryData(
+                        entity=entity,
+                        ops=(alter.OpData(key="producer_byte_rate", value=1024.0, remove=False),),
+                    ),
+                ),
+                validate_only=False,
+            )
+        )
+        assert altered.entries[0].error_code.value == 0
+        bad = conn.call(
+            alter.AlterClientQuotasRequest(
+                entries=(
+                    alter.EntryData(
+                        entity=entity, ops=(alter.OpData(key="bogus_rate", value=1.0, remove=False),)
+                    ),
+                ),
+                validate_only=False,
+            )
+        )
+        assert bad.entries[0].error_code.value == 42
+        found = conn.call(
+            describe.DescribeClientQuotasRequest(
+                components=(describe.ComponentData(entity_type="user", match_type=0, match=user),),
+                strict=False,
+            )
+        )
+    assert found.error_code.value == 0
+    assert [(v.key, v.value) for e in found.entries for v in e.values] == [("producer_byte_rate", 1024.0)]
+
+
+def test_describe_topic_partitions_pages_with_a_cursor(sandbox: Any) -> None:
+    from kafka.admin import NewTopic
+    from kio.schema.describe_topic_partitions.v0.request import (
+        Cursor,
+        DescribeTopicPartitionsRequest,
+        TopicRequest,
+    )
+
+    name = f"paged-{uuid.uuid4().hex[:6]}"
+    with admin(sandbox.bootstrap_servers) as client:
+        client.create_topics([NewTopic(name, 5, 1)])
+    seen: list[int] = []
+    cursor = None
+    with RawConnection(first(sandbox.bootstrap_servers)) as conn:
+        for _ in range(5):
+            page = conn.call(
+                DescribeTopicPartitionsRequest(
+                    topics=(TopicRequest(name=name),), response_partition_limit=2, cursor=cursor
+                )
+            )
+            seen += [p.partition_index for p in page.topics[0].partitions]
+            if page.next_cursor is None:
+                break
+            cursor = Cursor(
+                topic_name=page.next_cursor.topic_name, partition_index=page.next_cursor.partition_index
+            )
+    assert seen == [0, 1, 2, 3, 4]
+
+
+def test_log_dirs_report_simulated_sizes(sandbox: Any) -> None:
+    from kafka.admin import NewTopic
+    from kio.schema.describe_log_dirs.v4.request import DescribableLogDirTopic, DescribeLogDirsRequest
+
+    name = f"sized-{uuid.uuid4().hex[:6]}"
+    with admin(sandbox.bootstrap_servers) as client:
+        client.create_topics([NewTopic(name, -1, -1, replica_assignments={0: [1], 1: [2]})])
+    with RawConnection(f"127.0.0.1:{sandbox.port_of(1)}") as conn:
+        answer = conn.call(
+            DescribeLogDirsRequest(topics=(DescribableLogDirTopic(topic=name, partitions=(0, 1)),))
+        )
+    result = answer.results[0]
+    assert result.log_dir.endswith("/1")
+    partitions = {p.partition_index: p.partition_size for t in result.topics for p in t.partitions}
+    assert list(partitions) == [0]  # partition 1 lives on broker 2 only
+    assert 1 << 20 <= partitions[0] <= 9 << 20
+    assert result.total_bytes > result.usable_bytes > 0
+
+
+def test_update_features_checks_dependencies(fresh_sandbox: Any) -> None:
+    from kio.schema.update_features.v1.request import FeatureUpdateKey, UpdateFeaturesRequest
+
+    timeout = datetime.timedelta(seconds=5)
+
+    def update(*changes: tuple[str, int, int], validate_only: bool = False) -> Any:
+        keys = tuple(
+            FeatureUpdateKey(feature=f, max_version_level=level, upgrade_type=kind)
+            for f, level, kind in changes
+        )
+        with RawConnection(first(fresh_sandbox.bootstrap_controllers)) as conn:
+            return conn.call(
+                UpdateFeaturesRequest(timeout=timeout, feature_updates=keys, validate_only=validate_only)
+            )
+
+    # metadata.version downgrades are refused (they could lose metadata)
+    blocked = update(("metadata.version", 21, 3))
+    assert blocked.results[0].error_code.value == 95
+    dry = update(("share.version", 1, 1), validate_only=True)
+    assert dry.results[0].error_code.value == 0
+    assert fresh_sandbox.run(lambda c: c.image.features.get("share.version")) is None
+    done = update(("share.version", 1, 1))
+    assert done.results[0].error_code.value == 0
+    assert fresh_sandbox.run(lambda c: c.image.features["share.version"]) == 1
+    unknown = update(("no.such.feature", 1, 1))
+    assert unknown.results[0].error_code.value == 95
