@@ -151,6 +151,20 @@ def test_broker_configs_sources_and_sensitive_values(sandbox: Any) -> None:
     assert configs["ssl.keystore.password"]["is_sensitive"] is True
 
 
+def test_read_only_broker_configs_cannot_be_altered(sandbox: Any) -> None:
+    from kafka.admin import ConfigResource, ConfigResourceType
+
+    with admin(sandbox.bootstrap_servers) as client:
+        refused = client.alter_configs(
+            [ConfigResource(ConfigResourceType.BROKER, "1", configs={"node.id": "7"})], raise_on_unknown=False
+        )
+        described = client.describe_configs(
+            [ConfigResource(ConfigResourceType.BROKER, "1")], config_filter="all"
+        )
+    assert "INVALID_CONFIG" in repr(refused).upper().replace("INVALIDCONFIGURATION", "INVALID_CONFIG")
+    assert described["broker"]["1"]["node.id"]["value"] == "1"
+
+
 def test_describe_metadata_quorum(sandbox: Any) -> None:
     with admin(sandbox.bootstrap_servers) as client:
         quorum = client.describe_metadata_quorum()
