@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
+from kcli.cli import completers
 from kcli.env import Env
 from kcli.errors import ExitCode, KcliError
 from kcli.render import OutputFormat
@@ -56,7 +57,12 @@ CommandConfigOpt = Annotated[
 ]
 ProfileOpt = Annotated[
     str | None,
-    typer.Option("--profile", help="Profile from the kcli config file.", rich_help_panel="Connection"),
+    typer.Option(
+        "--profile",
+        help="Profile from the kcli config file.",
+        rich_help_panel="Connection",
+        autocompletion=completers.profile_names,
+    ),
 ]
 OutputOpt = Annotated[
     OutputFormat,

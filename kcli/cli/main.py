@@ -26,6 +26,7 @@ from kcli.cli import (
     spark,
 )
 from kcli.cli.common import env_of, fail_internal
+from kcli.cli.examples import attach_examples
 from kcli.env import Env
 
 app = typer.Typer(
@@ -83,6 +84,7 @@ for _tool in (
     profile,
 ):
     _tool.register(app)
+attach_examples(app)  # the "Examples" section of each command's --help (kcli/cli/examples.py)
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
