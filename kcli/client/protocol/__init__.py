@@ -223,6 +223,9 @@ def decode_response(frame: bytes, response_type: type, *, header_flexible: bool)
 
         _, size = entity_reader(ResponseHeader)(frame, 0)
         offset = size
+    from kcli.bounds import check
+
+    check(response_type, frame, offset)  # a forged length must not reach kio's native allocator
     value: Any
     value, _ = entity_reader(response_type)(frame, offset)
     return value

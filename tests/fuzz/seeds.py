@@ -1,0 +1,168 @@
+"""Valid inputs the fuzzers start from: kio-encoded responses and metadata logs written by kcli's writer.
+
+Also the mutations they apply (shared by the hypothesis tests and benchmarks/fuzz_long.py): forged
+lengths (int32 and unsigned varints up to 2 GiB and beyond), negative sizes, truncation, bogus tagged
+fields, byte flips.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import uuid
+from pathlib import Path
+from typing import Any
+
+# (kio schema name, version): the responses kcli reads from servers, flexible and not.
+RESPONSES: tuple[tuple[str, int], ...] = (
+    ("api_versions", 0),
+    ("api_versions", 3),
+    ("metadata", 1),
+    ("metadata", 12),
+    ("describe_cluster", 1),
+    ("describe_configs", 1),
+    ("describe_configs", 4),
+    ("incremental_alter_configs", 1),
+    ("create_acls", 3),
+    ("describe_acls", 3),
+    ("delete_acls", 3),
+    ("describe_quorum", 2),
+    ("update_features", 1),
+    ("alter_partition_reassignments", 0),
+    ("list_partition_reassignments", 0),
+    ("describe_log_dirs", 4),
+    ("sasl_authenticate", 2),
+    ("describe_user_scram_credentials", 0),
+)
+
+FORGED_INT32 = (0x7FFFFFFF, 0x7FFFFFF0, 0x40000000, -1, -2, -(2**31))
+# unsigned varints: 2 GiB, 4 GiB - 1, 2**35, and a varint that never ends within 5 bytes
+FORGED_UVARINTS = (
+    b"\x80\x80\x80\x80\x08",
+    b"\xff\xff\xff\xff\x0f",
+    b"\xff\xff\xff\xff\xff\x01",
+    b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+)
+
+
+def response_class(name: str, version: int) -> type:
+    from kcli.client import protocol
+
+    return protocol.response_class(name, version)
+
+
+def header_flexible(name: str, version: int) -> bool:
+    from kcli.client import protocol
+
+    cls = response_class(name, version)
+    return protocol.response_header_flexible(protocol_key(name), cls)
+
+
+def protocol_key(name: str) -> int:
+    from kcli.client.protocol import API_SCHEMA_NAMES
+
+    return next(key for key, value in API_SCHEMA_NAMES.items() if value == name)
+
+
+def encode_body(value: Any) -> bytes:
+    from kio.serial import entity_writer
+
+    buffer = io.BytesIO()
+    entity_writer(type(value))(buffer, value)
+    return buffer.getvalue()
+
+
+def frame(name: str, version: int, body: bytes, correlation_id: int = 7) -> bytes:
+    """A response frame without its size prefix: correlation id, header tags if flexible, body."""
+    head = struct.pack(">i", correlation_id)
+    if header_flexible(name, version):
+        head += b"\x00"
+    return head + body
+
+
+def forge_int32(data: bytes, position: int, value: int) -> bytes:
+    position = max(0, min(position, max(0, len(data) - 4)))
+    return data[:position] + struct.pack(">i", value) + data[position + 4 :]
+
+
+def forge_uvarint(data: bytes, position: int, varint: bytes) -> bytes:
+    position = max(0, min(position, len(data)))
+    return data[:position] + varint + data[position + 1 :]
+
+
+def bogus_tags(data: bytes, position: int, tag: int, size: int) -> bytes:
+    """Insert a tagged-field section claiming one field `tag` of `size` bytes (with too few behind it)."""
+    position = max(0, min(position, len(data)))
+    section = b"\x01" + _uvarint(tag) + _uvarint(size) + b"\x00" * min(size, 3)
+    return data[:position] + section + data[position:]
+
+
+def _uvarint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def metadata_files(directory: Path) -> list[Path]:
+    """A segment, a snapshot and a bootstrap.checkpoint written by kcli's own metadata writer."""
+    from kio.static.primitive import i16
+
+    from kcli.metadata import records as r
+    from kcli.metadata.writer import MetadataLogWriter
+
+    rec: Any = r
+    topic_id = uuid.UUID(int=0x1234)
+    image = [
+        rec.FeatureLevelRecord(name="metadata.version", feature_level=i16(25)),
+        rec.TopicRecord(name="orders", topic_id=topic_id),
+        rec.ConfigRecord(resource_type=2, resource_name="orders", name="retention.ms", value="1000"),
+    ]
+    with MetadataLogWriter(directory, node_id=1, cluster_id="WnLkTHhkQaiJbwP8FClPhw") as log:
+        log.write_bootstrap_checkpoint(image[:1])
+        last = log.append(image, epoch=1, timestamp_ms=1_700_000_000_000)
+        last = log.append(
+            [rec.ConfigRecord(resource_type=4, resource_name="", name="log.cleaner.threads", value="2")],
+            epoch=1,
+            timestamp_ms=1_700_000_000_500,
+        )
+        log.write_snapshot(image, offset=last + 1, epoch=1, last_contained_log_timestamp=1_700_000_000_500)
+    return sorted(p for p in directory.rglob("*") if p.is_file() and p.name.endswith((".log", ".checkpoint")))
+
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def write_response_corpus(directory: Path = CORPUS / "responses", per_type: int = 3) -> list[Path]:
+    """Generate valid response frames (`<name>-v<version>-<n>.bin`) from kio's types with hypothesis."""
+    import warnings
+
+    from hypothesis import strategies as st
+    from hypothesis.errors import NonInteractiveExampleWarning
+
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NonInteractiveExampleWarning)
+        for name, version in RESPONSES:
+            strategy = st.from_type(response_class(name, version))
+            for index in range(per_type):
+                path = directory / f"{name}-v{version}-{index}.bin"
+                path.write_bytes(frame(name, version, encode_body(strategy.example())))
+                written.append(path)
+    return written
+
+
+def response_corpus(directory: Path = CORPUS / "responses") -> list[tuple[str, int, bytes]]:
+    """(schema name, version, frame) for every corpus file."""
+    out = []
+    for path in sorted(directory.glob("*.bin")):
+        stem, _, _index = path.stem.rpartition("-")
+        name, _, version = stem.rpartition("-v")
+        out.append((name, int(version), path.read_bytes()))
+    return out
