@@ -101,7 +101,7 @@ def parse_rules(text: str, *, source: str) -> tuple[Rule, ...]:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        where = _rule_at_line(text, getattr(error, "lineno", None))
+        where = _rule_at_line(text, _error_line(error))
         raise RuleError(f"rules file {source}{where}: invalid TOML: {_first_line(error)}") from None
     unknown = set(document) - {"rule"}
     if unknown:
@@ -175,6 +175,15 @@ def substitute(sql: str, params: Mapping[str, Any], *, fail: Any) -> str:
         return repr(value)
 
     return _PLACEHOLDER.sub(literal, sql)
+
+
+def _error_line(error: tomllib.TOMLDecodeError) -> int | None:
+    """The line of a TOML error (an attribute from Python 3.14, else in the message)."""
+    line = getattr(error, "lineno", None)
+    if isinstance(line, int):
+        return line
+    match = re.search(r"at line (\d+)", str(error))
+    return int(match.group(1)) if match else None
 
 
 def _rule_at_line(text: str, lineno: int | None) -> str:
