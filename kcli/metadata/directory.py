@@ -131,6 +131,7 @@ def read_sources(
     skip_corrupt: bool = False,
     decode: bool = True,
     skip_noop: bool = False,
+    values: frozenset[int] = frozenset(),
 ) -> Iterator[tuple[SourceFile, FileReader]]:
     """Each source with its reader; consume `reader.entries()` before asking for the next source."""
     last_good: int | None = None
@@ -141,6 +142,7 @@ def read_sources(
             skip_corrupt=skip_corrupt,
             decode=decode,
             skip_noop=skip_noop,
+            values=values,
             min_offset=source.min_offset,
             last_good_offset=last_good if source.kind == "segment" else None,
         )

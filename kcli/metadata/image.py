@@ -25,7 +25,16 @@ from pathlib import Path
 from typing import Any
 
 from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
-from kcli.metadata.reader import Entry, RawRecord, ReadStats
+from kcli.metadata.fastdecode import values_of
+from kcli.metadata.reader import (
+    CorruptData,
+    Entry,
+    FileReader,
+    RawRecord,
+    ReadStats,
+    _frame_fast,
+    _frame_record,
+)
 
 
 class PartitionState:
@@ -44,46 +53,63 @@ class PartitionState:
         "removing_replicas",
         "replicas",
     )
+    replicas: tuple[int, ...]
+    isr: tuple[int, ...]
+    removing_replicas: tuple[int, ...]
+    adding_replicas: tuple[int, ...]
+    leader: int
+    leader_recovery_state: int
+    leader_epoch: int
+    partition_epoch: int
 
-    def __init__(self, record: Any) -> None:
-        self.replicas: tuple[int, ...] = record.replicas
-        self.isr: tuple[int, ...] = record.isr
-        self.removing_replicas: tuple[int, ...] = record.removing_replicas
-        self.adding_replicas: tuple[int, ...] = record.adding_replicas
-        self.leader: int = record.leader
-        self.leader_recovery_state: int = record.leader_recovery_state
-        self.leader_epoch: int = record.leader_epoch
-        self.partition_epoch: int = record.partition_epoch
-        self.directories: tuple[uuid.UUID, ...] = getattr(record, "directories", ())
-        self.elr: tuple[int, ...] | None = getattr(record, "eligible_leader_replicas", None)
-        self.last_known_elr: tuple[int, ...] | None = getattr(record, "last_known_elr", None)
+    def __init__(self, values: tuple[Any, ...]) -> None:
+        """From a PartitionRecord's field values (any version: later versions only append fields)."""
+        (
+            _partition_id,
+            _topic_id,
+            self.replicas,
+            self.isr,
+            self.removing_replicas,
+            self.adding_replicas,
+            self.leader,
+            self.leader_recovery_state,
+            self.leader_epoch,
+            self.partition_epoch,
+        ) = values[:10]
+        size = len(values)
+        self.directories: tuple[uuid.UUID, ...] = values[10] if size > 10 else ()
+        self.elr: tuple[int, ...] | None = values[11] if size > 11 else None
+        self.last_known_elr: tuple[int, ...] | None = values[12] if size > 12 else None
 
-    def merge(self, change: Any) -> None:
-        """Apply a PartitionChangeRecord (PartitionRegistration.merge)."""
-        if change.isr is not None:
-            self.isr = change.isr
-        if change.leader != -2:
-            self.leader = change.leader
+    def merge(self, change: tuple[Any, ...]) -> None:
+        """Apply a PartitionChangeRecord's field values (PartitionRegistration.merge)."""
+        _partition_id, _topic_id, isr, leader, replicas, removing, adding, recovery = change[:8]
+        if isr is not None:
+            self.isr = isr
+        if leader != -2:
+            self.leader = leader
             self.leader_epoch += 1
-        if change.replicas is not None:
-            self.replicas = change.replicas
-        if change.removing_replicas is not None:
-            self.removing_replicas = change.removing_replicas
-        if change.adding_replicas is not None:
-            self.adding_replicas = change.adding_replicas
-        if change.leader_recovery_state != -1:
-            self.leader_recovery_state = change.leader_recovery_state
-        directories = getattr(change, "directories", None)
-        if directories is not None:
-            self.directories = directories
-        elif change.replicas is not None and self.directories and len(self.directories) != len(self.replicas):
+        if replicas is not None:
+            self.replicas = replicas
+        if removing is not None:
+            self.removing_replicas = removing
+        if adding is not None:
+            self.adding_replicas = adding
+        if recovery != -1:
+            self.leader_recovery_state = recovery
+        if len(change) > 8:
+            directories = change[8]
+            if directories is not None:
+                self.directories = directories
+            elif replicas is not None and self.directories and len(self.directories) != len(self.replicas):
+                self.directories = tuple(uuid.UUID(int=0) for _ in self.replicas)
+            if len(change) > 9:
+                if change[9] is not None:
+                    self.elr = change[9]
+                if change[10] is not None:
+                    self.last_known_elr = change[10]
+        elif replicas is not None and self.directories and len(self.directories) != len(self.replicas):
             self.directories = tuple(uuid.UUID(int=0) for _ in self.replicas)
-        elr = getattr(change, "eligible_leader_replicas", None)
-        if elr is not None:
-            self.elr = elr
-        last_known = getattr(change, "last_known_elr", None)
-        if last_known is not None:
-            self.last_known_elr = last_known
         self.partition_epoch += 1
 
 
@@ -148,8 +174,16 @@ class MetadataImage:
     partial: str | None = None  # set when the image comes from a live read that cannot see everything
 
 
+# Record types whose handlers take field-value tuples (the reader's `values=True` shape): the hot
+# ones. The others take the record dataclass.
+_VALUE_KEYS = frozenset({2, 3, 4, 5, 12})
+
+
 class ImageBuilder:
-    """Replays entries into a MetadataImage. Dispatch is a table by api key, for speed."""
+    """Replays entries into a MetadataImage. Dispatch is a table by api key, for speed.
+
+    Entries may carry dataclasses or (for the flat record types) field-value tuples.
+    """
 
     def __init__(self, image: MetadataImage | None = None) -> None:
         self.image = image or MetadataImage()
@@ -210,6 +244,8 @@ class ImageBuilder:
         handler = self._dispatch.get(key)
         if handler is None:
             return
+        if key in _VALUE_KEYS and type(record) is not tuple:
+            record = values_of(record)
         if self._pending is not None:
             self._pending.append((key, record))
             return
@@ -223,6 +259,8 @@ class ImageBuilder:
             return
         handler = self._dispatch.get(entry.key)
         if handler is not None and record is not None and type(record) is not RawRecord:
+            if entry.key in _VALUE_KEYS and type(record) is not tuple:
+                record = values_of(record)
             handler(record)
 
     def finish(self) -> MetadataImage:
@@ -292,24 +330,25 @@ class ImageBuilder:
 
     # -- topics ------------------------------------------------------------------------------------
 
-    def _topic(self, record: Any) -> None:
-        topic = TopicState(record.name, record.topic_id)
-        self.image.topics[record.topic_id] = topic
-        self.image.topic_names[record.name] = record.topic_id
-        self._by_int[record.topic_id.int] = topic
+    def _topic(self, values: tuple[Any, ...]) -> None:
+        name, topic_id = values
+        topic = TopicState(name, topic_id)
+        self.image.topics[topic_id] = topic
+        self.image.topic_names[name] = topic_id
+        self._by_int[topic_id.int] = topic
 
-    def _partition(self, record: Any) -> None:
-        topic = self._by_int.get(record.topic_id.int)
+    def _partition(self, values: tuple[Any, ...]) -> None:
+        topic = self._by_int.get(values[1].int)
         if topic is not None:
-            topic.partitions[record.partition_id] = PartitionState(record)
+            topic.partitions[values[0]] = PartitionState(values)
 
-    def _partition_change(self, record: Any) -> None:
-        topic = self._by_int.get(record.topic_id.int)
+    def _partition_change(self, values: tuple[Any, ...]) -> None:
+        topic = self._by_int.get(values[1].int)
         if topic is None:
             return
-        partition = topic.partitions.get(record.partition_id)
+        partition = topic.partitions.get(values[0])
         if partition is not None:
-            partition.merge(record)
+            partition.merge(values)
 
     def _remove_topic(self, record: Any) -> None:
         topic = self.image.topics.pop(record.topic_id, None)
@@ -335,16 +374,17 @@ class ImageBuilder:
 
     # -- configs, quotas, security -----------------------------------------------------------------
 
-    def _config(self, record: Any) -> None:
-        resource = (record.resource_type, record.resource_name)
-        if record.value is None:
+    def _config(self, values: tuple[Any, ...]) -> None:
+        resource_type, resource_name, name, value = values
+        resource = (resource_type, resource_name)
+        if value is None:
             keys = self.image.configs.get(resource)
             if keys is not None:
-                keys.pop(record.name, None)
+                keys.pop(name, None)
                 if not keys:
                     del self.image.configs[resource]
             return
-        self.image.configs.setdefault(resource, {})[record.name] = record.value
+        self.image.configs.setdefault(resource, {})[name] = value
 
     def _client_quota(self, record: Any) -> None:
         entity = tuple(sorted((part.entity_type, part.entity_name) for part in record.entity))
@@ -380,11 +420,12 @@ class ImageBuilder:
 
     # -- features ----------------------------------------------------------------------------------
 
-    def _feature_level(self, record: Any) -> None:
-        if record.feature_level == 0:
-            self.image.features.pop(record.name, None)
+    def _feature_level(self, values: tuple[Any, ...]) -> None:
+        name, level = values
+        if level == 0:
+            self.image.features.pop(name, None)
         else:
-            self.image.features[record.name] = record.feature_level
+            self.image.features[name] = level
 
     def _remove_feature_level(self, record: Any) -> None:
         self.image.features.pop(record.name, None)
@@ -400,14 +441,12 @@ def build_image(
     directory = path if isinstance(path, LogDirectory) else find_log_directory(path)
     stats = stats or ReadStats()
     builder = ImageBuilder(MetadataImage(stats=stats, directory=directory))
-    apply = builder.apply
     for source, reader in read_sources(
-        directory.sources, stats=stats, skip_corrupt=skip_corrupt, skip_noop=True
+        directory.sources, stats=stats, skip_corrupt=skip_corrupt, skip_noop=True, values=_VALUE_KEYS
     ):
         provenance = builder.image.provenance
         if source.kind == "segment":
-            for entry in reader.entries():
-                apply(entry)
+            replay_segment(builder, reader)
             # NoOpRecords are dropped before decoding: the reader knows the true last offset.
             if reader.last_good_offset is not None and reader.last_good_offset > provenance.offset:
                 provenance.offset = reader.last_good_offset
@@ -421,3 +460,101 @@ def build_image(
                 provenance.epoch = source.epoch
                 provenance.timestamp = reader.last_timestamp
     return builder.finish()
+
+
+def replay_segment(builder: ImageBuilder, reader: FileReader) -> None:
+    """Replay one segment: `builder.apply` on every entry, with PartitionRecord and
+    PartitionChangeRecord (most of a big log) framed, decoded and applied inline.
+
+    The inline path takes only what the compiled readers accept in KRaft's usual record framing,
+    outside transactions; everything else goes through `reader.record_entry` and `builder.apply`,
+    so errors, the skip policy and the record order are those of `reader.entries()`.
+    """
+    from kcli.metadata.fastdecode import values_reader
+
+    apply = builder.apply
+    provenance = builder.image.provenance
+    by_int = builder._by_int
+    stats = reader.stats
+    min_offset = reader.min_offset
+    change_readers = {version: values_reader(5, version) for version in range(3)}
+    partition_readers = {version: values_reader(3, version) for version in range(3)}
+    for batch in reader.batches():
+        base_offset, epoch, base_ts, count, control, area, rpos, end, shift = batch
+        if area is None:
+            continue  # a NoOpRecord batch (the reader skips them with skip_noop)
+        if control:
+            out: list[Entry] = []
+            try:
+                reader.batch_entries(batch, out.append)
+            except CorruptData as problem:
+                for entry in out:
+                    apply(entry)
+                reader.batch_failed(problem)
+                continue
+            for entry in out:
+                apply(entry)
+            continue
+        inline = builder._pending is None
+        inline_offset = -1
+        ts_delta = 0
+        try:
+            for index in range(count):
+                fast, ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_fast(
+                    area, rpos, end, index
+                )
+                if fast and inline and value_length > 3 and area[value_start] == 1:
+                    key = area[value_start + 1]
+                    offset = base_offset + index
+                    if key == 5 or key == 3:
+                        compiled = (change_readers if key == 5 else partition_readers).get(
+                            area[value_start + 2]
+                        )
+                        if compiled is not None and offset >= min_offset:
+                            try:
+                                values, used = compiled(area, value_start + 3)
+                            except Exception:
+                                used = -1
+                            if used == value_length - 3:
+                                stats.records += 1
+                                reader.last_good_offset = offset
+                                inline_offset = offset
+                                rpos = record_end
+                                topic = by_int.get(values[1].int)
+                                if topic is None:
+                                    continue
+                                if key == 5:
+                                    partition = topic.partitions.get(values[0])
+                                    if partition is not None:
+                                        partition.merge(values)
+                                else:
+                                    topic.partitions[values[0]] = PartitionState(values)
+                                continue
+                if not fast:
+                    ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_record(
+                        area, rpos, end, index, count, shift
+                    )
+                found = reader.record_entry(
+                    batch, index, rpos, ts_delta, key_start, key_length, value_start, value_length
+                )
+                rpos = record_end
+                if found is not None:
+                    inline_offset = -1
+                    apply(found)
+                    inline = builder._pending is None
+            if rpos != end:
+                raise CorruptData(f"{end - rpos} bytes after the last record of the batch", shift + rpos)
+        except CorruptData as problem:
+            if inline_offset >= 0:
+                provenance.offset, provenance.epoch, provenance.timestamp = inline_offset, epoch, base_ts
+            reader.batch_failed(problem)
+            continue
+        if inline_offset >= 0:
+            provenance.offset, provenance.epoch, provenance.timestamp = (
+                inline_offset,
+                epoch,
+                base_ts + ts_delta,
+            )
+        if count:
+            reader.last_epoch = epoch
+            reader.last_timestamp = base_ts + ts_delta

@@ -36,6 +36,8 @@ NOOP_VALUE = b"\x01\x14\x00\x00"
 # A whole record holding NoOpRecord at offset delta 0, timestamp delta 0: length 10, attributes 0,
 # deltas 0, null key, value of 4 bytes, no headers.
 NOOP_RECORD = b"\x14\x00\x00\x00\x01\x08" + NOOP_VALUE + b"\x00"
+# Attributes, timestamp delta 0, offset delta i, null key: the record header KRaft writes for record i.
+_PLAIN_HEADERS = tuple(bytes((0, 0, 2 * index, 1)) for index in range(64))
 
 
 class DecodeError(KcliError):
@@ -106,6 +108,24 @@ class Entry(NamedTuple):
     key: int
     version: int
     record: Any
+
+
+class BatchSpan(NamedTuple):
+    """One checked batch: where its records are (`area[start:end]`, inflated when compressed).
+
+    `shift` is added to positions in `area` to name file positions (non-zero when inflated);
+    `area` None stands for the idle controller's batch of one NoOpRecord.
+    """
+
+    base_offset: int
+    epoch: int
+    base_timestamp: int
+    record_count: int
+    control: bool
+    area: Any
+    start: int
+    end: int
+    shift: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -283,6 +303,8 @@ class FileReader:
     """Reads one file of batches into Entries, applying the corruption policy.
 
     `decode=False` leaves data record bodies undecoded (`record` is then None) for fast scans;
+    `values` (api keys) gives those records, when their class is flat (kcli.metadata.fastdecode),
+    as plain tuples of field values instead of dataclasses (the image and the dump need no objects);
     `skip_noop=True` drops NoOpRecords (still counted) before any decoding; records below
     `min_offset` are passed over (a log replayed after a snapshot).
     """
@@ -292,6 +314,7 @@ class FileReader:
     skip_corrupt: bool = False
     decode: bool = True
     skip_noop: bool = False
+    values: frozenset[int] = frozenset()
     min_offset: int = 0
     last_good_offset: int | None = None
     last_epoch: int = -1
@@ -300,16 +323,34 @@ class FileReader:
     _readers: dict[int, Any] = field(default_factory=dict)
 
     def entries(self, data: bytes | None = None) -> Iterator[Entry]:
-        """The records of the file in order (the hot path: one function, tuples, no per-batch objects)."""
+        """The records of the file in order."""
+        noop = (() if 20 in self.values else _noop()) if self.decode else None
+        for batch in self.batches(data):
+            if batch.area is None:
+                yield Entry(batch.base_offset, batch.epoch, batch.base_timestamp, False, 20, 0, noop)
+                continue
+            out: list[Entry] = []
+            try:
+                self.batch_entries(batch, out.append)
+            except CorruptData as problem:
+                yield from out
+                self.batch_failed(problem)
+                continue
+            yield from out
+
+    def batches(self, data: bytes | None = None) -> Iterator[BatchSpan]:
+        """The file's batches, checked (magic, length, CRC) and inflated, with the corruption policy.
+
+        A batch holding only the idle controller's NoOpRecord is accounted here (most of every real
+        log, nothing to parse): dropped with `skip_noop`, else yielded with `area` None.
+        """
         buf = self.path.read_bytes() if data is None else data
         self.stats.files.append(str(self.path))
         view = memoryview(buf)
         size = len(buf)
         stats = self.stats
-        decode = self.decode
         skip_noop = self.skip_noop
         min_offset = self.min_offset
-        readers = self._readers
         unpack = _BATCH.unpack_from
         pos = 0
         while pos < size:
@@ -357,7 +398,6 @@ class FileReader:
                 continue
             stats.batches += 1
             if length == 60 and count == 1 and attributes == 0 and buf[pos + 61 : batch_end] == NOOP_RECORD:
-                # The idle controller's one-NoOpRecord batch: most of every real log, nothing to parse.
                 pos = batch_end
                 if base_offset < min_offset:
                     continue
@@ -366,9 +406,8 @@ class FileReader:
                 self.last_epoch = epoch
                 self.last_timestamp = base_ts
                 if not skip_noop:
-                    yield Entry(base_offset, epoch, base_ts, False, 20, 0, _noop() if decode else None)
+                    yield BatchSpan(base_offset, epoch, base_ts, 1, False, None, 0, 0, 0)
                 continue
-            control = bool(attributes & CONTROL_FLAG)
             codec = attributes & 0x07
             if codec:
                 try:
@@ -378,138 +417,106 @@ class FileReader:
                     stats.skipped_batches += 1
                     pos = batch_end
                     continue
-                rpos, end, shift = 0, len(area), pos + BATCH_OVERHEAD
+                span = BatchSpan(
+                    base_offset, epoch, base_ts, count, bool(attributes & CONTROL_FLAG), area, 0, len(area),
+                    pos + BATCH_OVERHEAD,
+                )  # fmt: skip
             else:
-                area, rpos, end, shift = buf, pos + BATCH_OVERHEAD, batch_end, 0
-            out: list[Entry] = []
-            try:
-                for index in range(count):
-                    record_start = rpos
-                    b = area[rpos] if rpos < end else -1
-                    if 0 <= b < 0x80:
-                        rlength = (b >> 1) ^ -(b & 1)
-                        rpos += 1
-                    elif b < 0:
-                        raise CorruptData(f"batch ends before record {index + 1} of {count}", shift + rpos)
-                    else:
-                        rlength, used = read_varint(area, rpos)
-                        rpos += used
-                    record_end = rpos + rlength
-                    if rlength < 6 or record_end > end:
-                        raise CorruptData(f"bad record length {rlength}", shift + record_start)
-                    rpos += 1  # attributes
-                    b = area[rpos]
-                    if b < 0x80:
-                        ts_delta = (b >> 1) ^ -(b & 1)
-                        rpos += 1
-                    else:
-                        ts_delta, used = read_varint(area, rpos)
-                        rpos += used
-                    b = area[rpos]
-                    if b < 0x80:
-                        offset_delta = (b >> 1) ^ -(b & 1)
-                        rpos += 1
-                    else:
-                        offset_delta, used = read_varint(area, rpos)
-                        rpos += used
-                    if offset_delta != index:
-                        raise CorruptData(
-                            f"record offset delta {offset_delta}, expected {index}", shift + record_start
-                        )
-                    b = area[rpos]
-                    if b == 1:  # null key (every data record)
-                        key_length = -1
-                        rpos += 1
-                    else:
-                        key_length, used = read_varint(area, rpos)
-                        rpos += used
-                    key_start = rpos
-                    if key_length > 0:
-                        rpos += key_length
-                    if rpos >= record_end:
-                        raise CorruptData("record key overruns the record", shift + record_start)
-                    b = area[rpos]
-                    if b < 0x80:
-                        value_length = (b >> 1) ^ -(b & 1)
-                        rpos += 1
-                    else:
-                        value_length, used = read_varint(area, rpos)
-                        rpos += used
-                    value_start = rpos
-                    if value_length > 0:
-                        rpos += value_length
-                    if rpos + 1 != record_end or area[rpos] != 0:
-                        _skip_headers(area, rpos, record_end, shift + record_start)
-                    rpos = record_end
-                    offset = base_offset + index
-                    if offset < min_offset:
-                        continue
-                    stats.records += 1
-                    value_end = value_start + value_length
-                    if control:
-                        if key_length != 4:
-                            raise CorruptData(
-                                f"control record key of {key_length} bytes", shift + record_start
-                            )
-                        ctype = int.from_bytes(area[key_start + 2 : key_start + 4], "big", signed=True)
-                        record = self._decode(
-                            readers, True, ctype, 0, area, value_start, value_end, shift, offset
-                        )
-                        out.append(Entry(offset, epoch, base_ts + ts_delta, True, ctype, 0, record))
-                        self.last_good_offset = offset
-                        continue
-                    if value_length < 3:
-                        raise CorruptData(
-                            f"metadata record value of {value_length} bytes", shift + value_start
-                        )
-                    frame = area[value_start]
-                    api_key = area[value_start + 1]
-                    version = area[value_start + 2]
-                    body = value_start + 3
-                    if frame != 1 or api_key >= 0x80 or version >= 0x80:
-                        frame, used = read_uvarint(area, value_start)
-                        if frame != 1:
-                            raise CorruptData(
-                                f"metadata record frame version {frame} (expected 1)", shift + value_start
-                            )
-                        api_key, used2 = read_uvarint(area, value_start + used)
-                        version, used3 = read_uvarint(area, value_start + used + used2)
-                        body = value_start + used + used2 + used3
-                    if api_key == 20 and skip_noop and value_length == 4:
-                        self.last_good_offset = offset
-                        continue
-                    if decode:
-                        reader = readers.get(api_key << 16 | version, _MISSING)
-                        if reader is not _MISSING and reader is not None:
-                            try:
-                                record, used = reader(area, body)
-                            except Exception:
-                                record, used = None, -1
-                            if body + used != value_end:
-                                record = self._decode(
-                                    readers, False, api_key, version, area, body, value_end, shift, offset
-                                )
-                        else:
-                            record = self._decode(
-                                readers, False, api_key, version, area, body, value_end, shift, offset
-                            )
-                    else:
-                        record = None
-                    out.append(Entry(offset, epoch, base_ts + ts_delta, False, api_key, version, record))
-                    self.last_good_offset = offset
-                if rpos != end:
-                    raise CorruptData(f"{end - rpos} bytes after the last record of the batch", shift + rpos)
-            except CorruptData as problem:
-                yield from out
-                self._problem(problem)
-                stats.skipped_batches += 1
-                pos = batch_end
-                continue
-            if count:
-                self.last_epoch = epoch
-                self.last_timestamp = base_ts + ts_delta
-            yield from out
+                span = BatchSpan(
+                    base_offset, epoch, base_ts, count, bool(attributes & CONTROL_FLAG), buf,
+                    pos + BATCH_OVERHEAD, batch_end, 0,
+                )  # fmt: skip
+            yield span
             pos = batch_end
+
+    def batch_failed(self, problem: CorruptData) -> None:
+        """A record of a batch did not parse: report (or raise) and count the rest as skipped."""
+        self._problem(problem)
+        self.stats.skipped_batches += 1
+
+    def batch_entries(self, batch: BatchSpan, emit: Callable[[Entry], Any]) -> None:
+        """Parse one batch's records in order, emitting an Entry each; CorruptData at a bad one."""
+        _base_offset, epoch, base_ts, count, _control, area, rpos, end, shift = batch
+        ts_delta = 0
+        for index in range(count):
+            fast, ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_fast(
+                area, rpos, end, index
+            )
+            if not fast:
+                ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_record(
+                    area, rpos, end, index, count, shift
+                )
+            entry = self.record_entry(
+                batch, index, rpos, ts_delta, key_start, key_length, value_start, value_length
+            )
+            rpos = record_end
+            if entry is not None:
+                emit(entry)
+        if rpos != end:
+            raise CorruptData(f"{end - rpos} bytes after the last record of the batch", shift + rpos)
+        if count:
+            self.last_epoch = epoch
+            self.last_timestamp = base_ts + ts_delta
+
+    def record_entry(
+        self,
+        batch: BatchSpan,
+        index: int,
+        record_start: int,
+        ts_delta: int,
+        key_start: int,
+        key_length: int,
+        value_start: int,
+        value_length: int,
+    ) -> Entry | None:
+        """The Entry of one framed record (None: before min_offset or a skipped NoOp); CorruptData
+        when its key or value framing is wrong (bodies that do not parse follow the skip policy)."""
+        base_offset, epoch, base_ts, _count, control, area, _start, _end, shift = batch
+        offset = base_offset + index
+        if offset < self.min_offset:
+            return None
+        self.stats.records += 1
+        value_end = value_start + value_length
+        readers = self._readers
+        if control:
+            if key_length != 4:
+                raise CorruptData(f"control record key of {key_length} bytes", shift + record_start)
+            ctype = int.from_bytes(area[key_start + 2 : key_start + 4], "big", signed=True)
+            record = self._decode(readers, True, ctype, 0, area, value_start, value_end, shift, offset)
+            self.last_good_offset = offset
+            return Entry(offset, epoch, base_ts + ts_delta, True, ctype, 0, record)
+        if value_length < 3:
+            raise CorruptData(f"metadata record value of {value_length} bytes", shift + value_start)
+        frame = area[value_start]
+        api_key = area[value_start + 1]
+        version = area[value_start + 2]
+        body = value_start + 3
+        if frame != 1 or api_key >= 0x80 or version >= 0x80:
+            frame, used = read_uvarint(area, value_start)
+            if frame != 1:
+                raise CorruptData(f"metadata record frame version {frame} (expected 1)", shift + value_start)
+            api_key, used2 = read_uvarint(area, value_start + used)
+            version, used3 = read_uvarint(area, value_start + used + used2)
+            body = value_start + used + used2 + used3
+        if api_key == 20 and self.skip_noop and value_length == 4:
+            self.last_good_offset = offset
+            return None
+        if self.decode:
+            reader = readers.get(api_key << 16 | version)
+            record = None
+            if reader is not None:
+                try:
+                    record, used = reader(area, body)
+                except Exception:
+                    used = -1
+                if body + used != value_end:
+                    reader = None
+            if reader is None:
+                record = self._decode(readers, False, api_key, version, area, body, value_end, shift, offset)
+        else:
+            record = None
+        self.last_good_offset = offset
+        return Entry(offset, epoch, base_ts + ts_delta, False, api_key, version, record)
 
     def _problem(self, problem: CorruptData) -> None:
         error = DecodeError(
@@ -535,8 +542,13 @@ class FileReader:
         offset: int,
     ) -> Any:
         """The slow path: look the reader up, decode, and turn failures into the corruption policy."""
+        compiled = None
+        if not control and key in self.values:
+            from kcli.metadata.fastdecode import values_reader
+
+            compiled = values_reader(key, version)
         if not control and (key << 16 | version) not in readers:
-            readers[key << 16 | version] = metadata_body_reader(key, version)
+            readers[key << 16 | version] = compiled or metadata_body_reader(key, version)
         try:
             record = decode_value(key, version, control, area, start, end)
         except CorruptData as problem:
@@ -554,7 +566,106 @@ class FileReader:
             )
         if type(record) is RawRecord:
             self.stats.unknown += 1
+        elif compiled is not None:
+            # kio read a body the compiled reader left to it (e.g. an unknown tagged field).
+            from kcli.metadata.fastdecode import values_of
+
+            return values_of(record)
         return record
+
+
+def _frame_fast(area: Any, rpos: int, end: int, index: int) -> tuple[bool, int, int, int, int, int, int]:
+    """What KRaft writes, framed cheaply: a 1-2 byte record length, attributes 0, timestamp delta 0,
+    offset delta = index, null key, a 1-2 byte value length, no headers.
+
+    -> (matched, timestamp delta, key start, key length, value start, value length, record end);
+    when not matched, `_frame_record` decides (and names what is wrong).
+    """
+    b = area[rpos] if rpos + 8 <= end and index < 64 else 1
+    if b < 0x80:
+        hdr = rpos + 1
+    elif area[rpos + 1] < 0x80:
+        b = (b & 0x7F) | (area[rpos + 1] << 7)
+        hdr = rpos + 2
+    else:
+        return _NOT_FAST
+    if b & 1 or area[hdr : hdr + 4] != _PLAIN_HEADERS[index]:
+        return _NOT_FAST
+    record_end = hdr + (b >> 1)
+    value_start = hdr + 5
+    b = area[hdr + 4]
+    if b >= 0x80 and area[value_start] < 0x80:
+        b = (b & 0x7F) | (area[value_start] << 7)
+        value_start += 1
+    value_end = value_start + (b >> 1)
+    if b & 1 or value_end + 1 != record_end or record_end > end or area[value_end]:
+        return _NOT_FAST
+    return True, 0, hdr + 4, -1, value_start, b >> 1, record_end
+
+
+_NOT_FAST = (False, 0, 0, 0, 0, 0, 0)
+
+
+def _frame_record(
+    area: Any, rpos: int, end: int, index: int, count: int, shift: int
+) -> tuple[int, int, int, int, int, int]:
+    """The general record framing at `rpos` -> (timestamp delta, key start, key length, value start,
+    value length, record end); CorruptData when the record does not parse."""
+    record_start = rpos
+    b = area[rpos] if rpos < end else -1
+    if 0 <= b < 0x80:
+        rlength = (b >> 1) ^ -(b & 1)
+        rpos += 1
+    elif b < 0:
+        raise CorruptData(f"batch ends before record {index + 1} of {count}", shift + rpos)
+    else:
+        rlength, used = read_varint(area, rpos)
+        rpos += used
+    record_end = rpos + rlength
+    if rlength < 6 or record_end > end:
+        raise CorruptData(f"bad record length {rlength}", shift + record_start)
+    rpos += 1  # attributes
+    b = area[rpos]
+    if b < 0x80:
+        ts_delta = (b >> 1) ^ -(b & 1)
+        rpos += 1
+    else:
+        ts_delta, used = read_varint(area, rpos)
+        rpos += used
+    b = area[rpos]
+    if b < 0x80:
+        offset_delta = (b >> 1) ^ -(b & 1)
+        rpos += 1
+    else:
+        offset_delta, used = read_varint(area, rpos)
+        rpos += used
+    if offset_delta != index:
+        raise CorruptData(f"record offset delta {offset_delta}, expected {index}", shift + record_start)
+    b = area[rpos]
+    if b == 1:  # null key (every data record)
+        key_length = -1
+        rpos += 1
+    else:
+        key_length, used = read_varint(area, rpos)
+        rpos += used
+    key_start = rpos
+    if key_length > 0:
+        rpos += key_length
+    if rpos >= record_end:
+        raise CorruptData("record key overruns the record", shift + record_start)
+    b = area[rpos]
+    if b < 0x80:
+        value_length = (b >> 1) ^ -(b & 1)
+        rpos += 1
+    else:
+        value_length, used = read_varint(area, rpos)
+        rpos += used
+    value_start = rpos
+    if value_length > 0:
+        rpos += value_length
+    if rpos + 1 != record_end or area[rpos] != 0:
+        _skip_headers(area, rpos, record_end, shift + record_start)
+    return ts_delta, key_start, key_length, value_start, value_length, record_end
 
 
 _MISSING = object()
