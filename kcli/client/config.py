@@ -363,6 +363,8 @@ def _load_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"config file {path} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise UsageError(f"config file {path} is not valid TOML: nested too deeply") from None
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:

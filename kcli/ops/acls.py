@@ -527,6 +527,8 @@ def parse_document(text: str, *, source: str) -> tuple[AclBinding, ...]:
         doc = json.loads(text)
     except json.JSONDecodeError as error:
         raise UsageError(f"{source}: not valid JSON: {error}") from None
+    except RecursionError:
+        raise UsageError(f"{source}: not valid JSON: nested too deeply") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("acls"), list):
         raise UsageError(f'{source}: expected an object {{"version": 1, "acls": [...]}}')
     if doc.get("version", EXPORT_VERSION) != EXPORT_VERSION:

@@ -166,3 +166,19 @@ def response_corpus(directory: Path = CORPUS / "responses") -> list[tuple[str, i
         name, _, version = stem.rpartition("-v")
         out.append((name, int(version), path.read_bytes()))
     return out
+
+
+def fix_crcs(data: bytes) -> bytes:
+    """Recompute the CRC-32C of every complete RecordBatch, so damage inside reaches record decoding."""
+    import crc32c
+
+    out = bytearray(data)
+    pos = 0
+    while pos + 21 <= len(out):
+        length = struct.unpack_from(">i", out, pos + 8)[0]
+        end = pos + 12 + length
+        if length < 9 or end > len(out):
+            break
+        struct.pack_into(">I", out, pos + 17, crc32c.crc32c(bytes(out[pos + 21 : end])))
+        pos = end
+    return bytes(out)
