@@ -317,6 +317,7 @@ def rule_frame(spark: SparkSession, rule: Rule) -> DataFrame:
     from pyspark.errors import AnalysisException
     from pyspark.sql import functions as F
 
+    _quiet_query_context_loggers()
     try:
         frame = spark.sql(rule.sql)
         columns = set(frame.columns)
@@ -333,6 +334,14 @@ def rule_frame(spark: SparkSession, rule: Rule) -> DataFrame:
         F.lit(rule.severity.name).alias("severity"),
         *(F.col(name).cast("string").alias(name) for name in FINDING_COLUMNS),
     )
+
+
+def _quiet_query_context_loggers() -> None:
+    """pyspark logs every analysis error with a traceback on stderr; kcli reports it in one line."""
+    import logging
+
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _explain(error: Exception) -> str:

@@ -1,0 +1,74 @@
+"""The metadata-log source: real Apache Kafka logs (fixtures) and logs written by the sandbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcli.audit.metadata_source import metadata_log_dirs, plan_tasks
+
+FIXTURES = Path(__file__).parents[2].parent / "shared" / "fixtures" / "kraft"
+HIAGE = FIXTURES / "hiage-kafka-raft"  # Kafka 3.3.1, three nodes' copies of one log
+FURKAN = FIXTURES / "furkancets-flink-docker"  # Kafka 3.2.0: RegisterBrokerRecord v0 + UnfenceBrokerRecord
+DEVANDREF = FIXTURES / "devandref-kafka-eda-study"  # Kafka 4.0, two segments
+OTUS = FIXTURES / "1stapossum-otus-kafka"  # AK 3.8: one snapshot besides the log
+
+
+def test_tasks_are_one_per_segment_plus_the_newest_snapshot() -> None:
+    assert len(metadata_log_dirs(HIAGE)) == 3
+    tasks = plan_tasks([HIAGE, DEVANDREF])
+    hiage = [t for t in tasks if t.cluster_id == "EP6hyiddQNW5FPrAvR9kWw"]
+    assert sorted(t.node_id for t in hiage) == [1, 2, 3]
+    assert {t.kind for t in hiage} == {"segment"}
+    devandref = [t for t in tasks if t not in hiage]
+    segments = sorted(Path(t.path).name for t in devandref)
+    assert segments == ["00000000000000000000.log", "00000000000000014667.log"]
+    otus = plan_tasks([OTUS])
+    assert sorted((t.kind, Path(t.path).name) for t in otus) == [
+        ("segment", "00000000000000000000.log"),
+        ("snapshot", "00000000000000008931-0000000023.checkpoint"),
+    ]
+
+
+def test_a_dir_without_a_metadata_log_is_a_usage_error(tmp_path: Path) -> None:
+    from kcli.errors import UsageError
+
+    with pytest.raises(UsageError, match="no __cluster_metadata-0 directory"):
+        plan_tasks([tmp_path])
+
+
+@pytest.mark.spark
+def test_fixture_logs_read_in_parallel_and_deduplicated(spark: Any) -> None:
+    from kcli.audit.metadata_source import history_frames
+
+    warnings: list[str] = []
+    frames = history_frames(spark, [HIAGE, FURKAN], warnings=warnings)
+    assert warnings == []
+    events = {
+        (row["cluster_id"], row["broker_id"], row["event"]) for row in frames["broker_events"].collect()
+    }
+    # Kafka 3.2.0 writes RegisterBrokerRecord (fenced) then UnfenceBrokerRecord.
+    assert ("EP6hyiddQNW5FPrAvR9kWw", 1, "register") in events
+    assert ("EP6hyiddQNW5FPrAvR9kWw", 1, "unfence") in events
+    assert {b for c, b, e in events if e == "register"} == {1, 2, 3}
+    changes = frames["leader_changes"]
+    offsets = [row["offset"] for row in changes.select("offset").collect()]
+    assert len(offsets) == len(set(offsets))  # three nodes' copies counted once
+    creates = changes.filter("change = 'create'").count()
+    assert creates == 60 + 3  # hiage: 60 PartitionRecords; furkancets: 3
+    topics = {row["topic"] for row in frames["metadata_topics"].collect()}
+    assert {"test1", "__consumer_offsets", "test5"} <= topics
+
+
+@pytest.mark.sandbox
+@pytest.mark.spark
+def test_a_sandbox_log_reads_as_history(spark: Any, sandbox: Any) -> None:
+    from kcli.audit.metadata_source import history_frames
+
+    log_dir = sandbox.metadata_log_dir(sandbox.active_controller_id)
+    frames = history_frames(spark, [log_dir.parent])
+    registered = {row["broker_id"] for row in frames["broker_events"].filter("event = 'register'").collect()}
+    assert set(sandbox.broker_ids) <= registered
+    assert {row["cluster_id"] for row in frames["broker_events"].collect()} == {sandbox.cluster_id}
