@@ -1,8 +1,10 @@
-"""Cold-start benchmark: `kcli --help` and `kcli cluster-id` against a loopback tansu, next to `python -c pass`.
+"""Cold-start benchmark: every kcli command's --help and `kcli cluster-id` against a loopback tansu,
+next to `python -c pass` and kafka-python's own CLI (`kafka-python admin --help`) in the same run.
 
 Each command runs as a fresh process several times; the median wall time is reported with the
 ratio to a bare interpreter start in the same run, and the ten most expensive imports
 (`python -X importtime`) of each kcli command. Targets: --help < 0.15 s, cluster-id < 0.2 s.
+Output is piped, so help is rendered plain, as it is for scripts (rich panels only on a terminal).
 
     python benchmarks/bench_startup.py [--runs 9] [--json] [--check]
 """
@@ -23,9 +25,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS_S = {"kcli --help": 0.15, "kcli cluster-id": 0.2}
+COMMANDS = (
+    "cluster-id",
+    "cluster",
+    "configs",
+    "acls",
+    "features",
+    "metadata-quorum",
+    "metadata-shell",
+    "reassign-partitions",
+    "sandbox",
+    "spark",
+    "profile",
+)
 CLIENT_ONLY = """
 import asyncio, sys
-sys.modules["hypothesis"] = None  # as kcli's console entry point does (see kcli.cli.main.console)
+sys.modules["hypothesis"] = None  # as kcli's console entry point does (see kcli.cli.entry)
 from kcli.client.admin import Admin
 from kcli.client.config import config_from_properties
 
@@ -72,7 +87,7 @@ def time_runs(argv: list[str], runs: int, env: dict[str, str]) -> tuple[list[flo
 
 def import_top(args: list[str], env: dict[str, str], count: int = 10) -> list[tuple[str, int, int]]:
     """(module, self µs, cumulative µs) of the `count` imports with the largest cumulative time."""
-    code = "import sys; sys.argv = ['kcli'] + sys.argv[1:]; from kcli.cli.main import console; console()"
+    code = "import sys; sys.argv = ['kcli'] + sys.argv[1:]; from kcli.cli.entry import console; console()"
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", code, *args],
         env=env,
@@ -117,7 +132,11 @@ def main() -> int:
             "kcli cluster-id": [*kcli, "cluster-id", "--bootstrap-server", broker.bootstrap],
             # The same work without the CLI framework: shows what the client layer itself costs.
             "client layer only": [sys.executable, "-c", CLIENT_ONLY, broker.bootstrap],
+            **{f"kcli {name} --help": [*kcli, name, "--help"] for name in COMMANDS},
         }
+        kafka_python = Path(sys.executable).with_name("kafka-python")
+        if kafka_python.exists():
+            cases["kafka-python admin --help"] = [str(kafka_python), "admin", "--help"]
         for label, argv in cases.items():
             wall, cpu = time_runs(argv, options.runs, env)
             results[label] = {
@@ -167,7 +186,38 @@ def main() -> int:
             print(f"\nimport time top 10 for `{label}` (cumulative ms, self ms):")
             for name, self_us, cumulative_us in rows:
                 print(f"  {cumulative_us / 1000:8.1f} {self_us / 1000:8.1f}  {name}")
+    _record(results)
     return 1 if options.check and missed else 0
+
+
+def _record(results: dict[str, dict[str, float]]) -> None:
+    """Hand every figure to benchmarks/run.py (benchmarks/figures.py)."""
+    from benchmarks.figures import record
+
+    baseline = results["python -c pass"]["median_s"]
+    for label, figures in results.items():
+        if label == "python -c pass":
+            continue
+        target = TARGETS_S.get(label) or (
+            0.15 if label.endswith("--help") and label.startswith("kcli") else None
+        )
+        record(
+            f"cold start: {label} (median wall)",
+            figures["median_s"],
+            "s",
+            target=f"< {target}" if target else None,
+            baseline=baseline,
+            baseline_name="python -c pass",
+        )
+    if "kafka-python admin --help" in results:
+        kafka_python = results["kafka-python admin --help"]["median_s"]
+        record(
+            "cold start: kcli --help vs kafka-python admin --help",
+            results["kcli --help"]["median_s"],
+            "s",
+            baseline=kafka_python,
+            baseline_name="kafka-python admin --help",
+        )
 
 
 if __name__ == "__main__":

@@ -1,3 +1,3 @@
-from kcli.cli.main import console
+from kcli.cli.entry import console
 
 console()

@@ -7,7 +7,6 @@ inside command bodies), so `kcli --help` and every command start fast.
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -98,12 +97,3 @@ def main(argv: list[str] | None = None, env: Env | None = None) -> int:
     except Exception as error:  # the last edge: a bug still gets one line, not a traceback
         return fail_internal(error, env)
     return 0
-
-
-def console() -> None:
-    """Console-script entry point."""
-    # kio registers hypothesis strategies at import when hypothesis is importable; kcli never uses
-    # them and the probe costs ~150 ms of start-up, so it is hidden from kio in the real program.
-    if "hypothesis" not in sys.modules:
-        sys.modules["hypothesis"] = None  # type: ignore[assignment]
-    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,28 @@
+"""The `kcli` program's entry point: process-wide start-up choices, made before typer is imported."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def console() -> None:
+    """Console-script entry point."""
+    # Help is rendered with rich panels on a terminal and as plain text otherwise (pipes, NO_COLOR),
+    # like every other output; plain rendering also skips importing rich's markdown stack (~70 ms).
+    if not _stdout_is_tty() or os.environ.get("NO_COLOR"):
+        os.environ.setdefault("TYPER_USE_RICH", "0")
+    # kio registers hypothesis strategies at import when hypothesis is importable; kcli never uses
+    # them and the probe costs ~150 ms of start-up, so it is hidden from kio in the real program.
+    if "hypothesis" not in sys.modules:
+        sys.modules["hypothesis"] = None  # type: ignore[assignment]
+    from kcli.cli.main import main
+
+    sys.exit(main(sys.argv[1:]))
+
+
+def _stdout_is_tty() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
