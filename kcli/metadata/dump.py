@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kcli.errors import UsageError
-from kcli.metadata.reader import Entry, RawRecord
+from kcli.metadata.reader import Entry, FileReader, RawRecord
 from kcli.metadata.records import CONTROL_RECORD_CLASSES, CONTROL_TYPE_NAMES, RECORD_NAMES
 
 _REDACTED_FIELDS = {("UserScramCredentialRecord", "salt"), ("UserScramCredentialRecord", "stored_key"),
@@ -162,3 +162,166 @@ def type_filter(names: Iterable[str]) -> Callable[[Entry], bool] | None:
     if not wanted:
         return None
     return lambda entry: (entry.control, entry.key) in wanted
+
+
+# -- the fast JSON path: compiled readers' value tuples straight to text --------------------------
+
+_json_string = json.encoder.encode_basestring  # what the encoder above uses (ensure_ascii=False)
+_UUID_JSON: dict[int, str] = {}
+
+
+def _uuid_json(value: uuid.UUID | None) -> str:
+    if value is None:
+        return "null"
+    text = _UUID_JSON.get(value.int)
+    if text is None:
+        if len(_UUID_JSON) > 1_000_000:
+            _UUID_JSON.clear()
+        text = _UUID_JSON[value.int] = f'"{kafka_uuid(value)}"'
+    return text
+
+
+def _bytes_json(value: bytes) -> str:
+    return '"' + base64.b64encode(value).decode("ascii") + '"'
+
+
+def _field_expression(value: str, kafka_type: str, array: bool, nullable: bool, redacted: bool) -> str:
+    """An f-string replacement field rendering `value` exactly as `_encode(converter(cls)(record))` does."""
+    if redacted:
+        return '"[redacted]"'
+    if array:
+        item = {"string": "_json_string", "uuid": "_uuid_json"}.get(kafka_type, "str")
+        text = f'"[" + ",".join(map({item}, {value})) + "]"'
+    elif kafka_type in ("int8", "int16", "int32", "int64", "uint16"):
+        return "{" + value + "}"
+    elif kafka_type == "bool":
+        text = f'"true" if {value} else "false"'
+    elif kafka_type == "string":
+        text = f"_json_string({value})"
+    elif kafka_type == "uuid":
+        return "{_uuid_json(" + value + ")}"
+    elif kafka_type == "bytes":
+        text = f"_bytes_json({value})"
+    else:  # float64: the encoder's own spelling (NaN, Infinity, repr)
+        text = f"_encode({value})"
+    if nullable or array:
+        text = f'"null" if {value} is None else {text}'
+    return "{" + text + "}"
+
+
+@functools.cache
+def json_formatter(api_key: int, version: int) -> Callable[[tuple[Any, ...]], str] | None:
+    """values -> the `data` object text for one flat record class (None when it has no compiled reader)."""
+    from kcli.metadata.fastdecode import describe_fields, values_reader
+    from kcli.metadata.records import METADATA_RECORD_CLASSES
+
+    cls = METADATA_RECORD_CLASSES.get((api_key, version))
+    if cls is None or values_reader(api_key, version) is None:
+        return None
+    fields = describe_fields(cls)
+    assert fields is not None
+    record_name = cls.__record_name__
+    names = [f"a{index}" for index in range(len(fields))]
+    parts = [
+        f'"{camel(item.name)}":'
+        + _field_expression(
+            name, item.kafka_type, item.array, item.nullable, (record_name, item.name) in _REDACTED_FIELDS
+        )
+        for name, item in zip(names, fields, strict=True)
+    ]
+    if names:
+        code = f"def render(v):\n    {', '.join(names)}, = v\n    return f'{{{{{','.join(parts)}}}}}'\n"
+    else:
+        code = "def render(v):\n    return '{}'\n"
+    namespace: dict[str, Any] = {
+        "_json_string": _json_string, "_uuid_json": _uuid_json, "_bytes_json": _bytes_json, "_encode": _encode,
+    }  # fmt: skip
+    exec(compile(code, f"<json {cls.__name__}>", "exec"), namespace)
+    render: Callable[[tuple[Any, ...]], str] = namespace["render"]
+    return render
+
+
+def json_dump_lines(reader: FileReader, lines: list[str], flush: Callable[[], Any]) -> None:
+    """Every record of one file as `entry_json` spells it, appended to `lines` in order
+    (`flush` is called between batches once 4096 lines are waiting).
+
+    Records the compiled readers take (in KRaft's usual framing) go from bytes to text without an
+    Entry or a dataclass; everything else goes through `reader.record_entry` and `entry_json`, so
+    errors and the skip policy are those of `reader.entries()`.
+    """
+    from kcli.metadata.fastdecode import values_reader
+    from kcli.metadata.reader import CorruptData, _frame_fast, _frame_record
+
+    plans: dict[int, Any] = {}  # (api key << 8 | version) -> (reader, render, line middle) or False
+    emit = lines.append
+    stats = reader.stats
+    min_offset = reader.min_offset
+    for batch in reader.batches():
+        if len(lines) >= 4096:
+            flush()
+        base_offset, epoch, base_ts, count, control, area, rpos, end, shift = batch
+        if area is None:
+            emit(
+                f'{{"offset":{base_offset},"epoch":{epoch},"timestamp":{base_ts},'
+                '"type":"NoOpRecord","version":0,"data":{}}'
+            )
+            continue
+        ts_delta = 0
+        try:
+            for index in range(count):
+                fast, ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_fast(
+                    area, rpos, end, index
+                )
+                offset = base_offset + index
+                if (
+                    fast
+                    and not control
+                    and value_length >= 3
+                    and area[value_start] == 1
+                    and offset >= min_offset
+                ):
+                    plan: Any = plans.get(area[value_start + 1] << 8 | area[value_start + 2])
+                    if plan is None:
+                        key, version = area[value_start + 1], area[value_start + 2]
+                        render = json_formatter(key, version) if key < 0x80 and version < 0x80 else None
+                        plan = (
+                            (
+                                values_reader(key, version),
+                                render,
+                                f'"type":{json.dumps(RECORD_NAMES[key])},"version":{version},"data":',
+                            )
+                            if render
+                            else False
+                        )
+                        plans[key << 8 | version] = plan
+                    if plan:
+                        try:
+                            values, used = plan[0](area, value_start + 3)
+                        except Exception:
+                            used = -1
+                        if used == value_length - 3:
+                            stats.records += 1
+                            reader.last_good_offset = offset
+                            rpos = record_end
+                            emit(
+                                f'{{"offset":{offset},"epoch":{epoch},"timestamp":{base_ts},{plan[2]}{plan[1](values)}}}'
+                            )
+                            continue
+                if not fast:
+                    ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_record(
+                        area, rpos, end, index, count, shift
+                    )
+                found = reader.record_entry(
+                    batch, index, rpos, ts_delta, key_start, key_length, value_start, value_length
+                )
+                rpos = record_end
+                if found is not None:
+                    emit(entry_json(found))
+            if rpos != end:
+                raise CorruptData(f"{end - rpos} bytes after the last record of the batch", shift + rpos)
+        except CorruptData as problem:
+            reader.batch_failed(problem)
+            continue
+        if count:
+            reader.last_epoch = epoch
+            reader.last_timestamp = base_ts + ts_delta

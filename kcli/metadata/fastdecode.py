@@ -94,7 +94,9 @@ def _array_struct(count: int, code: str) -> struct.Struct:
     return struct.Struct(f">{count}{code}")
 
 
-class _Field(typing.NamedTuple):
+class FieldLayout(typing.NamedTuple):
+    """How one field is encoded (what the compiled readers and the JSON dump need to know)."""
+
     name: str
     kafka_type: str
     array: bool
@@ -103,9 +105,9 @@ class _Field(typing.NamedTuple):
     default: Any
 
 
-def _describe(cls: type) -> list[_Field] | None:
+def describe_fields(cls: type) -> list[FieldLayout] | None:
     """The fields of a flat record class, or None when one is a nested struct."""
-    out: list[_Field] = []
+    out: list[FieldLayout] = []
     for item in dataclasses.fields(cls):
         kafka_type = item.metadata.get("kafka_type")
         if kafka_type is None:
@@ -122,7 +124,7 @@ def _describe(cls: type) -> list[_Field] | None:
         if array and kafka_type not in ("int32", "int64", "int16", "int8", "uuid", "string"):
             return None
         default = item.default if item.default is not dataclasses.MISSING else None
-        out.append(_Field(item.name, kafka_type, array, nullable, item.metadata.get("tag"), default))
+        out.append(FieldLayout(item.name, kafka_type, array, nullable, item.metadata.get("tag"), default))
     return out
 
 
@@ -160,7 +162,7 @@ def _shared_uuid(src: _Source, target: str) -> None:
     src.add(f"{target} = _u if _u is not None else _new_uuid({target})")
 
 
-def _read_field(src: _Source, field: _Field, target: str, constants: dict[str, Any]) -> None:
+def _read_field(src: _Source, field: FieldLayout, target: str, constants: dict[str, Any]) -> None:
     """Emit code reading one (non-fixed-run) field at `pos` into `target`."""
     kafka_type = field.kafka_type
     if field.array:
@@ -226,7 +228,7 @@ def _read_field(src: _Source, field: _Field, target: str, constants: dict[str, A
 
 
 def _compile(cls: type) -> ValuesReader | None:
-    fields = _describe(cls)
+    fields = describe_fields(cls)
     if fields is None:
         return None
     constants: dict[str, Any] = {
@@ -245,7 +247,7 @@ def _compile(cls: type) -> ValuesReader | None:
     index = 0
     while index < len(regular):
         # A run of fixed-size, non-array fields is read with one struct.
-        run: list[_Field] = []
+        run: list[FieldLayout] = []
         while index < len(regular) and not regular[index].array and regular[index].kafka_type in _FIXED:
             run.append(regular[index])
             index += 1

@@ -128,6 +128,10 @@ class BatchSpan(NamedTuple):
     shift: int
 
 
+# BatchSpan(...) runs a Python-level __new__; tuple.__new__ builds the same value in C.
+_span: Callable[[type[BatchSpan], tuple[Any, ...]], BatchSpan] = tuple.__new__  # type: ignore[assignment]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RawRecord:
     """A record kept as bytes: unknown type or version, or (with skip_corrupt) a body that failed."""
@@ -406,7 +410,7 @@ class FileReader:
                 self.last_epoch = epoch
                 self.last_timestamp = base_ts
                 if not skip_noop:
-                    yield BatchSpan(base_offset, epoch, base_ts, 1, False, None, 0, 0, 0)
+                    yield _span(BatchSpan, (base_offset, epoch, base_ts, 1, False, None, 0, 0, 0))
                 continue
             codec = attributes & 0x07
             if codec:
@@ -417,15 +421,15 @@ class FileReader:
                     stats.skipped_batches += 1
                     pos = batch_end
                     continue
-                span = BatchSpan(
+                span = _span(BatchSpan, (
                     base_offset, epoch, base_ts, count, bool(attributes & CONTROL_FLAG), area, 0, len(area),
                     pos + BATCH_OVERHEAD,
-                )  # fmt: skip
+                ))  # fmt: skip
             else:
-                span = BatchSpan(
+                span = _span(BatchSpan, (
                     base_offset, epoch, base_ts, count, bool(attributes & CONTROL_FLAG), buf,
                     pos + BATCH_OVERHEAD, batch_end, 0,
-                )  # fmt: skip
+                ))  # fmt: skip
             yield span
             pos = batch_end
 

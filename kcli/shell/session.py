@@ -9,13 +9,14 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
 from kcli.env import Env
 from kcli.errors import ExitCode, UsageError
 from kcli.metadata.directory import LogDirectory, find_log_directory, full_log_sources, read_sources
-from kcli.metadata.dump import entry_json, entry_text, type_filter
+from kcli.metadata.dump import entry_json, entry_text, json_dump_lines, type_filter
 from kcli.metadata.image import MetadataImage, build_image
 from kcli.metadata.reader import ReadStats
 from kcli.metadata.tree import Node, build_tree
@@ -94,6 +95,12 @@ def run_tree(
     return run_interactive(shell, history_file=env.config_dir / "metadata-shell-history")
 
 
+def _write_lines(write: Callable[[str], object], lines: list[str]) -> None:
+    if lines:
+        write("\n".join(lines) + "\n")
+        lines.clear()
+
+
 def skipped_code(stats: ReadStats, env: Env) -> int:
     """Exit 1 with a warning when corrupt data was skipped (the output above is incomplete)."""
     if not stats.skipped:
@@ -127,6 +134,10 @@ def dump(
             else:
                 write(f"Log starting offset: {source.offset}\n")
         chunk: list[str] = []
+        if request.json and keep is None:
+            json_dump_lines(reader, chunk, partial(_write_lines, write, chunk))
+            _write_lines(write, chunk)
+            continue
         for entry in reader.entries():
             if keep is not None and not keep(entry):
                 continue

@@ -256,3 +256,42 @@ def test_generated_image_equals_plain_replay(
             _plain_image(directory)
         assert fast_error.value.message == plain_error.value.message
         assert "PartitionChangeRecord" in fast_error.value.message
+
+
+# -- the JSON dump's fast path against entry_json ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("key", "cls"), FLAT, ids=lambda v: v.__name__ if isinstance(v, type) else str(v))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_json_formatter_equals_the_converter(key: tuple[int, int], cls: type, data: st.DataObject) -> None:
+    from kcli.metadata.dump import _encode, converter, json_formatter
+
+    body = encode_body(data.draw(st.from_type(cls)))
+    record, _size = metadata_body_reader(*key)(body, 0)  # type: ignore[misc]
+    render = json_formatter(*key)
+    assert render is not None
+    assert render(values_of(record)) == _encode(converter(cls)(record))
+
+
+@pytest.mark.parametrize("root", _log_dirs(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_fixture_json_dump_equals_entry_json(root: Path) -> None:
+    from kcli.metadata.directory import full_log_sources
+    from kcli.metadata.dump import entry_json, json_dump_lines
+
+    directory = find_log_directory(root)
+    plain: list[str] = []
+    for _source, reader in read_sources(full_log_sources(directory), stats=ReadStats(), skip_corrupt=True):
+        plain += [entry_json(entry) for entry in reader.entries()]
+    fast: list[str] = []
+    flushed: list[str] = []
+
+    def flush() -> None:
+        flushed.extend(fast)
+        fast.clear()
+
+    stats = ReadStats()
+    for _source, reader in read_sources(full_log_sources(directory), stats=stats, skip_corrupt=True):
+        json_dump_lines(reader, fast, flush)
+    assert flushed + fast == plain
+    assert stats.records == len(plain)
