@@ -1,0 +1,57 @@
+"""The opt-in real-cluster suite itself works: run it, as an operator would, against a sandbox."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.sandbox
+def test_real_cluster_suite_passes_against_a_cluster_named_by_the_environment(sandbox: Any) -> None:
+    env = {
+        **os.environ,
+        "KCLI_TEST_BOOTSTRAP_SERVER": sandbox.bootstrap_servers,
+        "KCLI_TEST_BOOTSTRAP_CONTROLLER": sandbox.bootstrap_controllers,
+    }
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-W",
+            "ignore::DeprecationWarning",
+            "tests/realcluster",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "7 passed" in done.stdout
+
+
+def test_real_cluster_suite_is_deselected_without_a_cluster() -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("KCLI_TEST_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/realcluster"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "7 deselected" in done.stdout, done.stdout
