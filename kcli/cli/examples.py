@@ -374,13 +374,23 @@ def attach_examples(app: typer.Typer, examples: dict[str, str] | None = None) ->
     _attach(app, (), EXAMPLES if examples is None else examples)
 
 
-def epilog_of(block: str) -> str:
-    """The epilog text for an example block: a heading and the block, as literal rich text.
+def epilog_of(block: str, *, rich: bool | None = None) -> str:
+    """The epilog text for an example block: a heading and the block, shown verbatim.
 
-    Typer renders epilogs through rich markup (keeping line breaks), so brackets in the recorded
-    output (JSON, lists) are escaped to stay literal.
+    With rich help (on a terminal) typer reads the epilog as rich markup and keeps line breaks,
+    so brackets in the recorded output (JSON, lists) are escaped. Plain help (TYPER_USE_RICH=0,
+    which kcli's entry point sets off a terminal) is click's formatter, which rewraps paragraphs
+    unless each starts with a \\b line.
     """
-    return f"[bold]{HEADING}[/bold]\n\n{_escape_markup(block.rstrip())}"
+    if rich is None:
+        from typer.core import HAS_RICH
+
+        rich = HAS_RICH
+    text = block.rstrip()
+    if rich:
+        return f"[bold]{HEADING}[/bold]\n\n{_escape_markup(text)}"
+    paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
+    return f"{HEADING}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs)
 
 
 def _attach(app: typer.Typer, prefix: tuple[str, ...], examples: dict[str, str]) -> None:

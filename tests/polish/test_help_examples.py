@@ -78,11 +78,47 @@ def test_examples_keep_brackets_and_backslashes_literal() -> None:
 
     block = '$ kcli demo\n{"replicas": [1, 2], "style": "[bold]x[/bold]", "path": "C:\\\\[dir]"}\n'
     attach_examples(app, {"demo": block})
-    assert app.registered_commands[0].epilog == epilog_of(block)
+    assert app.registered_commands[0].epilog == epilog_of(block, rich=True)
     from typer.testing import CliRunner
 
     out = CliRunner().invoke(app, ["demo", "--help"], env={"NO_COLOR": "1", "COLUMNS": "200"}).stdout
     assert '{"replicas": [1, 2], "style": "[bold]x[/bold]", "path": "C:\\\\[dir]"}' in out
+
+
+PLAIN_PROBE = """
+import contextlib, io, json, sys
+sys.modules["hypothesis"] = None
+import kcli.cli.main as main
+helps = {}
+for argv in json.loads(sys.argv[1]):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main.main([*argv, "--help"])
+    helps[" ".join(argv)] = [code, out.getvalue()]
+print(json.dumps(helps))
+"""
+
+
+def test_plain_help_off_a_terminal_shows_examples_verbatim() -> None:
+    # kcli's entry point sets TYPER_USE_RICH=0 off a terminal: click's formatter, which would
+    # rewrap the example unless each paragraph is marked as preformatted
+    done = subprocess.run(
+        [sys.executable, "-c", PLAIN_PROBE, json.dumps([list(path) for path, _ in COMMANDS])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=REPO,
+        env={"PATH": "/usr/bin:/bin", "TYPER_USE_RICH": "0", "COLUMNS": "80", "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    helps = json.loads(done.stdout)
+    for path, (code, text) in helps.items():
+        assert code == 0, path
+        shown = [" ".join(line.split()) for line in text.splitlines()]  # tabs come out expanded
+        assert "Examples:" in shown, path
+        assert "[bold]" not in text and "\\[" not in text and "\b" not in text, path
+        for line in EXAMPLES[path].splitlines():
+            assert " ".join(line.split()) in shown, f"{line!r} not shown as is in plain `kcli {path} --help`"
 
 
 def test_recorded_commands_match_the_refresh_script() -> None:
@@ -126,7 +162,8 @@ def _importtime_roots(stderr: str) -> dict[str, set[str]]:
     return roots
 
 
-def test_help_of_every_command_imports_nothing_heavy() -> None:
+@pytest.mark.parametrize("use_rich", ["1", "0"], ids=["rich-help", "plain-help"])
+def test_help_of_every_command_imports_nothing_heavy(use_rich: str) -> None:
     argvs = [["--help"]] + [[*path, "--help"] for path, _ in COMMANDS if path]
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", PROBE, json.dumps(argvs)],
@@ -135,7 +172,13 @@ def test_help_of_every_command_imports_nothing_heavy() -> None:
         timeout=120,
         check=True,
         cwd=REPO,
-        env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "COLUMNS": "120", "PYTHONDONTWRITEBYTECODE": "1"},
+        env={
+            "PATH": "/usr/bin:/bin",
+            "NO_COLOR": "1",
+            "COLUMNS": "120",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "TYPER_USE_RICH": use_rich,  # kcli's entry point sets 0 off a terminal
+        },
     )
     report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     assert set(report["codes"].values()) == {0}, report["codes"]
@@ -148,3 +191,5 @@ def test_help_of_every_command_imports_nothing_heavy() -> None:
         if module == "rich.table" or module.startswith("rich.table."):
             assert roots[module] <= {"typer.rich_utils"}, roots[module]
     assert any(name.startswith("kcli.cli.") for name in roots)  # the probe did parse the tree
+    if use_rich == "0":  # plain help: no rich at all
+        assert not [m for m in roots if m.split(".")[0] == "rich"]
