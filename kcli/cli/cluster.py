@@ -6,7 +6,6 @@ Connection options go after the subcommand, as kafka-cluster.sh takes them (befo
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -19,9 +18,11 @@ from kcli.cli.common import (
     OutputOpt,
     ProfileOpt,
     client_config,
+    connection_args,
     env_of,
     exit_with,
     guarded,
+    remember_group_connection,
     run,
 )
 from kcli.errors import ExitCode
@@ -37,8 +38,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_CONNECTION = "kcli.cluster.connection"
-
 
 @app.callback()
 def cluster(
@@ -48,28 +47,15 @@ def cluster(
     command_config: CommandConfigOpt = None,
     profile: ProfileOpt = None,
 ) -> None:
-    ctx.meta[_CONNECTION] = ConnectionArgs(
-        bootstrap_server=bootstrap_server,
-        bootstrap_controller=bootstrap_controller,
-        command_config=command_config,
-        profile=profile,
+    remember_group_connection(
+        ctx,
+        ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        ),
     )
-
-
-def _connection(
-    ctx: typer.Context,
-    bootstrap_server: str | None,
-    bootstrap_controller: str | None,
-    command_config: Path | None,
-    profile: str | None,
-) -> ConnectionArgs:
-    local = ConnectionArgs(
-        bootstrap_server=bootstrap_server,
-        bootstrap_controller=bootstrap_controller,
-        command_config=command_config,
-        profile=profile,
-    )
-    return local.merged(ctx.meta.get(_CONNECTION, ConnectionArgs()))
 
 
 @app.command()
@@ -91,7 +77,7 @@ def unregister(
 
     env = env_of(ctx)
     config = client_config(
-        _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
     )
 
     async def go() -> None:
@@ -140,7 +126,7 @@ def list_endpoints(
     from kcli.render import cluster as render
 
     env = env_of(ctx)
-    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    args = connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
     if include_fenced_brokers and args.bootstrap_controller:
         raise UsageError(
             "The option --include-fenced-brokers is only supported with --bootstrap-server option"
@@ -197,7 +183,7 @@ def doctor(
 
     threshold = Severity.parse(fail_on)
     env = env_of(ctx)
-    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    args = connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
     if args.bootstrap_server and args.bootstrap_controller:
         configs = [
             client_config(

@@ -104,6 +104,31 @@ def client_config(args: ConnectionArgs, env: Env) -> ClientConfig:
     )
 
 
+_GROUP_CONNECTION = "kcli.group_connection"
+
+
+def remember_group_connection(ctx: typer.Context, args: ConnectionArgs) -> None:
+    """Keep connection flags given before a subcommand (kafka-features/metadata-quorum style)."""
+    ctx.meta[_GROUP_CONNECTION] = args
+
+
+def connection_args(
+    ctx: typer.Context,
+    bootstrap_server: str | None,
+    bootstrap_controller: str | None,
+    command_config: Path | None,
+    profile: str | None,
+) -> ConnectionArgs:
+    """The subcommand's connection flags, completed by those given before it (after wins)."""
+    local = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
+    return local.merged(ctx.meta.get(_GROUP_CONNECTION, ConnectionArgs()))
+
+
 def env_of(ctx: typer.Context | None = None) -> Env:
     """The Env of this invocation: the root context's obj (tests pass their own), else the process."""
     from typer._click.globals import get_current_context

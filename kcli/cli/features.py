@@ -18,8 +18,10 @@ from kcli.cli.common import (
     OutputOpt,
     ProfileOpt,
     client_config,
+    connection_args,
     env_of,
     guarded,
+    remember_group_connection,
     run,
 )
 from kcli.errors import PartialFailure
@@ -34,7 +36,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_CONNECTION = "kcli.features.connection"
 
 FeatureOpt = Annotated[
     list[str] | None,
@@ -68,31 +69,15 @@ def features(
     command_config: CommandConfigOpt = None,
     profile: ProfileOpt = None,
 ) -> None:
-    ctx.meta[_CONNECTION] = ConnectionArgs(
-        bootstrap_server=bootstrap_server,
-        bootstrap_controller=bootstrap_controller,
-        command_config=command_config,
-        profile=profile,
+    remember_group_connection(
+        ctx,
+        ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        ),
     )
-
-
-def _connection(
-    ctx: typer.Context,
-    bootstrap_server: str | None,
-    bootstrap_controller: str | None,
-    command_config: object,
-    profile: str | None,
-) -> ConnectionArgs:
-    from pathlib import Path
-
-    local = ConnectionArgs(
-        bootstrap_server=bootstrap_server,
-        bootstrap_controller=bootstrap_controller,
-        command_config=command_config if isinstance(command_config, Path) else None,
-        profile=profile,
-    )
-    before = ctx.meta.get(_CONNECTION, ConnectionArgs())
-    return local.merged(before)
 
 
 @app.command()
@@ -116,7 +101,7 @@ def describe(
 
     env = env_of(ctx)
     config = client_config(
-        _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
     )
 
     async def go() -> FeatureDescription:
@@ -207,7 +192,7 @@ def upgrade(
         unsafe=False,
         dry_run=dry_run,
         output=output,
-        connection=_connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+        connection=connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
     )
 
 
@@ -236,7 +221,7 @@ def downgrade(
         unsafe=unsafe,
         dry_run=dry_run,
         output=output,
-        connection=_connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+        connection=connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
     )
 
 
@@ -263,7 +248,7 @@ def disable(
         unsafe=unsafe,
         dry_run=dry_run,
         output=output,
-        connection=_connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+        connection=connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
     )
 
 

@@ -19,8 +19,10 @@ from kcli.cli.common import (
     OutputOpt,
     ProfileOpt,
     client_config,
+    connection_args,
     env_of,
     guarded,
+    remember_group_connection,
     run,
 )
 from kcli.errors import KcliError, UsageError
@@ -37,7 +39,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_CONNECTION = "kcli.metadata_quorum.connection"
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would be done; send nothing.")]
 
 
@@ -49,28 +50,15 @@ def metadata_quorum(
     command_config: CommandConfigOpt = None,
     profile: ProfileOpt = None,
 ) -> None:
-    ctx.meta[_CONNECTION] = ConnectionArgs(
-        bootstrap_server=bootstrap_server,
-        bootstrap_controller=bootstrap_controller,
-        command_config=command_config,
-        profile=profile,
+    remember_group_connection(
+        ctx,
+        ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        ),
     )
-
-
-def _connection(
-    ctx: typer.Context,
-    bootstrap_server: str | None,
-    bootstrap_controller: str | None,
-    command_config: Path | None,
-    profile: str | None,
-) -> ConnectionArgs:
-    local = ConnectionArgs(
-        bootstrap_server=bootstrap_server,
-        bootstrap_controller=bootstrap_controller,
-        command_config=command_config,
-        profile=profile,
-    )
-    return local.merged(ctx.meta.get(_CONNECTION, ConnectionArgs()))
 
 
 async def _describe(config: ClientConfig) -> QuorumInfo:
@@ -128,7 +116,7 @@ def describe(
 
     env = env_of(ctx)
     config = client_config(
-        _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
     )
     if watch:
         _watch(env, config, replication=replication, interval=interval, count=count, output=output)
@@ -269,7 +257,7 @@ def add_controller(
     from kcli.ops.quorum import ControllerChange, controller_to_add
 
     env = env_of(ctx)
-    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    args = connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
     if args.command_config is None:
         raise UsageError(
             "You must supply the configuration file of the controller you are adding when using add-controller."
@@ -333,7 +321,7 @@ def remove_controller(
     directory_id = parse_kafka_uuid(controller_directory_id)
     env = env_of(ctx)
     config = client_config(
-        _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
     )
 
     async def go() -> None:
