@@ -10,6 +10,8 @@ what the network does to new and existing connections:
 - "reset":   answer each new connection with a TCP RST (SO_LINGER 0) before any byte.
 - "reset_after_reply": forward the first reply, then reset both sides when the second comes back
              (a listener that resets in the middle of a session, after the handshake).
+- "freeze_after_reply": forward the first reply, then swallow everything, sockets left open
+             (a session that goes half-open after the handshake).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class Relay:
         self._listener.bind(("127.0.0.1", 0))
         self._listener.listen(32)
         self._listener.settimeout(0.1)
+        self._port = int(self._listener.getsockname()[1])
         self._stop = threading.Event()
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
@@ -50,7 +53,7 @@ class Relay:
 
     @property
     def port(self) -> int:
-        return int(self._listener.getsockname()[1])
+        return self._port
 
     @property
     def address(self) -> str:
@@ -105,9 +108,10 @@ class Relay:
                 _reset(client)
                 continue
             self._keep(upstream)
+            seen = [0]  # replies that came back on this connection, shared by both directions
             for source, sink, replies in ((client, upstream, False), (upstream, client, True)):
                 thread = threading.Thread(
-                    target=self._pump, args=(source, sink, replies, client, upstream), daemon=True
+                    target=self._pump, args=(source, sink, replies, client, upstream, seen), daemon=True
                 )
                 thread.start()
                 self._threads.append(thread)
@@ -119,9 +123,9 @@ class Relay:
         replies: bool,
         client: socket.socket,
         upstream: socket.socket,
+        seen: list[int],
     ) -> None:
         source.settimeout(0.1)
-        replies_seen = 0
         while not self._stop.is_set():
             try:
                 data = source.recv(_CHUNK)
@@ -131,10 +135,10 @@ class Relay:
                 break
             if not data:
                 break
-            if self.mode == "freeze":
+            if self.mode == "freeze" or (self.mode == "freeze_after_reply" and seen[0] >= 1 and not replies):
                 continue  # swallow: the other side never hears of it
-            replies_seen += 1 if replies else 0
-            if self.mode == "reset_after_reply" and replies_seen >= 2:
+            seen[0] += 1 if replies else 0
+            if self.mode == "reset_after_reply" and seen[0] >= 2:
                 _reset(client)
                 _reset(upstream)
                 return
@@ -142,6 +146,6 @@ class Relay:
                 sink.sendall(data)
             except OSError:
                 break
-        if self.mode != "freeze":
+        if self.mode not in ("freeze", "freeze_after_reply"):
             with contextlib.suppress(OSError):
                 sink.shutdown(socket.SHUT_WR)
