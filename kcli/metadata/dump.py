@@ -250,7 +250,7 @@ def json_dump_lines(reader: FileReader, lines: list[str], flush: Callable[[], An
     errors and the skip policy are those of `reader.entries()`.
     """
     from kcli.metadata.fastdecode import values_reader
-    from kcli.metadata.reader import CorruptData, _frame_fast, _frame_record
+    from kcli.metadata.reader import CorruptData, frame_fast, frame_record
 
     plans: dict[int, Any] = {}  # (api key << 8 | version) -> (reader, render, line middle) or False
     emit = lines.append
@@ -269,7 +269,7 @@ def json_dump_lines(reader: FileReader, lines: list[str], flush: Callable[[], An
         ts_delta = 0
         try:
             for index in range(count):
-                fast, ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_fast(
+                fast, ts_delta, key_start, key_length, value_start, value_length, record_end = frame_fast(
                     area, rpos, end, index
                 )
                 offset = base_offset + index
@@ -308,7 +308,7 @@ def json_dump_lines(reader: FileReader, lines: list[str], flush: Callable[[], An
                             )
                             continue
                 if not fast:
-                    ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_record(
+                    ts_delta, key_start, key_length, value_start, value_length, record_end = frame_record(
                         area, rpos, end, index, count, shift
                     )
                 found = reader.record_entry(

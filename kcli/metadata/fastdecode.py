@@ -305,3 +305,49 @@ def values_reader(api_key: int, version: int) -> ValuesReader | None:
     """The compiled reader of one metadata record type and version, or None (unknown or nested)."""
     cls = METADATA_RECORD_CLASSES.get((api_key, version))
     return None if cls is None else _compile(cls)
+
+
+ID_HEAD = struct.Struct(">i16s")
+_MAX_TAILS = 65536
+
+
+def id_tail_reader(api_key: int, version: int) -> Callable[[Any, int, int], tuple[Any, ...] | None] | None:
+    """For a class opening with (int32, uuid) fields (PartitionRecord, PartitionChangeRecord): a
+    reader `(buf, body, end) -> the values after those two`, or None when the body does not decode
+    canonically (kio's reader decides then).
+
+    The rest of such a record (replicas, ISR, leader, epochs, tagged fields) repeats across
+    partitions and changes, and its values depend only on its own bytes (any 20 bytes are a valid
+    int32 and uuid), so each distinct byte string is decoded once and the values are shared.
+    Read the two leading fields with `ID_HEAD`.
+    """
+    cls = METADATA_RECORD_CLASSES.get((api_key, version))
+    compiled = values_reader(api_key, version)
+    if cls is None or compiled is None:
+        return None
+    fields = describe_fields(cls)
+    assert fields is not None
+    head = [(f.kafka_type, f.array, f.tag) for f in fields[:2]]
+    if head != [("int32", False, None), ("uuid", False, None)]:
+        return None
+    memo: dict[bytes, tuple[Any, ...]] = {}
+
+    def read_tail(buf: Any, body: int, end: int) -> tuple[Any, ...] | None:
+        tail = buf[body + 20 : end]
+        rest = memo.get(tail)
+        if rest is None:
+            if end - body <= 20:
+                return None
+            try:
+                values, used = compiled(buf, body)
+            except Exception:
+                return None
+            if body + used != end:
+                return None
+            rest = values[2:]
+            if len(memo) >= _MAX_TAILS:
+                memo.clear()
+            memo[tail] = rest
+        return rest
+
+    return read_tail

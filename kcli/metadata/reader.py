@@ -37,7 +37,7 @@ NOOP_VALUE = b"\x01\x14\x00\x00"
 # deltas 0, null key, value of 4 bytes, no headers.
 NOOP_RECORD = b"\x14\x00\x00\x00\x01\x08" + NOOP_VALUE + b"\x00"
 # Attributes, timestamp delta 0, offset delta i, null key: the record header KRaft writes for record i.
-_PLAIN_HEADERS = tuple(bytes((0, 0, 2 * index, 1)) for index in range(64))
+PLAIN_HEADERS = tuple(bytes((0, 0, 2 * index, 1)) for index in range(64))
 
 
 class DecodeError(KcliError):
@@ -348,7 +348,7 @@ class FileReader:
         A batch holding only the idle controller's NoOpRecord is accounted here (most of every real
         log, nothing to parse): dropped with `skip_noop`, else yielded with `area` None.
         """
-        buf = self.path.read_bytes() if data is None else data
+        buf = self.path.read_bytes() if data is None else bytes(data)  # bytes: slices are hashable
         self.stats.files.append(str(self.path))
         view = memoryview(buf)
         size = len(buf)
@@ -443,11 +443,11 @@ class FileReader:
         _base_offset, epoch, base_ts, count, _control, area, rpos, end, shift = batch
         ts_delta = 0
         for index in range(count):
-            fast, ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_fast(
+            fast, ts_delta, key_start, key_length, value_start, value_length, record_end = frame_fast(
                 area, rpos, end, index
             )
             if not fast:
-                ts_delta, key_start, key_length, value_start, value_length, record_end = _frame_record(
+                ts_delta, key_start, key_length, value_start, value_length, record_end = frame_record(
                     area, rpos, end, index, count, shift
                 )
             entry = self.record_entry(
@@ -578,12 +578,12 @@ class FileReader:
         return record
 
 
-def _frame_fast(area: Any, rpos: int, end: int, index: int) -> tuple[bool, int, int, int, int, int, int]:
+def frame_fast(area: Any, rpos: int, end: int, index: int) -> tuple[bool, int, int, int, int, int, int]:
     """What KRaft writes, framed cheaply: a 1-2 byte record length, attributes 0, timestamp delta 0,
     offset delta = index, null key, a 1-2 byte value length, no headers.
 
     -> (matched, timestamp delta, key start, key length, value start, value length, record end);
-    when not matched, `_frame_record` decides (and names what is wrong).
+    when not matched, `frame_record` decides (and names what is wrong).
     """
     b = area[rpos] if rpos + 8 <= end and index < 64 else 1
     if b < 0x80:
@@ -593,7 +593,7 @@ def _frame_fast(area: Any, rpos: int, end: int, index: int) -> tuple[bool, int, 
         hdr = rpos + 2
     else:
         return _NOT_FAST
-    if b & 1 or area[hdr : hdr + 4] != _PLAIN_HEADERS[index]:
+    if b & 1 or area[hdr : hdr + 4] != PLAIN_HEADERS[index]:
         return _NOT_FAST
     record_end = hdr + (b >> 1)
     value_start = hdr + 5
@@ -610,7 +610,7 @@ def _frame_fast(area: Any, rpos: int, end: int, index: int) -> tuple[bool, int, 
 _NOT_FAST = (False, 0, 0, 0, 0, 0, 0)
 
 
-def _frame_record(
+def frame_record(
     area: Any, rpos: int, end: int, index: int, count: int, shift: int
 ) -> tuple[int, int, int, int, int, int]:
     """The general record framing at `rpos` -> (timestamp delta, key start, key length, value start,
