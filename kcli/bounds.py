@@ -113,7 +113,9 @@ def _length(buf: Any, pos: int, end: int, flexible: bool, legacy_format: str) ->
 
 def _value(step: _Step, buf: Any, pos: int, end: int, flexible: bool) -> int:
     if step.nested is not None:
-        if step.optional:  # a nullable struct: int8 marker, -1 = null
+        # A nullable struct has an int8 marker (-1 = null); in a nullable *array* of structs the
+        # nullability belongs to the array, whose elements carry no marker.
+        if step.optional and not step.array:
             _need(pos, 1, end)
             if struct.unpack_from(">b", buf, pos)[0] < 0:
                 return pos + 1
