@@ -526,7 +526,7 @@ command(
     obj(
         "kcli features describe -o json",
         {
-            "node": nullable(string("The --node-id asked, as a string (null: any node).")),
+            "node": nullable(integer("The --node-id asked (null: any node).")),
             "finalized_epoch": nullable(integer("Epoch of the finalized features.")),
             "features": array(
                 obj(

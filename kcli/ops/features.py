@@ -161,7 +161,7 @@ class FeatureState:
 class FeatureDescription:
     """What `features describe` reports: the supported features of the node that answered."""
 
-    node: str | None
+    node: int | None
     finalized_epoch: int | None
     features: tuple[FeatureState, ...]
 
@@ -171,7 +171,7 @@ def describe_features(
     supported: Iterable[tuple[str, int, int]],
     finalized: Mapping[str, int],
     epoch: int | None,
-    node: str | None = None,
+    node: int | None = None,
 ) -> FeatureDescription:
     """Join supported and finalized features by name, sorted (finalized-only features are not shown)."""
     known_epoch = epoch if epoch is not None and epoch >= 0 else None

@@ -35,7 +35,7 @@ UPDATE_FEATURES = 57
 UPDATE_FEATURES_VERSIONS = (0, 2)
 
 
-def description_from_api_versions(response: Any, *, node: str | None = None) -> FeatureDescription:
+def description_from_api_versions(response: Any, *, node: int | None = None) -> FeatureDescription:
     """Supported and finalized features of a kio ApiVersionsResponse (v3+ carries them as tags)."""
     supported = [
         (str(f.name), int(f.min_version), int(f.max_version))
@@ -60,7 +60,7 @@ async def describe(admin: Admin, node_id: int | None = None) -> FeatureDescripti
             hint=f"known: {', '.join(str(n) for n in sorted(admin.nodes))}",
         )
     response = await admin.api_versions(node_id)
-    return description_from_api_versions(response, node=None if node_id is None else str(node_id))
+    return description_from_api_versions(response, node=node_id)
 
 
 def _build_update(plan: UpdatePlan, timeout_ms: int) -> Any:
