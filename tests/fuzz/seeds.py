@@ -150,7 +150,7 @@ def write_response_corpus(directory: Path = CORPUS / "responses", per_type: int 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NonInteractiveExampleWarning)
         for name, version in RESPONSES:
-            strategy = st.from_type(response_class(name, version))
+            strategy: Any = st.from_type(response_class(name, version))
             for index in range(per_type):
                 path = directory / f"{name}-v{version}-{index}.bin"
                 path.write_bytes(frame(name, version, encode_body(strategy.example())))

@@ -37,9 +37,13 @@ CONFIG = resolve_client_config(
     config_file=Path("/nonexistent/kcli.toml"),
     warn=lambda message: None,
 )
-CONNECTION = Connection(
-    endpoint=Endpoint(host="127.0.0.1", port=9092), node_id=1, config=CONFIG, _reader=None, _writer=None
-)  # type: ignore[arg-type]  # only decoding is used: no socket
+CONNECTION = Connection(  # only decoding is used: no socket
+    endpoint=Endpoint(host="127.0.0.1", port=9092),
+    node_id=1,
+    config=CONFIG,
+    _reader=None,  # type: ignore[arg-type]
+    _writer=None,  # type: ignore[arg-type]
+)
 
 
 def decode(name: str, version: int, data: bytes) -> Any:
@@ -239,3 +243,35 @@ def _fast_config() -> Path:
 
 def test_kcli_error_is_what_decode_failures_derive_from() -> None:
     assert issubclass(ProtocolError, KcliError)
+
+
+def test_regressions_found_by_the_long_fuzz_run_survive_in_a_child_process() -> None:
+    """Inputs benchmarks/fuzz_long.py found (the first byte picks the response type, as there).
+
+    Each runs in a child process: before kcli.bounds, these aborted the interpreter inside kio's native
+    decoder ("memory allocation of 105226698736 bytes failed"), which no except clause can catch.
+    """
+    import subprocess
+    import sys
+
+    regressions = sorted((seeds.CORPUS / "regressions").glob("*.bin"))
+    assert regressions
+    program = (
+        "import sys\n"
+        "from benchmarks.fuzz_long import _responses_target\n"
+        "one = _responses_target()\n"
+        "for path in sys.argv[1:]:\n"
+        "    one(open(path, 'rb').read())\n"
+        "print('survived')\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", program, *map(str, regressions)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "survived", done.stderr[-2000:]
