@@ -819,7 +819,8 @@ command(
             {
                 "name": string("Profile name."),
                 "default": boolean("True for the default profile."),
-                "bootstrap": nullable(string("Its bootstrap setting as KEY=VALUE (null: none).")),
+                "bootstrap_servers": nullable(string("Its bootstrap.servers (null: not set).")),
+                "bootstrap_controllers": nullable(string("Its bootstrap.controllers (null: not set).")),
             },
         ),
         "kcli profile list -o json: profiles by name.",

@@ -23,7 +23,17 @@ HIDDEN = "[hidden]"
 class ProfileSummary:
     name: str
     is_default: bool
-    bootstrap: str  # "bootstrap.servers=..." or "bootstrap.controllers=..." or ""
+    bootstrap_servers: str | None
+    bootstrap_controllers: str | None
+
+    @property
+    def bootstrap(self) -> str:
+        """The bootstrap setting as KEY=VALUE, for people ("" when the profile has none)."""
+        if self.bootstrap_servers:
+            return f"bootstrap.servers={self.bootstrap_servers}"
+        if self.bootstrap_controllers:
+            return f"bootstrap.controllers={self.bootstrap_controllers}"
+        return ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,7 +47,12 @@ def list_profiles(path: Path) -> list[ProfileSummary]:
     profiles = load_profiles(path)
     default = _effective_default(path, profiles)
     return [
-        ProfileSummary(name=name, is_default=name == default, bootstrap=_bootstrap_of(props))
+        ProfileSummary(
+            name=name,
+            is_default=name == default,
+            bootstrap_servers=props.get("bootstrap.servers") or None,
+            bootstrap_controllers=props.get("bootstrap.controllers") or None,
+        )
         for name, props in sorted(profiles.items())
     ]
 
@@ -95,13 +110,6 @@ def _effective_default(path: Path, profiles: Mapping[str, Any]) -> str | None:
     if named:
         return named
     return "default" if "default" in profiles else None
-
-
-def _bootstrap_of(props: Mapping[str, str]) -> str:
-    for key in ("bootstrap.servers", "bootstrap.controllers"):
-        if props.get(key):
-            return f"{key}={props[key]}"
-    return ""
 
 
 def _displayed(key: str, value: str) -> str:

@@ -25,7 +25,15 @@ def _list_lines(profiles: list[ProfileSummary]) -> list[str]:
 
 
 def _list_json(profiles: list[ProfileSummary]) -> list[dict[str, Any]]:
-    return [{"name": p.name, "default": p.is_default, "bootstrap": p.bootstrap or None} for p in profiles]
+    return [
+        {
+            "name": p.name,
+            "default": p.is_default,
+            "bootstrap_servers": p.bootstrap_servers,
+            "bootstrap_controllers": p.bootstrap_controllers,
+        }
+        for p in profiles
+    ]
 
 
 def _list_table(profiles: list[ProfileSummary]) -> Any:

@@ -44,6 +44,8 @@ def test_list_marks_default_and_use_switches_it(tmp_path: Path) -> None:
     assert run(path, "profile", "use", "dr").code == 0
     listed = run(path, "profile", "list", "-o", "json").json
     assert [(p["name"], p["default"]) for p in listed] == [("dr", True), ("prod", False)]
+    assert listed[0]["bootstrap_controllers"] == "c1:9093" and listed[0]["bootstrap_servers"] is None
+    assert listed[1]["bootstrap_servers"] == "k1:9092,k2:9092"
     assert "# fleet profiles, reviewed by ops" in path.read_text()
 
 
