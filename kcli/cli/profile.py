@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, guarded
+from kcli.cli.completers import profile_names
 from kcli.render import OutputFormat
 
 profile_app = typer.Typer(
@@ -15,7 +16,7 @@ profile_app = typer.Typer(
     no_args_is_help=True,
 )
 
-NameArg = Annotated[str, typer.Argument(help="Profile name.")]
+NameArg = Annotated[str, typer.Argument(help="Profile name.", autocompletion=profile_names)]
 
 
 @profile_app.command("list")
@@ -32,7 +33,10 @@ def list_command(output: OutputOpt = OutputFormat.text) -> None:
 @profile_app.command("show")
 @guarded
 def show_command(
-    name: Annotated[str | None, typer.Argument(help="Profile name (default: the default profile).")] = None,
+    name: Annotated[
+        str | None,
+        typer.Argument(help="Profile name (default: the default profile).", autocompletion=profile_names),
+    ] = None,
     output: OutputOpt = OutputFormat.text,
 ) -> None:
     """Show a profile's settings (secrets are hidden)."""
