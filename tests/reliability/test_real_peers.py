@@ -217,3 +217,35 @@ def test_mock_cluster_rebootstrap_through_a_stable_address_carries_on(tmp_path: 
             asyncio.run(asyncio.wait_for(session(), 20))
     finally:
         cluster.destroy()
+
+
+@pytest.mark.tansu
+@pytest.mark.slow
+def test_doctor_flags_a_misrouted_pre_v5_peer(tmp_path: Path) -> None:
+    """tansu (no ApiVersions v5, so no REBOOTSTRAP_REQUIRED) advertising another cluster's broker:
+    doctor still flags the endpoint, from the cluster id the advertised address answers with."""
+    import subprocess
+
+    from tests.fixtures_tansu import _stop, _wait_until_accepting, free_port, run_tansu, tansu_binary
+
+    with run_tansu(tmp_path, cluster_id="cluster-b") as other:
+        port = free_port()
+        process = subprocess.Popen(
+            [
+                str(tansu_binary()), "broker", "--listener-url", f"tcp://127.0.0.1:{port}",
+                "--advertised-listener-url", f"tcp://127.0.0.1:{other.port}",
+                "--storage-engine", "memory://tansu/", "--cluster-id", "cluster-a",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            assert _wait_until_accepting(process, port)
+            result, elapsed = timed("cluster", "-b", f"127.0.0.1:{port}", "doctor")
+        finally:
+            _stop(process)
+    assert result.code == 1, (result.stdout, result.stderr)
+    flagged = [line for line in result.stdout.splitlines() if line.startswith("CRITICAL")]
+    assert len(flagged) == 1 and "cluster-b" in flagged[0] and "cluster-a" in flagged[0], result.stdout
+    assert f"127.0.0.1:{other.port}" in flagged[0]
+    assert elapsed < 10

@@ -16,7 +16,7 @@ import pytest
 from kcli.client.config import resolve_client_config
 from tests.conftest import CliResult, invoke
 
-pytestmark = pytest.mark.sandbox
+pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
 
 SCRAM_UPSERT = "Scram-Upsert-Pw-8841"
 SENSITIVE_VALUE = "Ks-Password-Zq71"

@@ -1,0 +1,325 @@
+"""The guarantees kcli makes under faults, bad input and hostile peers, and the tests that prove them.
+
+    python -m tests.reliability.guarantees          # run every listed test, write docs/guarantees.md
+
+The table in docs/guarantees.md is written from that run's JUnit report: each guarantee shows how many
+of its tests passed and how long they took, so the document never claims more than a run showed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "guarantees.md"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Guarantee:
+    area: str
+    promise: str
+    tests: tuple[str, ...]  # "path.py::test_name" (every parametrization of it counts)
+
+
+R, F, S = "tests/reliability/", "tests/fuzz/", "tests/security/"
+GUARANTEES: tuple[Guarantee, ...] = (
+    Guarantee(
+        area="Faults",
+        promise="A broker stopped in the middle of a multi-broker describe: the others are printed, the "
+        "missing node is named, exit 1, within the deadline.",
+        tests=(f"{R}test_sandbox_faults.py::test_broker_stopped_mid_describe_finishes_with_what_it_got",),
+    ),
+    Guarantee(
+        area="Faults",
+        promise="Every broker replaced by new ones on new ports (KIP-899): `metadata-quorum describe --watch` "
+        "rebootstraps through the bootstrap address and every refresh succeeds.",
+        tests=(f"{R}test_sandbox_faults.py::test_replaced_brokers_watch_rebootstraps_and_carries_on",),
+    ),
+    Guarantee(
+        area="Faults",
+        promise="The same with metadata.recovery.strategy=none: the watch stops with one clear error and "
+        "sends nothing to the new brokers.",
+        tests=(
+            f"{R}test_sandbox_faults.py::test_replaced_brokers_with_recovery_none_stops_with_a_clear_error",
+        ),
+    ),
+    Guarantee(
+        area="Faults",
+        promise="A misrouted endpoint (KIP-1242): REBOOTSTRAP_REQUIRED is noticed, the client rebootstraps "
+        "once, then names the misrouted node; no write reaches the wrong node; reads use other nodes. With a "
+        "pre-v5 peer (tansu), doctor still flags the endpoint that answers for another cluster.",
+        tests=(
+            f"{R}test_sandbox_faults.py::test_misrouted_broker_never_gets_a_write",
+            f"{R}test_real_peers.py::test_doctor_flags_a_misrouted_pre_v5_peer",
+        ),
+    ),
+    Guarantee(
+        area="Faults",
+        promise="Controller failover during UpdateFeatures, IncrementalAlterConfigs and "
+        "AlterPartitionReassignments (through brokers and controllers): NOT_CONTROLLER is retried on the "
+        "new controller and the write is in the metadata log exactly once.",
+        tests=(
+            f"{R}test_failover_writes.py::test_failover_during_update_features",
+            f"{R}test_failover_writes.py::test_failover_during_incremental_alter_configs",
+            f"{R}test_failover_writes.py::test_failover_during_alter_partition_reassignments",
+        ),
+    ),
+    Guarantee(
+        area="Faults",
+        promise="A node that answers after request.timeout.ms: its request fails in that time and is "
+        "named; bootstrap and other nodes go on.",
+        tests=(f"{R}test_sandbox_faults.py::test_answers_delayed_past_request_timeout",),
+    ),
+    Guarantee(
+        area="Faults",
+        promise="A half-open connection (before or after the handshake) ends in one timeout error within "
+        "request.timeout.ms; a listener that resets (at once or mid-session) ends in one clear error; "
+        "a broken first bootstrap address is skipped.",
+        tests=(
+            f"{R}test_network_faults.py::test_half_open_connection_times_out_in_request_timeout",
+            f"{R}test_network_faults.py::test_a_broken_first_address_is_skipped_for_the_next",
+            f"{R}test_network_faults.py::test_listener_that_resets_at_once",
+            f"{R}test_network_faults.py::test_listener_that_resets_mid_session",
+        ),
+    ),
+    Guarantee(
+        area="Faults",
+        promise="A cluster id that changes between bootstrap and rebootstrap is refused (both ids named) "
+        "and nothing is written to either cluster.",
+        tests=(
+            f"{R}test_sandbox_faults.py::test_cluster_id_change_on_rebootstrap_is_refused_and_nothing_is_written",
+            f"{R}test_real_peers.py::test_mock_cluster_replaced_by_another_cluster_is_refused_on_rebootstrap",
+        ),
+    ),
+    Guarantee(
+        area="Bad input",
+        promise="Response bytes (truncated, int32/varint lengths forged to 2 GiB and beyond, negative sizes, "
+        "bogus tagged fields, flipped bytes) decode to a value or ProtocolError; valid ones round-trip.",
+        tests=(
+            f"{F}test_fuzz_responses.py::test_valid_responses_decode_to_the_same_value",
+            f"{F}test_fuzz_responses.py::test_corpus_frames_decode_and_encode_back",
+            f"{F}test_fuzz_responses.py::test_damaged_responses_decode_or_raise_protocol_error",
+            f"{F}test_fuzz_responses.py::test_cluster_id_against_a_server_sending_damaged_describe_cluster",
+        ),
+    ),
+    Guarantee(
+        area="Bad input",
+        promise="A forged length never allocates: peak memory stays flat over every forged position, and "
+        "the inputs that aborted kio's native decoder survive (kcli.bounds).",
+        tests=(
+            f"{F}test_fuzz_responses.py::test_forged_lengths_of_2_gib_do_not_allocate",
+            f"{F}test_fuzz_responses.py::test_regressions_found_by_the_long_fuzz_run_survive_in_a_child_process",
+        ),
+    ),
+    Guarantee(
+        area="Bad input",
+        promise=".properties, client settings, TOML profiles (also nested 100,000 deep), --add-config specs, "
+        "ACL options, reassignment and ACL JSON (also nested 200,000 deep): a value or a UsageError.",
+        tests=(
+            f"{F}test_fuzz_inputs.py::test_properties_text_always_parses",
+            f"{F}test_fuzz_inputs.py::test_client_settings_resolve_or_raise_usage_error",
+            f"{F}test_fuzz_inputs.py::test_toml_profiles_load_or_raise_usage_error",
+            f"{F}test_fuzz_inputs.py::test_deeply_nested_toml_is_a_usage_error",
+            f"{F}test_fuzz_inputs.py::test_add_config_specs_parse_or_raise_usage_error",
+            f"{F}test_fuzz_inputs.py::test_acl_options_build_bindings_or_raise_usage_error",
+            f"{F}test_fuzz_inputs.py::test_reassignment_json_parses_or_raises_usage_error",
+            f"{F}test_fuzz_inputs.py::test_broker_lists_parse_or_raise_usage_error",
+            f"{F}test_fuzz_inputs.py::test_acl_import_documents_parse_or_raise_usage_error",
+            f"{F}test_fuzz_inputs.py::test_deeply_nested_json_is_a_usage_error",
+        ),
+    ),
+    Guarantee(
+        area="Bad input",
+        promise="Metadata log segments and snapshots, damaged with and without valid CRCs: entries or a "
+        "DecodeError naming the file, within a second; a nested quorum-state is ignored, not a crash.",
+        tests=(
+            f"{F}test_fuzz_metadata.py::test_corpus_reads_cleanly",
+            f"{F}test_fuzz_metadata.py::test_damaged_logs_read_or_raise_decode_error",
+            f"{F}test_fuzz_inputs.py::test_deeply_nested_quorum_state_is_ignored_not_a_crash",
+        ),
+    ),
+    Guarantee(
+        area="Real peers",
+        promise="tansu: the malformed CreateAcls reply and the connection dropped on unsupported APIs each "
+        "end in a clear error within 10 s.",
+        tests=(
+            f"{R}test_real_peers.py::test_tansu_malformed_create_acls_reply_is_a_clear_error_in_time",
+            f"{R}test_real_peers.py::test_tansu_drops_the_connection_on_unsupported_apis",
+        ),
+    ),
+    Guarantee(
+        area="Real peers",
+        promise="librdkafka mock cluster: bootstrap and Metadata work, dead bootstrap entries are skipped, "
+        "missing admin APIs are a clear error, a cluster gone mid-session fails within the deadline, "
+        "rebootstrap through a stable address carries on.",
+        tests=(
+            f"{R}test_real_peers.py::test_mock_cluster_bootstrap_and_metadata",
+            f"{R}test_real_peers.py::test_mock_cluster_dead_bootstrap_entries_are_skipped",
+            f"{R}test_real_peers.py::test_mock_cluster_without_admin_apis_is_a_clear_error",
+            f"{R}test_real_peers.py::test_mock_cluster_going_away_mid_session_fails_within_the_deadline",
+            f"{R}test_real_peers.py::test_mock_cluster_rebootstrap_through_a_stable_address_carries_on",
+        ),
+    ),
+    Guarantee(
+        area="Security",
+        promise="TLS: hostname verification is on by default (turned off only explicitly); a wrong CA or "
+        "host name fails with one clear line; plaintext against TLS gets a hint; a client certificate "
+        "(mTLS) is the identity the authorizer sees.",
+        tests=(
+            f"{S}test_tls.py::test_hostname_verification_is_on_by_default",
+            f"{S}test_tls.py::test_hostname_check_can_be_turned_off_explicitly",
+            f"{S}test_tls.py::test_wrong_ca_is_one_clear_error",
+            f"{S}test_tls.py::test_plaintext_client_against_tls_listener_gets_a_hint",
+            f"{S}test_tls.py::test_client_certificate_is_the_identity",
+        ),
+    ),
+    Guarantee(
+        area="Security",
+        promise="SASL: PLAIN outside TLS only when security.protocol=SASL_PLAINTEXT is chosen, with a "
+        "warning every run; SCRAM works; a wrong password is one line without the password; a server "
+        "that cannot prove the password (forged SCRAM signature) is rejected before any request.",
+        tests=(
+            f"{S}test_sasl.py::test_plain_over_plaintext_warns_and_names_the_risk",
+            f"{S}test_sasl.py::test_scram_over_plaintext_works_without_a_warning",
+            f"{S}test_sasl.py::test_wrong_password_is_one_line_without_the_password",
+            f"{S}test_sasl.py::test_scram_server_that_cannot_prove_the_password_is_rejected",
+        ),
+    ),
+    Guarantee(
+        area="Security",
+        promise="With the authorizer: configs, acls, features, metadata-quorum and reassign-partitions say "
+        "'authorization failed' for a principal without rights, per resource, and work with rights.",
+        tests=(
+            f"{S}test_authorizer.py::test_without_rights_each_tool_says_not_authorized",
+            f"{S}test_authorizer.py::test_not_authorized_is_reported_per_resource",
+            f"{S}test_authorizer.py::test_with_rights_every_tool_works",
+        ),
+    ),
+    Guarantee(
+        area="Security",
+        promise="Secrets (PLAIN and SCRAM passwords, a password from ${env:...}, a sensitive config) never "
+        "reach stdout, stderr, --debug output, JSON, logs or exception text over 60 command runs.",
+        tests=(
+            f"{S}test_secrets.py::test_no_secret_in_any_output",
+            f"{S}test_secrets.py::test_client_config_repr_hides_secrets",
+        ),
+    ),
+    Guarantee(
+        area="Security",
+        promise="No shell, eval, exec or pickle on anything read from a file or the network (AST check "
+        "of kcli; the two code generators build source from kcli's record schemas only).",
+        tests=(
+            f"{S}test_no_unsafe_calls.py::test_no_shell_eval_exec_or_pickle_in_kcli",
+            f"{S}test_no_unsafe_calls.py::test_allowed_exec_sites_still_exist",
+            f"{S}test_no_unsafe_calls.py::test_generated_readers_do_not_run_data_from_a_log",
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome:
+    passed: int
+    failed: int
+    seconds: float
+
+
+def _junit_cases(report: Path) -> dict[str, tuple[bool, float]]:
+    """'tests/x/test_y.py::test_z[param]' -> (passed, seconds) from a pytest JUnit XML report."""
+    cases: dict[str, tuple[bool, float]] = {}
+    for case in ElementTree.parse(report).getroot().iter("testcase"):
+        path = case.get("classname", "").replace(".", "/") + ".py"
+        key = f"{path}::{case.get('name')}"
+        bad = any(child.tag in ("failure", "error", "skipped") for child in case)
+        cases[key] = (not bad, float(case.get("time", "0")))
+    return cases
+
+
+def outcomes(cases: dict[str, tuple[bool, float]]) -> dict[Guarantee, Outcome]:
+    result = {}
+    for guarantee in GUARANTEES:
+        matched = [
+            value
+            for key, value in cases.items()
+            for test in guarantee.tests
+            if key == test or key.startswith(test + "[")
+        ]
+        missing = sum(
+            1 for test in guarantee.tests if not any(k == test or k.startswith(test + "[") for k in cases)
+        )
+        result[guarantee] = Outcome(
+            passed=sum(1 for ok, _ in matched if ok),
+            failed=sum(1 for ok, _ in matched if not ok) + missing,
+            seconds=sum(seconds for _, seconds in matched),
+        )
+    return result
+
+
+def render(results: dict[Guarantee, Outcome], *, commit: str, when: str, total_s: float) -> str:
+    lines = [
+        "# Guarantees under faults, bad input and hostile peers",
+        "",
+        "Each row is a promise kcli makes and the end-to-end tests that prove it (sandbox, tansu, the",
+        "librdkafka mock cluster, hypothesis). **Last result** comes from a real run of exactly these tests,",
+        "written by `python -m tests.reliability.guarantees` (re-run it to refresh this file).",
+        "",
+        f"Last run: {when}, commit `{commit}`, Python {platform.python_version()} on {platform.system()} "
+        f"{platform.machine()}; {sum(o.passed for o in results.values())} test cases passed, "
+        f"{sum(o.failed for o in results.values())} failed, {total_s:.0f} s wall time.",
+        "",
+        "| Area | Guarantee | Tests | Last result |",
+        "|---|---|---|---|",
+    ]
+    for guarantee, outcome in results.items():
+        tests = "<br>".join(f"`{test}`" for test in guarantee.tests)
+        verdict = "PASS" if outcome.failed == 0 and outcome.passed else "FAIL"
+        lines.append(
+            f"| {guarantee.area} | {guarantee.promise} | {tests} | "
+            f"{verdict} ({outcome.passed}/{outcome.passed + outcome.failed} cases, {outcome.seconds:.1f} s) |"
+        )
+    lines += [
+        "",
+        "## Longer fuzz run",
+        "",
+        "`python benchmarks/fuzz_long.py --seconds N` runs atheris (libFuzzer) on the response decoder and the",
+        "metadata reader, each in its own process with a 1 GiB RSS limit, seeded from `tests/fuzz/corpus/`;",
+        "it prints executions, time and findings. Its first finding (a forged compact array count that made",
+        "kio's native decoder abort the interpreter) is kept in `tests/fuzz/corpus/regressions/` and guarded",
+        "by `kcli/bounds.py`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    files = sorted({test.split("::")[0] for g in GUARANTEES for test in g.tests})
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "report.xml"
+        started = datetime.datetime.now(datetime.UTC)
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", *files],
+            cwd=ROOT,
+            check=False,
+        )
+        total = (datetime.datetime.now(datetime.UTC) - started).total_seconds()
+        results = outcomes(_junit_cases(report))
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.strip()
+    DOC.write_text(
+        render(results, commit=commit, when=started.strftime("%Y-%m-%d %H:%M UTC"), total_s=total),
+        encoding="utf-8",
+    )
+    print(f"wrote {DOC} (pytest exit {done.returncode})")
+    return done.returncode
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
