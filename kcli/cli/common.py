@@ -147,7 +147,16 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     """Run one async operation to completion at the CLI edge."""
     import asyncio  # lazily: commands that never touch the network skip its import cost
 
-    return asyncio.run(coro)
+    # The result is handed over outside the main task: asyncio.run's clean-up reprs that task
+    # (Python 3.11 signal handling), and the repr of a task includes its result, which for a
+    # large describe costs seconds.
+    box: list[T] = []
+
+    async def main() -> None:
+        box.append(await coro)
+
+    asyncio.run(main())
+    return box[0]
 
 
 def guarded(fn: Callable[P, T]) -> Callable[P, T]:

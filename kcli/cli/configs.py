@@ -29,6 +29,8 @@ from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from kcli.client.config import ClientConfig
     from kcli.env import Env
     from kcli.ops.config_model import AlterOutcome, ConfigDiff, DescribeResult
@@ -118,12 +120,34 @@ def _emit_describe(env: Env, output: OutputFormat, result: DescribeResult) -> No
     from kcli.render import configs as view
     from kcli.render import emit
 
-    emit(
-        env, output, result, text=view.describe_text, json_value=view.describe_json, table=view.describe_table
-    )
+    if output is OutputFormat.json:
+        _write_chunks(env, view.describe_json_chunks(result))
+    elif output is OutputFormat.text:
+        _write_chunks(env, (line + "\n" for line in view.describe_text(result)))
+    else:
+        emit(
+            env,
+            output,
+            result,
+            text=view.describe_text,
+            json_value=view.describe_json,
+            table=view.describe_table,
+        )
     for resource in result.resources:
         if resource.error is not None:
             env.err(view.resource_error_line(resource))
+
+
+def _write_chunks(env: Env, pieces: Iterable[str], batch: int = 4096) -> None:
+    """Write many small strings to stdout in joined batches (one write per batch, not per line)."""
+    buffer: list[str] = []
+    for piece in pieces:
+        buffer.append(piece)
+        if len(buffer) >= batch:
+            env.stdout.write("".join(buffer))
+            buffer.clear()
+    env.stdout.write("".join(buffer))
+    env.stdout.flush()
 
 
 def _emit_alter(env: Env, output: OutputFormat, outcome: AlterOutcome) -> None:

@@ -320,12 +320,28 @@ class Connection:
             )
         return high
 
-    async def request(self, request: Any, *, deadline: float, timeout_ms: int | None = None) -> Any:
-        """Send one kio request and return the decoded kio response."""
-        what = f"{protocol.api_name(int(request.__api_key__))} v{int(request.__version__)}"
+    async def request(
+        self, request: Any, *, deadline: float, timeout_ms: int | None = None, fast: bool = False
+    ) -> Any:
+        """Send one kio request and return the decoded kio response.
+
+        fast=True: decode with kcli's own reader when there is one for this API and version
+        (protocol.fast_reader), which returns NamedTuples with kio's field names.
+        """
+        api_key = int(request.__api_key__)
+        what = f"{protocol.api_name(api_key)} v{int(request.__version__)}"
         frame = await self.request_raw(request, deadline=deadline, what=what, timeout_ms=timeout_ms)
         response_type = protocol.response_class_for(request)
-        flexible = protocol.response_header_flexible(int(request.__api_key__), response_type)
+        flexible = protocol.response_header_flexible(api_key, response_type)
+        reader = protocol.fast_reader(api_key, int(request.__version__)) if fast else None
+        if reader is not None:
+            try:
+                return reader(frame, protocol.body_offset(frame, header_flexible=flexible))
+            except ValueError as error:
+                raise ProtocolError(
+                    f"could not decode the {what} response from {self.where}: {error}",
+                    hint="the server sent a malformed response; this is a server bug or not a Kafka server",
+                ) from None
         return self._decode(frame, response_type, flexible, what)
 
     async def request_raw(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -88,12 +89,17 @@ def describe_text(result: DescribeResult) -> Iterator[str]:
     """kafka-configs.sh --describe stdout (errors go to stderr separately, see resource_error_line)."""
     for entity in result.missing:
         yield missing_line(entity)
+    # Entries equal across resources are shared objects (see kcli.client.api.configs): format once.
+    lines: dict[int, str] = {}
     for resource in result.resources:
         if resource.error is not None:
             continue
         yield header_line(resource.entity, describe_all=result.describe_all)
         for entry in resource.shown(describe_all=result.describe_all):
-            yield entry_line(entry)
+            line = lines.get(id(entry))
+            if line is None:
+                line = lines[id(entry)] = entry_line(entry)
+            yield line
     for quota in result.quotas:
         yield quota_line(quota)
     for info in result.scram:
@@ -156,6 +162,36 @@ def describe_json(result: DescribeResult) -> dict[str, Any]:
             for s in result.scram
         ],
     }
+
+
+def describe_json_chunks(result: DescribeResult) -> Iterator[str]:
+    """`json.dumps(describe_json(result), indent=2)` in pieces, each shared entry formatted once.
+
+    The document of 10,000 topics with --all has ~270,000 entries; json.dumps with an indent runs
+    the pure-Python encoder over all of them. Here each distinct entry object is encoded once (at
+    the depth entries sit at) and the pieces are joined; tests check the text is identical.
+    """
+    dumps = json.dumps
+    entry_pad = "\n" + " " * 8  # entries sit at depth 4 of the document
+    fragments: dict[int, str] = {}
+    resources = result.resources
+    yield '{\n  "resources": ' + ("[" if resources else "[]")
+    for index, r in enumerate(resources):
+        head = dumps({"entity": entity_json(r.entity), "error": error_json(r.error)}, indent=2)
+        pieces = []
+        for entry in r.shown(describe_all=result.describe_all):
+            fragment = fragments.get(id(entry))
+            if fragment is None:
+                fragment = fragments[id(entry)] = dumps(entry_json(entry), indent=2).replace("\n", entry_pad)
+            pieces.append(fragment)
+        configs = "[" + entry_pad + ("," + entry_pad).join(pieces) + "\n      ]" if pieces else "[]"
+        body = head[:-2].replace("\n", "\n    ") + ',\n      "configs": ' + configs + "\n    }"
+        yield ("\n    " if index == 0 else ",\n    ") + body
+    if resources:
+        yield "\n  ]"
+    rest = describe_json(DescribeResult(missing=result.missing, quotas=result.quotas, scram=result.scram))
+    del rest["resources"]
+    yield "," + dumps(rest, indent=2)[1:] + "\n"
 
 
 def describe_table(result: DescribeResult) -> RenderableType:

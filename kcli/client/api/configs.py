@@ -135,6 +135,18 @@ def _entry(raw: Any) -> ConfigEntry:
     )
 
 
+def _entries(configs: Sequence[Any], converted: dict[int, ConfigEntry]) -> tuple[ConfigEntry, ...]:
+    """The ConfigEntry of each wire entry; an entry object seen before (the fast reader shares equal
+    entries across resources) is converted once, keyed by identity while the response is alive."""
+    out = []
+    for raw in configs:
+        entry = converted.get(id(raw))
+        if entry is None:
+            entry = converted[id(raw)] = _entry(raw)
+        out.append(entry)
+    return tuple(out)
+
+
 async def describe_configs(
     admin: Admin,
     entities: Sequence[Entity],
@@ -167,10 +179,11 @@ async def describe_configs(
         if stats is not None:
             stats.count("DescribeConfigs")
         try:
-            response = await admin.call(DESCRIBE_CONFIGS, build, versions=(1, 4), target=target)
+            response = await admin.call(DESCRIBE_CONFIGS, build, versions=(1, 4), target=target, fast=True)
         except KcliError as error:
             return [ResourceConfigs(entity=e, error=failure(error)) for e in group]
         by_key = {(int(r.resource_type), r.resource_name): r for r in response.results}
+        converted: dict[int, ConfigEntry] = {}
         out = []
         for index, entity in enumerate(group):
             raw = by_key.get((int(entity.type.resource_type), entity.resource_name))
@@ -190,7 +203,7 @@ async def describe_configs(
             if problem is not None:
                 out.append(ResourceConfigs(entity=entity, error=problem))
             else:
-                out.append(ResourceConfigs(entity=entity, entries=tuple(_entry(c) for c in raw.configs)))
+                out.append(ResourceConfigs(entity=entity, entries=_entries(raw.configs, converted)))
         return out
 
     routes = _route(admin, entities)
@@ -284,7 +297,7 @@ async def list_topic_names(admin: Admin, stats: CallStats | None = None) -> list
 
     if stats is not None:
         stats.count("Metadata")
-    response = await admin.call(METADATA, build, versions=(1, 12), target=Target.ANY)
+    response = await admin.call(METADATA, build, versions=(1, 12), target=Target.ANY, fast=True)
     names = []
     for topic in response.topics:
         if int(topic.error_code) not in (0, 3) and topic.name is None:
