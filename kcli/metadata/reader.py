@@ -36,6 +36,11 @@ NOOP_VALUE = b"\x01\x14\x00\x00"
 # A whole record holding NoOpRecord at offset delta 0, timestamp delta 0: length 10, attributes 0,
 # deltas 0, null key, value of 4 bytes, no headers.
 NOOP_RECORD = b"\x14\x00\x00\x00\x01\x08" + NOOP_VALUE + b"\x00"
+# A NoOpRecord batch: base offset, length 60, epoch, magic, CRC, attributes + last offset delta (0),
+# base timestamp; then from the max timestamp's end: producer id/epoch/sequence -1, one record.
+_NOOP_HEAD = struct.Struct(">q4xiBIhiq")
+_NOOP_LENGTH = (60).to_bytes(4, "big")
+_NOOP_TAIL = b"\xff" * 14 + (1).to_bytes(4, "big") + NOOP_RECORD
 # Attributes, timestamp delta 0, offset delta i, null key: the record header KRaft writes for record i.
 PLAIN_HEADERS = tuple(bytes((0, 0, 2 * index, 1)) for index in range(64))
 
@@ -357,7 +362,29 @@ class FileReader:
         min_offset = self.min_offset
         unpack = _BATCH.unpack_from
         pos = 0
+        noop_head = _NOOP_HEAD.unpack_from
         while pos < size:
+            if buf[pos + 43 : pos + 72] == _NOOP_TAIL and buf[pos + 8 : pos + 12] == _NOOP_LENGTH:
+                # The idle controller's batch of one NoOpRecord (most of every real log) in the one
+                # layout KRaft writes: only the offset, epoch, CRC and timestamps vary.
+                base_offset, epoch, magic, crc, attributes, last_delta, base_ts = noop_head(buf, pos)
+                if (
+                    magic == 2
+                    and attributes == 0
+                    and last_delta == 0
+                    and crc32c(view[pos + 21 : pos + 72]) == crc
+                ):
+                    stats.batches += 1
+                    pos += 72
+                    if base_offset < min_offset:
+                        continue
+                    stats.records += 1
+                    self.last_good_offset = base_offset
+                    self.last_epoch = epoch
+                    self.last_timestamp = base_ts
+                    if not skip_noop:
+                        yield _span(BatchSpan, (base_offset, epoch, base_ts, 1, False, None, 0, 0, 0))
+                    continue
             try:
                 if pos + BATCH_OVERHEAD > size:
                     if not any(view[pos:]):
