@@ -295,3 +295,36 @@ def test_fixture_json_dump_equals_entry_json(root: Path) -> None:
         json_dump_lines(reader, fast, flush)
     assert flushed + fast == plain
     assert stats.records == len(plain)
+
+
+def test_noop_batches_read_the_same_on_the_fast_and_the_general_path() -> None:
+    from crc32c import crc32c
+
+    from kcli.metadata.codec import encode_metadata_record
+
+    def noop_batch(offset: int, producer_id: bytes) -> bytes:
+        data = bytearray(
+            encode_batch(
+                [(None, encode_metadata_record(r.NoOpRecord()))],
+                base_offset=offset,
+                epoch=3,
+                timestamp_ms=7 + offset,
+            )
+        )
+        data[43:51] = producer_id  # -1 is KRaft's layout (fast path); anything else takes the general path
+        data[17:21] = crc32c(bytes(data[21:])).to_bytes(4, "big")
+        return bytes(data)
+
+    for skip_noop in (False, True):
+        results = []
+        for producer_id in (b"\xff" * 8, (5).to_bytes(8, "big")):
+            data = b"".join(noop_batch(offset, producer_id) for offset in range(4))
+            stats = ReadStats()
+            reader = FileReader(path=Path("x.log"), stats=stats, skip_noop=skip_noop, min_offset=1)
+            entries = list(reader.entries(data))
+            results.append(
+                (entries, stats.records, stats.batches, reader.last_good_offset, reader.last_timestamp)
+            )
+        assert results[0] == results[1]
+        assert results[0][1:] == (3, 4, 3, 10)
+        assert [e.offset for e in results[0][0]] == ([] if skip_noop else [1, 2, 3])

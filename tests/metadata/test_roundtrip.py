@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from kio.static.primitive import i16, i32
+from kio.static.primitive import i8, i16, i32
 
 from kcli.metadata import records as r
 from kcli.metadata.batch import Compression
@@ -115,7 +115,7 @@ def test_side_files_snapshot_and_resume(tmp_path: Path) -> None:
         assert log.next_offset == 3
         log.append_control([leader_change], epoch=2, timestamp_ms=30)
         last = log.append(
-            [r.ConfigRecord(resource_type=2, resource_name="orders", name="retention.ms", value="1")],
+            [r.ConfigRecord(resource_type=i8(2), resource_name="orders", name="retention.ms", value="1")],
             epoch=2,
             timestamp_ms=40,
         )

@@ -59,7 +59,7 @@ def test_history_across_sessions(small_log: Path, tmp_path: Path) -> None:
 def test_output_goes_through_the_shell_writer(small_log: Path, tmp_path: Path) -> None:
     buffer = io.StringIO()
     shell = Shell(
-        root=build_tree(build_image(small_log)), out=lambda s: buffer.write(s + "\n"), err=lambda s: None
+        root=build_tree(build_image(small_log)), out=lambda s: print(s, file=buffer), err=lambda s: None
     )
     with create_pipe_input() as pipe:
         pipe.send_text("ls /image/cluster\r\x04")
