@@ -95,10 +95,9 @@ async def describe(
     resources = await describe_configs(admin, entities, stats=stats)
     missing = []
     kept = []
+    named = {e.name for e in selection.entities if e.name is not None}  # a set: 10,000 names are common
     for resource in resources:
-        named_topic = resource.entity.type is EntityType.TOPICS and any(
-            e.name == resource.entity.name for e in selection.entities
-        )
+        named_topic = resource.entity.type is EntityType.TOPICS and resource.entity.name in named
         if (
             named_topic
             and not describe_all
