@@ -85,6 +85,20 @@ def up(
     partitions: Annotated[
         int, typer.Option("--partitions", min=1, help="Partitions per --topics topic.")
     ] = 1,
+    racks: Annotated[
+        str | None,
+        typer.Option("--racks", help="Broker racks, assigned round-robin (e.g. a,b,c); default: no racks."),
+    ] = None,
+    log_dirs: Annotated[
+        int, typer.Option("--log-dirs", min=1, max=8, help="Simulated log directories per broker.")
+    ] = 1,
+    release_version: Annotated[
+        str | None,
+        typer.Option(
+            "--release-version",
+            help="metadata.version of a new sandbox, e.g. 3.9 or 4.0-IV3 (default: latest production).",
+        ),
+    ] = None,
     detach: Annotated[
         bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")
     ] = False,
@@ -94,6 +108,13 @@ def up(
     """Start an emulated KRaft cluster (an emulator, not Kafka); reopening a DIR replays its metadata log."""
     if security.lower() not in SECURITY_CHOICES:
         raise UsageError(f"--security must be one of {', '.join(SECURITY_CHOICES)}, not {security!r}")
+    rack_names = _racks(racks)
+    from kcli.sandbox.features import release_level
+
+    try:
+        release_level(release_version)
+    except ValueError as error:
+        raise UsageError(f"--release-version: {error}") from None
     path = _directory(directory).resolve()
     from kcli.sandbox.control import SandboxControlError, read_info, state_file
 
@@ -116,6 +137,9 @@ def up(
         "authorizer": authorizer,
         "topics": topics,
         "partitions": partitions,
+        "racks": ",".join(rack_names) if rack_names else None,
+        "log_dirs": log_dirs,
+        "release_version": release_version,
     }
     if detach:
         info = _spawn(path, options)
@@ -124,10 +148,23 @@ def up(
     _foreground(path, options, daemon=daemon, output=output)
 
 
+def _racks(text: str | None) -> tuple[str, ...]:
+    """`a,b,c` -> ("a", "b", "c"); empty names are a usage error."""
+    if text is None:
+        return ()
+    names = tuple(name.strip() for name in text.split(","))
+    if not all(names):
+        raise UsageError(f"--racks needs comma-separated rack names, not {text!r}")
+    return names
+
+
 def _settings(path: Path, options: dict[str, Any]) -> Any:
     from kcli.sandbox.settings import SandboxSettings, Security
 
-    return SandboxSettings(directory=path, **{**options, "security": Security(options["security"])})
+    return SandboxSettings(
+        directory=path,
+        **{**options, "security": Security(options["security"]), "racks": _racks(options.get("racks"))},
+    )
 
 
 def _spawn(path: Path, options: dict[str, Any]) -> Any:

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcli.metadata import records as _records
-from kcli.sandbox.features import CONTROL_FEATURES, FEATURES
+from kcli.sandbox.features import (
+    CONTROL_FEATURES,
+    KRAFT_VERSION,
+    bootstrap_levels,
+    release_level,
+    supported_features,
+)
 from kcli.sandbox.image import Image
 from kcli.sandbox.registry import Listener
 from kcli.sandbox.settings import SandboxSettings
@@ -79,7 +85,9 @@ class Cluster:
         self.nodes: dict[int, Node] = {}
         self.active_controller_id = -1
         self.leader_epoch = 0
-        self.kraft_version = 1
+        # what `kafka-storage format --release-version` finalizes (replay overrides it for an existing DIR)
+        self.bootstrap_levels = bootstrap_levels(release_level(settings.release_version))
+        self.kraft_version = self.bootstrap_levels[KRAFT_VERSION]
         self.voters: dict[int, uuid.UUID] = {}  # the Raft voter set: node id -> directory id
         self.hooks: dict[int, ControlHook] = {}
         self.metalog: Any = None  # kcli.sandbox.metalog.MetadataLog, set in start()
@@ -175,9 +183,9 @@ class Cluster:
         from kcli.sandbox.security import scram_credential
 
         records: list[Any] = [
-            R.FeatureLevelRecord(name=spec.name, feature_level=spec.bootstrap_level)
-            for spec in FEATURES.values()
-            if spec.name not in CONTROL_FEATURES and spec.bootstrap_level > 0
+            R.FeatureLevelRecord(name=name, feature_level=level)
+            for name, level in self.bootstrap_levels.items()
+            if name not in CONTROL_FEATURES and level > 0
         ]
         if self.settings.security.sasl:
             for user, password in self.security.scram_users().items():
@@ -187,8 +195,8 @@ class Cluster:
 
     def _features(self, cls: type) -> tuple[Any, ...]:
         return tuple(
-            cls(name=spec.name, min_supported_version=spec.min_level, max_supported_version=spec.max_level)
-            for spec in FEATURES.values()
+            cls(name=f.name, min_supported_version=f.min_level, max_supported_version=f.max_level)
+            for f in supported_features()
         )
 
     def _register_controller(self, node: Node) -> Any:
@@ -221,7 +229,7 @@ class Cluster:
                 broker_epoch=epoch,
                 end_points=(endpoint,),
                 features=self._features(R.BrokerFeature),
-                rack=None,
+                rack=self.settings.rack_of(node.node_id),
                 fenced=True,
                 log_dirs=(node.directory_id,),
             ),
@@ -357,6 +365,9 @@ class Cluster:
             "metadata.log.dir": str(self.settings.directory / str(node_id)),
             "super.users": ";".join(self.settings.super_users),
         }
+        rack = self.settings.rack_of(node_id) if roles == "broker" else None
+        if rack is not None:
+            values["broker.rack"] = rack
         if self.settings.authorizer:
             values["authorizer.class.name"] = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
         if security.sasl:
@@ -525,6 +536,7 @@ class Cluster:
                     "running": n.running,
                     "delay_ms": n.delay_ms,
                     "advertises": n.advertise_as,
+                    "rack": self.settings.rack_of(n.node_id) if n.is_broker else None,
                 }
                 for n in sorted(self.nodes.values(), key=lambda n: n.node_id)
             ],

@@ -310,6 +310,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _d("auto.create.topics.enable", _B, "true", "Enable auto-creation of topics.", read_only=True),
         _d("background.threads", _I, "10", "Threads for background processing.", minimum=1),
         _d("broker.id", _I, "-1", "The broker id (node.id in KRaft).", read_only=True),
+        _d("broker.rack", _T, None, "Rack of the broker, for rack-aware replica placement.", read_only=True),
         _d("compression.type", _T, "producer", "Default compression type for topics.", choices=_COMPRESSION),
         _d("controller.listener.names", _T, None, "Listener names used by the controller.", read_only=True),
         _d(

@@ -46,9 +46,19 @@ class Sandbox:
         partitions: int = 1,
         cluster_id: str | None = None,
         base_port: int = 0,
+        release_version: str | None = None,
+        racks: tuple[str, ...] | list[str] = (),
+        log_dirs: int = 1,
     ) -> None:
         if controllers < 1 or brokers < 1:
             raise ValueError("a sandbox needs at least one controller and one broker")
+        if not all(racks):
+            raise ValueError("rack names must not be empty")
+        if log_dirs < 1:
+            raise ValueError("a broker needs at least one log dir")
+        from kcli.sandbox.features import release_level
+
+        release_level(release_version)  # ValueError for an unknown release, before anything starts
         self._temporary = directory is None
         self.directory = (
             Path(directory) if directory is not None else Path(tempfile.mkdtemp(prefix="kcli-sandbox-"))
@@ -63,6 +73,9 @@ class Sandbox:
             authorizer=authorizer,
             topics=topics,
             partitions=partitions,
+            release_version=release_version,
+            racks=tuple(racks),
+            log_dirs=log_dirs,
         )
         self.cluster: Any = None  # kcli.sandbox.cluster.Cluster; touch it only through run()
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -56,6 +56,9 @@ class SandboxSettings:
     topics: int = 0
     partitions: int = 1
     replication_factor: int | None = None  # default: min(3, brokers)
+    release_version: str | None = None  # metadata.version of a new sandbox (default: latest production)
+    racks: tuple[str, ...] = ()  # broker.rack of each broker, round-robin by broker id (empty: no racks)
+    log_dirs: int = 1  # simulated log directories per broker (JBOD, KIP-858)
     host: str = HOST
     users: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_USERS))
     snapshot_every_bytes: int = 20 * 1024 * 1024  # metadata.log.max.record.bytes.between.snapshots
@@ -71,6 +74,12 @@ class SandboxSettings:
 
     def broker_ids(self) -> tuple[int, ...]:
         return tuple(range(BROKER_ID_BASE, BROKER_ID_BASE + self.brokers))
+
+    def rack_of(self, broker_id: int) -> str | None:
+        """The rack of a broker: racks round-robin by id (replacement brokers continue the rotation)."""
+        if not self.racks:
+            return None
+        return self.racks[(broker_id - BROKER_ID_BASE) % len(self.racks)]
 
     def controller_ids(self) -> tuple[int, ...]:
         return tuple(range(CONTROLLER_ID_BASE, CONTROLLER_ID_BASE + self.controllers))

@@ -20,6 +20,8 @@ def status_lines(status: dict[str, Any]) -> Iterator[str]:
             state += f", delay {node['delay_ms']} ms"
         if node.get("advertises") is not None:
             state += f", misrouted (advertises node {node['advertises']})"
+        if node.get("rack"):
+            state += f", rack {node['rack']}"
         yield f"{node['id']:<6}{node['role']:<12}{node['host'] + ':' + str(node['port']):<22}{state}"
     yield f"bootstrap.servers={status['bootstrap_servers']}"
     yield f"bootstrap.controllers={status['bootstrap_controllers']}"
@@ -39,6 +41,8 @@ def status_panel(status: dict[str, Any]) -> Any:
             state += f" delay {node['delay_ms']} ms"
         if node.get("advertises") is not None:
             state += f" misrouted → {node['advertises']}"
+        if node.get("rack"):
+            state += f" rack {node['rack']}"
         role = node["role"] + (" (active)" if node["id"] == status["active_controller_id"] else "")
         table.add_row(str(node["id"]), role, f"{node['host']}:{node['port']}", state)
     title = f"kcli sandbox {status['cluster_id']} — emulated KRaft cluster, not Kafka"

@@ -108,15 +108,17 @@ def test_acls_without_authorizer_are_security_disabled(sandbox: Any) -> None:
         )
 
 
-def test_features_describe_and_update(fresh_sandbox: Any) -> None:
+def test_features_describe_and_update(make_sandbox: Any) -> None:
     from kafka.errors import InvalidUpdateVersionError
 
-    with admin(fresh_sandbox.bootstrap_servers) as client:
+    sb = make_sandbox(controllers=1, brokers=1, release_version="4.0")  # ELR is off by default at 4.0
+    with admin(sb.bootstrap_servers) as client:
         features = client.describe_features()
         text = repr(features)
         assert "metadata.version" in text and "group.version" in text
-        client.update_features({"share.version": 1})
-        assert "share.version" in repr(client.describe_features())
+        assert "eligible.leader.replicas.version" not in sb.run(lambda c: c.image.features)
+        client.update_features({"eligible.leader.replicas.version": 1})
+        assert sb.run(lambda c: c.image.features["eligible.leader.replicas.version"]) == 1
         with pytest.raises(InvalidUpdateVersionError):
             client.update_features({"metadata.version": 99})
         with pytest.raises(InvalidUpdateVersionError):

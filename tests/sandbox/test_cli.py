@@ -45,6 +45,8 @@ def test_detached_sandbox_lifecycle(tmp_path: Path) -> None:
         "2",
         "--brokers",
         "2",
+        "--racks",
+        "r1,r2",
         "-o",
         "json",
     )
@@ -53,6 +55,7 @@ def test_detached_sandbox_lifecycle(tmp_path: Path) -> None:
         state = json.loads((directory / "sandbox.json").read_text())
         assert state["cluster_id"] == up.json["cluster_id"]
         assert [n["id"] for n in state["nodes"]] == [1, 2, 101, 102]
+        assert [n["rack"] for n in up.json["nodes"]] == ["r1", "r2", None, None]
         with admin(state["bootstrap_servers"]) as client:
             assert client.describe_cluster()["cluster_id"] == state["cluster_id"]
 
@@ -105,6 +108,16 @@ def test_stale_state_file_gets_a_clear_message(tmp_path: Path) -> None:
     down = invoke("sandbox", "down", "--dir", str(directory))
     assert down.code == 1 and "stale" in down.stderr
     assert not (directory / "sandbox.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [("--racks", "a,,b", "--racks"), ("--release-version", "2.8", "--release-version")],
+)
+def test_bad_racks_or_release_is_a_usage_error(tmp_path: Path, option: str, value: str, message: str) -> None:
+    result = invoke("sandbox", "up", "--dir", str(tmp_path), option, value)
+    assert result.code == 2 and message in result.stderr
+    assert not (tmp_path / "sandbox.json").exists()
 
 
 def test_bad_security_is_a_usage_error(tmp_path: Path) -> None:

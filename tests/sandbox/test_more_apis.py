@@ -120,6 +120,10 @@ def test_update_features_checks_dependencies(fresh_sandbox: Any) -> None:
     # metadata.version downgrades are refused (they could lose metadata)
     blocked = update(("metadata.version", 21, 3))
     assert blocked.results[0].error_code.value == 95
+    # a new sandbox finalizes share.version at its default for the latest metadata.version
+    assert fresh_sandbox.run(lambda c: c.image.features.get("share.version")) == 1
+    disabled = update(("share.version", 0, 2))
+    assert disabled.results[0].error_code.value == 0
     dry = update(("share.version", 1, 1), validate_only=True)
     assert dry.results[0].error_code.value == 0
     assert fresh_sandbox.run(lambda c: c.image.features.get("share.version")) is None

@@ -19,7 +19,7 @@ from typing import Any
 
 from kcli.sandbox import wire
 from kcli.sandbox.context import ZERO, RequestContext
-from kcli.sandbox.features import FEATURES
+from kcli.sandbox.features import supported_features
 from kcli.sandbox.registry import api, specs_for
 
 REBOOTSTRAP_REQUIRED = 129
@@ -74,9 +74,9 @@ async def handle_api_versions(ctx: RequestContext, request: Any) -> Any:
             return ctx.r("ApiVersionsResponse", error_code=error, api_keys=(), throttle_time=ZERO)
     cluster = ctx.cluster
     supported = tuple(
-        ctx.r("SupportedFeatureKey", name=spec.name, min_version=spec.min_level, max_version=spec.max_level)
-        for spec in FEATURES.values()
-        if ctx.version >= 4 or spec.min_level > 0
+        ctx.r("SupportedFeatureKey", name=f.name, min_version=f.min_level, max_version=f.max_level)
+        for f in supported_features()
+        if ctx.version >= 4 or f.min_level > 0
     )
     finalized_levels = dict(cluster.image.features)
     finalized_levels["kraft.version"] = cluster.kraft_version

@@ -3,8 +3,8 @@
 Behavior:
 - Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
 - Each update is checked against the supported range, the upgrade type and the dependencies
-  between features (e.g. group.version 1 needs metadata.version 4.0-IV0); the first failure
-  fails the whole request (INVALID_UPDATE_VERSION), nothing is applied.
+  between features in kcli/data/features.toml (e.g. share.version 1 needs metadata.version
+  4.1-IV1); the first failure fails the whole request (INVALID_UPDATE_VERSION), nothing is applied.
 - A lower level needs SAFE_DOWNGRADE or UNSAFE_DOWNGRADE (v0: allow_downgrade); metadata.version
   refuses downgrades that could lose metadata; kraft.version cannot go down.
 - Level 0 removes a feature (not metadata.version). validate_only (v1+) changes nothing.
@@ -21,7 +21,7 @@ from typing import Any
 from kcli.metadata import records as _records
 from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
 from kcli.sandbox.context import ZERO, RequestContext
-from kcli.sandbox.features import FEATURES
+from kcli.sandbox.features import dependency_problem, supported_feature
 from kcli.sandbox.registry import api
 
 R: Any = _records
@@ -31,7 +31,7 @@ UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE = 1, 2, 3
 
 def _problem(levels: dict[str, int], feature: str, level: int, upgrade_type: int, node_id: int) -> str | None:
     prefix = f"Invalid update version {level} for feature {feature}."
-    spec = FEATURES.get(feature)
+    spec = supported_feature(feature)
     if spec is None:
         return f"{prefix} The controller does not support the given feature."
     current = levels.get(feature, 0)
@@ -50,9 +50,10 @@ def _problem(levels: dict[str, int], feature: str, level: int, upgrade_type: int
             return f"{prefix} Unsafe metadata.version downgrades are not supported."
     elif level > current and upgrade_type in (SAFE_DOWNGRADE, UNSAFE_DOWNGRADE):
         return f"{prefix} Can't downgrade to a newer version."
-    for needed_level, other, minimum in spec.requires:
-        if level >= needed_level and levels.get(other, 0) < minimum:
-            return f"{prefix} Feature {feature} at level {level} requires {other} >= {minimum}, but it is {levels.get(other, 0)}."
+    missing = dependency_problem(feature, level, levels)
+    if missing is not None:
+        other, minimum = missing
+        return f"{prefix} Feature {feature} at level {level} requires {other} >= {minimum}, but it is {levels.get(other, 0)}."
     return None
 
 
@@ -95,12 +96,12 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
     if not code:
         # dependencies hold on the final levels too (an update may lower what another feature needs)
         for name, level in levels.items():
-            spec = FEATURES.get(name)
-            for needed, other, minimum in spec.requires if spec else ():
-                if level >= needed and levels.get(other, 0) < minimum:
-                    code = INVALID_UPDATE_VERSION
-                    message = f"Invalid update version {levels[other]} for feature {other}. Feature {name} at level {level} requires {other} >= {minimum}."
-                    break
+            missing = dependency_problem(name, level, levels)
+            if missing is not None:
+                other, minimum = missing
+                code = INVALID_UPDATE_VERSION
+                message = f"Invalid update version {levels.get(other, 0)} for feature {other}. Feature {name} at level {level} requires {other} >= {minimum}."
+                break
     if not code and not getattr(request, "validate_only", False):
         await cluster.commit(records)
         if kraft is not None and kraft != cluster.kraft_version:
