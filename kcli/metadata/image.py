@@ -480,8 +480,12 @@ def replay_segment(builder: ImageBuilder, reader: FileReader) -> None:
     min_offset = reader.min_offset
     read_head = ID_HEAD.unpack_from
     plain_headers = PLAIN_HEADERS
-    change_readers = {version: id_tail_reader(5, version) for version in range(3)}
-    partition_readers = {version: id_tail_reader(3, version) for version in range(3)}
+    # frame header (frame version 1, api key, version) -> (is a change, tail reader)
+    inline_types = {
+        bytes((1, key, version)): (key == 5, id_tail_reader(key, version))
+        for key in (3, 5)
+        for version in range(3)
+    }
     for batch in reader.batches():
         base_offset, epoch, base_ts, count, control, area, rpos, end, shift = batch
         if area is None:
@@ -524,31 +528,27 @@ def replay_segment(builder: ImageBuilder, reader: FileReader) -> None:
                     fast = not (b & 1 or value_start + value_length + 1 != record_end or record_end > end)
                     fast = fast and not area[record_end - 1]
                     ts_delta, key_start, key_length = 0, hdr + 4, -1
-                if fast and inline and value_length > 3 and area[value_start] == 1:
-                    key = area[value_start + 1]
+                if fast and inline:
+                    kind = inline_types.get(area[value_start : value_start + 3])
                     offset = base_offset + index
-                    if key == 5 or key == 3:
-                        read_tail = (change_readers if key == 5 else partition_readers).get(
-                            area[value_start + 2]
-                        )
-                        if read_tail is not None and offset >= min_offset:
-                            rest = read_tail(area, value_start + 3, value_start + value_length)
-                            if rest is not None:
-                                stats.records += 1
-                                reader.last_good_offset = offset
-                                inline_offset = offset
-                                rpos = record_end
-                                partition_id, raw_topic_id = read_head(area, value_start + 3)
-                                topic = by_raw.get(raw_topic_id)
-                                if topic is None:
-                                    continue
-                                if key == 5:
-                                    partition = topic.partitions.get(partition_id)
-                                    if partition is not None:
-                                        partition.merge(rest)
-                                else:
-                                    topic.partitions[partition_id] = PartitionState(rest)
+                    if kind is not None and kind[1] is not None and offset >= min_offset:
+                        rest = kind[1](area, value_start + 3, value_start + value_length)
+                        if rest is not None:
+                            stats.records += 1
+                            reader.last_good_offset = offset
+                            inline_offset = offset
+                            rpos = record_end
+                            partition_id, raw_topic_id = read_head(area, value_start + 3)
+                            topic = by_raw.get(raw_topic_id)
+                            if topic is None:
                                 continue
+                            if kind[0]:
+                                partition = topic.partitions.get(partition_id)
+                                if partition is not None:
+                                    partition.merge(rest)
+                            else:
+                                topic.partitions[partition_id] = PartitionState(rest)
+                            continue
                 if not fast:
                     ts_delta, key_start, key_length, value_start, value_length, record_end = frame_record(
                         area, rpos, end, index, count, shift
