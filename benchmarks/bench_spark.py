@@ -32,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conf", action="append", default=[], help="extra Spark conf k=v")
     parser.add_argument("--keep", type=Path, help="write the fleets and findings here instead of a temp dir")
     parser.add_argument("--json", action="store_true", help="print the results as one JSON document")
+    parser.add_argument(
+        "--no-warmup", action="store_true", help="skip the small unmeasured audit that warms the JVM up first"
+    )
     args = parser.parse_args(argv)
     sizes = [int(size) for size in args.sizes.split(",")]
     conf = dict(pair.split("=", 1) for pair in args.conf)
@@ -43,6 +46,14 @@ def main(argv: list[str] | None = None) -> int:
         with spark_session(args.master, conf) as spark:
             session_seconds = time.monotonic() - started
             print(f"spark session ({args.master}): {session_seconds:.1f}s", file=sys.stderr)
+            if not args.no_warmup:
+                # The first audit in a JVM pays for class loading and JIT compilation; keep that out of
+                # the scaling figures.
+                began = time.monotonic()
+                warm = root / "fleet-warmup"
+                generate_fleet(warm, FleetSpec(clusters=5, partitions=5000))
+                run_audit(spark, AuditRequest(inputs=(warm,), rules=rules, out=root / "findings-warmup"))
+                print(f"warm-up audit (5,000 partitions): {time.monotonic() - began:.1f}s", file=sys.stderr)
             for size in sizes:
                 fleet = root / f"fleet-{size}"
                 began = time.monotonic()
