@@ -88,6 +88,7 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
     summary = help_text.split("\n", 1)[0] if help_text else ""
     lines = [
         f'.TH "{title}" "1" "{MANUAL_DATE.isoformat()}" "kcli" "kcli manual"',
+        ".ad l",  # ragged right: long paths and flag names cannot be justified without warnings
         ".SH NAME",
         f"{_esc(doc.page_name)} \\- {_esc(summary)}" if summary else _esc(doc.page_name),
         ".SH SYNOPSIS",
@@ -112,7 +113,7 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
         lines.append(".SH OPTIONS")
         for option in options:
             names = ", ".join([*option.opts, *option.secondary_opts])
-            metavar = "" if option.is_flag else f" {option.make_metavar_for_docs()}"
+            metavar = "" if option.is_flag else f" {_metavar(option)}"
             lines += [".TP", f".B {_esc(names)}{_esc(metavar)}", _esc(_clean(option.help or ""))]
     children = [
         d for d in all_docs if len(d.path) == len(doc.path) + 1 and d.path[: len(doc.path)] == doc.path
@@ -122,9 +123,34 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
         for child in children:
             child_help = _clean(child.command.help or "").split("\n", 1)[0]
             lines += [".TP", f".B {_esc(child.path[-1])}", _esc(child_help)]
+    example = _example_for(doc)
+    if example:
+        lines += [
+            ".SH EXAMPLES",
+            ".nf",
+            *(_esc(line) if line else "" for line in example.splitlines()),
+            ".fi",
+        ]
     see_also = [d.page_name for d in all_docs if d is not doc and len(d.path) <= 2][:12]
     lines += [".SH SEE ALSO", _esc(", ".join(f"{name}(1)" for name in see_also))]
     return "\n".join(lines) + "\n"
+
+
+def _example_for(doc: CommandDoc) -> str:
+    """The recorded example block of a command (the same one its --help shows), if any."""
+    from kcli.cli.examples import EXAMPLES
+
+    return EXAMPLES.get(" ".join(doc.path[1:]), "").rstrip()
+
+
+def _metavar(option: Any) -> str:
+    if option.metavar:
+        return str(option.metavar)
+    choices = getattr(option.type, "choices", None)
+    if choices:
+        return "[" + "|".join(str(getattr(choice, "value", choice)) for choice in choices) + "]"
+    name = getattr(option.type, "name", "") or "value"
+    return name.upper()
 
 
 def _usage_tail(command: Any) -> str:
