@@ -99,6 +99,8 @@ class Cluster:
         # encoded response parts keyed by what they show, each with the image stamp it was built at
         self.response_cache: dict[tuple[Any, ...], tuple[Any, Any]] = {}
         self._static_configs: dict[int, dict[str, str]] = {}
+        self.log_dirs: dict[int, tuple[Any, ...]] = {}  # broker id -> kcli.sandbox.logdirs.LogDir
+        self.log_dir_moves: Any = None  # kcli.sandbox.logdirs.LogDirMoves
         self._next_broker_id = 1
 
     # ---------------------------------------------------------------- lifecycle
@@ -106,6 +108,7 @@ class Cluster:
     async def start(self) -> None:
         """Open (or create) the metadata log, bind every listener and register the nodes."""
         from kcli.sandbox import server
+        from kcli.sandbox.logdirs import LogDirMoves
         from kcli.sandbox.metalog import MetadataLog
         from kcli.sandbox.reassign import Reassignments
         from kcli.sandbox.security import SecurityContext
@@ -121,6 +124,7 @@ class Cluster:
                 self.kraft_version = existing.kraft_version
         self.security = SecurityContext.create(self.settings, self.settings.directory)
         self.reassignments = Reassignments(self)
+        self.log_dir_moves = LogDirMoves(self)
         brokers = sorted(self.image.brokers) or list(self.settings.broker_ids())
         controllers = list(self.settings.controller_ids())
         ports = self._ports(len(brokers) + len(controllers))
@@ -134,6 +138,9 @@ class Cluster:
                 directory_id=self.metalog.directory_id(node_id),
             )
         self._next_broker_id = max(brokers) + 1
+        for node in self.nodes.values():
+            if node.is_broker:
+                self._prepare_log_dirs(node)
         for node in self.nodes.values():
             await server.bind(self, node)
         self.voters = {c: self.nodes[c].directory_id for c in controllers}
@@ -155,6 +162,7 @@ class Cluster:
             for chunk in bulk_topic_records(self, self.settings.topics, self.settings.partitions):
                 await self.commit(chunk)
         self._tasks.append(asyncio.create_task(self.reassignments.run()))
+        self._tasks.append(asyncio.create_task(self.log_dir_moves.run()))
 
     async def stop(self) -> None:
         """Close every listener and connection and flush the log."""
@@ -171,6 +179,17 @@ class Cluster:
             await server.unbind(node)
         if self.metalog is not None:
             self.metalog.close()
+
+    def _prepare_log_dirs(self, node: Node) -> None:
+        from kcli.sandbox.logdirs import prepare_log_dirs
+
+        self.log_dirs[node.node_id] = prepare_log_dirs(
+            self.settings.directory,
+            broker_id=node.node_id,
+            cluster_id=self.cluster_id,
+            first=node.directory_id,
+            count=self.settings.log_dirs,
+        )
 
     def _ports(self, count: int) -> list[int]:
         if self.settings.base_port:
@@ -231,7 +250,7 @@ class Cluster:
                 features=self._features(R.BrokerFeature),
                 rack=self.settings.rack_of(node.node_id),
                 fenced=True,
-                log_dirs=(node.directory_id,),
+                log_dirs=tuple(d.directory_id for d in self.log_dirs[node.node_id]),
             ),
             R.BrokerRegistrationChangeRecord(broker_id=node.node_id, broker_epoch=epoch, fenced=-1),
         ]
@@ -361,7 +380,8 @@ class Cluster:
             "advertised.listeners": f"{listener}://{self.settings.host}:{port}",
             "controller.listener.names": "CONTROLLER",
             "controller.quorum.bootstrap.servers": self.bootstrap_controllers,
-            "log.dirs": str(self.settings.directory / str(node_id)),
+            "log.dirs": ",".join(str(d.path) for d in self.log_dirs.get(node_id, ()))
+            or str(self.settings.directory / str(node_id)),
             "metadata.log.dir": str(self.settings.directory / str(node_id)),
             "super.users": ";".join(self.settings.super_users),
         }
@@ -489,6 +509,7 @@ class Cluster:
                 directory_id=MetadataLog.new_directory_id(),
             )
             self.nodes[new_id] = fresh
+            self._prepare_log_dirs(fresh)
             await server.bind(self, fresh)
             self.metalog.add_node(fresh)
             await self.commit(self._register_broker(fresh))

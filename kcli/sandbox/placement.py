@@ -14,8 +14,6 @@ R: Any = _records
 if TYPE_CHECKING:
     from kcli.sandbox.cluster import Cluster
 
-UNASSIGNED_DIR = uuid.UUID(int=0)
-
 
 def assign(
     brokers: Sequence[int], partitions: int, replication_factor: int, start: int = 0
@@ -39,13 +37,13 @@ def assign(
     return out
 
 
-def directories(cluster: Cluster, replicas: Sequence[int]) -> tuple[uuid.UUID, ...]:
-    """The log directory id of each replica's broker (UNASSIGNED when unknown)."""
-    out = []
-    for broker_id in replicas:
-        registration = cluster.image.brokers.get(broker_id)
-        out.append(registration.log_dirs[0] if registration and registration.log_dirs else UNASSIGNED_DIR)
-    return tuple(out)
+def directories(
+    cluster: Cluster, replicas: Sequence[int], topic_id: uuid.UUID, partition_id: int
+) -> tuple[uuid.UUID, ...]:
+    """The log directory id of each new replica (one of its broker's dirs; UNASSIGNED when unknown)."""
+    from kcli.sandbox.logdirs import default_directory
+
+    return tuple(default_directory(cluster, b, topic_id, partition_id) for b in replicas)
 
 
 def partition_records(
@@ -67,7 +65,7 @@ def partition_records(
                 leader=isr[0] if isr else -1,
                 leader_epoch=0,
                 partition_epoch=0,
-                directories=directories(cluster, replicas),
+                directories=directories(cluster, replicas, topic_id, first_partition + index),
             )
         )
     return out
@@ -151,7 +149,7 @@ def remap_replicas(cluster: Cluster, mapping: dict[int, int]) -> list[Any]:
                     replicas=replicas,
                     isr=replicas,
                     leader=replicas[0],
-                    directories=directories(cluster, replicas),
+                    directories=directories(cluster, replicas, p.topic_id, p.partition_id),
                 )
             )
     return out

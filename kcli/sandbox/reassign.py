@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from kcli.metadata import records as _records
 from kcli.sandbox.configdefs import BROKER, TOPIC
 from kcli.sandbox.image import Partition
+from kcli.sandbox.logdirs import directories_for
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
@@ -84,6 +85,7 @@ class Reassignments:
                     leader=leader if leader != partition.leader else -2,
                     removing_replicas=(),
                     adding_replicas=(),
+                    directories=directories_for(self.cluster, partition, target),
                 )
             ]
         replicas = target + [b for b in original if b not in target]
@@ -94,6 +96,7 @@ class Reassignments:
                 replicas=tuple(replicas),
                 removing_replicas=tuple(removing),
                 adding_replicas=tuple(adding),
+                directories=directories_for(self.cluster, partition, replicas),
             )
         ]
 
@@ -112,6 +115,7 @@ class Reassignments:
                 leader=leader if leader != partition.leader else -2,
                 removing_replicas=(),
                 adding_replicas=(),
+                directories=directories_for(self.cluster, partition, original),
             )
         ]
 
@@ -197,5 +201,6 @@ class Reassignments:
                 leader=leader if leader != partition.leader else -2,
                 removing_replicas=(),
                 adding_replicas=(),
+                directories=directories_for(self.cluster, partition, target),
             )
         ]

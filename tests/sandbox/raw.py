@@ -61,10 +61,11 @@ class RawConnection:
         data = buffer.getvalue()
         self.send_bytes(struct.pack(">i", len(data)) + data)
         frame = self.read_frame()
-        response_cls = response_cls or load_response_schema(cls.__api_key__, cls.__version__)
-        header, offset = entity_reader(response_cls.__header_schema__)(frame, 0)
+        schema: Any = response_cls or load_response_schema(cls.__api_key__, cls.__version__)
+        header, offset = entity_reader(schema.__header_schema__)(frame, 0)
         assert header.correlation_id == self.correlation_id
-        body, _ = entity_reader(response_cls)(frame, offset)
+        body: Any
+        body, _ = entity_reader(schema)(frame, offset)
         return body
 
 

@@ -47,6 +47,8 @@ def test_detached_sandbox_lifecycle(tmp_path: Path) -> None:
         "2",
         "--racks",
         "r1,r2",
+        "--log-dirs",
+        "2",
         "-o",
         "json",
     )
@@ -56,6 +58,7 @@ def test_detached_sandbox_lifecycle(tmp_path: Path) -> None:
         assert state["cluster_id"] == up.json["cluster_id"]
         assert [n["id"] for n in state["nodes"]] == [1, 2, 101, 102]
         assert [n["rack"] for n in up.json["nodes"]] == ["r1", "r2", None, None]
+        assert (directory / "logdirs" / "2-1" / "meta.properties").is_file()  # each broker's second log dir
         with admin(state["bootstrap_servers"]) as client:
             assert client.describe_cluster()["cluster_id"] == state["cluster_id"]
 

@@ -1,10 +1,12 @@
-"""DescribeLogDirs (35), versions 1-4 (brokers only): this broker's log dir and partition sizes.
+"""DescribeLogDirs (35), versions 1-4 (brokers only): this broker's log dirs and partition sizes.
 
 Behavior:
 - Auth: DESCRIBE on the cluster; otherwise the result list is empty (v3+: CLUSTER_AUTHORIZATION_FAILED).
-- One log dir per broker (DIR/<broker id>) holding every replica assigned to the broker. Sizes are
-  simulated (1-9 MiB per partition, stable); a replica being added by a reassignment reports the
-  bytes copied so far and its remaining lag, so progress is visible.
+- One result per log dir of the broker (kcli.sandbox.logdirs), each listing the replicas it holds.
+  Sizes are simulated (1-9 MiB per partition, stable); a replica being added by a reassignment
+  reports the bytes copied so far and its remaining lag, so progress is visible.
+- A replica moving to another dir (AlterReplicaLogDirs) shows there too as the future replica
+  (IsFutureKey), with the bytes copied so far.
 - Topics null -> every partition; else the named ones (unknown ones left out).
 
 Version notes: v2 flexible; v3 top-level error code; v4 total and usable bytes.
@@ -16,6 +18,7 @@ from typing import Any
 
 from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE
 from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.logdirs import LogDir, replica_directory
 from kcli.sandbox.reassign import partition_size
 from kcli.sandbox.registry import Listener, api
 
@@ -26,46 +29,70 @@ RECORD_BYTES = 1024  # simulated bytes per record, for offset lag
 
 @api(35, "describe_log_dirs", (1, 4), listeners=Listener.BROKER)
 async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
-    """Describe this broker's log directory."""
+    """Describe this broker's log directories."""
     if not ctx.authorize(DESCRIBE, CLUSTER, CLUSTER_NAME):
         return ctx.r(
             "DescribeLogDirsResponse", throttle_time=ZERO, error_code=CLUSTER_AUTHORIZATION_FAILED, results=()
         )
     cluster = ctx.cluster
     broker_id = ctx.node.node_id
+    dirs = cluster.log_dirs.get(broker_id) or (
+        LogDir(directory_id=ctx.node.directory_id, path=cluster.settings.directory / str(broker_id)),
+    )
+    known = {d.directory_id for d in dirs}
     wanted = {t.topic: set(t.partitions) for t in request.topics} if request.topics is not None else None
-    topics = []
-    used = 0
+    # directory id -> topic name -> partition entries
+    placed: dict[Any, dict[str, list[Any]]] = {d.directory_id: {} for d in dirs}
+    used: dict[Any, int] = dict.fromkeys(known, 0)
     for topic in sorted(cluster.image.topics.values(), key=lambda t: t.name):
         if wanted is not None and topic.name not in wanted:
             continue
-        partitions = []
         for p in sorted(topic.partitions.values(), key=lambda p: p.partition_id):
             if broker_id not in p.replicas or (
                 wanted is not None and p.partition_id not in wanted[topic.name]
             ):
                 continue
+            full = partition_size(topic.name, p.partition_id)
+            current = replica_directory(cluster, p, broker_id)
+            if current not in known:
+                current = dirs[0].directory_id
             size = cluster.reassignments.copied_bytes(topic.name, p, broker_id)
-            lag = (partition_size(topic.name, p.partition_id) - size) // RECORD_BYTES
-            used += size
-            partitions.append(
+            used[current] += size
+            placed[current].setdefault(topic.name, []).append(
                 ctx.r(
                     "DescribeLogDirsPartition",
                     partition_index=p.partition_id,
                     partition_size=size,
-                    offset_lag=lag,
+                    offset_lag=(full - size) // RECORD_BYTES,
                     is_future_key=False,
                 )
             )
-        if partitions:
-            topics.append(ctx.r("DescribeLogDirsTopic", name=topic.name, partitions=tuple(partitions)))
-    result = ctx.r(
-        "DescribeLogDirsResult",
-        error_code=0,
-        log_dir=str(cluster.settings.directory / str(broker_id)),
-        topics=tuple(topics),
-        total_bytes=TOTAL_BYTES,
-        usable_bytes=TOTAL_BYTES - used,
-        is_cordoned=False,
+            move = cluster.log_dir_moves.future(p.topic_id, p.partition_id, broker_id)
+            if move is not None and move.target in known:
+                copied = int(min(move.copied, move.size))
+                used[move.target] += copied
+                placed[move.target].setdefault(topic.name, []).append(
+                    ctx.r(
+                        "DescribeLogDirsPartition",
+                        partition_index=p.partition_id,
+                        partition_size=copied,
+                        offset_lag=(move.size - copied) // RECORD_BYTES,
+                        is_future_key=True,
+                    )
+                )
+    results = tuple(
+        ctx.r(
+            "DescribeLogDirsResult",
+            error_code=0,
+            log_dir=str(d.path),
+            topics=tuple(
+                ctx.r("DescribeLogDirsTopic", name=name, partitions=tuple(partitions))
+                for name, partitions in placed[d.directory_id].items()
+            ),
+            total_bytes=TOTAL_BYTES,
+            usable_bytes=TOTAL_BYTES - used[d.directory_id],
+            is_cordoned=False,
+        )
+        for d in dirs
     )
-    return ctx.r("DescribeLogDirsResponse", throttle_time=ZERO, error_code=0, results=(result,))
+    return ctx.r("DescribeLogDirsResponse", throttle_time=ZERO, error_code=0, results=results)
