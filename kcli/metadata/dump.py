@@ -328,12 +328,13 @@ def json_dump_lines(reader: FileReader, lines: list[str], flush: Callable[[], An
     for batch in reader.batches():
         if len(lines) >= 4096:
             flush()
-        base_offset, epoch, base_ts, count, control, area, rpos, end, shift = batch
+        base_offset, epoch, base_ts, count, control, area, rpos, end, shift, noops = batch
         if area is None:
-            emit(
-                f'{{"offset":{base_offset},"epoch":{epoch},"timestamp":{base_ts},'
+            lines += [
+                f'{{"offset":{offset},"epoch":{noop_epoch},"timestamp":{timestamp},'
                 '"type":"NoOpRecord","version":0,"data":{}}'
-            )
+                for offset, noop_epoch, _crc, timestamp in noops or ()
+            ]
             continue
         ts_delta = 0
         try:

@@ -487,7 +487,7 @@ def replay_segment(builder: ImageBuilder, reader: FileReader) -> None:
         for version in range(3)
     }
     for batch in reader.batches():
-        base_offset, epoch, base_ts, count, control, area, rpos, end, shift = batch
+        base_offset, epoch, base_ts, count, control, area, rpos, end, shift, _noops = batch
         if area is None:
             continue  # a NoOpRecord batch (the reader skips them with skip_noop)
         if control:

@@ -18,6 +18,7 @@ Behavior:
 from __future__ import annotations
 
 import functools
+import re
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -36,11 +37,16 @@ NOOP_VALUE = b"\x01\x14\x00\x00"
 # A whole record holding NoOpRecord at offset delta 0, timestamp delta 0: length 10, attributes 0,
 # deltas 0, null key, value of 4 bytes, no headers.
 NOOP_RECORD = b"\x14\x00\x00\x00\x01\x08" + NOOP_VALUE + b"\x00"
-# A NoOpRecord batch: base offset, length 60, epoch, magic, CRC, attributes + last offset delta (0),
-# base timestamp; then from the max timestamp's end: producer id/epoch/sequence -1, one record.
-_NOOP_HEAD = struct.Struct(">q4xiBIhiq")
+# A NoOpRecord batch as KRaft writes it: base offset, length 60, epoch, magic 2, CRC, attributes and
+# last offset delta 0, base and max timestamps, producer id/epoch/sequence -1, one record.
 _NOOP_LENGTH = (60).to_bytes(4, "big")
 _NOOP_TAIL = b"\xff" * 14 + (1).to_bytes(4, "big") + NOOP_RECORD
+_NOOP_RUN = re.compile(
+    b"(?:.{8}" + re.escape(_NOOP_LENGTH) + b".{4}\x02.{4}\x00{6}.{16}" + re.escape(_NOOP_TAIL) + b"){1,4096}",
+    re.S,
+)
+# -> (base offset, epoch, CRC, base timestamp) of each batch of a run
+_NOOP_HEADS = struct.Struct(">q4xi1xI6xq8x29x")
 # Attributes, timestamp delta 0, offset delta i, null key: the record header KRaft writes for record i.
 PLAIN_HEADERS = tuple(bytes((0, 0, 2 * index, 1)) for index in range(64))
 
@@ -118,8 +124,9 @@ class Entry(NamedTuple):
 class BatchSpan(NamedTuple):
     """One checked batch: where its records are (`area[start:end]`, inflated when compressed).
 
-    `shift` is added to positions in `area` to name file positions (non-zero when inflated);
-    `area` None stands for the idle controller's batch of one NoOpRecord.
+    `shift` is added to positions in `area` to name file positions (non-zero when inflated).
+    `area` None stands for a run of the idle controller's batches of one NoOpRecord: `noops` holds
+    their (offset, epoch, CRC, timestamp) and `record_count` their number.
     """
 
     base_offset: int
@@ -131,6 +138,7 @@ class BatchSpan(NamedTuple):
     start: int
     end: int
     shift: int
+    noops: list[tuple[int, int, int, int]] | None = None
 
 
 # BatchSpan(...) runs a Python-level __new__; tuple.__new__ builds the same value in C.
@@ -336,7 +344,8 @@ class FileReader:
         noop = (() if 20 in self.values else _noop()) if self.decode else None
         for batch in self.batches(data):
             if batch.area is None:
-                yield Entry(batch.base_offset, batch.epoch, batch.base_timestamp, False, 20, 0, noop)
+                for offset, epoch, _crc, timestamp in batch.noops or ():
+                    yield Entry(offset, epoch, timestamp, False, 20, 0, noop)
                 continue
             out: list[Entry] = []
             try:
@@ -362,29 +371,37 @@ class FileReader:
         min_offset = self.min_offset
         unpack = _BATCH.unpack_from
         pos = 0
-        noop_head = _NOOP_HEAD.unpack_from
+        noop_run = _NOOP_RUN.match
+        noop_heads = _NOOP_HEADS.iter_unpack
         while pos < size:
             if buf[pos + 43 : pos + 72] == _NOOP_TAIL and buf[pos + 8 : pos + 12] == _NOOP_LENGTH:
-                # The idle controller's batch of one NoOpRecord (most of every real log) in the one
-                # layout KRaft writes: only the offset, epoch, CRC and timestamps vary.
-                base_offset, epoch, magic, crc, attributes, last_delta, base_ts = noop_head(buf, pos)
-                if (
-                    magic == 2
-                    and attributes == 0
-                    and last_delta == 0
-                    and crc32c(view[pos + 21 : pos + 72]) == crc
-                ):
-                    stats.batches += 1
-                    pos += 72
-                    if base_offset < min_offset:
+                # The idle controller's batches of one NoOpRecord (most of every real log) in the one
+                # layout KRaft writes (only the offset, epoch, CRC and timestamps vary), a run at a time.
+                run = noop_run(buf, pos)
+                if run is not None:
+                    run_end = run.end()
+                    heads = list(noop_heads(view[pos:run_end]))
+                    crcs = list(map(crc32c, [view[at + 21 : at + 72] for at in range(pos, run_end, 72)]))
+                    if crcs != [head[2] for head in heads]:
+                        good = next(
+                            i for i, (h, crc) in enumerate(zip(heads, crcs, strict=True)) if h[2] != crc
+                        )
+                        del heads[good:]  # the general path below reports the bad batch
+                    if heads:
+                        stats.batches += len(heads)
+                        pos += 72 * len(heads)
+                        if min_offset:
+                            heads = [head for head in heads if head[0] >= min_offset]
+                        if heads:
+                            stats.records += len(heads)
+                            self.last_good_offset, self.last_epoch, _crc, self.last_timestamp = heads[-1]
+                            if not skip_noop:
+                                first = heads[0]
+                                yield _span(
+                                    BatchSpan,
+                                    (first[0], first[1], first[3], len(heads), False, None, 0, 0, 0, heads),
+                                )
                         continue
-                    stats.records += 1
-                    self.last_good_offset = base_offset
-                    self.last_epoch = epoch
-                    self.last_timestamp = base_ts
-                    if not skip_noop:
-                        yield _span(BatchSpan, (base_offset, epoch, base_ts, 1, False, None, 0, 0, 0))
-                    continue
             try:
                 if pos + BATCH_OVERHEAD > size:
                     if not any(view[pos:]):
@@ -437,7 +454,21 @@ class FileReader:
                 self.last_epoch = epoch
                 self.last_timestamp = base_ts
                 if not skip_noop:
-                    yield _span(BatchSpan, (base_offset, epoch, base_ts, 1, False, None, 0, 0, 0))
+                    yield _span(
+                        BatchSpan,
+                        (
+                            base_offset,
+                            epoch,
+                            base_ts,
+                            1,
+                            False,
+                            None,
+                            0,
+                            0,
+                            0,
+                            [(base_offset, epoch, crc, base_ts)],
+                        ),
+                    )
                 continue
             codec = attributes & 0x07
             if codec:
@@ -450,12 +481,12 @@ class FileReader:
                     continue
                 span = _span(BatchSpan, (
                     base_offset, epoch, base_ts, count, bool(attributes & CONTROL_FLAG), area, 0, len(area),
-                    pos + BATCH_OVERHEAD,
+                    pos + BATCH_OVERHEAD, None,
                 ))  # fmt: skip
             else:
                 span = _span(BatchSpan, (
                     base_offset, epoch, base_ts, count, bool(attributes & CONTROL_FLAG), buf,
-                    pos + BATCH_OVERHEAD, batch_end, 0,
+                    pos + BATCH_OVERHEAD, batch_end, 0, None,
                 ))  # fmt: skip
             yield span
             pos = batch_end
@@ -467,7 +498,7 @@ class FileReader:
 
     def batch_entries(self, batch: BatchSpan, emit: Callable[[Entry], Any]) -> None:
         """Parse one batch's records in order, emitting an Entry each; CorruptData at a bad one."""
-        _base_offset, epoch, base_ts, count, _control, area, rpos, end, shift = batch
+        _base_offset, epoch, base_ts, count, _control, area, rpos, end, shift, _noops = batch
         ts_delta = 0
         for index in range(count):
             fast, ts_delta, key_start, key_length, value_start, value_length, record_end = frame_fast(
@@ -502,7 +533,7 @@ class FileReader:
     ) -> Entry | None:
         """The Entry of one framed record (None: before min_offset or a skipped NoOp); CorruptData
         when its key or value framing is wrong (bodies that do not parse follow the skip policy)."""
-        base_offset, epoch, base_ts, _count, control, area, _start, _end, shift = batch
+        base_offset, epoch, base_ts, _count, control, area, _start, _end, shift, _noops = batch
         offset = base_offset + index
         if offset < self.min_offset:
             return None

@@ -328,3 +328,29 @@ def test_noop_batches_read_the_same_on_the_fast_and_the_general_path() -> None:
         assert results[0] == results[1]
         assert results[0][1:] == (3, 4, 3, 10)
         assert [e.offset for e in results[0][0]] == ([] if skip_noop else [1, 2, 3])
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_bad_crc_inside_a_run_of_noop_batches(skip: bool) -> None:
+    from kcli.metadata.codec import encode_metadata_record
+    from kcli.metadata.reader import DecodeError
+
+    batches = [
+        encode_batch(
+            [(None, encode_metadata_record(r.NoOpRecord()))], base_offset=offset, epoch=1, timestamp_ms=offset
+        )
+        for offset in range(10)
+    ]
+    data = bytearray(b"".join(batches))
+    data[72 * 6 + 30] ^= 0x01  # the base timestamp of the batch at offset 6
+    reader = FileReader(path=Path("x.log"), stats=ReadStats(), skip_corrupt=skip, min_offset=2)
+    if not skip:
+        with pytest.raises(DecodeError) as error:
+            list(reader.entries(bytes(data)))
+        assert error.value.position == 72 * 6 and error.value.last_good_offset == 5
+        assert "CRC-32C mismatch" in error.value.message
+        return
+    offsets = [entry.offset for entry in reader.entries(bytes(data))]
+    assert offsets == [2, 3, 4, 5, 7, 8, 9]
+    assert (reader.stats.batches, reader.stats.skipped_batches, reader.stats.records) == (9, 1, 7)
+    assert (reader.last_good_offset, reader.last_timestamp) == (9, 9)
