@@ -1,4 +1,4 @@
-"""End to end: a snapshot collected from the sandbox through the client layer audits with Spark."""
+"""End to end: snapshots collected from the sandbox through the client layer audit with Spark."""
 
 from __future__ import annotations
 
@@ -39,8 +39,22 @@ def test_collect_then_audit_the_sandbox(spark: Any, sandbox: Any, tmp_path: Path
         sandbox.active_controller_id
     ]
 
-    result = invoke("spark", "audit", "-i", str(out), "-o", "json", "--out", str(tmp_path / "findings"))
+    # `audit --bootstrap-server` collects again (into OUT/snapshots) and audits in one go.
+    findings = tmp_path / "findings"
+    result = invoke(
+        "spark",
+        "audit",
+        "--bootstrap-server",
+        sandbox.bootstrap_servers,
+        "-o",
+        "json",
+        "--out",
+        str(findings),
+    )
     assert result.code == 0, result.stderr
+    assert {b["broker_id"] for b in _table(findings / "snapshots", "brokers")} == set(sandbox.broker_ids)
+    # Other tests share this sandbox and may add topics meanwhile: compare with what was audited.
+    partitions = _table(findings / "snapshots", "partitions")
     summary = result.json
     assert summary["clusters"] == 1
     assert summary["partitions"] == len(partitions)
