@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -82,6 +83,20 @@ def main(argv: list[str] | None = None) -> int:
                     f"({stages}); {result.total} findings; generate {generate_seconds:.1f}s",
                     file=sys.stderr,
                 )
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.figures import record
+
+    print(f"load average {os.getloadavg()[0]:.1f} (the machine is shared)", file=sys.stderr)
+    baseline = results[0]
+    for row in results:
+        record(
+            f"audit {row['partitions']:,} partitions / {row['clusters']} clusters ({args.master})",
+            row["audit_s"],
+            "s",
+            target=f"< {TARGET_SECONDS:.0f}" if row["partitions"] >= 1_000_000 else None,
+            baseline=baseline["audit_s"] if row is not baseline else None,
+            baseline_name=f"audit of {baseline['partitions']:,} partitions" if row is not baseline else None,
+        )
     if args.json:
         print(
             json.dumps(

@@ -148,7 +148,8 @@ def spark_session(master: str, conf: Mapping[str, str]) -> Iterator[SparkSession
     with tempfile.TemporaryDirectory(prefix="kcli-spark-") as scratch:
         log_config = Path(scratch) / "log4j2.properties"
         log_config.write_text(LOG4J2_PROPERTIES, encoding="utf-8")
-        settings = {**DEFAULT_CONF, **conf}
+        # Spark creates its (unused) SQL warehouse dir in the working directory unless told otherwise.
+        settings = {**DEFAULT_CONF, "spark.sql.warehouse.dir": str(Path(scratch) / "warehouse"), **conf}
         if master.startswith("local") and not os.environ.get("PYSPARK_PYTHON"):
             # Local Python workers must run this interpreter (with kcli and its readers installed);
             # pyspark takes the worker interpreter from the environment when the context starts.
