@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from kcli.metadata import records as _records
@@ -34,6 +35,7 @@ R: Any = _records
 log = logging.getLogger("kcli.sandbox")
 
 ControlHook = Callable[[Any, Any], Awaitable[Any | None]]
+CONTROLLER_ID_FLOOR = 100  # node ids below are brokers (how `up` tells the kinds apart on replay)
 
 
 def new_cluster_id() -> str:
@@ -127,9 +129,14 @@ class Cluster:
         self.log_dir_moves = LogDirMoves(self)
         brokers = sorted(self.image.brokers) or list(self.settings.broker_ids())
         controllers = list(self.settings.controller_ids())
+        if existing is not None and existing.voters:
+            # controllers added with AddRaftVoter come back as voters
+            controllers += sorted(
+                c for c in existing.voters if c not in controllers and c >= CONTROLLER_ID_FLOOR
+            )
         ports = self._ports(len(brokers) + len(controllers))
         for node_id, port in zip([*brokers, *controllers], ports, strict=True):
-            kind = Listener.BROKER if node_id < 100 else Listener.CONTROLLER
+            kind = Listener.BROKER if node_id < CONTROLLER_ID_FLOOR else Listener.CONTROLLER
             self.nodes[node_id] = Node(
                 node_id=node_id,
                 kind=kind,
@@ -450,6 +457,53 @@ class Cluster:
             await self.commit(leadership_after_return(self, node_id))
         else:
             await self.commit([self._register_controller(node)])
+
+    async def prepare_controller(self, node_id: int, client_properties: Sequence[str] = ()) -> Path:
+        """Start a new controller that is not a voter yet (an observer) and write its server.properties.
+
+        Like a freshly formatted controller started with controller.quorum.bootstrap.servers, it
+        gets a log dir with meta.properties (and a new directory.id), fetches the metadata log,
+        registers (RegisterControllerRecord) and answers on its own listener; AddRaftVoter makes it
+        a voter. `client_properties` are appended for tools that read the file as a client config.
+        """
+        from kcli.sandbox import server
+
+        if node_id in self.nodes:
+            raise ClusterError(f"node {node_id} already exists in this sandbox")
+        if node_id < CONTROLLER_ID_FLOOR:
+            raise ClusterError(
+                f"controller ids are {CONTROLLER_ID_FLOOR} and above in a sandbox, not {node_id}"
+            )
+        node = Node(
+            node_id=node_id,
+            kind=Listener.CONTROLLER,
+            host=self.settings.host,
+            port=0,
+            directory_id=self.metalog.directory_id(node_id),
+        )
+        self.nodes[node_id] = node
+        await server.bind(self, node)
+        self.metalog.add_node(node)
+        await self.commit([self._register_controller(node)])
+        config = self.broker_config(node_id)
+        keys = (
+            "process.roles",
+            "node.id",
+            "controller.listener.names",
+            "listeners",
+            "advertised.listeners",
+            "controller.quorum.bootstrap.servers",
+            "metadata.log.dir",
+            "log.dirs",
+        )
+        lines = [
+            "# A sandbox controller that is not a voter yet: kcli metadata-quorum add-controller --command-config",
+            *(f"{key}={config[key]}" for key in keys),
+            *client_properties,
+        ]
+        path = self.settings.directory / str(node_id) / "server.properties"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
 
     async def failover(self) -> int:
         """Make the next running controller active (a new leader epoch); returns its id."""

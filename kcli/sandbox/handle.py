@@ -226,6 +226,19 @@ class Sandbox:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return path
 
+    def prepare_controller(self, node_id: int) -> Path:
+        """Start controller `node_id` as an observer (not a voter) and return its server.properties.
+
+        The file is what `kcli metadata-quorum add-controller --command-config` reads: process.roles,
+        node.id, controller.listener.names, listeners, advertised.listeners and metadata.log.dir
+        (whose meta.properties holds the directory.id); with security on, the admin client settings
+        follow, since the same file is the tool's client config.
+        """
+        extra: list[str] = []
+        if self.settings.security is not Security.PLAINTEXT:
+            extra = self.command_config().read_text(encoding="utf-8").splitlines()
+        return self.run(lambda c: c.prepare_controller(node_id, extra))
+
     # ---------------------------------------------------------------- faults
 
     def control(self, api_key: int, hook: Callable[[Any, Any], Awaitable[Any | None]] | None) -> None:
