@@ -211,6 +211,7 @@ async def _add_elr(admin: Admin, partitions: list[dict[str, Any]]) -> None:
     from kio.static.primitive import i32
 
     from kcli.client.admin import Target
+    from kcli.client.api.configs import nested
     from kcli.client.protocol import make, request_class
 
     by_key = {(row["topic"], row["partition"]): row for row in partitions}
@@ -222,15 +223,13 @@ async def _add_elr(admin: Admin, partitions: list[dict[str, Any]]) -> None:
 
         def build(version: int, cursor: tuple[str, int] | None = cursor) -> Any:
             cls = request_class("describe_topic_partitions", version)
-            module = __import__(cls.__module__, fromlist=["TopicRequest", "Cursor"])
+            cursor_cls, topic_cls = nested(cls, "Cursor"), nested(cls, "TopicRequest")
             next_cursor = (
-                None
-                if cursor is None
-                else module.Cursor(topic_name=cursor[0], partition_index=i32(cursor[1]))
+                None if cursor is None else cursor_cls(topic_name=cursor[0], partition_index=i32(cursor[1]))
             )
             return make(
                 cls,
-                topics=tuple(module.TopicRequest(name=name) for name in wanted),
+                topics=tuple(topic_cls(name=name) for name in wanted),
                 response_partition_limit=i32(2000),
                 cursor=next_cursor,
             )

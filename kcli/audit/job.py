@@ -7,7 +7,6 @@ is reused and left running.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -17,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kcli.audit.rules import FINDING_COLUMNS, Rule, RuleError, Severity
 from kcli.audit.tables import HISTORY_TABLES, SNAPSHOT_TABLES, TABLES_BY_NAME, Table
@@ -227,7 +226,7 @@ def _run_audit(
         stages["run rules"] = time.monotonic() - started
 
         started = time.monotonic()
-        if request.out is not None and total >= 0:
+        if request.out is not None:
             say(f"writing {total} findings to {request.out}")
             write_findings(findings, request.out)
         stages["write findings"] = time.monotonic() - started
@@ -392,12 +391,6 @@ def write_findings(findings: DataFrame, out: Path) -> None:
             with part.open("rb") as source:
                 shutil.copyfileobj(source, target)
     shutil.rmtree(staging, ignore_errors=True)
-
-
-def read_findings_jsonl(path: Path) -> list[dict[str, Any]]:
-    """The findings of a JSON-lines file (tests and scripts)."""
-    with path.open(encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines if line.strip()]
 
 
 def _union(frames: Sequence[DataFrame]) -> DataFrame:

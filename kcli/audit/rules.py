@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from importlib import resources
@@ -211,17 +211,3 @@ def _rule_at_line(text: str, lineno: int | None) -> str:
 
 def _first_line(error: Exception) -> str:
     return str(error).splitlines()[0] if str(error) else type(error).__name__
-
-
-def describe(rules: Iterable[Rule]) -> list[dict[str, Any]]:
-    """Rules as plain values for `kcli spark rules -o json`."""
-    return [
-        {
-            "id": rule.id,
-            "severity": rule.severity.name,
-            "description": rule.description,
-            "params": dict(rule.params),
-            "source": rule.source,
-        }
-        for rule in rules
-    ]
