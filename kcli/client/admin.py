@@ -96,6 +96,9 @@ class Admin:
         self._memory = PeerMemory()
         self._ssl_context: ssl.SSLContext | None = None
         self._pinned_cluster_id: str | None = None
+        # Since when no known node has answered (None: the last request got an answer); after
+        # metadata.recovery.rebootstrap.trigger.ms of that, the client bootstraps again (KIP-1102).
+        self._failing_since: float | None = None
 
     # ---- lifecycle --------------------------------------------------------------------------------
 
@@ -150,26 +153,41 @@ class Admin:
             assert self.config.ssl is not None
             self._ssl_context = build_ssl_context(self.config.ssl)
         failures: list[KcliError] = []
-        for endpoint in self.config.bootstrap:
-            if time.monotonic() >= deadline:
+        passes = 0
+        while True:
+            failures = []
+            for endpoint in self.config.bootstrap:
+                if time.monotonic() >= deadline:
+                    break
+                try:
+                    connection = await self._open(endpoint, deadline, node_id=None, cluster_id=None)
+                except (ConnectionFailed, RequestTimedOut) as error:
+                    failures.append(error)
+                    continue
+                try:
+                    description = await cluster.describe(
+                        connection, self.config.endpoint_type, deadline=deadline
+                    )
+                except (ConnectionFailed, RequestTimedOut) as error:
+                    await connection.close()
+                    failures.append(error)
+                    continue
+                except BaseException:
+                    await connection.close()
+                    raise
+                self._adopt(description, connection, endpoint)
+                self._failing_since = None
+                return description
+            # Refused connections are retried (a node restarting, a cluster coming up) with backoff
+            # until the deadline; anything else (timeouts, TLS, SASL, not Kafka) is final.
+            passes += 1
+            if not failures or not all(_worth_retrying(error) for error in failures):
                 break
-            try:
-                connection = await self._open(endpoint, deadline, node_id=None, cluster_id=None)
-            except (ConnectionFailed, RequestTimedOut) as error:
-                failures.append(error)
-                continue
-            try:
-                description = await cluster.describe(connection, self.config.endpoint_type, deadline=deadline)
-            except (ConnectionFailed, RequestTimedOut) as error:
-                await connection.close()
-                failures.append(error)
-                continue
-            except BaseException:
-                await connection.close()
-                raise
-            self._adopt(description, connection, endpoint)
-            return description
-        raise _bootstrap_failure(self.config, failures)
+            if not await self._backoff(passes, deadline):
+                break
+            if self._trace is not None:
+                self._trace(f"bootstrap pass {passes} failed ({failures[0].message}); retrying")
+        raise _bootstrap_failure(self.config, failures, passes=passes)
 
     def _adopt(self, description: ClusterDescription, connection: Connection, endpoint: Endpoint) -> None:
         """Take a fresh description: pin and check the cluster id, keep the bootstrap connection."""
@@ -332,7 +350,7 @@ class Admin:
                 if (
                     not rebootstrapped
                     and self.config.recovery_strategy == "rebootstrap"
-                    and not isinstance(last_error, RequestTimedOut)
+                    and (not isinstance(last_error, RequestTimedOut) or self._rebootstrap_due())
                 ):
                     rebootstrapped = True
                     await self.rebootstrap(deadline)
@@ -340,9 +358,12 @@ class Admin:
                     continue
                 assert last_error is not None
                 raise last_error from None
+            started = time.monotonic()
             try:
                 connection = await self._connection(node, deadline)
-                return await operation(connection)
+                result = await operation(connection)
+                self._failing_since = None
+                return result
             except RebootstrapRequired as required:
                 if self.config.recovery_strategy == "none":
                     raise
@@ -380,7 +401,20 @@ class Admin:
                     continue  # one more try on a fresh connection
             except (ConnectionFailed, RequestTimedOut) as error:
                 last_error = error
+            if self._failing_since is None:
+                self._failing_since = started
             await self._forget(node.node_id)
+            if not rebootstrapped and self._rebootstrap_due():
+                # KIP-1102: no node has answered for metadata.recovery.rebootstrap.trigger.ms
+                rebootstrapped = True
+                if self._trace is not None:
+                    self._trace(
+                        f"no node answered for {self.config.rebootstrap_trigger_ms} ms "
+                        "(metadata.recovery.rebootstrap.trigger.ms); bootstrapping again"
+                    )
+                await self.rebootstrap(deadline)
+                failed.clear()
+                continue
             attempt += 1
             if target.kind == "any":
                 failed.add(node.node_id)
@@ -479,6 +513,14 @@ class Admin:
 
     # ---- time -------------------------------------------------------------------------------------
 
+    def _rebootstrap_due(self) -> bool:
+        """Whether no known node has answered for metadata.recovery.rebootstrap.trigger.ms (KIP-1102)."""
+        return (
+            self.config.recovery_strategy == "rebootstrap"
+            and self._failing_since is not None
+            and (time.monotonic() - self._failing_since) * 1000 >= self.config.rebootstrap_trigger_ms
+        )
+
     def _budget_ms(self) -> int:
         return self.config.default_api_timeout_ms
 
@@ -498,11 +540,27 @@ class Admin:
         return True
 
 
-def _bootstrap_failure(config: ClientConfig, failures: list[KcliError]) -> KcliError:
+def _worth_retrying(error: KcliError) -> bool:
+    """A bootstrap failure that may go away by itself: a refused connection (a node starting up)."""
+    from kcli.client.errors import ConnectionRefused
+
+    return isinstance(error, ConnectionRefused)
+
+
+def _bootstrap_failure(config: ClientConfig, failures: list[KcliError], *, passes: int = 1) -> KcliError:
     if not failures:
         return RequestTimedOut(
             f"bootstrap did not complete within {config.default_api_timeout_ms} ms (default.api.timeout.ms)"
         )
+    error = _summary(config, failures)
+    if passes > 1:
+        kind = RequestTimedOut if isinstance(error, RequestTimedOut) else ConnectionFailed
+        retried = f" (tried {passes} times within default.api.timeout.ms={config.default_api_timeout_ms})"
+        return kind(error.message + retried, hint=error.hint)
+    return error
+
+
+def _summary(config: ClientConfig, failures: list[KcliError]) -> KcliError:
     if len(failures) == 1:
         return failures[0]
     first = failures[0]

@@ -8,7 +8,7 @@ Kafka's CommandLineUtils.initializeBootstrapProperties does for a flag):
 3. a profile from the TOML config file ($KCLI_CONFIG or ~/.config/kcli/config.toml), chosen by
    --profile, else $KCLI_PROFILE, else `default_profile` in the file, else the `default` profile,
 4. the environment: KCLI_BOOTSTRAP_SERVER, KCLI_BOOTSTRAP_CONTROLLER, KCLI_SECURITY_PROTOCOL,
-   KCLI_CLIENT_ID, KCLI_EXPECTED_CLUSTER_ID.
+   KCLI_CLIENT_ID, KCLI_EXPECTED_CLUSTER_ID, KCLI_DEFAULT_API_TIMEOUT_MS.
 
 Profile file format (nested tables are flattened to dotted Kafka keys)::
 
@@ -489,6 +489,7 @@ _ENV_KEYS = {
     "KCLI_SECURITY_PROTOCOL": "security.protocol",
     "KCLI_CLIENT_ID": "client.id",
     "KCLI_EXPECTED_CLUSTER_ID": "expected.cluster.id",
+    "KCLI_DEFAULT_API_TIMEOUT_MS": "default.api.timeout.ms",
 }
 _BOOTSTRAP_KEYS = ("bootstrap.servers", "bootstrap.controllers")
 

@@ -32,6 +32,7 @@ from kcli.client.config import ClientConfig, Endpoint
 from kcli.client.errors import (
     AuthenticationFailed,
     ConnectionFailed,
+    ConnectionRefused,
     KafkaError,
     ProtocolError,
     RequestTimedOut,
@@ -528,7 +529,7 @@ def _connect_error(error: OSError, where: str, config: ClientConfig) -> Connecti
             hint="check that the listener uses TLS (security.protocol) and the client certificate settings",
         )
     if isinstance(error, ConnectionRefusedError):
-        return ConnectionFailed(
+        return ConnectionRefused(
             f"cannot connect to {where}: connection refused", hint="is the node running on that port?"
         )
     reason = error.strerror or str(error) or type(error).__name__

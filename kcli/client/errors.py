@@ -516,6 +516,10 @@ class ConnectionFailed(KcliError):
     """A node could not be reached, or the connection broke (TCP, TLS, SASL, or not a Kafka server)."""
 
 
+class ConnectionRefused(ConnectionFailed):
+    """Nothing accepted the connection (yet): worth retrying with backoff until the deadline."""
+
+
 class AuthenticationFailed(ConnectionFailed):
     """SASL or TLS authentication was refused, or the server could not prove its identity."""
 

@@ -144,7 +144,12 @@ def test_http_server_that_waits_for_a_request_line_is_bounded(tmp_path: Path) ->
 
 def test_connection_refused() -> None:
     port = free_port()
-    result = invoke("cluster-id", "--bootstrap-server", f"127.0.0.1:{port}")
+    result = invoke(
+        "cluster-id",
+        "--bootstrap-server",
+        f"127.0.0.1:{port}",
+        environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "300"},
+    )
     line = _assert_one_clean_line(result)
     assert f"cannot connect to 127.0.0.1:{port}: connection refused" in line
 
@@ -152,6 +157,11 @@ def test_connection_refused() -> None:
 @pytest.mark.parametrize("flag", ["--bootstrap-server", "--bootstrap-controller"])
 def test_several_dead_bootstrap_addresses_are_summarised(flag: str) -> None:
     ports = [free_port(), free_port()]
-    result = invoke("cluster-id", flag, ",".join(f"127.0.0.1:{p}" for p in ports))
+    result = invoke(
+        "cluster-id",
+        flag,
+        ",".join(f"127.0.0.1:{p}" for p in ports),
+        environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "300"},
+    )
     line = _assert_one_clean_line(result)
     assert "none of the bootstrap" in line and all(str(p) in line for p in ports)

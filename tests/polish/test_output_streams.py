@@ -147,7 +147,9 @@ def test_a_failing_command_writes_its_error_to_stderr_only(name: str, argv: list
     with_json = "--output" in _options(name)
     depth = len(name.split())
     output = ["-o", "json"] if with_json else []
-    result = invoke(*argv[:depth], *output, *argv[depth:], environ={"NO_COLOR": None})
+    # refused connections are retried until default.api.timeout.ms: keep that short here
+    environ = {"NO_COLOR": None, "KCLI_DEFAULT_API_TIMEOUT_MS": "300"}
+    result = invoke(*argv[:depth], *output, *argv[depth:], environ=environ)
     assert result.code != 0, f"{name} did not fail: {result.stdout}"
     assert "Traceback" not in result.stderr
     _plain(result)

@@ -63,7 +63,7 @@ def test_no_secret_in_any_output(sasl_sandbox: Any, tmp_path: Path, caplog: pyte
         (("cluster-id",), profile_env),  # SCRAM, password from the environment through the profile
         (("features", "describe"), profile_env),
         (("cluster-id", "-b", b, "-c", str(wrong)), {}),  # wrong password
-        (("cluster-id", "-b", "127.0.0.1:1", "-c", plain_admin), {}),  # nothing listening
+        (("cluster-id", "-b", "127.0.0.1:1", "-c", plain_admin), {"KCLI_DEFAULT_API_TIMEOUT_MS": "300"}),  # nothing listening (refusals are retried until the deadline)
     ]  # fmt: skip
 
     captured: list[str] = []
