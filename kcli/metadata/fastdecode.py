@@ -311,16 +311,45 @@ ID_HEAD = struct.Struct(">i16s")
 _MAX_TAILS = 65536
 
 
-def id_tail_reader(api_key: int, version: int) -> Callable[[Any, int, int], tuple[Any, ...] | None] | None:
-    """For a class opening with (int32, uuid) fields (PartitionRecord, PartitionChangeRecord): a
-    reader `(buf, body, end) -> the values after those two`, or None when the body does not decode
+class IdTailReader:
+    """For a class opening with (int32, uuid) fields (PartitionRecord, PartitionChangeRecord):
+    `reader(buf, body, end)` -> the values after those two, or None when the body does not decode
     canonically (kio's reader decides then).
 
     The rest of such a record (replicas, ISR, leader, epochs, tagged fields) repeats across
     partitions and changes, and its values depend only on its own bytes (any 20 bytes are a valid
-    int32 and uuid), so each distinct byte string is decoded once and the values are shared.
-    Read the two leading fields with `ID_HEAD`.
+    int32 and uuid), so each distinct byte string is decoded once and the values are shared:
+    `memo` maps the bytes after the two ids (`buf[body + 20 : end]`) to the values of bodies that
+    decoded to exactly `end`; a hot loop may look there first. Read the two ids with `ID_HEAD`.
     """
+
+    __slots__ = ("_compiled", "memo")
+
+    def __init__(self, compiled: ValuesReader) -> None:
+        self._compiled = compiled
+        self.memo: dict[bytes, tuple[Any, ...]] = {}
+
+    def __call__(self, buf: Any, body: int, end: int) -> tuple[Any, ...] | None:
+        tail = buf[body + 20 : end]
+        rest = self.memo.get(tail)
+        if rest is None:
+            if end - body <= 20:
+                return None
+            try:
+                values, used = self._compiled(buf, body)
+            except Exception:
+                return None
+            if body + used != end:
+                return None
+            rest = values[2:]
+            if len(self.memo) >= _MAX_TAILS:
+                self.memo.clear()
+            self.memo[tail] = rest
+        return rest
+
+
+def id_tail_reader(api_key: int, version: int) -> IdTailReader | None:
+    """A fresh IdTailReader for one (int32, uuid)-led record type and version, else None."""
     cls = METADATA_RECORD_CLASSES.get((api_key, version))
     compiled = values_reader(api_key, version)
     if cls is None or compiled is None:
@@ -330,24 +359,4 @@ def id_tail_reader(api_key: int, version: int) -> Callable[[Any, int, int], tupl
     head = [(f.kafka_type, f.array, f.tag) for f in fields[:2]]
     if head != [("int32", False, None), ("uuid", False, None)]:
         return None
-    memo: dict[bytes, tuple[Any, ...]] = {}
-
-    def read_tail(buf: Any, body: int, end: int) -> tuple[Any, ...] | None:
-        tail = buf[body + 20 : end]
-        rest = memo.get(tail)
-        if rest is None:
-            if end - body <= 20:
-                return None
-            try:
-                values, used = compiled(buf, body)
-            except Exception:
-                return None
-            if body + used != end:
-                return None
-            rest = values[2:]
-            if len(memo) >= _MAX_TAILS:
-                memo.clear()
-            memo[tail] = rest
-        return rest
-
-    return read_tail
+    return IdTailReader(compiled)

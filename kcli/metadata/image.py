@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
-from kcli.metadata.fastdecode import values_of
+from kcli.metadata.fastdecode import ID_HEAD, values_of
 from kcli.metadata.reader import (
     PLAIN_HEADERS,
     CorruptData,
@@ -189,7 +189,11 @@ class ImageBuilder:
         self.image = image or MetadataImage()
         self._pending: list[Any] | None = None
         # topics by the uuid's int value: C-level hashing on the hot path (UUID.__hash__ is Python)
-        self._by_raw: dict[bytes, TopicState] = {t.topic_id.bytes: t for t in self.image.topics.values()}
+        self._by_raw: dict[bytes, TopicState] = {
+            t.topic_id.bytes: t for t in self.image.topics.values() if t.topic_id is not None
+        }
+        # ID_HEAD bytes (partition id, topic id) -> the partition, filled by the inline replay
+        self.partition_cache: dict[bytes, PartitionState] = {}
         self._dispatch: dict[int, Callable[[Any], None]] = {
             0: self._register_broker,
             1: self._unregister_broker,
@@ -333,14 +337,18 @@ class ImageBuilder:
     def _topic(self, values: tuple[Any, ...]) -> None:
         name, topic_id = values
         topic = TopicState(name, topic_id)
+        if topic_id in self.image.topics:
+            self.partition_cache.clear()  # the topic's partitions start over
         self.image.topics[topic_id] = topic
         self.image.topic_names[name] = topic_id
-        self._by_raw[topic_id.bytes] = topic
+        if topic_id is not None:
+            self._by_raw[topic_id.bytes] = topic
 
     def _partition(self, values: tuple[Any, ...]) -> None:
         topic = self._by_raw.get(values[1].bytes) if values[1] is not None else None
         if topic is not None:
             topic.partitions[values[0]] = PartitionState(values[2:])
+            self.partition_cache.pop(ID_HEAD.pack(values[0], values[1].bytes), None)
 
     def _partition_change(self, values: tuple[Any, ...]) -> None:
         topic = self._by_raw.get(values[1].bytes) if values[1] is not None else None
@@ -351,6 +359,7 @@ class ImageBuilder:
             partition.merge(values[2:])
 
     def _remove_topic(self, record: Any) -> None:
+        self.partition_cache.clear()
         topic = self.image.topics.pop(record.topic_id, None)
         if record.topic_id is not None:
             self._by_raw.pop(record.topic_id.bytes, None)
@@ -471,7 +480,7 @@ def replay_segment(builder: ImageBuilder, reader: FileReader) -> None:
     outside transactions; everything else goes through `reader.record_entry` and `builder.apply`,
     so errors, the skip policy and the record order are those of `reader.entries()`.
     """
-    from kcli.metadata.fastdecode import ID_HEAD, id_tail_reader
+    from kcli.metadata.fastdecode import id_tail_reader, values_reader
 
     apply = builder.apply
     provenance = builder.image.provenance
@@ -480,12 +489,19 @@ def replay_segment(builder: ImageBuilder, reader: FileReader) -> None:
     min_offset = reader.min_offset
     read_head = ID_HEAD.unpack_from
     plain_headers = PLAIN_HEADERS
-    # frame header (frame version 1, api key, version) -> (is a change, tail reader)
-    inline_types = {
-        bytes((1, key, version)): (key == 5, id_tail_reader(key, version))
-        for key in (3, 5)
-        for version in range(3)
-    }
+    partition_cache = builder.partition_cache
+    # frame header (frame version 1, api key, version) -> (is a change, tail reader, its memo), or
+    # for TopicRecord/ConfigRecord (compiled reader, None, handler)
+    inline_types: dict[bytes, tuple[Any, Any, Any]] = {}
+    for key in (3, 5):
+        for version in range(3):
+            tails = id_tail_reader(key, version)
+            if tails is not None:
+                inline_types[bytes((1, key, version))] = (key == 5, tails, tails.memo)
+    for key, handler in ((2, builder._topic), (4, builder._config)):
+        compiled = values_reader(key, 0)
+        if compiled is not None:
+            inline_types[bytes((1, key, 0))] = (compiled, None, handler)
     for batch in reader.batches():
         base_offset, epoch, base_ts, count, control, area, rpos, end, shift, _noops = batch
         if area is None:
@@ -531,23 +547,45 @@ def replay_segment(builder: ImageBuilder, reader: FileReader) -> None:
                 if fast and inline:
                     kind = inline_types.get(area[value_start : value_start + 3])
                     offset = base_offset + index
-                    if kind is not None and kind[1] is not None and offset >= min_offset:
-                        rest = kind[1](area, value_start + 3, value_start + value_length)
+                    if kind is not None and offset >= min_offset:
+                        body = value_start + 3
+                        value_end = value_start + value_length
+                        change, read_tail, memo = kind
+                        if read_tail is None:  # TopicRecord, ConfigRecord: compiled reader, then the handler
+                            try:
+                                values, used = change(area, body)
+                            except Exception:
+                                used = -1
+                            rest = None
+                            if body + used == value_end:
+                                memo(values)
+                                rest = ()
+                        else:
+                            rest = memo.get(area[body + 20 : value_end]) or read_tail(area, body, value_end)
+                            if rest is not None:
+                                head = area[body : body + 20]
+                                if change:
+                                    partition = partition_cache.get(head)
+                                    if partition is None:
+                                        partition_id, raw_topic_id = read_head(head)
+                                        topic = by_raw.get(raw_topic_id)
+                                        if topic is not None:
+                                            partition = topic.partitions.get(partition_id)
+                                            if partition is not None:
+                                                partition_cache[head] = partition
+                                    if partition is not None:
+                                        partition.merge(rest)
+                                else:
+                                    partition_id, raw_topic_id = read_head(head)
+                                    topic = by_raw.get(raw_topic_id)
+                                    if topic is not None:
+                                        partition = topic.partitions[partition_id] = PartitionState(rest)
+                                        partition_cache[head] = partition
                         if rest is not None:
                             stats.records += 1
                             reader.last_good_offset = offset
                             inline_offset = offset
                             rpos = record_end
-                            partition_id, raw_topic_id = read_head(area, value_start + 3)
-                            topic = by_raw.get(raw_topic_id)
-                            if topic is None:
-                                continue
-                            if kind[0]:
-                                partition = topic.partitions.get(partition_id)
-                                if partition is not None:
-                                    partition.merge(rest)
-                            else:
-                                topic.partitions[partition_id] = PartitionState(rest)
                             continue
                 if not fast:
                     ts_delta, key_start, key_length, value_start, value_length, record_end = frame_record(

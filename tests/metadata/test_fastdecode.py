@@ -198,6 +198,7 @@ def _changes(topic_id: uuid.UUID, count: int) -> list[Any]:
     compression=st.sampled_from(list(Compression)),
     transaction=st.booleans(),
     corrupt=st.booleans(),
+    recreate=st.booleans(),
 )
 def test_generated_image_equals_plain_replay(
     tmp_path_factory: pytest.TempPathFactory,
@@ -205,6 +206,7 @@ def test_generated_image_equals_plain_replay(
     compression: Compression,
     transaction: bool,
     corrupt: bool,
+    recreate: bool,
 ) -> None:
     directory = tmp_path_factory.mktemp("log")
     orders = uuid.UUID(int=0xABC)
@@ -225,6 +227,14 @@ def test_generated_image_equals_plain_replay(
             body = [r.BeginTransactionRecord(name="t"), *body[:5], r.EndTransactionRecord(), *body[5:]]
         for start in range(0, len(body), 7):
             log.append(body[start : start + 7], epoch=2, timestamp_ms=3 + start)
+        if recreate:  # the same id again: partitions cached by the replay must start over
+            again = [
+                r.RemoveTopicRecord(topic_id=orders),
+                r.TopicRecord(name="orders", topic_id=orders),
+                first[2],
+            ]
+            log.append(again, epoch=2, timestamp_ms=300)  # type: ignore[arg-type]
+            log.append(_changes(orders, 9), epoch=2, timestamp_ms=301)
         log.append([r.NoOpRecord()], epoch=2, timestamp_ms=500)
     if corrupt and changes > 3:
         segment = sorted((directory / "__cluster_metadata-0").glob("*.log"))[-1]
