@@ -6,7 +6,9 @@ Behavior:
   serve or an unsupported version (other than ApiVersions) closes that connection with one log line;
   other connections are untouched.
 - ApiVersions at an unsupported version is answered at v0 with UNSUPPORTED_VERSION and the API table.
-- With SASL, only ApiVersions, SaslHandshake and SaslAuthenticate are accepted before authentication.
+- With SASL, only ApiVersions, SaslHandshake and SaslAuthenticate are accepted before authentication;
+  after a SaslHandshake v0 the next frames are raw SASL tokens, answered size-prefixed, and a
+  failed exchange closes the connection.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ log = logging.getLogger("kcli.sandbox")
 class Session:
     """Per-connection state: the authenticated principal and SASL progress."""
 
-    __slots__ = ("authenticated", "client_host", "mechanism", "principal", "sasl_state")
+    __slots__ = ("authenticated", "client_host", "mechanism", "principal", "raw_tokens", "sasl_state")
 
     def __init__(self, client_host: str, principal: str, authenticated: bool) -> None:
         self.client_host = client_host
@@ -38,6 +40,7 @@ class Session:
         self.authenticated = authenticated
         self.mechanism: str | None = None
         self.sasl_state: Any = None
+        self.raw_tokens = False  # SaslHandshake v0: raw SASL tokens follow until authenticated
 
 
 async def bind(cluster: Cluster, node: Node) -> None:
@@ -87,6 +90,10 @@ async def serve(
             except (asyncio.IncompleteReadError, ConnectionError):
                 return
             (size,) = struct.unpack(">i", size_bytes)
+            if session.raw_tokens and not session.authenticated:
+                if not await _raw_sasl_token(cluster, node, session, reader, writer, size, peer):
+                    return
+                continue
             if size < 8 or size > wire.MAX_FRAME_BYTES:
                 log.warning(
                     "node %d: closing %s:%s: frame size %d out of range", node.node_id, *peer[:2], size
@@ -118,6 +125,35 @@ async def serve(
         node.connections.discard(writer)
         with contextlib.suppress(Exception):
             writer.close()
+
+
+async def _raw_sasl_token(
+    cluster: Cluster,
+    node: Node,
+    session: Session,
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    size: int,
+    peer: Any,
+) -> bool:
+    """One raw SASL token after a SaslHandshake v0: answer it size-prefixed; False closes the connection."""
+    from kcli.sandbox.apis.k36_sasl_authenticate import sasl_step
+
+    if not 0 <= size <= wire.MAX_FRAME_BYTES:
+        log.warning("node %d: closing %s:%s: SASL token size %d out of range", node.node_id, *peer[:2], size)
+        return False
+    try:
+        token = await reader.readexactly(size)
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return False
+    code, message, reply = sasl_step(cluster, session, token)
+    if code:
+        # raw tokens have no error field: Kafka closes the connection
+        log.warning("node %d: closing %s:%s: %s", node.node_id, *peer[:2], message)
+        return False
+    writer.write(struct.pack(">i", len(reply)) + reply)
+    await writer.drain()
+    return True
 
 
 async def dispatch(cluster: Cluster, node: Node, session: Session, frame: bytes) -> bytes:

@@ -1,11 +1,14 @@
-"""SaslHandshake (17), version 1: pick the SASL mechanism of a connection.
+"""SaslHandshake (17), versions 0-1: pick the SASL mechanism of a connection.
 
 Behavior:
 - On SASL listeners PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 are enabled; another mechanism ->
   UNSUPPORTED_SASL_MECHANISM with the enabled list. On other listeners -> ILLEGAL_SASL_STATE.
 - A second handshake on an authenticated connection -> ILLEGAL_SASL_STATE.
 
-Version notes: v0 (raw SASL tokens without SaslAuthenticate framing) is not served.
+Version notes: after a successful v0 handshake the client sends raw SASL tokens, each a
+size-prefixed frame without a request header, and gets raw size-prefixed tokens back (an empty one
+for PLAIN); a failed exchange closes the connection, as Kafka does (kcli.sandbox.server). v1 uses
+SaslAuthenticate (36) instead (KIP-152).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ UNSUPPORTED_SASL_MECHANISM, ILLEGAL_SASL_STATE = 33, 34
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 
 
-@api(17, "sasl_handshake", (1, 1), needs_auth=False)
+@api(17, "sasl_handshake", (0, 1), needs_auth=False)
 async def handle_sasl_handshake(ctx: RequestContext, request: Any) -> Any:
     """Choose a mechanism."""
     session = ctx.extra["session"]
@@ -29,4 +32,5 @@ async def handle_sasl_handshake(ctx: RequestContext, request: Any) -> Any:
         return ctx.r("SaslHandshakeResponse", error_code=UNSUPPORTED_SASL_MECHANISM, mechanisms=MECHANISMS)
     session.mechanism = request.mechanism
     session.sasl_state = None
+    session.raw_tokens = ctx.version == 0
     return ctx.r("SaslHandshakeResponse", error_code=0, mechanisms=MECHANISMS)

@@ -23,24 +23,13 @@ ILLEGAL_SASL_STATE, SASL_AUTHENTICATION_FAILED = 34, 58
 NO_LIFETIME = datetime.timedelta(0)
 
 
-@api(36, "sasl_authenticate", (0, 2), needs_auth=False)
-async def handle_sasl_authenticate(ctx: RequestContext, request: Any) -> Any:
-    """Authenticate."""
-    session = ctx.extra["session"]
+def sasl_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None, bytes]:
+    """One SASL token of `session`'s mechanism: (error code, message, server token).
 
-    def answer(code: int, message: str | None, data: bytes = b"") -> Any:
-        return ctx.r(
-            "SaslAuthenticateResponse",
-            error_code=code,
-            error_message=message,
-            auth_bytes=data,
-            session_lifetime=NO_LIFETIME,
-        )
-
+    Shared by SaslAuthenticate and the raw tokens that follow a SaslHandshake v0.
+    """
     if session.mechanism is None or session.authenticated:
-        return answer(ILLEGAL_SASL_STATE, "Unexpected SASL request (no handshake or already authenticated)")
-    token = bytes(request.auth_bytes)
-    cluster = ctx.cluster
+        return ILLEGAL_SASL_STATE, "Unexpected SASL request (no handshake or already authenticated)", b""
     if session.mechanism == "PLAIN":
         parts = token.split(b"\0")
         if len(parts) == 3:
@@ -48,19 +37,32 @@ async def handle_sasl_authenticate(ctx: RequestContext, request: Any) -> Any:
             if authzid in ("", user) and cluster.security.check_plain(user, password):
                 session.authenticated = True
                 session.principal = f"User:{user}"
-                return answer(0, None)
+                return 0, None, b""
         session.mechanism = None
-        return answer(SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password")
+        return SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password", b""
     exchange = session.sasl_state
     try:
         if exchange is None:
             exchange = session.sasl_state = ScramExchange(mechanism=SCRAM_IDS[session.mechanism])
-            return answer(0, None, exchange.first(cluster.image, token))
+            return 0, None, exchange.first(cluster.image, token)
         reply = exchange.final(cluster.image, token)
     except (ValueError, UnicodeDecodeError, KeyError) as error:
         session.mechanism = None
         session.sasl_state = None
-        return answer(SASL_AUTHENTICATION_FAILED, str(error) or "Authentication failed")
+        return SASL_AUTHENTICATION_FAILED, str(error) or "Authentication failed", b""
     session.authenticated = True
     session.principal = f"User:{exchange.user}"
-    return answer(0, None, reply)
+    return 0, None, reply
+
+
+@api(36, "sasl_authenticate", (0, 2), needs_auth=False)
+async def handle_sasl_authenticate(ctx: RequestContext, request: Any) -> Any:
+    """Authenticate."""
+    code, message, data = sasl_step(ctx.cluster, ctx.extra["session"], bytes(request.auth_bytes))
+    return ctx.r(
+        "SaslAuthenticateResponse",
+        error_code=code,
+        error_message=message,
+        auth_bytes=data,
+        session_lifetime=NO_LIFETIME,
+    )
