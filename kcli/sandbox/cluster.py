@@ -35,6 +35,7 @@ R: Any = _records
 log = logging.getLogger("kcli.sandbox")
 
 ControlHook = Callable[[Any, Any], Awaitable[Any | None]]
+PROGRESS_SAVE_S = 1.0  # how often in-flight copy progress is written (a crash loses at most this much)
 CONTROLLER_ID_FLOOR = 100  # node ids below are brokers (how `up` tells the kinds apart on replay)
 
 
@@ -109,7 +110,7 @@ class Cluster:
 
     async def start(self) -> None:
         """Open (or create) the metadata log, bind every listener and register the nodes."""
-        from kcli.sandbox import server
+        from kcli.sandbox import progress, server
         from kcli.sandbox.logdirs import LogDirMoves
         from kcli.sandbox.metalog import MetadataLog
         from kcli.sandbox.reassign import Reassignments
@@ -125,8 +126,11 @@ class Cluster:
             if existing.kraft_version is not None:
                 self.kraft_version = existing.kraft_version
         self.security = SecurityContext.create(self.settings, self.settings.directory)
+        saved = progress.load(self.settings.directory)
         self.reassignments = Reassignments(self)
+        self.reassignments.restore(saved.copies)
         self.log_dir_moves = LogDirMoves(self)
+        self.log_dir_moves.restore(saved.moves)
         brokers = sorted(self.image.brokers) or list(self.settings.broker_ids())
         controllers = list(self.settings.controller_ids())
         if existing is not None and existing.voters:
@@ -170,6 +174,7 @@ class Cluster:
                 await self.commit(chunk)
         self._tasks.append(asyncio.create_task(self.reassignments.run()))
         self._tasks.append(asyncio.create_task(self.log_dir_moves.run()))
+        self._tasks.append(asyncio.create_task(self._keep_progress()))
 
     async def stop(self) -> None:
         """Close every listener and connection and flush the log."""
@@ -184,8 +189,25 @@ class Cluster:
             channel.close()
         for node in self.nodes.values():
             await server.unbind(node)
+        self.save_progress()
         if self.metalog is not None:
             self.metalog.close()
+
+    def save_progress(self) -> None:
+        """Write the copy progress of in-flight moves, so a restart resumes them (kcli.sandbox.progress)."""
+        from kcli.sandbox import progress
+
+        if self.reassignments is None or self.log_dir_moves is None:
+            return
+        try:
+            progress.save(self.settings.directory, self.reassignments.copies, self.log_dir_moves.moves)
+        except OSError as error:
+            log.warning("could not save replica copy progress: %s", error)
+
+    async def _keep_progress(self) -> None:
+        while True:
+            await asyncio.sleep(PROGRESS_SAVE_S)
+            self.save_progress()
 
     def _prepare_log_dirs(self, node: Node) -> None:
         from kcli.sandbox.logdirs import prepare_log_dirs

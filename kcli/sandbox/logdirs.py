@@ -12,7 +12,7 @@ Behavior:
   PartitionChangeRecord points the replica's directory at the destination.
 - A replica still being added by a reassignment has no data yet: it is created in the asked dir at
   once (Kafka's preferred log dir). A stopped broker's moves wait; a replica that leaves its broker
-  drops its move. After a restart, moves start over (they are not in the metadata log).
+  drops its move. A restart resumes the moves from DIR/replica-progress.json (kcli.sandbox.progress).
 """
 
 from __future__ import annotations
@@ -131,6 +131,19 @@ class LogDirMoves:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.moves: dict[MoveKey, Move] = {}
+
+    def restore(self, saved: dict[MoveKey, tuple[uuid.UUID, float]]) -> None:
+        """Resume moves saved before a restart (those whose partition is gone are dropped by tick)."""
+        from kcli.sandbox.reassign import partition_size
+
+        for (topic_id, partition_id, broker_id), (target, copied) in saved.items():
+            topic = self.cluster.image.topics.get(topic_id)
+            if topic is None:
+                continue
+            size = partition_size(topic.name, partition_id)
+            self.moves[(topic_id, partition_id, broker_id)] = Move(
+                target=target, size=size, copied=min(copied, size)
+            )
 
     def path_of(self, broker_id: int, directory_id: uuid.UUID) -> str | None:
         for d in self.cluster.log_dirs.get(broker_id, ()):

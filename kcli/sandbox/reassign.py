@@ -9,7 +9,8 @@ Behavior:
   (or `*`), else it is UNTHROTTLED_RATE.
 - When every adding replica has the whole partition, a PartitionChangeRecord completes it:
   replicas = target, ISR = the live target replicas, the leader moves into the target if needed.
-- Cancelling restores the original replicas. After a restart, copying starts over.
+- Cancelling restores the original replicas. After a restart, copying resumes from the progress
+  saved in DIR/replica-progress.json (kcli.sandbox.progress).
 """
 
 from __future__ import annotations
@@ -58,6 +59,15 @@ class Reassignments:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.copies: dict[tuple[uuid.UUID, int], Copy] = {}
+
+    def restore(self, saved: dict[tuple[uuid.UUID, int], float]) -> None:
+        """Resume copies saved before a restart, for the partitions the log says are still moving."""
+        for (topic_id, partition_id), copied in saved.items():
+            topic = self.cluster.image.topics.get(topic_id)
+            partition = topic.partitions.get(partition_id) if topic is not None else None
+            if topic is not None and partition is not None and partition.adding_replicas:
+                size = partition_size(topic.name, partition_id)
+                self.copies[(topic_id, partition_id)] = Copy(size=size, copied=min(copied, size))
 
     def start_records(self, partition: Partition, target: list[int]) -> list[Any]:
         """Records that start moving `partition` to `target` (or nothing when it is there already)."""
