@@ -30,4 +30,5 @@ step kcli metadata-quorum --bootstrap-controller "$C" describe --status
 step kcli cluster doctor --bootstrap-server "$B" --bootstrap-controller "$C"
 step kcli metadata-shell --directory "$dir/101/__cluster_metadata-0" ls /image/topics/byName
 step kcli metadata-shell --directory "$dir/101/__cluster_metadata-0" --dump --type FeatureLevelRecord
+step kcli spark audit --bootstrap-server "$B" --out "$dir/audit" --fail-on high
 printf '\nThe tour is over; the sandbox is stopped on exit.\n'
