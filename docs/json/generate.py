@@ -193,6 +193,7 @@ SANDBOX_NODE = obj(
         "running": boolean("False after stop-node."),
         "delay_ms": integer("Injected response delay (sandbox delay)."),
         "advertises": nullable(integer("Node whose endpoint it advertises (sandbox misroute), else null.")),
+        "rack": nullable(string("broker.rack of a broker (up --racks), else null.")),
     },
 )
 SANDBOX_STATUS = obj(
