@@ -123,6 +123,13 @@ def main() -> int:
     print(f"metadata log (controller)   {log_bytes / 1e6:6.1f} MB")
     print(f"down (incl. snapshot)       {stop_s:6.2f} s")
     print(f"peak memory (process RSS)   {peak_mb:6.0f} MB   target < 1024 MB")
+    from benchmarks.figures import record
+
+    total = args.topics * args.partitions
+    record(f"sandbox up, {total:,} partitions, ready", ready_s, "s", target="< 10")
+    record(f"Metadata over {partitions:,} partitions", metadata_s, "s", target="< 1")
+    record(f"DescribeConfigs over {len(names):,} topics ({entries:,} entries)", configs_s, "s", target="< 1")
+    record("sandbox peak memory (RSS)", peak_mb, "MB", target="< 1024")
     ok = ready_s < 10 and metadata_s < 1 and configs_s < 1 and peak_mb < 1024
     return 0 if ok else 1
 
