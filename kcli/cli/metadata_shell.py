@@ -16,6 +16,7 @@ from kcli.cli.common import (
     exit_with,
     guarded,
 )
+from kcli.cli.completers import metadata_shell_words
 from kcli.render import OutputFormat
 
 
@@ -60,7 +61,10 @@ def register(app: typer.Typer) -> None:
         output: OutputOpt = OutputFormat.text,
         command: Annotated[
             list[str] | None,
-            typer.Argument(help="A command to run once (ls, cat, find, tree, history PATH)."),
+            typer.Argument(
+                help="A command to run once (ls, cat, find, tree, history PATH).",
+                autocompletion=metadata_shell_words,
+            ),
         ] = None,
     ) -> None:
         """Browse KRaft metadata as kafka-metadata-shell does: interactively, one command, or a script on stdin."""

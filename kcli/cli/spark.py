@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kcli.cli.common import CommandConfigOpt, ConnectionArgs, client_config, env_of, guarded, run
+from kcli.cli.completers import profile_names
 from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat, emit
 
@@ -40,7 +41,10 @@ BootstrapServersOpt = Annotated[
 ProfilesOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--profile", help="A cluster to collect, by profile (repeatable).", rich_help_panel="Connection"
+        "--profile",
+        help="A cluster to collect, by profile (repeatable).",
+        rich_help_panel="Connection",
+        autocompletion=profile_names,
     ),
 ]
 RulesOpt = Annotated[
