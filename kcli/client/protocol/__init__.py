@@ -181,28 +181,27 @@ def response_class_for(request: Any) -> type:
     return response_class(schema_name(int(request.__api_key__)), int(request.__version__))
 
 
-def encode_request(request: Any, *, correlation_id: int, client_id: str) -> bytes:
-    """One size-prefixed request frame: header v1/v2 by flexibility, then the body."""
-    from kio.schema.request_header.v1.header import RequestHeader as HeaderV1
-    from kio.schema.request_header.v2.header import RequestHeader as HeaderV2
-    from kio.serial import entity_writer
-    from kio.static.primitive import i16, i32
+def encode_request(request: Any, *, correlation_id: int, client_id: str | None) -> bytes:
+    """One size-prefixed request frame: header v1/v2 by flexibility, then the body.
+
+    The header is written here (it is a few fixed fields); the body by kio's writer, or taken as
+    is from a HandRequest (kcli.client.protocol.handshake), which spares the import of kio.
+    """
+    from kcli.client.protocol.handshake import HandRequest, request_header
 
     flexible = bool(request.__flexible__)
-    header_type: Any = HeaderV2 if flexible else HeaderV1
-    header = header_type(
-        request_api_key=i16(int(request.__api_key__)),
-        request_api_version=i16(int(request.__version__)),
-        correlation_id=i32(correlation_id),
-        client_id=client_id,
+    header = request_header(
+        int(request.__api_key__), int(request.__version__), correlation_id, client_id, flexible
     )
-    buffer = io.BytesIO()
-    buffer.write(b"\0\0\0\0")
-    entity_writer(header_type)(buffer, header)
-    entity_writer(type(request))(buffer, request)
-    data = buffer.getbuffer()
-    struct.pack_into(">i", data, 0, len(data) - 4)
-    return bytes(data)
+    if isinstance(request, HandRequest):
+        body = request.body
+    else:
+        from kio.serial import entity_writer
+
+        buffer = io.BytesIO()
+        entity_writer(type(request))(buffer, request)
+        body = buffer.getvalue()
+    return struct.pack(">i", len(header) + len(body)) + header + body
 
 
 def response_header_flexible(api_key: int, response_type: type) -> bool:
