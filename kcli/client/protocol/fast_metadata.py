@@ -71,18 +71,33 @@ def read_metadata_v12(buf: bytes, pos: int) -> MetadataResponse:
         raise MalformedResponse("the response ends in the middle of a field") from None
 
 
+_INT32_ARRAYS: dict[int, struct.Struct] = {}
+
+
 def _int32s(buf: bytes, pos: int, what: str) -> tuple[tuple[int, ...], int]:
     count, pos = _count(buf, pos, what)
     end = pos + 4 * count
     if end > len(buf):
         raise MalformedResponse(f"{what} array of {count} int32 runs past the end at byte {pos}")
-    return struct.unpack_from(f">{count}i", buf, pos), end
+    layout = _INT32_ARRAYS.get(count)
+    if layout is None:
+        layout = _INT32_ARRAYS[count] = struct.Struct(f">{count}i")
+    return layout.unpack_from(buf, pos), end
+
+
+_SAFE = uuid.SafeUUID.unknown
 
 
 def _topic_id(raw: bytes) -> uuid.UUID | None:
     if len(raw) != 16:
         raise MalformedResponse("the response ends in the middle of a topic id")
-    return None if raw == _ZERO_UUID else uuid.UUID(bytes=raw)
+    if raw == _ZERO_UUID:
+        return None
+    # uuid.UUID(bytes=...) re-validates what is already 16 bytes; set its two slots directly
+    value = object.__new__(uuid.UUID)
+    object.__setattr__(value, "int", int.from_bytes(raw, "big"))
+    object.__setattr__(value, "is_safe", _SAFE)
+    return value
 
 
 def _read(buf: bytes, pos: int) -> MetadataResponse:
