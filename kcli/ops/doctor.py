@@ -22,6 +22,10 @@ from kcli.ops.quorum import ReplicaState
 # long, is lagging (Kafka's controller.quorum.fetch.timeout.ms defaults to 2 s; we allow slack).
 VOTER_LAG_OFFSETS = 1000
 VOTER_STALE_MS = 30_000
+# An endpoint whose connection and ApiVersions exchange take this long is reported as slow: a
+# healthy listener answers in milliseconds, and a second is already a third of a typical client
+# request.timeout.ms budget spent on the handshake alone.
+SLOW_ENDPOINT_MS = 1000
 
 
 class Severity(IntEnum):
@@ -76,6 +80,7 @@ class EndpointProbe:
     node_id: int | None = None  # the id it is advertised as (None for bootstrap entries)
     ok: bool
     error: str | None = None
+    error_hint: str | None = None  # what to do about `error`, when the failure suggests something
     latency_ms: float | None = None
     cluster_id: str | None = None
     controller_id: int | None = None  # the active controller this node reports (-1/None unknown)
@@ -166,7 +171,7 @@ def check_bootstrap(facts: ClusterFacts) -> Iterable[Finding]:
                 severity=Severity.critical if not answered else Severity.medium,
                 subject=probe.subject,
                 message=f"bootstrap address does not answer: {probe.error}",
-                hint="remove it from bootstrap lists or bring the node back",
+                hint=probe.error_hint or "remove it from bootstrap lists or bring the node back",
             )
     for probe in answered:
         if facts.cluster_id and probe.cluster_id and probe.cluster_id != facts.cluster_id:
@@ -187,7 +192,21 @@ def check_endpoints_answer(facts: ClusterFacts) -> Iterable[Finding]:
                 severity=Severity.high,
                 subject=probe.subject,
                 message=f"advertised endpoint does not answer: {probe.error}",
-                hint="check the node is running and that its advertised listener is reachable from here",
+                hint=probe.error_hint
+                or "check the node is running and that its advertised listener is reachable from here",
+            )
+
+
+def check_endpoints_slow(facts: ClusterFacts) -> Iterable[Finding]:
+    """An advertised endpoint that takes SLOW_ENDPOINT_MS or more to answer its first request."""
+    for probe in facts.probes:
+        if probe.ok and probe.latency_ms is not None and probe.latency_ms >= SLOW_ENDPOINT_MS:
+            yield Finding(
+                check="endpoint-slow",
+                severity=Severity.low,
+                subject=probe.subject,
+                message=f"answered in {probe.latency_ms:.0f} ms (slower than {SLOW_ENDPOINT_MS} ms)",
+                hint="an overloaded node or a slow network path; clients with short timeouts will fail here",
             )
 
 
@@ -424,6 +443,7 @@ def check_not_checked(facts: ClusterFacts) -> Iterable[Finding]:
 CHECKS: tuple[tuple[str, Check], ...] = (
     ("bootstrap", check_bootstrap),
     ("endpoints", check_endpoints_answer),
+    ("latency", check_endpoints_slow),
     ("cluster-id", check_cluster_ids),
     ("node-identity", check_identity),
     ("active-controller", check_controller_agreement),

@@ -9,6 +9,7 @@ from kcli.ops.features import (
     FeatureCatalog,
     FeatureDependencies,
     FeatureDescription,
+    Operation,
     UpdateOutcome,
     UpdateResult,
     VersionMapping,
@@ -87,17 +88,16 @@ def describe_table(result: FeatureDescription, catalog: FeatureCatalog) -> Rende
 
 
 def _outcome_line(result: UpdateResult, outcome: UpdateOutcome) -> str:
+    # Worded by the operation, as FeatureCommand does: `downgrade --feature f=0` says "downgraded to 0".
     verb = result.operation.value
+    disable = result.operation is Operation.disable
     if outcome.error is None:
         will = "can be" if result.dry_run else "was"
-        if outcome.level == 0:
-            return f"{outcome.feature} {will} disabled."
-        direction = "upgraded" if verb == "upgrade" else "downgraded"
-        return f"{outcome.feature} {will} {direction} to {outcome.level}."
+        done = "disabled." if disable else f"{verb}d to {outcome.level}."
+        return f"{outcome.feature} {will} {done}"
     could = "Can not" if result.dry_run else "Could not"
-    if outcome.level == 0:
-        return f"{could} disable {outcome.feature}. {outcome.error}"
-    return f"{could} {verb} {outcome.feature} to {outcome.level}. {outcome.error}"
+    what = f"disable {outcome.feature}" if disable else f"{verb} {outcome.feature} to {outcome.level}"
+    return f"{could} {what}. {outcome.error}"
 
 
 def update_lines(result: UpdateResult) -> list[str]:

@@ -216,3 +216,43 @@ def test_unreachable_voter_counts_against_the_majority() -> None:
         ("endpoint-unreachable", Severity.high, "controller 103 at 127.0.0.1:9003"),
         ("quorum-no-spare", Severity.medium, "metadata quorum"),
     ]
+
+
+def test_a_probe_error_keeps_its_own_hint_once() -> None:
+    """The connection error's specific hint replaces the generic one instead of being printed twice."""
+    facts = healthy(
+        probes=(
+            probe(
+                "broker",
+                2,
+                9093,
+                ok=False,
+                error="ApiVersions v5 request to node 2 timed out after 997 ms",
+                error_hint="the node accepted the connection but did not answer",
+            ),
+        ),
+    )
+    (finding,) = diagnose(facts).findings
+    assert finding.message == (
+        "advertised endpoint does not answer: ApiVersions v5 request to node 2 timed out after 997 ms"
+    )
+    assert finding.hint == "the node accepted the connection but did not answer"
+    assert text_lines(diagnose(facts))[0].count("(") == 1
+    generic = healthy(probes=(probe("broker", 2, 9093, ok=False, error="connection refused"),))
+    assert diagnose(generic).findings[0].hint == (
+        "check the node is running and that its advertised listener is reachable from here"
+    )
+
+
+def test_a_slow_endpoint_is_a_low_finding() -> None:
+    facts = healthy(
+        bootstrap=(probe("bootstrap", None, 9092, latency_ms=5.0),),
+        probes=(probe("broker", 1, 9092, latency_ms=999.0), probe("broker", 3, 9094, latency_ms=1505.7)),
+    )
+    report = diagnose(facts)
+    assert [(f.check, f.severity, f.subject) for f in report.findings] == [
+        ("endpoint-slow", Severity.low, "broker 3 at 127.0.0.1:9094")
+    ]
+    assert report.findings[0].message == "answered in 1506 ms (slower than 1000 ms)"
+    assert not report.failed
+    assert diagnose(facts, fail_on=Severity.low).failed

@@ -48,3 +48,20 @@ def test_misroute_is_caught(kcli: Any, fresh_sandbox: Any) -> None:
     assert f"endpoint advertised for node {victim} is served by another node" in critical[0]
     table = kcli("cluster", "doctor", "-b", sb.bootstrap_servers, "-o", "table")
     assert table.code == 1 and "MISMATCH" in table.stdout
+
+
+def test_a_delayed_broker_is_reported_slow_then_unreachable(kcli: Any, fresh_sandbox: Any) -> None:
+    sb = fresh_sandbox
+    slow = sb.broker_ids[-1]
+    sb.delay(slow, 1000)
+    first = f"127.0.0.1:{sb.port_of(sb.broker_ids[0])}"  # bootstrap from a prompt broker: one slow probe
+    result = kcli("cluster", "doctor", "-b", first, "--fail-on", "low")
+    assert result.code == 1, result.stdout + result.stderr
+    flagged = [line for line in result.lines if line.startswith("LOW      endpoint-slow")]
+    assert len(flagged) == 1 and f"broker {slow} at " in flagged[0], result.stdout
+    assert result.lines[-1].startswith("UNHEALTHY: ") and "fail-on low" in result.lines[-1]
+    timed_out = kcli("cluster", "doctor", "-b", first, "--timeout-ms", "500")
+    assert timed_out.code == 1, timed_out.stdout
+    (line,) = [line for line in timed_out.lines if line.startswith("HIGH     endpoint-unreachable")]
+    assert f"broker {slow} at " in line and "timed out" in line
+    assert "raise request.timeout.ms" in line and "check the node is running" not in line

@@ -191,10 +191,23 @@ def test_update_lines_success_failure_and_dry_run() -> None:
             UpdateOutcome(feature="kraft.version", level=0, error="Invalid update version 0."),
         ),
     )
+    # FeatureCommand words lines by the operation, not the level: a downgrade to 0 is "downgraded to 0".
     assert update_lines(result) == [
-        "group.version was disabled.",
-        "Could not disable kraft.version. Invalid update version 0.",
+        "group.version was downgraded to 0.",
+        "Could not downgrade kraft.version to 0. Invalid update version 0.",
         "metadata.version was downgraded to 20.",
+    ]
+    disable = UpdateResult(
+        operation=Operation.disable,
+        dry_run=True,
+        outcomes=(
+            UpdateOutcome(feature="group.version", level=0),
+            UpdateOutcome(feature="kraft.version", level=0, error="Invalid update version 0."),
+        ),
+    )
+    assert update_lines(disable) == [
+        "group.version can be disabled.",
+        "Can not disable kraft.version. Invalid update version 0.",
     ]
     assert update_failure_line(result) == "1 out of 3 operation(s) failed."
     dry = UpdateResult(

@@ -49,7 +49,7 @@ def test_downgrade_and_upgrade_change_the_level_and_the_log(kcli: Any, fresh_san
     dry = kcli(
         "features", "-b", sb.bootstrap_servers, "downgrade", "--feature", "group.version=0", "--dry-run"
     )
-    assert (dry.code, dry.lines) == (0, ["group.version can be disabled."]), dry.stderr
+    assert (dry.code, dry.lines) == (0, ["group.version can be downgraded to 0."]), dry.stderr
     assert finalized(kcli, "-b", sb.bootstrap_servers)["group.version"]["finalized_version_level"] == 1
 
     down = kcli("features", "-C", sb.bootstrap_controllers, "disable", "--feature", "group.version")

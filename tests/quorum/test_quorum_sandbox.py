@@ -117,6 +117,25 @@ def test_remove_controller_shrinks_the_voter_set(kcli: Any, fresh_sandbox: Any) 
     assert victim["node_id"] not in [v["id"] for v in voters]
 
 
+def test_remove_controller_with_another_directory_id_is_refused(kcli: Any, fresh_sandbox: Any) -> None:
+    """RemoveRaftVoter matches id AND directory id (a zero id matches no voter that has one)."""
+    sb = fresh_sandbox
+    victim = sb.controller_ids[-1]
+    for directory in ("AAAAAAAAAAAAAAAAAAAAAA", "AQEBAQEBAQEBAQEBAQEBAQ"):
+        removed = kcli(
+            "metadata-quorum", "-C", sb.bootstrap_controllers, "remove-controller",
+            "--controller-id", str(victim), "--controller-directory-id", directory,
+        )  # fmt: skip
+        assert removed.code == 1, removed.stdout
+        assert removed.stdout == ""
+        assert removed.stderr.startswith(
+            f"Error: RemoveRaftVoter of controller {victim}: VOTER_NOT_FOUND: "
+            f"The voter id {victim} with directory id {directory} is not part of the set of voters."
+        ), removed.stderr
+    voters = json.loads(status_of(kcli, "-C", sb.bootstrap_controllers)["CurrentVoters"])
+    assert victim in [v["id"] for v in voters]
+
+
 def test_watch_refreshes_a_bounded_number_of_times(kcli: Any, sandbox: Any) -> None:
     result = kcli(
         "metadata-quorum",

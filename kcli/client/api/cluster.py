@@ -219,9 +219,11 @@ async def probe_endpoint(
     endpoint_type = EndpointType.CONTROLLERS if role == "controller" else config.endpoint_type
     connection: Connection | None = None
 
-    def failed(message: str) -> ProbeResult:
+    def failed(message: str, hint: str | None = None) -> ProbeResult:
         return ProbeResult(
-            probe=EndpointProbe(role=role, address=address, node_id=node_id, ok=False, error=message)
+            probe=EndpointProbe(
+                role=role, address=address, node_id=node_id, ok=False, error=message, error_hint=hint
+            )
         )
 
     try:
@@ -295,7 +297,7 @@ async def probe_endpoint(
         )
         return ProbeResult(probe=probe, description=description, quorum=quorum, quorum_error=quorum_error)
     except KcliError as error:
-        return failed(error.line())
+        return failed(error.message, error.hint)
     except TimeoutError:
         return failed(f"no answer within {timeout_ms} ms")
     finally:

@@ -10,13 +10,16 @@ Behavior:
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
+from kcli.metadata.writer import kafka_uuid_string
 from kcli.sandbox.apis.k80_add_raft_voter import check_cluster
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
 INVALID_REQUEST, VOTER_NOT_FOUND = 42, 127
+ZERO_UUID = uuid.UUID(int=0)
 
 
 @api(81, "remove_raft_voter", (0, 0), forward=True)
@@ -26,12 +29,12 @@ async def handle_remove_raft_voter(ctx: RequestContext, request: Any) -> Any:
     cluster = ctx.cluster
     directory = cluster.voters.get(request.voter_id)
     if not code:
-        if directory is None or (
-            request.voter_directory_id is not None and request.voter_directory_id != directory
-        ):
+        # Id and directory id must both match, as VoterSet.removeVoter compares whole ReplicaKeys:
+        # a zero directory id (None here) matches no voter that has one.
+        if directory is None or request.voter_directory_id != directory:
             code, message = (
                 VOTER_NOT_FOUND,
-                f"The voter id {request.voter_id} with directory {request.voter_directory_id} is not part of the set of voters.",
+                f"The voter id {request.voter_id} with directory id {kafka_uuid_string(request.voter_directory_id or ZERO_UUID)} is not part of the set of voters.",
             )
         elif len(cluster.voters) == 1:
             code, message = INVALID_REQUEST, "Cannot remove the last voter of the quorum."
