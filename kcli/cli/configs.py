@@ -25,6 +25,7 @@ from kcli.cli.common import (
     guarded,
     run,
 )
+from kcli.cli.completers import config_names, entity_types, profile_names
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -184,6 +185,7 @@ def register(app: typer.Typer) -> None:
                 "--entity-type",
                 help="topics, clients, users, brokers, broker-loggers, ips, client-metrics or groups.",
                 rich_help_panel=_E,
+                autocompletion=entity_types,
             ),
         ] = None,
         entity_name: Annotated[
@@ -227,13 +229,36 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--client-metrics", help="A client-metrics resource.", rich_help_panel=_E),
         ] = None,
-        client_defaults: Annotated[bool, typer.Option("--client-defaults", rich_help_panel=_E)] = False,
-        user_defaults: Annotated[bool, typer.Option("--user-defaults", rich_help_panel=_E)] = False,
-        broker_defaults: Annotated[bool, typer.Option("--broker-defaults", rich_help_panel=_E)] = False,
-        ip_defaults: Annotated[bool, typer.Option("--ip-defaults", rich_help_panel=_E)] = False,
+        client_defaults: Annotated[
+            bool,
+            typer.Option(
+                "--client-defaults", help="The default quotas for all client ids.", rich_help_panel=_E
+            ),
+        ] = False,
+        user_defaults: Annotated[
+            bool,
+            typer.Option("--user-defaults", help="The default quotas for all users.", rich_help_panel=_E),
+        ] = False,
+        broker_defaults: Annotated[
+            bool,
+            typer.Option(
+                "--broker-defaults",
+                help="The cluster-wide default config of all brokers.",
+                rich_help_panel=_E,
+            ),
+        ] = False,
+        ip_defaults: Annotated[
+            bool,
+            typer.Option("--ip-defaults", help="The default quotas for all IPs.", rich_help_panel=_E),
+        ] = False,
         add_config: Annotated[
             str | None,
-            typer.Option("--add-config", help="k1=v1,k2=[v1,v2,v2],k3=v3 to set.", rich_help_panel=_C),
+            typer.Option(
+                "--add-config",
+                help="k1=v1,k2=[v1,v2,v2],k3=v3 to set.",
+                rich_help_panel=_C,
+                autocompletion=config_names,
+            ),
         ] = None,
         add_config_file: Annotated[
             Path | None,
@@ -242,12 +267,21 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         delete_config: Annotated[
-            ListOpt, typer.Option("--delete-config", help="k1,k2 to remove (repeatable).", rich_help_panel=_C)
+            ListOpt,
+            typer.Option(
+                "--delete-config",
+                help="k1,k2 to remove (repeatable).",
+                rich_help_panel=_C,
+                autocompletion=config_names,
+            ),
         ] = None,
         append_config: Annotated[
             ListOpt,
             typer.Option(
-                "--append-config", help="k=[v1,v2]: add items to a list config (APPEND).", rich_help_panel=_C
+                "--append-config",
+                help="k=[v1,v2]: add items to a list config (APPEND).",
+                rich_help_panel=_C,
+                autocompletion=config_names,
             ),
         ] = None,
         subtract_config: Annotated[
@@ -256,6 +290,7 @@ def register(app: typer.Typer) -> None:
                 "--subtract-config",
                 help="k=[v1]: remove items from a list config (SUBTRACT).",
                 rich_help_panel=_C,
+                autocompletion=config_names,
             ),
         ] = None,
         dry_run: Annotated[
@@ -269,6 +304,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--diff-profile",
                 help="With --diff: compare with the same entities on this profile's cluster.",
+                autocompletion=profile_names,
             ),
         ] = None,
         force: Annotated[
