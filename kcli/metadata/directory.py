@@ -116,7 +116,10 @@ def full_log_sources(directory: LogDirectory) -> tuple[SourceFile, ...]:
     """Every segment from the first one on disk (the replay sources when there are no segments).
 
     For dumps and record history: the records themselves rather than a snapshot's summary of them.
+    A single file given on its own (no `root`) stays just that file.
     """
+    if directory.root is None:
+        return directory.sources
     segments = [source for source in directory.sources if source.kind == "segment"]
     if not segments:
         return directory.sources

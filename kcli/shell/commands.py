@@ -86,18 +86,22 @@ class LsCommand:
                 shell.err(f"ls: {target}: no such file or directory.")
                 ok = False
             for path, node in matches:
-                shown = target if len(matches) == 1 else display(path)
-                (directories if node.is_directory() else files).append((shown, node))
+                # Named by the last path component, as kafka-metadata-shell does.
+                (directories if node.is_directory() else files).append((path[-1] if path else "/", node))
         if files:
             self._print([name for name, _ in files], [node for _, node in files], shell)
-        introduce = len(directories) + len(files) > 1 or bool(files)
-        for index, (shown, node) in enumerate(directories):
-            if introduce:
-                if index > 0 or files:
-                    shell.out("")
-                shell.out(f"{shown}:")
+        introduce = len(directories) > 1 or bool(files)
+        first = not files
+        for name, node in directories:
             names = node.child_names()
-            self._print(names, [node.child(name) for name in names] if self.long else [], shell)
+            if not names:
+                continue  # an empty directory prints nothing, not even its introduction
+            if introduce:
+                if not first:
+                    shell.out("")
+                shell.out(f"{name}:")
+                first = False
+            self._print(names, [node.child(child) for child in names] if self.long else [], shell)
         return ok
 
     def _print(self, names: Sequence[str], nodes: Sequence[Node | None], shell: Shell) -> None:
@@ -117,16 +121,37 @@ class LsCommand:
 
 
 def columns(names: Sequence[str], width: int) -> list[str]:
-    """Column-major layout to the terminal width (column width = longest name + 2)."""
+    """Column-major layout to the terminal width, as kafka-metadata-shell lays out `ls`.
+
+    Each column is as wide as its own longest name + 2; the most columns that fit (at most
+    width // 4, the last one non-empty) win.
+    """
     if not names:
         return []
-    column_width = max(len(name) for name in names) + 2
-    per_line = max(1, width // column_width)
-    rows = -(-len(names) // per_line)
+
+    def widths_of(per_column: int) -> list[int]:
+        return [
+            max(len(name) + 2 for name in names[start : start + per_column])
+            for start in range(0, len(names), per_column)
+        ]
+
+    per_column = len(names)  # one column: every name on its own line
+    for count in range(width // 4, 1, -1):
+        candidate = -(-len(names) // count)
+        widths = widths_of(candidate)
+        if len(widths) == count and sum(widths) <= width:
+            per_column = candidate
+            break
+    starts = range(0, len(names), per_column)
+    widths = widths_of(per_column)
     lines = []
-    for row in range(rows):
-        cells = [names[index] for index in range(row, len(names), rows)]
-        lines.append("".join(cell.ljust(column_width) for cell in cells).rstrip())
+    for row in range(per_column):
+        cells = [
+            names[start + row].ljust(widths[column])
+            for column, start in enumerate(starts)
+            if start + row < len(names)
+        ]
+        lines.append("".join(cells).rstrip())
     return lines
 
 

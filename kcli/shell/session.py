@@ -46,6 +46,7 @@ def run_session(request: SessionRequest, env: Env, *, stdin: TextIO | None = Non
     directory = find_log_directory(source)
     if request.dump:
         return dump(directory, request, env)
+    _warn_if_partial(directory, env)
     stats = ReadStats()
     image = build_image(directory, skip_corrupt=request.skip_corrupt, stats=stats)
 
@@ -56,6 +57,16 @@ def run_session(request: SessionRequest, env: Env, *, stdin: TextIO | None = Non
 
     code = run_tree(build_tree(image), request.words, env, record_history=history, stdin=stdin)
     return skipped_code(stats, env) or code
+
+
+def _warn_if_partial(directory: LogDirectory, env: Env) -> None:
+    """A later segment on its own lacks everything before its base offset: say so, once."""
+    first = directory.sources[0]
+    if directory.root is None and first.kind == "segment" and first.offset > 0:
+        env.err(
+            f"Warning: {first.path} is a log segment starting at offset {first.offset}: the records before "
+            f"it are not read, so this state is partial (use --directory {first.path.parent} for the full state)"
+        )
 
 
 def run_image(image: MetadataImage, words: Sequence[str], env: Env, *, stdin: TextIO | None = None) -> int:

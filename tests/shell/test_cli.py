@@ -118,3 +118,26 @@ def test_not_a_metadata_directory(tmp_path: Path) -> None:
 def test_help() -> None:
     result = invoke("metadata-shell", "--help")
     assert result.code == 0 and "--skip-corrupt" in result.stdout and "--dump" in result.stdout
+
+
+SEGMENTED = FIXTURES / "devandref-kafka-eda-study/data/__cluster_metadata-0"
+
+
+def test_snapshot_of_one_segment_dumps_that_segment_only() -> None:
+    later = SEGMENTED / "00000000000000014667.log"
+    result = invoke("metadata-shell", "--snapshot", str(later), "--dump")
+    assert result.code == 0
+    assert [line for line in result.lines if line.startswith("Dumping ")] == [f"Dumping {later}"]
+    assert result.lines[1] == "Log starting offset: 14667"
+
+
+def test_snapshot_of_a_later_segment_warns_that_the_image_is_partial() -> None:
+    later = SEGMENTED / "00000000000000014667.log"
+    result = invoke("metadata-shell", "--snapshot", str(later), "ls", "/image/features")
+    assert result.code == 0
+    assert result.stderr == (
+        f"Warning: {later} is a log segment starting at offset 14667: the records before it are not "
+        f"read, so this state is partial (use --directory {SEGMENTED} for the full state)\n"
+    )
+    first = invoke("metadata-shell", "--snapshot", str(SEGMENTED / "00000000000000000000.log"), "ls", "/")
+    assert (first.code, first.stderr) == (0, "")

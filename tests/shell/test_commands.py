@@ -88,7 +88,7 @@ def test_ls_cat_find_tree(small_log: Path) -> None:
     assert out == ["image", "local"]
     out.clear()
     assert _run(shell, "ls /image/topics/byName /topics")
-    assert out == ["/image/topics/byName:", "orders", "payments", "", "/topics:", "orders", "payments"]
+    assert out == ["byName:", "orders", "payments", "", "topics:", "orders", "payments"]
     out.clear()
     assert _run(shell, "cat /image/topics/byName/orders/1")
     assert out == [
@@ -183,3 +183,21 @@ def test_completion_suggestions(small_log: Path) -> None:
 
 def test_columns_fill_column_major() -> None:
     assert columns(["a", "bb", "c", "d"], 8) == ["a   c", "bb  d"]
+
+
+def test_columns_are_as_wide_as_their_own_longest_entry() -> None:
+    # kafka-metadata-shell sizes each column by its own entries, so one long name does not
+    # force a single column.
+    assert columns(["aaaaaa", "b", "c", "d"], 12) == ["aaaaaa  c", "b       d"]
+    assert columns(["aaaaaa", "b", "c", "d"], 10) == ["aaaaaa", "b", "c", "d"]
+    assert columns(["a", "b", "c"], 3) == ["a", "b", "c"]
+
+
+def test_ls_introduces_and_names_by_last_path_component(small_log: Path) -> None:
+    shell, out, err = _shell(small_log)
+    assert _run(shell, "ls /image/producerIds/nextProducerId /image/topics/byName")
+    assert out == ["nextProducerId", "", "byName:", "orders", "payments"]
+    out.clear()
+    assert _run(shell, "ls /image/topics/byName/orders/name /")
+    assert out == ["name", "", "/:", "image", "local"]
+    assert err == []

@@ -30,7 +30,7 @@ def test_commands_ctrl_c_and_exit(small_log: Path, tmp_path: Path) -> None:
     history = tmp_path / "config" / "metadata-shell-history"
     keys = "cd /image/topics/byName\r" + "ls\r" + "cat /nowhere-and-more\x03" + "pwd\r" + "exit\r"
     out, shell = _run(small_log, keys, history)
-    assert out == ["[ kcli metadata shell ]", "orders    payments", "^C", "/image/topics/byName"]
+    assert out == ["[ kcli metadata shell ]", "orders  payments", "^C", "/image/topics/byName"]
     assert shell.exit_requested
     assert "cd /image/topics/byName" in history.read_text()
 
