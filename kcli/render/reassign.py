@@ -373,11 +373,14 @@ def verify_table(report: VerifyReport) -> RenderableType:
 
 def cancel_text(report: CancelReport) -> Iterator[str]:
     if report.errors:
-        yield "Error cancelling partition reassignment(s) for:"
+        yield f"Error cancelling partition {_plural('reassignment', len(report.errors))} for:"
         for tp in sorted(report.errors, key=sort_key):
             yield f"{tp}: {report.errors[tp]}"
     if report.cancelled:
-        yield f"Successfully cancelled partition reassignment(s) for: {_partitions(report.cancelled)}"
+        yield (
+            f"Successfully cancelled partition {_plural('reassignment', len(report.cancelled))} "
+            f"for: {_partitions(report.cancelled)}"
+        )
     elif not report.errors:
         yield "None of the specified partition reassignments are active."
     if report.log_dir_checked:

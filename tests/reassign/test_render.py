@@ -54,8 +54,12 @@ def test_clearing_singular_and_plural() -> None:
 def test_cancel_lines() -> None:
     report = CancelReport(cancelled=(A0, A1), errors={}, restored={}, log_dir_checked=True)
     assert list(cancel_text(report)) == [
-        "Successfully cancelled partition reassignment(s) for: a-0,a-1",
+        "Successfully cancelled partition reassignments for: a-0,a-1",
         "None of the specified partition moves are active.",
     ]
+    one = CancelReport(cancelled=(A0,), errors={}, restored={}, log_dir_checked=False)
+    assert list(cancel_text(one)) == ["Successfully cancelled partition reassignment for: a-0"]
+    failed = CancelReport(cancelled=(), errors={A1: "boom"}, restored={}, log_dir_checked=False)
+    assert list(cancel_text(failed)) == ["Error cancelling partition reassignment for:", "a-1: boom"]
     none = CancelReport(cancelled=(), errors={}, restored={}, log_dir_checked=False)
     assert list(cancel_text(none)) == ["None of the specified partition reassignments are active."]
