@@ -428,7 +428,9 @@ def parse_jaas(text: str) -> JaasConfig:
 
 
 def _jaas_value(text: str, index: int) -> tuple[str, int]:
-    if index < len(text) and text[index] == '"':
+    # Java's StreamTokenizer, which Kafka's JaasConfig uses, quotes with either " or '.
+    if index < len(text) and text[index] in "\"'":
+        quote = text[index]
         out: list[str] = []
         index += 1
         while index < len(text):
@@ -437,7 +439,7 @@ def _jaas_value(text: str, index: int) -> tuple[str, int]:
                 out.append(text[index + 1])
                 index += 2
                 continue
-            if char == '"':
+            if char == quote:
                 return "".join(out), index + 1
             out.append(char)
             index += 1

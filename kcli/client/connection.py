@@ -45,6 +45,7 @@ from kcli.client.protocol.handshake import HandRequest
 if TYPE_CHECKING:
     import ssl
 
+ILLEGAL_SASL_STATE = 34
 UNSUPPORTED_VERSION = 35
 REBOOTSTRAP_REQUIRED = 129
 _SASL_HANDSHAKE = 17
@@ -256,6 +257,12 @@ class Connection:
         handshake_version = self.version_for(_SASL_HANDSHAKE, (1, 1))
         handshake = protocol.request_class("sasl_handshake", handshake_version)(mechanism=settings.mechanism)
         response = await self.request(handshake, deadline=deadline)
+        if int(response.error_code) == ILLEGAL_SASL_STATE:
+            # What Kafka answers on a listener without SASL (KafkaApis.handleSaslHandshakeRequest).
+            raise AuthenticationFailed(
+                f"{self.where} does not use SASL (SaslHandshake: ILLEGAL_SASL_STATE)",
+                hint="for a listener without SASL set security.protocol=PLAINTEXT (or SSL)",
+            )
         if int(response.error_code) != 0:
             offered = ", ".join(response.mechanisms) or "none"
             raise AuthenticationFailed(
@@ -533,6 +540,12 @@ def _connect_error(error: OSError, where: str, config: ClientConfig) -> Connecti
     if isinstance(error, ConnectionRefusedError):
         return ConnectionRefused(
             f"cannot connect to {where}: connection refused", hint="is the node running on that port?"
+        )
+    if config.uses_tls and isinstance(error, ConnectionError):
+        # A plaintext Kafka listener reads the ClientHello as an absurd frame size and drops the connection.
+        return ConnectionFailed(
+            f"TLS handshake with {where} failed: the listener closed the connection",
+            hint="if this listener does not use TLS, set security.protocol=PLAINTEXT (or SASL_PLAINTEXT)",
         )
     reason = error.strerror or str(error) or type(error).__name__
     return ConnectionFailed(f"cannot connect to {where}: {reason}", hint="check the host name and port")

@@ -273,10 +273,20 @@ def test_jaas_parsing() -> None:
     assert 'p\\"w' not in repr(jaas) and "w;d" not in repr(jaas)
 
 
+def test_jaas_single_quoted_values_as_java_reads_them() -> None:
+    """Kafka's JaasConfig tokenizer (java.io.StreamTokenizer) takes ' as a quote character too."""
+    jaas = parse_jaas(
+        "org.apache.kafka.common.security.plain.PlainLoginModule required username='admin' "
+        "password='a \\'b\\' \"c\" ;d';"
+    )
+    assert dict(jaas.options) == {"username": "admin", "password": "a 'b' \"c\" ;d"}
+
+
 @pytest.mark.parametrize(
     "text",
     [
         "username=alice;",
+        "org.x.Login required username='alice' password='open",
         'org.x.Login required username="alice" password="open',
         'org.x.Login required username="alice"',
         'org.x.Login required username="a"; org.y.Other required;',
