@@ -201,6 +201,7 @@ def _foreground(path: Path, options: dict[str, Any], *, daemon: bool, output: Ou
     import logging
     import signal
 
+    from kcli.render import console
     from kcli.sandbox.control import run_cluster
 
     env = env_of()
@@ -224,7 +225,9 @@ def _foreground(path: Path, options: dict[str, Any], *, daemon: bool, output: Ou
                     "sandbox %s ready (pid %d)", cluster.cluster_id, info.pid
                 )
                 return
-            if env.stdout_isatty and output is not OutputFormat.json:
+            # The live panel redraws in place, which needs a terminal console: with NO_COLOR (a plain
+            # console) rich would hold every frame back until exit, so print the status lines instead.
+            if output is not OutputFormat.json and console(env).is_terminal:
                 asyncio.get_running_loop().create_task(_live_panel(cluster, stop))
             else:
                 _emit_status({**cluster.status(), "pid": info.pid, "directory": str(path)}, output)
@@ -324,7 +327,11 @@ def failover(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) ->
 def misroute(
     node_id: NodeArg,
     target: Annotated[
-        int | None, typer.Option("--as", help="Advertise this node's endpoint (default: a peer).")
+        int | None,
+        typer.Option(
+            "--as",
+            help="Advertise this node's endpoint (default: a peer; the node's own id ends the misroute).",
+        ),
     ] = None,
     directory: DirOpt = None,
     output: OutputOpt = OutputFormat.text,

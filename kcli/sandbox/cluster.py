@@ -595,7 +595,7 @@ class Cluster:
         return mapping
 
     def misroute(self, node_id: int, target: int | None = None) -> int:
-        """Make `node_id` advertise another node's endpoint (KIP-1242); returns that node's id."""
+        """Make `node_id` advertise another node's endpoint (KIP-1242), or its own again; returns the id."""
         node = self.node(node_id)
         peers = sorted(n.node_id for n in self.nodes.values() if n.kind is node.kind and n.node_id != node_id)
         if target is None:
@@ -603,7 +603,8 @@ class Cluster:
                 raise ClusterError(f"node {node_id} has no peer to be misrouted to")
             target = peers[0]
         self.node(target)
-        node.advertise_as = target
+        # advertising its own endpoint again is how a misroute ends
+        node.advertise_as = None if target == node_id else target
         self.topology_changed()
         return target
 

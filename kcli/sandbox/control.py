@@ -266,6 +266,9 @@ def wait_for_info(directory: Path, pid: int, timeout: float, alive: Callable[[],
         if not alive():
             log = directory / "sandbox.log"
             tail = log.read_text(errors="replace").strip().splitlines()[-1:] if log.exists() else []
+            if tail and tail[0].startswith("Error: "):
+                # the process already said what went wrong in one line: pass it on as it is
+                raise SandboxControlError(tail[0].removeprefix("Error: "))
             detail = f": {tail[0]}" if tail else ""
             raise SandboxControlError(f"the sandbox process exited before it was ready{detail}")
         time.sleep(0.05)

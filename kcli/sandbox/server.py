@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import struct
 from typing import TYPE_CHECKING, Any
 
+from kcli.errors import KcliError
 from kcli.sandbox import wire
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import load_all
@@ -50,9 +52,18 @@ async def bind(cluster: Cluster, node: Node) -> None:
     async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await serve(cluster, node, reader, writer)
 
-    node.server = await asyncio.start_server(
-        on_connect, node.host, node.port, ssl=ssl_context, reuse_address=True, limit=2**20
-    )
+    try:
+        node.server = await asyncio.start_server(
+            on_connect, node.host, node.port, ssl=ssl_context, reuse_address=True, limit=2**20
+        )
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise
+        role = "broker" if node.is_broker else "controller"
+        raise KcliError(
+            f"port {node.port} ({role} {node.node_id} on {node.host}) is already in use",
+            hint="choose another --base-port, 0 for free ports, or stop what listens there",
+        ) from None
     node.port = node.server.sockets[0].getsockname()[1]
     node.running = True
     cluster.topology_changed()

@@ -29,8 +29,10 @@ def status_lines(status: dict[str, Any]) -> Iterator[str]:
 
 def status_panel(status: dict[str, Any]) -> Any:
     """The status as a rich panel (the live view of `kcli sandbox up`)."""
+    from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(box=None, expand=False)
     for column in ("ID", "ROLE", "ADDRESS", "STATE"):
@@ -50,4 +52,8 @@ def status_panel(status: dict[str, Any]) -> Any:
         f"epoch {status['leader_epoch']} · log end {status['log_end_offset']} · topics {status['topics']} · "
         f"security {status['security']} · Ctrl-C stops"
     )
-    return Panel(table, title=title, subtitle=subtitle)
+    bootstrap = Text(
+        f"bootstrap.servers={status['bootstrap_servers']}\n"
+        f"bootstrap.controllers={status['bootstrap_controllers']}"
+    )
+    return Panel(Group(table, bootstrap), title=title, subtitle=subtitle)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,3 +128,122 @@ def test_bad_racks_or_release_is_a_usage_error(tmp_path: Path, option: str, valu
 def test_bad_security_is_a_usage_error(tmp_path: Path) -> None:
     result = invoke("sandbox", "up", "--dir", str(tmp_path), "--security", "kerberos")
     assert result.code == 2 and "--security" in result.stderr
+
+
+@pytest.mark.parametrize("detach", [True, False])
+def test_a_port_in_use_is_one_clear_line(tmp_path: Path, detach: bool) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["--dir", str(tmp_path), "--base-port", str(port), "--brokers", "1", "--controllers", "1"]
+        result = invoke("sandbox", "up", *args, *(["--detach"] if detach else []))
+    assert result.code == 1, result.stdout
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"Error: port {port} (broker 1 on 127.0.0.1) is already in use"), (
+        result.stderr
+    )
+    assert "--base-port" in result.stderr
+    assert (
+        "bug" not in result.stderr
+        and "Error: Error" not in result.stderr
+        and "Error:" not in result.stderr[7:]
+    )
+    assert not (tmp_path / "sandbox.json").exists()
+
+
+def _foreground_on_a_pty(directory: Path, **env: str) -> tuple[Any, int]:
+    """`kcli sandbox up` in the foreground with a pseudo-terminal as stdin/stdout: (process, pty master)."""
+    import os
+    import subprocess
+    import sys
+
+    master, slave = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kcli", "sandbox", "up", "--dir", str(directory), "--base-port", "0",
+         "--brokers", "2", "--controllers", "1"],
+        stdin=slave, stdout=slave, stderr=subprocess.PIPE,
+        env={**os.environ, "COLUMNS": "160", "LINES": "40", "TERM": "xterm", **env},
+        start_new_session=True,
+    )  # fmt: skip
+    os.close(slave)
+    return process, master
+
+
+class _Screen:
+    """What a pty has shown so far, read with a deadline."""
+
+    def __init__(self, master: int) -> None:
+        self.master = master
+        self.shown = b""
+
+    def wait_for(self, text: str, since: str = "", seconds: float = 20.0) -> str:
+        """The screen from the last `since` on, once it contains `text`."""
+        import os
+        import select
+        import time
+
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            shown = self.shown.decode(errors="replace")
+            tail = shown[shown.rfind(since) :] if since else shown
+            if text in tail:
+                return tail
+            if select.select([self.master], [], [], 0.1)[0]:
+                with contextlib.suppress(OSError):
+                    self.shown += os.read(self.master, 65536)
+        raise AssertionError(f"{text!r} never shown; the screen ends with {self.shown[-800:]!r}")
+
+
+def _stop_with_ctrl_c(process: Any, directory: Path) -> None:
+    import signal
+
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=20) == 0
+    assert b"Traceback" not in process.stderr.read()
+    assert not (directory / "sandbox.json").exists()
+
+
+def test_foreground_up_shows_a_live_panel_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal: a panel that follows faults and shows the bootstrap lines; Ctrl-C stops."""
+    import os
+
+    directory = tmp_path / "sb"
+    process, master = _foreground_on_a_pty(directory)
+    screen = _Screen(master)
+    try:
+        panel = screen.wait_for("Ctrl-C stops", since="kcli sandbox ")
+        assert "emulated KRaft cluster, not Kafka" in panel and "controller (active)" in panel
+        info = json.loads((directory / "sandbox.json").read_text())
+        assert f"bootstrap.servers={info['bootstrap_servers']}" in panel, panel
+        assert f"bootstrap.controllers={info['bootstrap_controllers']}" in panel, panel
+        assert invoke("sandbox", "stop-node", "2", "--dir", str(directory)).code == 0
+        after = screen.wait_for("stopped", since="kcli sandbox ")
+        assert after.split("stopped")[0].splitlines()[-1].split()[1] == "2", after
+        _stop_with_ctrl_c(process, directory)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        os.close(master)
+
+
+def test_foreground_up_with_no_color_prints_the_status_lines(tmp_path: Path) -> None:
+    """NO_COLOR on a terminal: no panel (it would never be drawn), the plain status lines at once."""
+    import os
+
+    directory = tmp_path / "sb"
+    process, master = _foreground_on_a_pty(directory, NO_COLOR="1")
+    screen = _Screen(master)
+    try:
+        shown = screen.wait_for("bootstrap.controllers=")
+        assert shown.startswith("Sandbox cluster "), shown
+        assert "\x1b[" not in shown and "Ctrl-C stops" not in shown
+        _stop_with_ctrl_c(process, directory)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        os.close(master)

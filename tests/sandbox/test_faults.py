@@ -97,6 +97,17 @@ def test_misroute_makes_api_versions_v5_ask_for_rebootstrap(fresh_sandbox: Any) 
     assert answer.error_code.value == 129
 
 
+def test_misroute_to_itself_ends_the_misroute(fresh_sandbox: Any) -> None:
+    sb = fresh_sandbox
+    sb.misroute(1)
+    assert sb.misroute(1, 1) == 1
+    response = describe_cluster(first(sb.bootstrap_servers), endpoint_type=1)
+    assert {b.broker_id: b.port for b in response.brokers}[1] == sb.port_of(1)
+    assert next(n for n in sb.status()["nodes"] if n["id"] == 1)["advertises"] is None
+    answer = _api_versions_v5_answer(f"127.0.0.1:{sb.port_of(1)}", sb.cluster_id, 1)
+    assert answer.error_code.value == 0
+
+
 def test_delay_slows_one_node_only(fresh_sandbox: Any) -> None:
     from kio.schema.api_versions.v3.request import ApiVersionsRequest
 
