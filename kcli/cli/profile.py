@@ -75,7 +75,7 @@ def add_command(
 ) -> None:
     """Add a profile (the rest of the file, comments included, is left as it was)."""
     from kcli.errors import UsageError
-    from kcli.ops.profiles import add_profile, parse_settings, use_profile
+    from kcli.ops.profiles import add_profile, parse_settings, unknown_setting_warnings, use_profile
 
     env = env_of()
     values = parse_settings(settings or [])
@@ -86,6 +86,8 @@ def add_command(
     if bootstrap_controller:
         values["bootstrap.controllers"] = bootstrap_controller
     created = add_profile(env.config_file, name, values, replace=replace)
+    for warning in unknown_setting_warnings(values):
+        env.err(warning)
     if use:
         use_profile(env.config_file, name)
     where = f"new file {env.config_file}" if created else str(env.config_file)

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kcli.client.config import default_profile_name, is_secret_key, load_profiles
+from kcli.client.config import (
+    HONOURED_KEYS,
+    KNOWN_KAFKA_KEYS,
+    default_profile_name,
+    is_secret_key,
+    load_profiles,
+)
 from kcli.client.secret_refs import is_reference
 from kcli.errors import UsageError
 
@@ -103,6 +109,20 @@ def parse_settings(items: list[str]) -> dict[str, str]:
             raise UsageError(f"--set {item!r}: expected KEY=VALUE, e.g. bootstrap.servers=k1:9092")
         settings[key.strip()] = value.strip()
     return settings
+
+
+def unknown_setting_warnings(settings: Mapping[str, str]) -> list[str]:
+    """One warning per key no client setting matches (a typo), with the closest known key if any."""
+    from kcli.ops.config_model import suggest
+
+    known = HONOURED_KEYS | KNOWN_KAFKA_KEYS
+    warnings = []
+    for key in sorted(settings):
+        if key not in known:
+            guess = suggest(key, known)
+            hint = f" (did you mean '{guess}'?)" if guess else ""
+            warnings.append(f"Warning: '{key}' is not a known client setting; kcli ignores it{hint}")
+    return warnings
 
 
 def _effective_default(path: Path, profiles: Mapping[str, Any]) -> str | None:

@@ -150,3 +150,16 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     path.write_text("[profiles\n")
     broken = run(path, "profile", "list")
     assert broken.code == 2 and "not valid TOML" in broken.stderr
+
+
+def test_add_warns_at_once_about_a_setting_kcli_does_not_know(tmp_path: Path) -> None:
+    """A typo in --set would otherwise be saved quietly and only warned about on every later run."""
+    path = tmp_path / "config.toml"
+    result = run(path, "profile", "add", "p", "-b", "k1:9092", "--set", "request.timout.ms=5000")
+    assert result.code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "Warning: 'request.timout.ms' is not a known client setting; kcli ignores it "
+        "(did you mean 'request.timeout.ms'?)"
+    ]
+    known = run(path, "profile", "add", "q", "-b", "k1:9092", "--set", "client.dns.lookup=use_all_dns_ips")
+    assert known.code == 0 and known.stderr == ""
