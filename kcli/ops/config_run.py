@@ -204,7 +204,8 @@ async def _alter_quota(
     from kcli.client.api.scram import alter_user_scram_credentials
 
     plan = plan_quota_alter(selection, changes)
-    entity = selection.entities[0]
+    # The entity the success line names: Kafka's head entity type (entities are sorted user first).
+    entity = next(e for e in selection.entities if e.type is selection.primary)
     if plan.is_scram:
         previews = tuple(
             KeyPreview(

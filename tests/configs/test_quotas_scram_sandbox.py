@@ -201,3 +201,26 @@ def test_per_resource_authorization_errors_and_the_rest_succeed(secure: Any) -> 
     by_name = {r["entity"]["name"]: r for r in as_json.json["resources"]}
     assert by_name[TOPIC_0]["error"] is None
     assert by_name[TOPIC_1]["error"]["name"] == "TOPIC_AUTHORIZATION_FAILED"
+
+
+def test_user_and_client_alter_names_the_first_entity_type_given_as_kafka_does(secure: Any) -> None:
+    """kafka-configs.sh names the head of its entity types: --client comes before --user among the
+    shortcut flags, while --entity-type keeps the order typed."""
+    sb = secure
+    client, user = f"c{uuid.uuid4().hex[:8]}", f"u{uuid.uuid4().hex[:8]}"
+    shortcut = admin_ok(
+        sb, "--alter", "--user", user, "--client", client, "--add-config", "producer_byte_rate=10"
+    )
+    assert shortcut.stdout.splitlines() == [f"Completed updating config for client {client}."]
+    typed = (
+        "--entity-type",
+        "users",
+        "--entity-name",
+        user,
+        "--entity-type",
+        "clients",
+        "--entity-name",
+        client,
+    )
+    by_type = admin_ok(sb, "--alter", *typed, "--delete-config", "producer_byte_rate")
+    assert by_type.stdout.splitlines() == [f"Completed updating config for user {user}."]
