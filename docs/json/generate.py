@@ -85,7 +85,9 @@ ERROR = nullable(
         "The Kafka error of this resource, null when it succeeded.",
         {
             "code": integer("Kafka error code."),
-            "name": string("Kafka error name, e.g. UNKNOWN_TOPIC_OR_PARTITION."),
+            "name": string(
+                "Kafka error name, e.g. UNKNOWN_TOPIC_OR_PARTITION; empty when the client failed (see message)."
+            ),
             "message": nullable(string("The server's error message.")),
         },
     )

@@ -81,7 +81,7 @@ class ResourceError:
     hint: str | None = None
 
     def line(self) -> str:
-        text = f"{self.name}: {self.message}" if self.message else self.name
+        text = f"{self.name}: {self.message}" if self.name and self.message else self.message or self.name
         return f"{text} ({self.hint})" if self.hint else text
 
 

@@ -226,3 +226,18 @@ def test_kafka_python_reads_back_what_kcli_wrote(sandbox: Any) -> None:
     assert values["retention.ms"]["value"] == "123456"
     assert values["retention.ms"]["config_source"] == "DYNAMIC_TOPIC_CONFIG"
     assert values["max.message.bytes"]["value"] == "2048"
+
+
+def test_a_node_id_not_in_the_cluster_is_named_plainly(sandbox: Any) -> None:
+    """With --bootstrap-controller, --broker names a controller id; a wrong id is one plain line."""
+    for kind, args in (
+        ("brokers", ("--describe", "--broker", "77")),
+        ("controllers", ("--alter", "--broker", "1", "--add-config", "log.cleaner.threads=2")),
+    ):
+        result = _kcli(sandbox, kind, *args)
+        assert result.code == 1 and len(result.stderr.splitlines()) == 1, result.stderr
+        assert "is not in the cluster (known " in result.stderr
+        assert "KcliError" not in result.stderr, result.stderr
+    shown = _kcli(sandbox, "brokers", "--describe", "--broker", "77", "-o", "json")
+    error = shown.json["resources"][0]["error"]
+    assert error["name"] == "" and "77 is not in the cluster" in error["message"]

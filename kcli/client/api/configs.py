@@ -75,7 +75,7 @@ def request_cls(api: str, version: int) -> type:
 def failure(error: KcliError) -> ResourceError:
     """A node- or call-level failure as the per-resource error of every resource it affected."""
     code = int(getattr(error, "code", -1))
-    name = str(getattr(error, "name", "")) or type(error).__name__
+    name = str(getattr(error, "name", ""))  # empty for a client-side failure: there is no Kafka error name
     return ResourceError(code=code, name=name, message=error.message, hint=error.hint)
 
 
