@@ -17,7 +17,6 @@ because kcli.client.api.topics only describes named topics.
 
 from __future__ import annotations
 
-import base64
 import functools
 import uuid
 from collections.abc import Callable, Sequence
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.audit.snapshot import SnapshotWriter, WrittenSnapshot, collected_at_label
 from kcli.errors import KcliError, UsageError
+from kcli.metadata.uuids import kafka_uuid
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
@@ -155,8 +155,7 @@ def topic_id_text(value: Any) -> str | None:
     """A Kafka topic id as Kafka prints it: URL-safe base64 of the 16 bytes, no padding."""
     if value is None:
         return None
-    raw = value.bytes if isinstance(value, uuid.UUID) else bytes(value)
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+    return kafka_uuid(value if isinstance(value, uuid.UUID) else uuid.UUID(bytes=bytes(value)))
 
 
 async def _topics_and_partitions(admin: Admin) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -22,6 +22,7 @@ from typing import Any
 from kcli.errors import UsageError
 from kcli.metadata.reader import Entry, FileReader, RawRecord
 from kcli.metadata.records import CONTROL_RECORD_CLASSES, CONTROL_TYPE_NAMES, RECORD_NAMES
+from kcli.metadata.uuids import kafka_uuid
 
 _REDACTED_FIELDS = {("UserScramCredentialRecord", "salt"), ("UserScramCredentialRecord", "stored_key"),
                     ("UserScramCredentialRecord", "server_key")}  # fmt: skip
@@ -30,10 +31,6 @@ _REDACTED_FIELDS = {("UserScramCredentialRecord", "salt"), ("UserScramCredential
 def camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
-def kafka_uuid(value: uuid.UUID) -> str:
-    return base64.urlsafe_b64encode(value.bytes).rstrip(b"=").decode("ascii")
 
 
 def _plain(value: Any) -> Any:

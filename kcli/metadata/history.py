@@ -19,16 +19,15 @@ from typing import Any
 from kcli.metadata.directory import LogDirectory, full_log_sources, read_sources
 from kcli.metadata.dump import entry_text
 from kcli.metadata.reader import Entry, RawRecord, ReadStats
-from kcli.metadata.tree import ALIASES, CONFIG_TYPES, SCRAM_MECHANISMS, kafka_uuid, quota_entity_name
+from kcli.metadata.tree import ALIASES, CONFIG_TYPES, SCRAM_MECHANISMS, quota_entity_name
+from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
 
 Matcher = Callable[[Entry], bool]
 
 
 def _uuid_of(text: str) -> uuid.UUID | None:
-    import base64
-
     try:
-        return uuid.UUID(bytes=base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+        return parse_kafka_uuid(text)
     except ValueError:
         return None
 

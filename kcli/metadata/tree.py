@@ -16,14 +16,13 @@ Behavior:
 
 from __future__ import annotations
 
-import base64
 import datetime
-import uuid
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
 from kcli.metadata.image import BrokerState, MetadataImage, PartitionState, TopicState
+from kcli.metadata.uuids import kafka_uuid
 
 # MetadataVersion feature levels (kafka-tools.md / metadata-log.md 6.1).
 METADATA_VERSIONS: Mapping[int, str] = {
@@ -127,11 +126,6 @@ class DirectoryNode(Node):
         if found is None and self._hidden is not None:
             return self._hidden(name)
         return found
-
-
-def kafka_uuid(value: uuid.UUID) -> str:
-    """Kafka's Uuid.toString: URL-safe base64 without padding."""
-    return base64.urlsafe_b64encode(value.bytes).rstrip(b"=").decode("ascii")
 
 
 def java_bool(value: bool) -> str:

@@ -37,7 +37,6 @@ Behavior:
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import struct
@@ -51,6 +50,7 @@ from typing import IO, Any
 from kcli.metadata.batch import MAX_BATCH_BYTES, Compression, encode_batch
 from kcli.metadata.codec import encode_control_record, encode_metadata_record
 from kcli.metadata.records import ControlRecord, MetadataRecord
+from kcli.metadata.uuids import kafka_uuid
 
 METADATA_PARTITION = "__cluster_metadata-0"
 # Uuid.METADATA_TOPIC_ID: bytes 0..0 01.
@@ -59,11 +59,6 @@ DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024
 
 _BATCH_PREFIX = struct.Struct(">qi")
 _LAST_OFFSET_DELTA = struct.Struct(">i")
-
-
-def kafka_uuid_string(value: uuid.UUID) -> str:
-    """A Kafka Uuid as Kafka prints it: URL-safe base64 without padding (22 characters)."""
-    return base64.urlsafe_b64encode(value.bytes).rstrip(b"=").decode("ascii")
 
 
 def segment_name(base_offset: int) -> str:
@@ -281,7 +276,7 @@ class MetadataLogWriter:
                 )
             return
         stamp = time.strftime("%a %b %d %H:%M:%S UTC %Y", time.gmtime())
-        directory_id = directory_id or kafka_uuid_string(uuid.uuid4())
+        directory_id = directory_id or kafka_uuid(uuid.uuid4())
         _replace_text(
             path,
             f"#\n#{stamp}\nnode.id={self.node_id}\ndirectory.id={directory_id}\n"

@@ -6,33 +6,24 @@ a controller's server.properties (for add-controller, as kafka-metadata-quorum.s
 
 from __future__ import annotations
 
-import base64
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kcli.errors import KcliError, UsageError
-
-ZERO_UUID = uuid.UUID(int=0)
-
-
-def kafka_uuid(value: uuid.UUID | None) -> str:
-    """A UUID as Kafka prints it (Uuid.toString: URL-safe base64 without padding, 22 chars)."""
-    raw = (value or ZERO_UUID).bytes
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+from kcli.metadata import uuids
+from kcli.metadata.uuids import KAFKA_UUID_LENGTH
 
 
 def parse_kafka_uuid(text: str) -> uuid.UUID:
     """Kafka's base64 form (`AAAAAAAAAAAAAAAAAAAAAA`), or the usual hex form as a convenience."""
     text = text.strip()
-    if len(text) == 22:
+    if len(text) == KAFKA_UUID_LENGTH:
         try:
-            raw = base64.urlsafe_b64decode(text + "==")
-        except (ValueError, TypeError) as error:
+            return uuids.parse_kafka_uuid(text)
+        except ValueError as error:
             raise UsageError(f"Failed to parse --controller-directory-id: {error}") from None
-        if len(raw) == 16:
-            return uuid.UUID(bytes=raw)
     try:
         return uuid.UUID(text)
     except ValueError:

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kcli.metadata.uuids import ZERO_UUID, kafka_uuid
 from kcli.ops.quorum import (
-    ZERO_UUID,
     ControllerChange,
     QuorumEndpoint,
     QuorumStatus,
     ReplicaState,
     ReplicationRow,
-    kafka_uuid,
     relative_time_ms,
 )
 

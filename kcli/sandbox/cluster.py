@@ -41,9 +41,9 @@ CONTROLLER_ID_FLOOR = 100  # node ids below are brokers (how `up` tells the kind
 
 def new_cluster_id() -> str:
     """A Kafka-style cluster id: a random UUID in URL-safe base64 without padding (22 chars)."""
-    import base64
+    from kcli.metadata.uuids import kafka_uuid
 
-    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    return kafka_uuid(uuid.uuid4())
 
 
 @dataclass(slots=True, kw_only=True)

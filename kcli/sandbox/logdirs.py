@@ -58,8 +58,8 @@ def prepare_log_dirs(
     directory: Path, *, broker_id: int, cluster_id: str, first: uuid.UUID, count: int
 ) -> tuple[LogDir, ...]:
     """The broker's log dirs, formatting (meta.properties) the ones that are new."""
-    from kcli.metadata.writer import kafka_uuid_string
-    from kcli.sandbox.metalog import parse_uuid, read_properties
+    from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
+    from kcli.sandbox.metalog import read_properties
 
     dirs = [LogDir(directory_id=first, path=directory / str(broker_id))]
     for path in extra_log_dir_paths(directory, broker_id, count):
@@ -67,12 +67,12 @@ def prepare_log_dirs(
         directory_id = None
         if meta.exists():
             value = read_properties(meta).get("directory.id")
-            directory_id = parse_uuid(value) if value else None
+            directory_id = parse_kafka_uuid(value) if value else None
         if directory_id is None:
             directory_id = uuid.uuid4()
             path.mkdir(parents=True, exist_ok=True)
             meta.write_text(
-                f"#\nnode.id={broker_id}\ndirectory.id={kafka_uuid_string(directory_id)}\n"
+                f"#\nnode.id={broker_id}\ndirectory.id={kafka_uuid(directory_id)}\n"
                 f"version=1\ncluster.id={cluster_id}\n",
                 encoding="utf-8",
             )

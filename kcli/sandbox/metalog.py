@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kcli.metadata import records as _records
-from kcli.metadata.writer import METADATA_PARTITION, MetadataLogWriter, kafka_uuid_string
+from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
+from kcli.metadata.writer import METADATA_PARTITION, MetadataLogWriter
 from kcli.sandbox.logwriter import SandboxLogWriter
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
@@ -48,13 +49,6 @@ class ExistingLog:
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def parse_uuid(text: str) -> uuid.UUID:
-    """A Kafka Uuid string (base64url, 22 chars) as a UUID."""
-    import base64
-
-    return uuid.UUID(bytes=base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
 
 
 def read_properties(path: Path) -> dict[str, str]:
@@ -97,7 +91,7 @@ class MetadataLog:
         if path.exists():
             value = read_properties(path).get("directory.id")
             if value:
-                return parse_uuid(value)
+                return parse_kafka_uuid(value)
         return uuid.uuid4()
 
     # ---------------------------------------------------------------- replay
@@ -138,7 +132,7 @@ class MetadataLog:
             self.node_dir(node.node_id),
             node_id=node.node_id,
             cluster_id=self.cluster.cluster_id,
-            directory_id=kafka_uuid_string(node.directory_id),
+            directory_id=kafka_uuid(node.directory_id),
         )
         try:
             if not (self.node_dir(node.node_id) / "bootstrap.checkpoint").exists():

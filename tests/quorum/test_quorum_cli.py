@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kcli.ops.quorum import kafka_uuid
+from kcli.metadata.uuids import kafka_uuid
 
 DIR = uuid.UUID("7b1e5c2a-0000-4000-8000-000000000042")
 

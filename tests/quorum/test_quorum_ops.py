@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from kcli.errors import KcliError, UsageError
+from kcli.metadata.uuids import kafka_uuid
 from kcli.ops.quorum import (
     ControllerChange,
     QuorumEndpoint,
     QuorumInfo,
     ReplicaState,
     controller_to_add,
-    kafka_uuid,
     max_follower_lag,
     max_follower_lag_time_ms,
     parse_kafka_uuid,

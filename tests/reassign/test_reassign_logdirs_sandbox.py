@@ -111,14 +111,14 @@ def test_execute_moves_replicas_between_log_dirs_at_the_throttled_rate(
 
     # the controller learned the new directories: PartitionChangeRecords in the metadata log
     from kcli.metadata.reader import read_file
-    from kcli.sandbox.metalog import parse_uuid
+    from kcli.metadata.uuids import parse_kafka_uuid
 
     written = set()
     for segment in sorted(sb.metadata_log_dir(sb.active_controller_id).glob("*.log")):
         for entry in read_file(segment):
             if not entry.control and entry.key == PARTITION_CHANGE_RECORD and entry.record.directories:
                 written.update(entry.record.directories)
-    assert {parse_uuid(directory_id(target1)), parse_uuid(directory_id(target3))} <= written
+    assert {parse_kafka_uuid(directory_id(target1)), parse_kafka_uuid(directory_id(target3))} <= written
 
 
 def test_unknown_dir_and_missing_replica_are_refused(make_sandbox: Any) -> None:

@@ -10,16 +10,14 @@ Behavior:
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
-from kcli.metadata.writer import kafka_uuid_string
+from kcli.metadata.uuids import kafka_uuid
 from kcli.sandbox.apis.k80_add_raft_voter import check_cluster
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
 INVALID_REQUEST, VOTER_NOT_FOUND = 42, 127
-ZERO_UUID = uuid.UUID(int=0)
 
 
 @api(81, "remove_raft_voter", (0, 0), forward=True)
@@ -34,7 +32,7 @@ async def handle_remove_raft_voter(ctx: RequestContext, request: Any) -> Any:
         if directory is None or request.voter_directory_id != directory:
             code, message = (
                 VOTER_NOT_FOUND,
-                f"The voter id {request.voter_id} with directory id {kafka_uuid_string(request.voter_directory_id or ZERO_UUID)} is not part of the set of voters.",
+                f"The voter id {request.voter_id} with directory id {kafka_uuid(request.voter_directory_id)} is not part of the set of voters.",
             )
         elif len(cluster.voters) == 1:
             code, message = INVALID_REQUEST, "Cannot remove the last voter of the quorum."
