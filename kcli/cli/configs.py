@@ -396,6 +396,17 @@ def _check_diff(selection: Selection, diff_profile: str | None) -> None:
         raise UsageError("--diff needs at least two entities (or one entity and --diff-profile)")
 
 
+def _cluster_label(args: ConnectionArgs, env: Env) -> str:
+    """How --diff names the command line's cluster: the address given, else the profile in use."""
+    from kcli.client.config import default_profile_name
+
+    address = args.bootstrap_server or args.bootstrap_controller
+    if address:
+        return address
+    chosen = args.profile or env.environ.get("KCLI_PROFILE") or default_profile_name(env.config_file)
+    return chosen or "default"
+
+
 def _run_diff(
     env: Env,
     output: OutputFormat,
@@ -408,7 +419,7 @@ def _run_diff(
     from kcli.render import configs as view
     from kcli.render import emit
 
-    configs: list[tuple[str | None, ClientConfig]] = [(args.profile or "default", config)]
+    configs: list[tuple[str | None, ClientConfig]] = [(_cluster_label(args, env), config)]
     if diff_profile is not None:
         other = ConnectionArgs(profile=diff_profile)
         configs.append((diff_profile, client_config(other, env)))

@@ -241,3 +241,29 @@ def test_a_node_id_not_in_the_cluster_is_named_plainly(sandbox: Any) -> None:
     shown = _kcli(sandbox, "brokers", "--describe", "--broker", "77", "-o", "json")
     error = shown.json["resources"][0]["error"]
     assert error["name"] == "" and "77 is not in the cluster" in error["message"]
+
+
+def test_diff_profile_labels_name_the_profile_or_address_actually_used(sandbox: Any, tmp_path: Any) -> None:
+    """The first side is the default profile's cluster (here 'lab'), or the address given with -b."""
+    topic = _create_topic(sandbox, **{"retention.ms": "1000"})
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'default_profile = "lab"\n[profiles.lab]\nbootstrap.servers = "{sandbox.bootstrap_servers}"\n'
+    )
+    environ = {"KCLI_CONFIG": str(config)}
+    by_profile = invoke("configs", "--diff", "--topic", topic, "--diff-profile", "lab", environ=environ)
+    assert by_profile.lines == [
+        f"No differences in dynamic configs between topic {topic} @lab and topic {topic} @lab."
+    ], by_profile.stderr
+    by_address = invoke(
+        "configs",
+        "-b",
+        sandbox.bootstrap_servers,
+        "--diff",
+        "--topic",
+        topic,
+        "--diff-profile",
+        "lab",
+        environ=environ,
+    )
+    assert f"topic {topic} @{sandbox.bootstrap_servers} and topic {topic} @lab" in by_address.stdout
