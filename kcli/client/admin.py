@@ -85,10 +85,18 @@ class _NoNodeLeft(Exception):
 class Admin:
     """An async admin client bound to one cluster; use as `async with Admin(config) as admin:`."""
 
-    def __init__(self, config: ClientConfig, *, trace: Callable[[str], None] | None = None) -> None:
-        """`trace` (e.g. stderr under --debug) gets one line per connection event, request and response."""
+    def __init__(
+        self,
+        config: ClientConfig,
+        *,
+        trace: Callable[[str], None] | None = None,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        """`trace` (e.g. stderr under --debug) gets one line per connection event, request and response;
+        `warn` (stderr by default) gets the rare line an operator should see while kcli keeps waiting."""
         self.config = config
         self._trace = trace
+        self._warn = warn or _warn_on_stderr
         self.description: ClusterDescription | None = None
         self._connections: dict[int, Connection] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -183,6 +191,13 @@ class Admin:
             passes += 1
             if not failures or not all(_worth_retrying(error) for error in failures):
                 break
+            if passes == 1 and deadline - time.monotonic() > 2.0:
+                # Kafka's clients keep retrying refused connections until the API timeout; say so at
+                # once, so a mistyped port is not a silent minute-long wait.
+                self._warn(
+                    f"Warning: {failures[0].message}; retrying until default.api.timeout.ms "
+                    f"({self.config.default_api_timeout_ms} ms) runs out (Ctrl-C to stop)"
+                )
             if not await self._backoff(passes, deadline):
                 break
             if self._trace is not None:
@@ -538,6 +553,12 @@ class Admin:
             return False
         await asyncio.sleep(delay)
         return True
+
+
+def _warn_on_stderr(line: str) -> None:
+    import sys
+
+    print(line, file=sys.stderr, flush=True)
 
 
 def _worth_retrying(error: KcliError) -> bool:

@@ -106,6 +106,7 @@ def test_unreachable_cluster_is_one_line_exit_1() -> None:
         "--describe",
         "--topic",
         "t",
+        environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "300"},  # a dead port is retried until this runs out
     )
     assert result.code == 1
     assert len(result.stderr.strip().splitlines()) == 1
