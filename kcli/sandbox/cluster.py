@@ -26,6 +26,7 @@ from kcli.sandbox.features import (
     supported_features,
 )
 from kcli.sandbox.image import Image
+from kcli.sandbox.loggers import initial_levels
 from kcli.sandbox.registry import Listener
 from kcli.sandbox.settings import SandboxSettings
 
@@ -64,6 +65,7 @@ class Node:
     last_fetch_ms: int = -1
     last_caught_up_ms: int = -1
     connections: set[asyncio.StreamWriter] = field(default_factory=set)
+    log_levels: dict[str, str] = field(default_factory=initial_levels)  # BROKER_LOGGER, not persisted
 
     @property
     def is_broker(self) -> bool:

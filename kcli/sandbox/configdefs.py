@@ -1,4 +1,4 @@
-"""Topic and broker configuration definitions, as data (names, types, defaults and synonyms follow Kafka).
+"""Topic, broker, group and client-metrics config definitions, as data (names, types, defaults and synonyms follow Kafka).
 
 DescribeConfigs, IncrementalAlterConfigs, AlterConfigs and CreateTopics all read this table; nothing
 else in the sandbox knows a config name.
@@ -33,6 +33,9 @@ class ConfigSource(enum.IntEnum):
     DYNAMIC_DEFAULT_BROKER_CONFIG = 3
     STATIC_BROKER_CONFIG = 4
     DEFAULT_CONFIG = 5
+    DYNAMIC_BROKER_LOGGER_CONFIG = 6
+    DYNAMIC_CLIENT_METRICS_CONFIG = 7
+    DYNAMIC_GROUP_CONFIG = 8
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,6 +49,7 @@ class ConfigDef:
     synonyms: tuple[str, ...] = ()  # broker keys a topic key falls back to, most specific first
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    maximum: float | None = None
     sensitive: bool = False
     read_only: bool = False  # brokers: not dynamically updatable
     list_choices: bool = False  # LIST whose items must each be in `choices`
@@ -64,6 +68,8 @@ class ConfigDef:
                     raise ValueError
                 if self.minimum is not None and number < self.minimum:
                     return f"Invalid value {value} for configuration {self.name}: Value must be at least {int(self.minimum)}"
+                if self.maximum is not None and number > self.maximum:
+                    return f"Invalid value {value} for configuration {self.name}: Value must be no more than {int(self.maximum)}"
             elif self.type is ConfigType.DOUBLE:
                 number = float(text)
                 if self.minimum is not None and number < self.minimum:
@@ -152,6 +158,7 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
             _MAX_LONG,
             "Maximum time between forced log flushes.",
             "log.flush.interval.ms",
+            "log.flush.scheduler.interval.ms",
             minimum=0,
         ),
         _d(
@@ -302,6 +309,47 @@ TOPIC_CONFIGS: dict[str, ConfigDef] = {
     )
 }
 
+# Broker group.* settings: the defaults and bounds of the per-group configs (GROUP_CONFIGS).
+# (group key, broker key of its default, default, default minimum, default maximum)
+_GROUP_KEYS: tuple[tuple[str, str, str, int, int], ...] = (
+    ("consumer.session.timeout.ms", "group.consumer.session.timeout.ms", "45000", 45000, 60000),
+    ("consumer.heartbeat.interval.ms", "group.consumer.heartbeat.interval.ms", "5000", 5000, 15000),
+    ("share.session.timeout.ms", "group.share.session.timeout.ms", "45000", 45000, 60000),
+    ("share.heartbeat.interval.ms", "group.share.heartbeat.interval.ms", "5000", 5000, 15000),
+    ("share.record.lock.duration.ms", "group.share.record.lock.duration.ms", "30000", 15000, 60000),
+    ("streams.session.timeout.ms", "group.streams.session.timeout.ms", "45000", 45000, 60000),
+    ("streams.heartbeat.interval.ms", "group.streams.heartbeat.interval.ms", "5000", 5000, 15000),
+)
+
+
+def _bound_key(default_key: str, bound: str) -> str:
+    """group.consumer.session.timeout.ms -> group.consumer.min.session.timeout.ms (Kafka's naming)."""
+    prefix, _, rest = default_key.partition(".")
+    kind, _, tail = rest.partition(".")
+    if default_key.endswith(".record.lock.duration.ms"):
+        return f"{prefix}.{kind}.{bound}.record.lock.duration.ms"
+    return f"{prefix}.{kind}.{bound}.{tail}"
+
+
+# group config -> (broker key of its default, broker key of its minimum, broker key of its maximum)
+GROUP_BROKER_KEYS: dict[str, tuple[str, str, str]] = {
+    key: (default_key, _bound_key(default_key, "min"), _bound_key(default_key, "max"))
+    for key, default_key, _, _, _ in _GROUP_KEYS
+}
+
+
+def _group_broker_defs() -> list[ConfigDef]:
+    out = []
+    for key, default_key, default, low, high in _GROUP_KEYS:
+        _, low_key, high_key = GROUP_BROKER_KEYS[key]
+        out.append(_d(default_key, _I, default, f"Default {key} of groups.", read_only=True, minimum=1))
+        out.append(_d(low_key, _I, str(low), f"Smallest {key} a group may use.", read_only=True, minimum=1))
+        out.append(_d(high_key, _I, str(high), f"Largest {key} a group may use.", read_only=True, minimum=1))
+    out.append(_d("group.streams.num.standby.replicas", _I, "0", "Default standby replicas.", read_only=True))
+    out.append(_d("group.streams.max.standby.replicas", _I, "2", "Most standby replicas.", read_only=True))
+    return out
+
+
 BROKER_CONFIGS: dict[str, ConfigDef] = {
     d.name: d
     for d in (
@@ -342,6 +390,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
             "Upper bound (bytes/s) on leader replication traffic for throttled replicas.",
             minimum=0,
         ),
+        *_group_broker_defs(),
         _d("listeners", _T, "PLAINTEXT://:9092", "Listeners the node binds.", read_only=True),
         _d("log.cleaner.delete.retention.ms", _L, "86400000", "Default delete.retention.ms.", minimum=0),
         _d("log.cleaner.max.compaction.lag.ms", _L, _MAX_LONG, "Default max.compaction.lag.ms.", minimum=1),
@@ -359,6 +408,13 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _d("log.dirs", _T, None, "Directories holding the log data.", read_only=True),
         _d("log.flush.interval.messages", _L, _MAX_LONG, "Default flush.messages.", minimum=1),
         _d("log.flush.interval.ms", _L, None, "Default flush.ms."),
+        _d(
+            "log.flush.scheduler.interval.ms",
+            _L,
+            _MAX_LONG,
+            "How often the log flusher checks whether a log needs flushing.",
+            read_only=True,
+        ),
         _d("log.index.interval.bytes", _I, "4096", "Default index.interval.bytes.", minimum=0),
         _d("log.index.size.max.bytes", _I, "10485760", "Default segment.index.bytes.", minimum=4),
         _d("log.local.retention.bytes", _L, "-2", "Default local.retention.bytes.", minimum=-2),
@@ -419,15 +475,87 @@ UNIT_SCALE: dict[str, Callable[[int], int]] = {
     "log.roll.jitter.hours": lambda v: v * 3_600_000,
 }
 
+# Broker keys that are one setting in several units, most specific first (DynamicBrokerConfig's
+# brokerConfigSynonyms): describing any of them lists the synonyms of all of them.
+BROKER_SYNONYMS: dict[str, tuple[str, ...]] = {
+    name: group
+    for group in (
+        ("log.retention.ms", "log.retention.minutes", "log.retention.hours"),
+        ("log.roll.ms", "log.roll.hours"),
+        ("log.roll.jitter.ms", "log.roll.jitter.hours"),
+        ("log.flush.interval.ms", "log.flush.scheduler.interval.ms"),
+    )
+    for name in group
+}
+
+# Per-group configs (GroupConfig); a key not set for the group takes the broker's group.* value.
+GROUP_CONFIGS: dict[str, ConfigDef] = {
+    d.name: d
+    for d in (
+        _d("consumer.heartbeat.interval.ms", _I, "5000", "Heartbeat interval of the group's consumers."),
+        _d("consumer.session.timeout.ms", _I, "45000", "Session timeout of the group's consumers."),
+        _d(
+            "share.auto.offset.reset",
+            _T,
+            "latest",
+            "Where a share group starts consuming a partition without an offset.",
+            choices=("latest", "earliest"),
+        ),
+        _d("share.heartbeat.interval.ms", _I, "5000", "Heartbeat interval of the share group's members."),
+        _d(
+            "share.isolation.level",
+            _T,
+            "read_uncommitted",
+            "Which transactional records a share group reads.",
+            choices=("read_committed", "read_uncommitted"),
+        ),
+        _d("share.record.lock.duration.ms", _I, "30000", "How long a share group holds a record lock."),
+        _d("share.session.timeout.ms", _I, "45000", "Session timeout of the share group's members."),
+        _d("streams.heartbeat.interval.ms", _I, "5000", "Heartbeat interval of the streams group's members."),
+        _d("streams.num.standby.replicas", _I, "0", "Standby replicas of the streams group.", minimum=0),
+        _d("streams.session.timeout.ms", _I, "45000", "Session timeout of the streams group's members."),
+    )
+}
+
+# Client metrics subscriptions (KIP-714, ClientMetricsConfigs).
+CLIENT_METRICS_CONFIGS: dict[str, ConfigDef] = {
+    d.name: d
+    for d in (
+        _d(
+            "interval.ms",
+            _I,
+            "300000",
+            "Push interval of the subscribed metrics.",
+            minimum=100,
+            maximum=3600000,
+        ),
+        _d("match", _LS, "", "Client matching patterns (selector=regex,...)."),
+        _d("metrics", _LS, "", "Metric name prefixes to subscribe to."),
+    )
+}
+
+# Selectors a client-metrics `match` entry may use.
+CLIENT_MATCH_SELECTORS = (
+    "client_instance_id",
+    "client_id",
+    "client_software_name",
+    "client_software_version",
+    "client_source_address",
+    "client_source_port",
+)
+
 TOPIC = 2
 BROKER = 4
 BROKER_LOGGER = 8
+CLIENT_METRICS = 16
+GROUP = 32
 
 
 def definitions(resource_type: int) -> dict[str, ConfigDef]:
     """The config table for a ConfigResource type (empty for types the sandbox has no keys for)."""
-    if resource_type == TOPIC:
-        return TOPIC_CONFIGS
-    if resource_type == BROKER:
-        return BROKER_CONFIGS
-    return {}
+    return {
+        TOPIC: TOPIC_CONFIGS,
+        BROKER: BROKER_CONFIGS,
+        GROUP: GROUP_CONFIGS,
+        CLIENT_METRICS: CLIENT_METRICS_CONFIGS,
+    }.get(resource_type, {})

@@ -6,8 +6,15 @@ Behavior:
   DEFAULT_CONFIG (values of hour/minute synonyms are converted to the topic's milliseconds).
 - A broker key resolves the same way without the topic level; the cluster-default resource ("")
   lists only its dynamic defaults. Sensitive values are never returned (null, is_sensitive).
+- Broker keys that are one setting in several units (log.retention.ms/minutes/hours, ...) list
+  the synonyms of the whole set; their value is their own, in their own unit.
+- A group lists every group config: its own value (DYNAMIC_GROUP_CONFIG) or the broker's group.*
+  default (DEFAULT_CONFIG). A client-metrics subscription lists only its set keys
+  (DYNAMIC_CLIENT_METRICS_CONFIG), as Kafka does; neither needs to exist to be described.
+- BROKER_LOGGER lists the answering node's logger levels (kcli.sandbox.loggers).
 - Alterations are validated per key: unknown key or bad value -> INVALID_CONFIG; a broker key that
-  is not dynamically updatable -> INVALID_CONFIG ("Cannot update these configs dynamically").
+  is not dynamically updatable -> INVALID_CONFIG ("Cannot update these configs dynamically"); group
+  timeouts outside the broker's group.*.min/max bounds -> INVALID_CONFIG.
 """
 
 from __future__ import annotations
@@ -20,12 +27,20 @@ from kcli.metadata import records as _records
 from kcli.sandbox.configdefs import (
     BROKER,
     BROKER_CONFIGS,
+    BROKER_LOGGER,
+    BROKER_SYNONYMS,
+    CLIENT_MATCH_SELECTORS,
+    CLIENT_METRICS,
+    GROUP,
+    GROUP_BROKER_KEYS,
+    GROUP_CONFIGS,
     TOPIC,
     TOPIC_CONFIGS,
     UNIT_SCALE,
     ConfigDef,
     ConfigSource,
     ConfigType,
+    definitions,
 )
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
@@ -96,11 +111,20 @@ def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[Synonym]
     return out
 
 
-def _entry(definition: ConfigDef, synonyms: list[Synonym], fallback: str | None, read_only: bool) -> Entry:
+def _entry(
+    definition: ConfigDef,
+    synonyms: list[Synonym],
+    fallback: str | None,
+    read_only: bool,
+    own_value: bool = False,
+) -> Entry:
+    """An entry whose source is its first synonym's; its value too, unless `own_value` (then `fallback`)."""
     if synonyms:
         value, source = _scaled(synonyms[0].name, synonyms[0].value), synonyms[0].source
     else:
         value, source = fallback, ConfigSource.DEFAULT_CONFIG
+    if own_value:
+        value = fallback
     sensitive = definition.sensitive or definition.type is ConfigType.PASSWORD
     if sensitive:
         value = None
@@ -136,6 +160,73 @@ def topic_entry(cluster: Cluster, node_id: int, definition: ConfigDef, dynamic: 
     return _entry(definition, synonyms, definition.default, read_only=False)
 
 
+def broker_entry(cluster: Cluster, node_id: int, definition: ConfigDef) -> Entry:
+    """One broker config as node `node_id` sees it; unit synonyms list the whole set, as Kafka does."""
+    key = definition.name
+    group = BROKER_SYNONYMS.get(key, (key,))
+    synonyms = [s for member in group for s in _broker_synonyms(cluster, node_id, member)]
+    own = next((s.value for s in synonyms if s.name == key), None)
+    read_only = all(BROKER_CONFIGS[member].read_only for member in group)
+    return _entry(definition, synonyms, own, read_only, own_value=True)
+
+
+def broker_value(cluster: Cluster, node_id: int, key: str) -> str | None:
+    """A broker key's effective value on node `node_id` (dynamic, static, else its default)."""
+    synonyms = _broker_synonyms(cluster, node_id, key)
+    return synonyms[0].value if synonyms else None
+
+
+def _plain(name: str, value: str | None, source: int, type_: int, doc: str | None) -> Entry:
+    synonyms = (
+        (Synonym(name=name, value=value, source=source),) if source != ConfigSource.DEFAULT_CONFIG else ()
+    )
+    return Entry(
+        name=name,
+        value=value,
+        source=source,
+        read_only=False,
+        sensitive=False,
+        type=type_,
+        doc=doc or "",
+        synonyms=synonyms,
+    )
+
+
+def group_entries(cluster: Cluster, node_id: int, group: str) -> list[Entry]:
+    """Every config of a group: its own values, else the broker's group.* defaults."""
+    dynamic = cluster.image.configs.get((GROUP, group), {})
+    out = []
+    for key, definition in GROUP_CONFIGS.items():
+        value: str | None
+        if key in dynamic:
+            value, source = dynamic[key], ConfigSource.DYNAMIC_GROUP_CONFIG
+        else:
+            broker_key = GROUP_BROKER_KEYS.get(key, ("group." + key,))[0]
+            value = broker_value(cluster, node_id, broker_key) if broker_key in BROKER_CONFIGS else None
+            value, source = (value if value is not None else definition.default), ConfigSource.DEFAULT_CONFIG
+        out.append(_plain(key, value, int(source), int(definition.type), definition.doc))
+    return out
+
+
+def client_metrics_entries(cluster: Cluster, name: str) -> list[Entry]:
+    """The set configs of a client-metrics subscription (Kafka lists no defaults for these)."""
+    dynamic = cluster.image.configs.get((CLIENT_METRICS, name), {})
+    source = int(ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG)
+    return [
+        Entry(name=k, value=v, source=source, read_only=False, sensitive=False, type=0, doc="", synonyms=())
+        for k, v in sorted(dynamic.items())
+    ]
+
+
+def logger_entries(levels: dict[str, str]) -> list[Entry]:
+    """A node's loggers and levels as BROKER_LOGGER entries."""
+    source = int(ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG)
+    return [
+        Entry(name=k, value=v, source=source, read_only=False, sensitive=False, type=0, doc="", synonyms=())
+        for k, v in sorted(levels.items())
+    ]
+
+
 def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> list[Entry]:
     """Every config of a resource as node `node_id` sees it (ConfigProblem when it does not exist)."""
     image = cluster.image
@@ -161,23 +252,28 @@ def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> l
                 INVALID_REQUEST,
                 f"Unexpected broker id, expected {node_id} or empty string, but received {name}",
             )
-        return [
-            _entry(
-                definition, _broker_synonyms(cluster, node_id, key), definition.default, definition.read_only
-            )
-            for key, definition in BROKER_CONFIGS.items()
-        ]
-    if resource_type == 8:  # BROKER_LOGGER
+        return [broker_entry(cluster, node_id, definition) for definition in BROKER_CONFIGS.values()]
+    if resource_type == BROKER_LOGGER:
+        if not name:
+            raise ConfigProblem(INVALID_REQUEST, "Broker id must not be empty")
         if name != str(node_id):
             raise ConfigProblem(
                 INVALID_REQUEST, f"Unexpected broker id, expected {node_id}, but received {name}"
             )
-        return []
+        return logger_entries(cluster.nodes[node_id].log_levels)
+    if resource_type == GROUP:
+        if not name:
+            raise ConfigProblem(INVALID_REQUEST, "Group name must not be empty")
+        return group_entries(cluster, node_id, name)
+    if resource_type == CLIENT_METRICS:
+        if not name:
+            raise ConfigProblem(INVALID_REQUEST, "Client metrics subscription name must not be empty")
+        return client_metrics_entries(cluster, name)
     raise ConfigProblem(INVALID_REQUEST, f"Unsupported resource type {resource_type}")
 
 
-def _definitions(resource_type: int) -> dict[str, ConfigDef]:
-    return TOPIC_CONFIGS if resource_type == TOPIC else BROKER_CONFIGS
+_definitions = definitions
+_KIND = {TOPIC: "topic", BROKER: "broker", GROUP: "group", CLIENT_METRICS: "client metrics"}
 
 
 def check_resource(cluster: Cluster, resource_type: int, name: str) -> None:
@@ -188,6 +284,12 @@ def check_resource(cluster: Cluster, resource_type: int, name: str) -> None:
     elif resource_type == BROKER:
         if name and (not name.isdigit() or int(name) not in cluster.nodes):
             raise ConfigProblem(INVALID_REQUEST, f"Unknown broker id {name}")
+    elif resource_type == GROUP:
+        if not name:
+            raise ConfigProblem(INVALID_REQUEST, "Group name must not be empty")
+    elif resource_type == CLIENT_METRICS:
+        if not name:
+            raise ConfigProblem(INVALID_REQUEST, "Client metrics subscription name must not be empty")
     else:
         raise ConfigProblem(INVALID_REQUEST, f"Unsupported resource type {resource_type} for alteration")
 
@@ -197,7 +299,7 @@ def validate_value(resource_type: int, key: str, value: str | None) -> None:
     definitions = _definitions(resource_type)
     definition = definitions.get(key)
     if definition is None:
-        kind = "topic" if resource_type == TOPIC else "broker"
+        kind = _KIND.get(resource_type, "broker")
         raise ConfigProblem(INVALID_CONFIG, f"Unknown {kind} config name: {key}")
     if resource_type == BROKER and definition.read_only:
         raise ConfigProblem(INVALID_CONFIG, f"Cannot update these configs dynamically: Set({key})")
@@ -205,6 +307,36 @@ def validate_value(resource_type: int, key: str, value: str | None) -> None:
         message = definition.validate(value)
         if message:
             raise ConfigProblem(INVALID_CONFIG, message)
+        if resource_type == CLIENT_METRICS and key == "match":
+            _check_match(value)
+
+
+def _check_match(value: str) -> None:
+    """Client-metrics `match` entries are selector=regex with a known selector (ClientMetricsConfigs)."""
+    import re
+
+    for item in (part.strip() for part in value.split(",") if part.strip()):
+        selector, eq, pattern = item.partition("=")
+        if not eq or selector.strip() not in CLIENT_MATCH_SELECTORS:
+            raise ConfigProblem(INVALID_CONFIG, f"Illegal client matching pattern: {item}")
+        try:
+            re.compile(pattern.strip())
+        except re.error:
+            raise ConfigProblem(INVALID_CONFIG, f"Illegal regex pattern: {pattern.strip()}") from None
+
+
+def check_group_bounds(cluster: Cluster, values: dict[str, str]) -> None:
+    """Group timeouts within the broker's group.*.min/max settings (GroupConfig.validate)."""
+    node_id = min((n for n, node in cluster.nodes.items() if node.is_broker), default=-1)
+    for key, (_, low_key, high_key) in GROUP_BROKER_KEYS.items():
+        if key not in values:
+            continue
+        number = int(values[key])
+        low, high = broker_value(cluster, node_id, low_key), broker_value(cluster, node_id, high_key)
+        if low is not None and number < int(low):
+            raise ConfigProblem(INVALID_CONFIG, f"{key} must be greater than or equal to {low_key}")
+        if high is not None and number > int(high):
+            raise ConfigProblem(INVALID_CONFIG, f"{key} must be less than or equal to {high_key}")
 
 
 def incremental_records(
@@ -247,6 +379,8 @@ def incremental_records(
         else:
             validate_value(resource_type, key, None)
             current.pop(key, None)
+    if resource_type == GROUP:
+        check_group_bounds(cluster, current)
     before = cluster.image.configs.get((resource_type, name), {})
     return _diff(resource_type, name, before, current)
 
@@ -259,6 +393,8 @@ def replace_records(
     for key, value in values.items():
         validate_value(resource_type, key, value)
     wanted = {k: v for k, v in values.items() if v is not None}
+    if resource_type == GROUP:
+        check_group_bounds(cluster, wanted)
     before = cluster.image.configs.get((resource_type, name), {})
     return _diff(resource_type, name, before, wanted)
 

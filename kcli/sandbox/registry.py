@@ -39,6 +39,7 @@ class ApiSpec:
     handler: Handler
     forward: bool = False  # a broker forwards it to the active controller in an Envelope (KIP-590)
     needs_auth: bool = True  # False for the APIs allowed before SASL authentication completes
+    forwards_itself: bool = False  # forward: the handler forwards what the broker cannot answer itself
 
 
 _REGISTRY: dict[int, ApiSpec] = {}
@@ -53,6 +54,7 @@ def api(
     listeners: Listener = Listener.BOTH,
     forward: bool = False,
     needs_auth: bool = True,
+    forwards_itself: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Register `handler` for API `key` (kio schema `name`) over the inclusive `versions` range."""
 
@@ -66,6 +68,7 @@ def api(
             handler=handler,
             forward=forward,
             needs_auth=needs_auth,
+            forwards_itself=forwards_itself,
         )
         return handler
 

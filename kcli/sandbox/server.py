@@ -219,7 +219,7 @@ async def answer(context: RequestContext, spec: Any, request: Any) -> Any:
         replaced = await hook(context, request)
         if replaced is not None:
             return replaced
-    if spec.forward and context.node.is_broker and not context.forwarded:
+    if spec.forward and not spec.forwards_itself and context.node.is_broker and not context.forwarded:
         from kcli.sandbox.forwarding import forward
 
         return await forward(context, request)

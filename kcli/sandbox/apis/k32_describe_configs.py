@@ -1,8 +1,8 @@
-"""DescribeConfigs (32), versions 1-4: configs of topics and brokers with sources and synonyms.
+"""DescribeConfigs (32), versions 1-4: configs of topics, brokers, loggers, groups and client metrics.
 
 Behavior:
-- Auth: DESCRIBE_CONFIGS on the topic (TOPIC_AUTHORIZATION_FAILED) or the cluster for brokers
-  (CLUSTER_AUTHORIZATION_FAILED).
+- Auth: DESCRIBE_CONFIGS on the topic (TOPIC_AUTHORIZATION_FAILED), the group
+  (GROUP_AUTHORIZATION_FAILED) or the cluster for the other types (CLUSTER_AUTHORIZATION_FAILED).
 - configuration_keys null -> every key; else only those keys (unknown keys are left out, as Kafka does).
 - Unknown topics -> UNKNOWN_TOPIC_OR_PARTITION; a broker resource must name the answering node
   (or "" for the cluster-wide defaults), else INVALID_REQUEST.
@@ -19,15 +19,14 @@ from __future__ import annotations
 from typing import Any
 
 from kcli.sandbox import fastcodec
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE_CONFIGS, TOPIC
+from kcli.sandbox.apis.k44_incremental_alter_configs import authorize_config
+from kcli.sandbox.authorizer import DESCRIBE_CONFIGS
 from kcli.sandbox.configdefs import TOPIC as TOPIC_RESOURCE
 from kcli.sandbox.configdefs import TOPIC_CONFIGS
 from kcli.sandbox.configview import ConfigProblem, Entry, describe, topic_entry
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 from kcli.sandbox.wire import PreEncoded
-
-TOPIC_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED = 29, 31
 
 
 @api(32, "describe_configs", (1, 4))
@@ -37,16 +36,11 @@ async def handle_describe_configs(ctx: RequestContext, request: Any) -> Any:
         return _fast(ctx, request)
     results = []
     for resource in request.resources:
-        code, message, entries = 0, None, []
-        if resource.resource_type == TOPIC_RESOURCE and not ctx.authorize(
-            DESCRIBE_CONFIGS, TOPIC, resource.resource_name
-        ):
-            code, message = TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
-        elif resource.resource_type != TOPIC_RESOURCE and not ctx.authorize(
-            DESCRIBE_CONFIGS, CLUSTER, CLUSTER_NAME
-        ):
-            code, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
-        else:
+        entries = []
+        code, message = authorize_config(
+            ctx, DESCRIBE_CONFIGS, resource.resource_type, resource.resource_name
+        )
+        if not code:
             try:
                 entries = describe(
                     ctx.cluster, resource.resource_type, resource.resource_name, ctx.node.node_id
@@ -127,11 +121,10 @@ def _fast(ctx: RequestContext, request: Any) -> Any:
     for resource in request.resources:
         name, resource_type = resource.resource_name, resource.resource_type
         keys = None if resource.configuration_keys is None else set(resource.configuration_keys)
-        code, message, entries = 0, None, []
-        if resource_type == TOPIC_RESOURCE and not ctx.authorize(DESCRIBE_CONFIGS, TOPIC, name):
-            code, message = TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
-        elif resource_type != TOPIC_RESOURCE and not ctx.authorize(DESCRIBE_CONFIGS, CLUSTER, CLUSTER_NAME):
-            code, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+        entries = []
+        code, message = authorize_config(ctx, DESCRIBE_CONFIGS, resource_type, name)
+        if code:
+            pass
         elif resource_type == TOPIC_RESOURCE and image.topic(name) is not None:
             defaults = _topic_defaults(ctx, synonyms, docs)
             dynamic = image.configs.get((TOPIC_RESOURCE, name), {})

@@ -1,0 +1,23 @@
+"""ListGroups (16), versions 0-5: the groups of the brokers' group coordinators.
+
+Behavior:
+- Brokers only. The sandbox runs no group coordinator (no member ever joins, no offset is committed),
+  so a broker coordinates no group and the list is empty; group configs (ConfigResource GROUP) are
+  independent of this and listed by ListConfigResources v1.
+- States (v4) and types (v5) filters narrow an empty list: still empty.
+
+Version notes: v1 throttle time; v3 flexible; v4 states filter and GroupState; v5 types filter and GroupType.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.registry import Listener, api
+
+
+@api(16, "list_groups", (0, 5), listeners=Listener.BROKER)
+async def handle_list_groups(ctx: RequestContext, request: Any) -> Any:
+    """List the groups this broker coordinates."""
+    return ctx.r("ListGroupsResponse", throttle_time=ZERO, error_code=0, groups=())

@@ -1,0 +1,161 @@
+"""kcli configs against the sandbox: unit synonyms, group and client-metrics configs, broker loggers."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+
+from tests.conftest import CliResult, invoke
+
+pytestmark = pytest.mark.sandbox
+
+
+def _b(sb: Any, *args: str) -> CliResult:
+    return invoke("configs", "-b", sb.bootstrap_servers, *args)
+
+
+def _name(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def test_broker_time_settings_keep_their_own_unit(sandbox: Any) -> None:
+    broker = str(sandbox.broker_ids[0])
+    result = _b(sandbox, "--describe", "--broker", broker, "--all")
+    assert result.code == 0, result.stderr
+    hours = "DEFAULT_CONFIG:log.retention.hours=168"
+    roll = "DEFAULT_CONFIG:log.roll.hours=168"
+    for line in (
+        f"  log.retention.hours=168 sensitive=false synonyms={{{hours}}}",
+        f"  log.retention.minutes=null sensitive=false synonyms={{{hours}}}",
+        f"  log.retention.ms=null sensitive=false synonyms={{{hours}}}",
+        f"  log.roll.hours=168 sensitive=false synonyms={{{roll}}}",
+        f"  log.roll.ms=null sensitive=false synonyms={{{roll}}}",
+        "  log.roll.jitter.hours=0 sensitive=false synonyms={DEFAULT_CONFIG:log.roll.jitter.hours=0}",
+        "  log.segment.bytes=1073741824 sensitive=false synonyms={DEFAULT_CONFIG:log.segment.bytes=1073741824}",
+    ):
+        assert line in result.lines
+
+
+def test_topic_retention_is_milliseconds_from_the_hours_default(sandbox: Any) -> None:
+    topic = _name("sem")
+    from kafka.admin import KafkaAdminClient, NewTopic
+
+    admin = KafkaAdminClient(bootstrap_servers=sandbox.bootstrap_servers, request_timeout_ms=10000)
+    try:
+        admin.create_topics([NewTopic(topic, 1, 1)])
+    finally:
+        admin.close()
+    result = _b(sandbox, "--describe", "--topic", topic, "--all")
+    assert result.code == 0, result.stderr
+    assert "  retention.ms=604800000 sensitive=false synonyms={DEFAULT_CONFIG:log.retention.hours=168}" in (
+        result.lines
+    )
+    assert (
+        "  segment.ms=604800000 sensitive=false synonyms={DEFAULT_CONFIG:log.roll.hours=168}" in result.lines
+    )
+
+
+def test_group_configs_alter_describe_and_bounds(sandbox: Any) -> None:
+    group = _name("grp")
+    altered = _b(
+        sandbox,
+        "--alter",
+        "--entity-type",
+        "groups",
+        "--entity-name",
+        group,
+        "--add-config",
+        "consumer.session.timeout.ms=50000,share.auto.offset.reset=earliest",
+    )
+    assert altered.code == 0, altered.stderr
+    assert altered.lines == [f"Completed updating config for group {group}."]
+    dynamic = _b(sandbox, "--describe", "--group", group)
+    assert dynamic.code == 0, dynamic.stderr
+    assert dynamic.lines == [
+        f"Dynamic configs for group {group} are:",
+        "  consumer.session.timeout.ms=50000 sensitive=false "
+        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=50000}",
+        "  share.auto.offset.reset=earliest sensitive=false "
+        "synonyms={DYNAMIC_GROUP_CONFIG:share.auto.offset.reset=earliest}",
+    ]
+    every = _b(sandbox, "--describe", "--group", group, "--all", "-o", "json")
+    assert every.code == 0, every.stderr
+    configs = {c["name"]: c for c in every.json["resources"][0]["configs"]}
+    assert configs["consumer.heartbeat.interval.ms"]["value"] == "5000"
+    assert configs["consumer.heartbeat.interval.ms"]["source"] == "DEFAULT_CONFIG"
+    assert configs["streams.session.timeout.ms"]["value"] == "45000"
+    assert sandbox.run(lambda c: c.image.configs.get((32, group))) == {
+        "consumer.session.timeout.ms": "50000",
+        "share.auto.offset.reset": "earliest",
+    }
+    too_short = _b(sandbox, "--alter", "--group", group, "--add-config", "consumer.session.timeout.ms=1000")
+    assert too_short.code == 1
+    assert "INVALID_CONFIG" in too_short.stderr
+    assert "group.consumer.min.session.timeout.ms" in too_short.stderr
+    unknown = _b(sandbox, "--alter", "--group", group, "--add-config", "session.timeout.ms=50000")
+    assert unknown.code == 1
+    assert "Unknown group config name: session.timeout.ms" in unknown.stderr
+    deleted = _b(sandbox, "--alter", "--group", group, "--delete-config", "share.auto.offset.reset")
+    assert deleted.code == 0, deleted.stderr
+    assert len(_b(sandbox, "--describe", "--group", group).lines) == 2
+    listed = _b(sandbox, "--describe", "--entity-type", "groups")
+    assert listed.code == 0, listed.stderr
+
+
+def test_client_metrics_alter_and_describe_every_subscription(sandbox: Any) -> None:
+    name = _name("cm")
+    altered = _b(
+        sandbox,
+        "--alter",
+        "--client-metrics",
+        name,
+        "--add-config",
+        "metrics=[org.apache.kafka.producer.,org.apache.kafka.consumer.],interval.ms=60000,match=[client_id=app-.*]",
+    )
+    assert altered.code == 0, altered.stderr
+    assert altered.lines == [f"Completed updating config for client-metric {name}."]
+    listed = _b(sandbox, "--describe", "--entity-type", "client-metrics")
+    assert listed.code == 0, listed.stderr
+    start = listed.lines.index(f"Dynamic configs for client-metric {name} are:")
+    assert listed.lines[start + 1 : start + 4] == [
+        "  interval.ms=60000 sensitive=false synonyms={}",
+        "  match=client_id=app-.* sensitive=false synonyms={}",
+        "  metrics=org.apache.kafka.producer.,org.apache.kafka.consumer. sensitive=false synonyms={}",
+    ]
+    bad_match = _b(sandbox, "--alter", "--client-metrics", name, "--add-config", "match=[flavour=x]")
+    assert bad_match.code == 1
+    assert "Illegal client matching pattern: flavour=x" in bad_match.stderr
+    too_fast = _b(sandbox, "--alter", "--client-metrics", name, "--add-config", "interval.ms=10")
+    assert too_fast.code == 1
+    assert "INVALID_CONFIG" in too_fast.stderr
+
+
+def test_broker_loggers_describe_set_reset(fresh_sandbox: Any) -> None:
+    sb = fresh_sandbox
+    broker = str(sb.broker_ids[-1])
+    described = _b(sb, "--describe", "--broker-logger", broker)
+    assert described.code == 0, described.stderr
+    for line in (
+        "  root=INFO sensitive=false synonyms={}",
+        "  kafka.controller=INFO sensitive=false synonyms={}",
+        "  kafka.request.logger=WARN sensitive=false synonyms={}",
+        "  state.change.logger=INFO sensitive=false synonyms={}",
+    ):
+        assert line in described.lines
+    records_before = sb.run(lambda c: c.image.records_applied)
+    changed = _b(sb, "--alter", "--broker-logger", broker, "--add-config", "kafka.controller=DEBUG")
+    assert changed.code == 0, changed.stderr
+    reset = _b(sb, "--alter", "--broker-logger", broker, "--delete-config", "kafka.request.logger")
+    assert reset.code == 0, reset.stderr
+    after = _b(sb, "--describe", "--broker-logger", broker)
+    assert "  kafka.controller=DEBUG sensitive=false synonyms={}" in after.lines
+    assert "  kafka.request.logger=INFO sensitive=false synonyms={}" in after.lines  # the root level
+    other = _b(sb, "--describe", "--broker-logger", str(sb.broker_ids[0]))
+    assert "  kafka.controller=INFO sensitive=false synonyms={}" in other.lines
+    assert sb.run(lambda c: c.image.records_applied) == records_before  # not metadata
+    bad = _b(sb, "--alter", "--broker-logger", broker, "--add-config", "kafka.controller=LOUD")
+    assert bad.code == 1
+    assert "INVALID_CONFIG" in bad.stderr
+    assert "not a supported log level" in bad.stderr
