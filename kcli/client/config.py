@@ -529,7 +529,13 @@ def resolve_client_config(
         Path(environ["KCLI_COMMAND_CONFIG"]) if environ.get("KCLI_COMMAND_CONFIG") else None
     )
     if config_path is not None:
-        sources.append(_Source(f"--command-config {config_path}", read_properties_file(config_path)))
+        try:
+            properties = read_properties_file(config_path)
+        except UsageError as error:
+            if command_config is not None:
+                raise
+            raise UsageError(f"{error.message} (from KCLI_COMMAND_CONFIG)", hint=error.hint) from None
+        sources.append(_Source(f"--command-config {config_path}", properties))
     profile_source = _profile_source(profile, environ, config_file, warn)
     if profile_source is not None:
         sources.append(profile_source)
@@ -564,7 +570,27 @@ def resolve_client_config(
         label = "--bootstrap-server" if key == "bootstrap.servers" else "--bootstrap-controller"
     else:
         label = f"{key} ({chosen.name})"
-    return config_from_properties(merged, warn=warn, bootstrap_source=label)
+    try:
+        return config_from_properties(merged, warn=warn, bootstrap_source=label)
+    except UsageError as error:
+        raise _naming_the_source(error, sources, environ) from None
+
+
+def _naming_the_source(error: UsageError, sources: list[_Source], environ: Mapping[str, str]) -> UsageError:
+    """The same error, saying which file, profile or environment variable the bad value came from.
+
+    Validation messages start with the key they are about (`security.protocol 'X' is not ...`).
+    """
+    origin: dict[str, str] = {}
+    for source in reversed(sources):
+        origin.update(dict.fromkeys(source.properties, source.name))
+    for variable, key in _ENV_KEYS.items():
+        if environ.get(variable) and origin.get(key) == sources[-1].name:
+            origin[key] = f"environment variable {variable}"
+    culprit = next((k for k in sorted(origin, key=len, reverse=True) if error.message.startswith(k)), None)
+    if culprit is None or origin[culprit] == sources[0].name:
+        return error
+    return UsageError(f"{error.message} (set by {origin[culprit]})", hint=error.hint)
 
 
 def _profile_source(
