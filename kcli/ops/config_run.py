@@ -73,7 +73,7 @@ async def _expand(admin: Admin, entity: Entity, stats: CallStats | None) -> list
         names = [str(n) for n in sorted(admin.nodes)]
         return [Entity(type=kind, name=n) for n in names] + [Entity(type=kind, default=True)]
     elif kind is EntityType.GROUPS:
-        names = await api.list_group_ids(admin)
+        names = await api.list_group_names(admin)
     elif kind is EntityType.CLIENT_METRICS:
         names = await api.list_config_resources(admin, ConfigResourceType.CLIENT_METRICS)
     else:

@@ -159,3 +159,20 @@ def test_broker_loggers_describe_set_reset(fresh_sandbox: Any) -> None:
     assert bad.code == 1
     assert "INVALID_CONFIG" in bad.stderr
     assert "not a supported log level" in bad.stderr
+
+
+def test_describe_every_group_lists_groups_that_only_have_configs(sandbox: Any) -> None:
+    # No member ever joins this group: ListGroups does not know it, ListConfigResources (GROUP) does.
+    group = _name("cfg-only")
+    altered = _b(sandbox, "--alter", "--group", group, "--add-config", "consumer.session.timeout.ms=50000")
+    assert altered.code == 0, altered.stderr
+    listed = _b(sandbox, "--describe", "--entity-type", "groups")
+    assert listed.code == 0, listed.stderr
+    start = listed.lines.index(f"Dynamic configs for group {group} are:")
+    assert listed.lines[start + 1] == (
+        "  consumer.session.timeout.ms=50000 sensitive=false "
+        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=50000}"
+    )
+    as_json = _b(sandbox, "--describe", "--entity-type", "groups", "-o", "json")
+    assert as_json.code == 0, as_json.stderr
+    assert [r["entity"]["name"] for r in as_json.json["resources"]].count(group) == 1

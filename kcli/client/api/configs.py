@@ -308,7 +308,12 @@ async def list_topic_names(admin: Admin, stats: CallStats | None = None) -> list
 
 
 async def list_config_resources(admin: Admin, resource_type: ConfigResourceType) -> list[str]:
-    """Names of resources of one type with configs (ListConfigResources; client-metrics in v0)."""
+    """Names of resources of one type with configs (ListConfigResources, KIP-1142).
+
+    v0 (ListClientMetricsResources) takes no types and its answers carry none: they list
+    client-metrics subscriptions only. Any other type needs v1; a server without it raises
+    UnsupportedByServer.
+    """
     from kio.static.primitive import i8
 
     from kcli.client.admin import Target
@@ -318,13 +323,28 @@ async def list_config_resources(admin: Admin, resource_type: ConfigResourceType)
         cls = request_cls("list_config_resources", version)
         return make(cls, resource_types=(i8(int(resource_type)),))
 
-    response = await admin.call(LIST_CONFIG_RESOURCES, build, versions=(0, 1), target=Target.ANY)
+    versions = (0, 1) if resource_type is ConfigResourceType.CLIENT_METRICS else (1, 1)
+    response = await admin.call(LIST_CONFIG_RESOURCES, build, versions=versions, target=Target.ANY)
     check(int(response.error_code), None, what="ListConfigResources")
     return sorted(
         r.resource_name
         for r in response.config_resources
-        if int(getattr(r, "resource_type", resource_type)) == int(resource_type)
+        if int(getattr(r, "resource_type", ConfigResourceType.CLIENT_METRICS)) == int(resource_type)
     )
+
+
+async def list_group_names(admin: Admin) -> list[str]:
+    """Every group to describe: ListGroups' ids and the groups that have configs, as kafka-configs
+    does since Kafka 4.1 (a group with configs but no members is known to ListConfigResources only)."""
+    import contextlib
+
+    from kcli.client.errors import UnsupportedByServer
+
+    names = set(await list_group_ids(admin))
+    # Before 4.1 (no ListConfigResources v1) the groups ListGroups knows are all there is.
+    with contextlib.suppress(UnsupportedByServer):
+        names.update(await list_config_resources(admin, ConfigResourceType.GROUP))
+    return sorted(names)
 
 
 async def list_group_ids(admin: Admin) -> list[str]:
