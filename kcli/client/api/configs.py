@@ -9,8 +9,8 @@ Behavior:
   tansu closes the connection on any non-null list.
 - Per-resource error codes become ResourceError values, never exceptions; a node that cannot be
   reached fails only the resources sent to it.
-- IncrementalAlterConfigs: one request per target node with every resource bound for it;
-  validate_only for --dry-run.
+- IncrementalAlterConfigs: one request per target node with every resource bound for it, or
+  (to_controller) one request to the active controller with them all; validate_only for --dry-run.
 Version notes: DescribeConfigs v1-v4 (v0 is not used: tansu's v0 reply is malformed; v3 adds types
 and documentation), IncrementalAlterConfigs v0-v1, Metadata v1-v12, ListGroups v0-v5,
 ListConfigResources v0-v1 (4.1, KIP-1142).
@@ -217,13 +217,22 @@ async def incremental_alter_configs(
     items: Sequence[tuple[Entity, ConfigChanges]],
     *,
     validate_only: bool,
+    to_controller: bool = False,
     stats: CallStats | None = None,
 ) -> list[ResourceError | None]:
-    """IncrementalAlterConfigs for each (entity, changes); the per-resource errors, in input order."""
+    """IncrementalAlterConfigs for each (entity, changes); the per-resource errors, in input order.
+
+    Broker resources go to their broker (kafka-configs' routing) unless `to_controller`: then every
+    resource goes to the active controller in one request, which reassign's throttles need with
+    --bootstrap-controller, where the controller quorum does not list the brokers as nodes.
+    """
     from kio.static.primitive import i8
 
+    from kcli.client.admin import Target
+
     changes_of = {(e.type, e.resource_name): c for e, c in items}
-    routes = _route(admin, [e for e, _ in items])
+    entities = [e for e, _ in items]
+    routes = [(Target.CONTROLLER, entities)] if to_controller else _route(admin, entities)
 
     async def one(target: Target, group: list[Entity]) -> dict[tuple[EntityType, str], ResourceError | None]:
         def build(version: int) -> Any:

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 ALTER_PARTITION_REASSIGNMENTS = 45
 LIST_PARTITION_REASSIGNMENTS = 46
-INCREMENTAL_ALTER_CONFIGS = 44
 
 
 def _timeout(ms: int) -> Any:
@@ -132,43 +131,7 @@ async def alter_reassignments(
 async def alter_configs_on_controller(
     admin: Admin, items: Sequence[tuple[Any, Any]]
 ) -> list[ResourceError | None]:
-    """IncrementalAlterConfigs of (Entity, ConfigChanges) pairs in ONE request to the active controller.
+    """IncrementalAlterConfigs of (Entity, ConfigChanges) pairs in ONE request to the active controller."""
+    from kcli.client.api.configs import incremental_alter_configs
 
-    Used with --bootstrap-controller, where kcli.client.api.configs would route each broker
-    resource to a broker node that the controller quorum does not list.
-    """
-    from kio.static.primitive import i8
-
-    from kcli.client.admin import Target
-    from kcli.client.api.configs import nested, request_cls, resource_error
-
-    def build(version: int) -> Any:
-        cls = request_cls("incremental_alter_configs", version)
-        resource = nested(cls, "AlterConfigsResource")
-        alterable = nested(cls, "AlterableConfig")
-        return cls(
-            resources=tuple(
-                resource(
-                    resource_type=i8(entity.type.resource_type),
-                    resource_name=entity.resource_name,
-                    configs=tuple(
-                        alterable(name=c.key, config_operation=i8(int(c.op)), value=c.value)
-                        for c in changes.changes
-                    ),
-                )
-                for entity, changes in items
-            ),
-            validate_only=False,
-        )
-
-    response = await admin.call(INCREMENTAL_ALTER_CONFIGS, build, versions=(0, 1), target=Target.CONTROLLER)
-    by_key = {(int(r.resource_type), str(r.resource_name)): r for r in response.responses}
-    out: list[ResourceError | None] = []
-    for entity, _ in items:
-        raw = by_key.get((int(entity.type.resource_type), entity.resource_name))
-        out.append(
-            ResourceError(code=-1, name="MISSING_RESULT", message="the server did not report on it")
-            if raw is None
-            else resource_error(int(raw.error_code), raw.error_message)
-        )
-    return out
+    return await incremental_alter_configs(admin, items, validate_only=False, to_controller=True)
