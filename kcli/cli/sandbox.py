@@ -115,6 +115,8 @@ def up(
         release_level(release_version)
     except ValueError as error:
         raise UsageError(f"--release-version: {error}") from None
+    if cluster_id is not None:
+        _check_cluster_id(cluster_id)
     path = _directory(directory).resolve()
     from kcli.sandbox.control import SandboxControlError, read_info, state_file
 
@@ -146,6 +148,19 @@ def up(
         _emit_status({**_status_of(info)}, output)
         return
     _foreground(path, options, daemon=daemon, output=output)
+
+
+def _check_cluster_id(text: str) -> None:
+    """A cluster id is a Kafka Uuid (22 characters of URL-safe base64), as kafka-storage.sh format requires."""
+    from kcli.metadata.uuids import parse_kafka_uuid
+
+    try:
+        parse_kafka_uuid(text)
+    except ValueError as error:
+        raise UsageError(
+            f"--cluster-id: Cluster ID string {text} does not appear to be a valid UUID: {error}",
+            hint="use 22 characters of URL-safe base64, e.g. one from `kafka-storage.sh random-uuid`",
+        ) from None
 
 
 def _racks(text: str | None) -> tuple[str, ...]:

@@ -125,6 +125,24 @@ def test_bad_racks_or_release_is_a_usage_error(tmp_path: Path, option: str, valu
     assert not (tmp_path / "sandbox.json").exists()
 
 
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("abc", "decoded as 2 bytes, which is not equal to the expected 16 bytes"),
+        ("MkU3OEVBNTcwNTJENDM2QkAw", "decoded as 18 bytes"),
+        ("AAAAAAAAAAAAAAAAAAAA+A", "is not a valid base64 encoded Uuid"),
+    ],
+)
+def test_a_cluster_id_that_is_not_a_kafka_uuid_is_a_usage_error(
+    tmp_path: Path, value: str, reason: str
+) -> None:
+    result = invoke("sandbox", "up", "--dir", str(tmp_path), "--cluster-id", value)
+    assert result.code == 2, result.stderr
+    assert f"--cluster-id: Cluster ID string {value} does not appear to be a valid UUID" in result.stderr
+    assert reason in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "sandbox.json").exists()
+
+
 def test_bad_security_is_a_usage_error(tmp_path: Path) -> None:
     result = invoke("sandbox", "up", "--dir", str(tmp_path), "--security", "kerberos")
     assert result.code == 2 and "--security" in result.stderr
