@@ -123,4 +123,6 @@ def table(report: DoctorReport) -> RenderableType:
             f.message + (f"\n[dim]{f.hint}[/]" if f.hint else ""),
         )
     verdict = Text(summary_line(report), style="bold red" if report.failed else "bold green")
+    if not report.findings:
+        return Group(endpoints, verdict)  # the verdict line already says "0 finding(s)"
     return Group(endpoints, findings, verdict)

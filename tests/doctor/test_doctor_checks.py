@@ -8,6 +8,7 @@ from kcli.errors import UsageError
 from kcli.ops.doctor import (
     AdvertisedNode,
     ClusterFacts,
+    DoctorReport,
     EndpointProbe,
     Identity,
     QuorumFacts,
@@ -15,7 +16,7 @@ from kcli.ops.doctor import (
     diagnose,
 )
 from kcli.ops.quorum import ReplicaState
-from kcli.render.doctor import json_value, text_lines
+from kcli.render.doctor import json_value, table, text_lines
 
 NOW = 1_700_000_000_000
 CID = "c1"
@@ -84,6 +85,25 @@ def test_healthy_cluster_has_no_findings_and_passes() -> None:
     assert report.findings == ()
     assert not report.failed
     assert text_lines(report)[-1].startswith("HEALTHY: cluster c1, 7/7 endpoints answered, 0 finding(s)")
+
+
+def drawn(report: DoctorReport) -> str:
+    """The `-o table` output as a plain terminal would show it."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    sink = StringIO()
+    Console(file=sink, width=160, color_system=None).print(table(report))
+    return sink.getvalue()
+
+
+def test_the_table_has_no_empty_findings_table() -> None:
+    healthy_table = drawn(diagnose(healthy()))
+    assert "Findings" not in healthy_table and "Severity" not in healthy_table
+    assert "Endpoints" in healthy_table and "0 finding(s)" in healthy_table
+    with_findings = drawn(diagnose(healthy(cluster_id="other")))
+    assert "Findings" in with_findings and "Severity" in with_findings
 
 
 def test_misrouted_endpoint_is_critical_and_fails() -> None:
