@@ -17,15 +17,13 @@ Behavior:
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kcli.metadata import records as _records
-from kcli.sandbox.configdefs import BROKER
+from kcli.sandbox.copying import UNTHROTTLED_RATE, broker_setting, tick_forever
 from kcli.sandbox.image import Partition
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
@@ -34,11 +32,7 @@ R: Any = _records
 if TYPE_CHECKING:
     from kcli.sandbox.cluster import Cluster
 
-log = logging.getLogger("kcli.sandbox")
-
 LOG_DIR_RATE = "replica.alter.log.dirs.io.max.bytes.per.second"
-UNTHROTTLED_RATE = 64 * 1024 * 1024  # bytes/s when no throttle applies
-TICK_S = 0.05
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -173,25 +167,12 @@ class LogDirMoves:
 
     def rate(self, broker_id: int) -> float:
         """The broker's replica.alter.log.dirs.io.max.bytes.per.second (its own, else the default)."""
-        configs = self.cluster.image.configs
-        for resource in (str(broker_id), ""):
-            value = configs.get((BROKER, resource), {}).get(LOG_DIR_RATE)
-            if value is not None:
-                return max(float(value), 1.0)
-        return float(UNTHROTTLED_RATE)
+        value = broker_setting(self.cluster.image.configs, broker_id, LOG_DIR_RATE)
+        return float(UNTHROTTLED_RATE) if value is None else max(float(value), 1.0)
 
     async def run(self) -> None:
         """Advance every move each tick until cancelled."""
-        loop = asyncio.get_running_loop()
-        last = loop.time()
-        while True:
-            await asyncio.sleep(TICK_S)
-            now = loop.time()
-            elapsed, last = now - last, now
-            try:
-                await self.tick(elapsed)
-            except Exception:
-                log.exception("log dir move progress failed")
+        await tick_forever(self.tick, "log dir move progress")
 
     async def tick(self, elapsed: float) -> None:
         """Copy `elapsed` seconds' worth of data; finish the moves that are done."""

@@ -15,15 +15,14 @@ Behavior:
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import uuid
 import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kcli.metadata import records as _records
-from kcli.sandbox.configdefs import BROKER, TOPIC
+from kcli.sandbox.configdefs import TOPIC
+from kcli.sandbox.copying import UNTHROTTLED_RATE, broker_setting, tick_forever
 from kcli.sandbox.image import Partition
 from kcli.sandbox.logdirs import directories_for
 
@@ -33,10 +32,6 @@ R: Any = _records
 if TYPE_CHECKING:
     from kcli.sandbox.cluster import Cluster
 
-log = logging.getLogger("kcli.sandbox")
-
-UNTHROTTLED_RATE = 64 * 1024 * 1024  # bytes/s when no throttle applies
-TICK_S = 0.05
 MIB = 1024 * 1024
 
 
@@ -153,25 +148,14 @@ class Reassignments:
         for broker_id, key in [(partition.leader, "leader.replication.throttled.rate")] + [
             (b, "follower.replication.throttled.rate") for b in partition.adding_replicas
         ]:
-            for resource in (str(broker_id), ""):
-                configured = configs.get((BROKER, resource), {}).get(key)
-                if configured is not None:
-                    rates.append(float(configured))
-                    break
+            configured = broker_setting(configs, broker_id, key)
+            if configured is not None:
+                rates.append(float(configured))
         return max(min(rates), 1.0)
 
     async def run(self) -> None:
         """Advance every ongoing reassignment each tick until cancelled."""
-        loop = asyncio.get_running_loop()
-        last = loop.time()
-        while True:
-            await asyncio.sleep(TICK_S)
-            now = loop.time()
-            elapsed, last = now - last, now
-            try:
-                await self.tick(elapsed)
-            except Exception:
-                log.exception("reassignment progress failed")
+        await tick_forever(self.tick, "reassignment progress")
 
     async def tick(self, elapsed: float) -> None:
         """Copy `elapsed` seconds' worth of data and complete the reassignments that are done."""
