@@ -111,18 +111,7 @@ class Reassignments:
         isr = [b for b in partition.isr if b in original]
         leader = partition.leader if partition.leader in original else (isr[0] if isr else -1)
         self.copies.pop((partition.topic_id, partition.partition_id), None)
-        return [
-            R.PartitionChangeRecord(
-                partition_id=partition.partition_id,
-                topic_id=partition.topic_id,
-                replicas=tuple(original),
-                isr=tuple(isr or original),
-                leader=leader if leader != partition.leader else -2,
-                removing_replicas=(),
-                adding_replicas=(),
-                directories=directories_for(self.cluster, partition, original),
-            )
-        ]
+        return [self._settled(partition, original, isr, leader)]
 
     def copied_bytes(self, topic_name: str, partition: Partition, broker_id: int) -> int:
         """Bytes a replica holds: the whole partition, or what an adding replica copied so far."""
@@ -186,15 +175,20 @@ class Reassignments:
             if partition.leader in target and partition.leader in live
             else (isr[0] if isr else -1)
         )
-        return [
-            R.PartitionChangeRecord(
-                partition_id=partition.partition_id,
-                topic_id=partition.topic_id,
-                replicas=tuple(target),
-                isr=tuple(isr or target),
-                leader=leader if leader != partition.leader else -2,
-                removing_replicas=(),
-                adding_replicas=(),
-                directories=directories_for(self.cluster, partition, target),
-            )
-        ]
+        return [self._settled(partition, target, isr, leader)]
+
+    def _settled(self, partition: Partition, replicas: list[int], isr: list[int], leader: int) -> Any:
+        """The record that ends a reassignment (completed or cancelled) with these replicas.
+
+        An empty ISR is written as the replicas; an unchanged leader as -2 (no change).
+        """
+        return R.PartitionChangeRecord(
+            partition_id=partition.partition_id,
+            topic_id=partition.topic_id,
+            replicas=tuple(replicas),
+            isr=tuple(isr or replicas),
+            leader=leader if leader != partition.leader else -2,
+            removing_replicas=(),
+            adding_replicas=(),
+            directories=directories_for(self.cluster, partition, replicas),
+        )
