@@ -161,6 +161,11 @@ Check = Callable[[ClusterFacts], Iterable[Finding]]
 # ------------------------------------------------------------------------------------------- checks
 
 
+def _answers_for_another_cluster(probe: EndpointProbe, facts: ClusterFacts) -> bool:
+    """The probe was answered with a cluster id that is not the cluster's (both known)."""
+    return probe.ok and bool(facts.cluster_id and probe.cluster_id) and probe.cluster_id != facts.cluster_id
+
+
 def check_bootstrap(facts: ClusterFacts) -> Iterable[Finding]:
     """Every bootstrap address should answer; none answering is fatal for every tool."""
     answered = [p for p in facts.bootstrap if p.ok]
@@ -174,7 +179,7 @@ def check_bootstrap(facts: ClusterFacts) -> Iterable[Finding]:
                 hint=probe.error_hint or "remove it from bootstrap lists or bring the node back",
             )
     for probe in answered:
-        if facts.cluster_id and probe.cluster_id and probe.cluster_id != facts.cluster_id:
+        if _answers_for_another_cluster(probe, facts):
             yield Finding(
                 check="bootstrap-cluster-mismatch",
                 severity=Severity.critical,
@@ -212,7 +217,7 @@ def check_endpoints_slow(facts: ClusterFacts) -> Iterable[Finding]:
 
 def check_cluster_ids(facts: ClusterFacts) -> Iterable[Finding]:
     for probe in facts.probes:
-        if probe.ok and facts.cluster_id and probe.cluster_id and probe.cluster_id != facts.cluster_id:
+        if _answers_for_another_cluster(probe, facts):
             yield Finding(
                 check="cluster-id-mismatch",
                 severity=Severity.critical,
