@@ -2,7 +2,8 @@
 
 Behavior:
 - Accepts the log dir root (holding `__cluster_metadata-0/`), the `__cluster_metadata-0` directory
-  itself, or a single file (segment, `.checkpoint`, `bootstrap.checkpoint`).
+  itself, or a single file (segment, `.checkpoint`, `bootstrap.checkpoint`). A single file that is
+  something else (producer-state `.snapshot`, index, quorum-state, ...) is a UsageError naming it.
 - The newest `<offset>-<epoch>.checkpoint` (highest offset, then epoch) is the start state;
   `.checkpoint.part` and `.checkpoint.deleted` are ignored, as Kafka ignores them on start-up.
 - Segments are read in base-offset order; only records at offsets >= the snapshot's end offset are
@@ -25,6 +26,26 @@ from kcli.metadata.reader import FileReader, ReadStats
 METADATA_PARTITION = "__cluster_metadata-0"
 _SEGMENT = re.compile(r"^(\d{20})\.log$")
 _SNAPSHOT = re.compile(r"^(\d{20})-(\d{10})\.checkpoint$")
+# Files that sit next to log segments but hold something else, by name (a reader would call them
+# corrupt batches, or worse read an all-zero index as an empty log).
+_OTHER_FILE_SUFFIXES = {
+    ".snapshot": "a producer-state snapshot",
+    ".index": "an offset index",
+    ".timeindex": "a time index",
+    ".txnindex": "a transaction index",
+}
+_OTHER_FILE_NAMES = {
+    "quorum-state": "the KRaft quorum-state file",
+    "leader-epoch-checkpoint": "a leader-epoch checkpoint",
+    "meta.properties": "a log directory's meta.properties",
+    "partition.metadata": "a partition.metadata file",
+    "replication-offset-checkpoint": "a replication-offset checkpoint",
+    "recovery-point-offset-checkpoint": "a recovery-point checkpoint",
+    "log-start-offset-checkpoint": "a log-start-offset checkpoint",
+    "cleaner-offset-checkpoint": "a cleaner-offset checkpoint",
+}
+_WHAT_TO_PASS = "pass a .log segment or a .checkpoint snapshot, or the log directory with --directory"
+_BATCH_MAGIC_AT = 16  # baseOffset int64, batchLength int32, partitionLeaderEpoch int32, then magic
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,10 +87,31 @@ def classify_file(path: Path) -> SourceFile:
     return SourceFile(path=path, kind="segment")
 
 
+def check_metadata_file(path: Path) -> None:
+    """UsageError unless `path` can be a metadata log segment or snapshot: by name, else by its first batch."""
+    kind = _OTHER_FILE_NAMES.get(path.name) or next(
+        (what for suffix, what in _OTHER_FILE_SUFFIXES.items() if path.name.endswith(suffix)), None
+    )
+    if kind is None and not (
+        _SEGMENT.match(path.name) or _SNAPSHOT.match(path.name.removesuffix(".deleted"))
+    ):
+        # An unfamiliar name: judge by the first record batch (magic 2); an empty file is an empty log.
+        try:
+            with path.open("rb") as file:
+                head = file.read(_BATCH_MAGIC_AT + 1)
+        except OSError as error:
+            raise UsageError(f"{path}: {error.strerror or error}") from None
+        if head and (len(head) <= _BATCH_MAGIC_AT or head[_BATCH_MAGIC_AT] != 2):
+            kind = "no record batch at its start"
+    if kind is not None:
+        raise UsageError(f"{path} is not a metadata log segment or snapshot ({kind}): {_WHAT_TO_PASS}")
+
+
 def find_log_directory(path: Path | str) -> LogDirectory:
     """Locate the metadata log under `path`; UsageError when there is none."""
     path = Path(path)
     if path.is_file():
+        check_metadata_file(path)
         return LogDirectory(root=None, sources=(classify_file(path),))
     if not path.is_dir():
         raise UsageError(f"{path}: no such file or directory")

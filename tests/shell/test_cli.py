@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import invoke
 
 FIXTURES = Path("/work/shared/fixtures/kraft")
@@ -141,3 +143,47 @@ def test_snapshot_of_a_later_segment_warns_that_the_image_is_partial() -> None:
     )
     first = invoke("metadata-shell", "--snapshot", str(SEGMENTED / "00000000000000000000.log"), "ls", "/")
     assert (first.code, first.stderr) == (0, "")
+
+
+OTHER_FILES = [
+    ("induswargods-local-test-rig/kafka-data/__cluster_metadata-0/00000000000000003575.snapshot", "producer-state"),
+    ("induswargods-local-test-rig/kafka-data/__cluster_metadata-0/quorum-state", "quorum-state"),
+    ("induswargods-local-test-rig/kafka-data/__cluster_metadata-0/leader-epoch-checkpoint", "leader-epoch"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("relative", "kind"), OTHER_FILES, ids=[kind for _, kind in OTHER_FILES])
+def test_snapshot_of_a_file_that_is_not_metadata_says_what_it_is(relative: str, kind: str) -> None:
+    result = invoke("metadata-shell", "--snapshot", str(FIXTURES / relative), "ls", "/")
+    assert result.code == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert "is not a metadata log segment or snapshot" in result.stderr and kind in result.stderr
+    assert ".log segment or a .checkpoint snapshot, or the log directory with --directory" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("00000000000000000000.index", "an offset index"), ("00000000000000000000.timeindex", "a time index")],
+)
+def test_snapshot_of_a_preallocated_index_is_not_an_empty_log(tmp_path: Path, name: str, kind: str) -> None:
+    index = tmp_path / name
+    index.write_bytes(bytes(4096))  # Kafka preallocates index files with zeros
+    result = invoke("metadata-shell", "--snapshot", str(index), "ls", "/")
+    assert result.code == 2 and result.stdout == ""
+    assert f"is not a metadata log segment or snapshot ({kind})" in result.stderr
+
+
+def test_snapshot_of_an_unfamiliar_name_is_judged_by_its_first_batch(tmp_path: Path) -> None:
+    segment = (
+        FIXTURES / "dkoh12-systems/kafka/data/__cluster_metadata-0/00000000000000007209-0000000001.checkpoint"
+    )
+    copy = tmp_path / "saved-metadata.bin"
+    copy.write_bytes(segment.read_bytes())
+    assert invoke("metadata-shell", "--snapshot", str(copy), "ls", "/topics").lines == [
+        "__consumer_offsets",
+        "test_topic",
+    ]
+    text = tmp_path / "notes.txt"
+    text.write_text("not a log at all\n", encoding="utf-8")
+    result = invoke("metadata-shell", "--snapshot", str(text), "ls", "/")
+    assert result.code == 2 and "notes.txt is not a metadata log segment or snapshot" in result.stderr
