@@ -159,6 +159,11 @@ def execute_current_text(prepared: ExecutePrepared, rollback_path: str | None) -
         yield f"Rollback file written to {rollback_path}"
 
 
+def moving_line(tp: TopicPartition, broker: int, path: str) -> str:
+    """Kafka's executeMoves line for one accepted AlterReplicaLogDirs (its trailing space included)."""
+    return f"Successfully started moving log directory to {path} for replica {tp} with broker {broker} "
+
+
 def execute_result_text(result: ExecuteResult) -> Iterator[str]:
     """Throttle lines, then the start result, then log-dir moves, as the original prints them."""
     throttle = result.prepared.throttle
@@ -175,8 +180,7 @@ def execute_result_text(result: ExecuteResult) -> Iterator[str]:
     if result.started:
         word = "reassignment" if len(result.started) == 1 else "reassignments"
         yield f"Successfully started partition {word} for {_partitions(result.started)}"
-    for tp, broker, path in result.log_dir_started:
-        yield f"Successfully started moving log directory to {path} for replica {tp} with broker {broker} "
+    yield from (moving_line(tp, broker, path) for tp, broker, path in result.log_dir_started)
     for (tp, broker), message in sorted(
         result.log_dir_errors.items(), key=lambda kv: (sort_key(kv[0][0]), kv[0][1])
     ):
@@ -384,10 +388,9 @@ def cancel_text(report: CancelReport) -> Iterator[str]:
     elif not report.errors:
         yield "None of the specified partition reassignments are active."
     if report.log_dir_checked:
+        # Kafka cancels a move by starting one back to the current dir (executeMoves), printing its lines.
         if report.log_dir_cancelled:
-            yield "Successfully cancelled log directory move(s) for: " + ",".join(
-                f"{tp}-{b}" for tp, b in report.log_dir_cancelled
-            )
+            yield from (moving_line(tp, broker, path) for tp, broker, path in report.log_dir_cancelled)
         else:
             yield "None of the specified partition moves are active."
     yield from clearing_lines(report.cleared_brokers, report.cleared_topics)
@@ -402,7 +405,7 @@ def cancel_json(report: CancelReport) -> dict[str, Any]:
             str(tp): list(r) for tp, r in sorted(report.restored.items(), key=lambda kv: sort_key(kv[0]))
         },
         "errors": {str(tp): m for tp, m in report.errors.items()},
-        "log_dir_moves_cancelled": [f"{tp}-{b}" for tp, b in report.log_dir_cancelled],
+        "log_dir_moves_cancelled": [f"{tp}-{b}" for tp, b, _ in report.log_dir_cancelled],
         "throttles_cleared": {"brokers": list(report.cleared_brokers), "topics": list(report.cleared_topics)},
         "clear_errors": list(report.clear_errors),
     }

@@ -150,3 +150,40 @@ def test_unknown_dir_and_missing_replica_are_refused(make_sandbox: Any) -> None:
     assert move(1, current) == 0  # back to the current dir: the move is cancelled
     assert dir_of(log_dirs(sb, 1, "ld-bad"), 0) == current
     assert all(not future for parts in log_dirs(sb, 1, "ld-bad").values() for _, future in parts.values())
+
+
+def test_cancel_sends_a_running_move_back_to_its_current_dir(make_sandbox: Any, tmp_path: Path) -> None:
+    sb = make_sandbox(controllers=1, brokers=2, log_dirs=2)
+    b = sb.bootstrap_servers
+    create_topic(b, "ld-cancel", [[1, 2]])
+    before = log_dirs(sb, 1, "ld-cancel")
+    current = dir_of(before, 0)
+    target = next(d for d in before if d != current)
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "partitions": [
+                    {"topic": "ld-cancel", "partition": 0, "replicas": [1, 2], "log_dirs": [target, "any"]}
+                ],
+            }
+        )
+    )
+    executed = reassign(
+        b, "--execute", "--reassignment-json-file", str(plan), "--replica-alter-log-dirs-throttle", "1000",
+        "--rollback-file", str(tmp_path / "rollback.json"),
+    )  # fmt: skip
+    assert executed.code == 0, executed.stderr
+    assert dir_of(log_dirs(sb, 1, "ld-cancel"), 0, future=True) == target  # crawling at 1000 B/s
+
+    cancelled = reassign(b, "--cancel", "--reassignment-json-file", str(plan))
+    assert cancelled.code == 0, cancelled.stderr
+    assert (
+        f"Successfully started moving log directory to {current} for replica ld-cancel-0 with broker 1 "
+        in (cancelled.stdout.splitlines())
+    )
+    assert "cancelled log directory" not in cancelled.stdout
+    after = log_dirs(sb, 1, "ld-cancel")
+    assert dir_of(after, 0) == current
+    assert all(not future for parts in after.values() for _, future in parts.values())

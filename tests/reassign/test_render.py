@@ -5,7 +5,7 @@ from __future__ import annotations
 from kcli.ops.reassign.actions import CancelReport, VerifyReport
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition
 from kcli.ops.reassign.verify import PartitionState, Status, VerifyResult
-from kcli.render.reassign import cancel_text, clearing_lines, list_text, verify_text
+from kcli.render.reassign import cancel_json, cancel_text, clearing_lines, list_text, verify_text
 
 A0, A1, B2 = TopicPartition("a", 0), TopicPartition("a", 1), TopicPartition("b", 2)
 
@@ -63,3 +63,20 @@ def test_cancel_lines() -> None:
     assert list(cancel_text(failed)) == ["Error cancelling partition reassignment for:", "a-1: boom"]
     none = CancelReport(cancelled=(), errors={}, restored={}, log_dir_checked=False)
     assert list(cancel_text(none)) == ["None of the specified partition reassignments are active."]
+
+
+def test_cancelled_log_dir_moves_print_kafkas_execute_moves_lines() -> None:
+    """Kafka cancels a log-dir move by moving the replica to its current dir (executeMoves' lines)."""
+    report = CancelReport(
+        cancelled=(),
+        errors={},
+        restored={},
+        log_dir_checked=True,
+        log_dir_cancelled=((A0, 1, "/data/d1"), (A1, 3, "/data/d2")),
+    )
+    assert list(cancel_text(report)) == [
+        "None of the specified partition reassignments are active.",
+        "Successfully started moving log directory to /data/d1 for replica a-0 with broker 1 ",
+        "Successfully started moving log directory to /data/d2 for replica a-1 with broker 3 ",
+    ]
+    assert cancel_json(report)["log_dir_moves_cancelled"] == ["a-0-1", "a-1-3"]

@@ -449,7 +449,8 @@ class CancelReport:
     cleared_topics: tuple[str, ...] = ()
     clear_errors: tuple[str, ...] = ()
     log_dir_checked: bool = False  # False with --bootstrap-controller (no DescribeLogDirs there)
-    log_dir_cancelled: tuple[tuple[TopicPartition, int], ...] = ()
+    # (partition, broker, current dir): moves sent back to the dir the replica is in, as Kafka does
+    log_dir_cancelled: tuple[tuple[TopicPartition, int, str], ...] = ()
 
 
 async def do_cancel(admin: Admin, file: ReassignmentFile, *, preserve_throttles: bool) -> CancelReport:
@@ -472,7 +473,7 @@ async def do_cancel(admin: Admin, file: ReassignmentFile, *, preserve_throttles:
         if tp not in errors
     }
     log_dir_checked = admin.endpoint_type is EndpointType.BROKERS
-    log_dir_cancelled: list[tuple[TopicPartition, int]] = []
+    log_dir_cancelled: list[tuple[TopicPartition, int, str]] = []
     if log_dir_checked:
         log_dir_cancelled = await _cancel_log_dir_moves(admin, file)
     cleared_b: list[int] = []
@@ -495,8 +496,10 @@ async def do_cancel(admin: Admin, file: ReassignmentFile, *, preserve_throttles:
     )
 
 
-async def _cancel_log_dir_moves(admin: Admin, file: ReassignmentFile) -> list[tuple[TopicPartition, int]]:
-    """Re-point running intra-broker moves of the file's replicas at their current dir."""
+async def _cancel_log_dir_moves(
+    admin: Admin, file: ReassignmentFile
+) -> list[tuple[TopicPartition, int, str]]:
+    """Re-point running intra-broker moves of the file's replicas at their current dir (partition, broker, dir)."""
     from kcli.client.api.log_dirs import BrokerLogDirs, alter_replica_log_dirs
 
     wanted = {(e.partition, b) for e in file.entries if e.has_log_dir_moves() for b in e.replicas}
@@ -504,7 +507,7 @@ async def _cancel_log_dir_moves(admin: Admin, file: ReassignmentFile) -> list[tu
         return []
     brokers = sorted({b for _, b in wanted})
     reports = await _log_dirs_quietly(admin, brokers, sorted({tp for tp, _ in wanted}, key=sort_key))
-    cancelled: list[tuple[TopicPartition, int]] = []
+    cancelled: list[tuple[TopicPartition, int, str]] = []
     for b in brokers:
         report = reports.get(b)
         if not isinstance(report, BrokerLogDirs):
@@ -517,7 +520,7 @@ async def _cancel_log_dir_moves(admin: Admin, file: ReassignmentFile) -> list[tu
                     back[tp] = current
         if back:
             results = await alter_replica_log_dirs(admin, b, back)
-            cancelled.extend((tp, b) for tp, err in results.items() if err is None)
+            cancelled.extend((tp, b, back[tp]) for tp, err in results.items() if err is None)
     return sorted(cancelled, key=lambda k: (sort_key(k[0]), k[1]))
 
 
