@@ -37,13 +37,25 @@ def audit_json(result: AuditResult) -> dict[str, Any]:
     }
 
 
-def audit_text(result: AuditResult) -> Iterable[str]:
-    """Plain lines: a header, one line per rule with findings, then the worst findings."""
-    severities = ", ".join(f"{name} {count}" for name, count in result.by_severity().items())
-    yield (
-        f"Audited {result.clusters} clusters, {result.partitions} partitions, "
-        f"{result.history_rows} metadata-history rows: {result.total} findings ({severities})"
+def counted(count: int, word: str, *, grouped: bool = False) -> str:
+    """`1 cluster`, `2 clusters` (`1,234 partitions` when grouped)."""
+    number = f"{count:,}" if grouped else str(count)
+    return f"{number} {word}" if count == 1 else f"{number} {word}s"
+
+
+def headline(result: AuditResult, *, grouped: bool = False) -> str:
+    """`Audited 1 cluster, 6 partitions, 0 metadata-history rows: 2 findings`."""
+    return (
+        f"Audited {counted(result.clusters, 'cluster')}, {counted(result.partitions, 'partition', grouped=grouped)}, "
+        f"{counted(result.history_rows, 'metadata-history row', grouped=grouped)}: "
+        f"{counted(result.total, 'finding', grouped=grouped)}"
     )
+
+
+def audit_text(result: AuditResult) -> Iterable[str]:
+    """Plain lines (no box drawing): a header, one line per rule with findings, then the worst findings."""
+    severities = ", ".join(f"{name} {count}" for name, count in result.by_severity().items())
+    yield f"{headline(result)} ({severities})"
     for count in _ordered_counts(result):
         if count.findings:
             yield f"{count.rule_id}\t{count.severity.name}\t{count.findings}"
@@ -60,10 +72,7 @@ def audit_table(result: AuditResult) -> RenderableType:
     from rich.text import Text
 
     totals = result.by_severity()
-    header = Text(
-        f"Audited {result.clusters} clusters, {result.partitions:,} partitions, "
-        f"{result.history_rows:,} metadata-history rows: {result.total:,} findings"
-    )
+    header = Text(headline(result, grouped=True))
     severity_table = Table(title="Findings by severity", title_justify="left")
     severity_table.add_column("severity")
     severity_table.add_column("findings", justify="right")

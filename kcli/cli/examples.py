@@ -344,7 +344,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "spark audit": (
         "$ kcli spark audit --input snapshots --out findings --fail-on high -o text\n"
-        "Audited 1 clusters, 6 partitions, 0 metadata-history rows: 2 findings (high 0, medium 2, low 0, info 0)\n"
+        "Audited 1 cluster, 6 partitions, 0 metadata-history rows: 2 findings (high 0, medium 2, low 0, info 0)\n"
         "min-isr-below-2\tmedium\t2\n"
         "medium\tmin-isr-below-2\tMkU3OEVBNTcwNTJENDM2Qg\ttopic:sandbox-topic-00000\tmin.insync.replicas=1 (source DEFAULT_CONFIG): acks=all is satisfied by the leader alone\n"
         "medium\tmin-isr-below-2\tMkU3OEVBNTcwNTJENDM2Qg\ttopic:sandbox-topic-00001\tmin.insync.replicas=1 (source DEFAULT_CONFIG): acks=all is satisfied by the leader alone\n"
@@ -352,7 +352,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "spark collect": (
         "$ kcli spark collect -b 127.0.0.1:9092 --out snapshots\n"
-        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261122T002830Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
+        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261122T014036Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
     ),
     "spark rules": (
         "$ kcli spark rules -o text\n"

@@ -148,8 +148,12 @@ def audit_command(
     command_config: CommandConfigOpt = None,
     output: Annotated[
         OutputFormat,
-        typer.Option("--output", "-o", help="Output format: table (rich summary), text or json."),
-    ] = OutputFormat.table,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Output format: text (rich tables on a terminal, plain lines otherwise), table or json.",
+        ),
+    ] = OutputFormat.text,
 ) -> None:
     """Audit snapshots and/or KRaft metadata logs with the rules, as a Spark job."""
     from kcli.audit import summary
@@ -179,8 +183,10 @@ def audit_command(
         if not inputs and not metadata_dirs:
             raise UsageError("nothing to audit: give --input DIR, --metadata-dir DIR or --bootstrap-server")
         result = _audit(env, inputs, metadata_dirs, chosen, out, master, list(conf or ()), worst)
+    # text is the rich summary on a terminal and plain lines elsewhere (pipes, files, CI logs).
+    shown = OutputFormat.table if output is OutputFormat.text and env.stdout_isatty else output
     emit(
-        env, output, result, text=summary.audit_text, json_value=summary.audit_json, table=summary.audit_table
+        env, shown, result, text=summary.audit_text, json_value=summary.audit_json, table=summary.audit_table
     )
     worst_found = result.max_severity()
     if threshold is not None and worst_found is not None and worst_found >= threshold:

@@ -107,6 +107,23 @@ sql = "SELECT cluster_id, concat('broker:', broker_id) AS resource, 'fenced' AS 
 
 
 @pytest.mark.spark
+def test_the_default_output_off_a_terminal_is_plain_lines(
+    spark: Any, crafted_fleet: tuple[Path, Path]
+) -> None:
+    snapshots, _logs = crafted_fleet
+    result = invoke("spark", "audit", "-i", str(snapshots), "--conf", "spark.sql.shuffle.partitions=2")
+    assert result.code == 0, result.stderr
+    assert result.lines[0].startswith("Audited 4 clusters, ")
+    assert not set("─│┃━┏┓┗┛┌┐└┘╭╮╯╰") & set(result.stdout)
+    assert all(line == line.rstrip() for line in result.stdout.splitlines())
+    assert "offline-partitions\thigh\t" in result.stdout
+    table = invoke(
+        "spark", "audit", "-i", str(snapshots), "-o", "table", "--conf", "spark.sql.shuffle.partitions=2"
+    )
+    assert table.code == 0 and "Findings by rule" in table.stdout  # -o table keeps the rich tables
+
+
+@pytest.mark.spark
 @pytest.mark.parametrize(
     ("sql", "expected"),
     [
