@@ -118,13 +118,13 @@ EXAMPLES: dict[str, str] = {
     ),
     "features describe": (
         "$ kcli features describe -b 127.0.0.1:9092\n"
-        "Feature: eligible.leader.replicas.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 4\n"
-        "Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 4\n"
-        "Feature: kraft.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 4\n"
-        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.2-IV0\tFinalizedVersionLevel: 4.2-IV0\tEpoch: 4\n"
-        "Feature: share.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 0\tEpoch: 4\n"
-        "Feature: streams.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 0\tEpoch: 4\n"
-        "Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2\tEpoch: 4\n"
+        "Feature: eligible.leader.replicas.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
+        "Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
+        "Feature: kraft.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
+        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.2-IV1\tFinalizedVersionLevel: 4.2-IV1\tEpoch: 6\n"
+        "Feature: share.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
+        "Feature: streams.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
+        "Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2\tEpoch: 6\n"
     ),
     "features disable": (
         "$ kcli features disable -b 127.0.0.1:9092 --feature group.version --dry-run\n"
@@ -177,7 +177,7 @@ EXAMPLES: dict[str, str] = {
     "metadata-quorum": (
         "$ kcli metadata-quorum add-controller -C 127.0.0.1:9095 --command-config controller-104.properties --dry-run\n"
         "$ kcli metadata-quorum describe -b 127.0.0.1:9092 --status\n"
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id tyxl6rq7S0ixfd11ptsV6A --dry-run\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id noGs14wqTGmfYmcbqVVipw --dry-run\n"
     ),
     "metadata-quorum add-controller": (
         "# controller-104.properties: node.id=104, process.roles=controller, listeners, metadata.log.dir\n"
@@ -189,33 +189,33 @@ EXAMPLES: dict[str, str] = {
         "ClusterId:              MkU3OEVBNTcwNTJENDM2Qg\n"
         "LeaderId:               101\n"
         "LeaderEpoch:            1\n"
-        "HighWatermark:          27\n"
+        "HighWatermark:          29\n"
         "MaxFollowerLag:         0\n"
         "MaxFollowerLagTimeMs:   0\n"
-        'CurrentVoters:          [{"id": 101, "directoryId": "SbpYdoQyQdKmOz6ESzxbRQ", "endpoints": ["CONTROLLER://127.0.0.1:9095"]}, {"id": 102, "directoryId": "YRTkw9UXSu6yhJgWRn9xWw", "endpoints": ["CONTROLLER://127.0.0.1:9096"]}, {"id": 103, "directoryId": "tyxl6rq7S0ixfd11ptsV6A", "endpoints": ["CONTROLLER://127.0.0.1:9097"]}]\n'
-        'CurrentObservers:       [{"id": 1, "directoryId": "Y5gAUaO-QiGXIIgKes02vQ"}, {"id": 2, "directoryId": "ByA4fA3BSG-VeAZ6i8eNYg"}, {"id": 3, "directoryId": "GNc8UrcLQPKZ2fvZqRDMTQ"}]\n'
+        'CurrentVoters:          [{"id": 101, "directoryId": "Ax8Cz9riQveLT71-GvYK5w", "endpoints": ["CONTROLLER://127.0.0.1:9095"]}, {"id": 102, "directoryId": "0-qx69hgSIqjEJVVj-0sFQ", "endpoints": ["CONTROLLER://127.0.0.1:9096"]}, {"id": 103, "directoryId": "noGs14wqTGmfYmcbqVVipw", "endpoints": ["CONTROLLER://127.0.0.1:9097"]}]\n'
+        'CurrentObservers:       [{"id": 1, "directoryId": "o3gpVkEGTMu89yR-xrif8g"}, {"id": 2, "directoryId": "DsT8ymo4TpOF5BT6cziViA"}, {"id": 3, "directoryId": "WiW0IeqBR-GHFNAS6nLjLA"}]\n'
         "$ kcli metadata-quorum describe -C 127.0.0.1:9095 --replication --human-readable\n"
         "NodeId\tDirectoryId           \tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus\n"
-        "101   \tSbpYdoQyQdKmOz6ESzxbRQ\t27          \t0  \t9 ms ago          \t9 ms ago             \tLeader\n"
-        "102   \tYRTkw9UXSu6yhJgWRn9xWw\t27          \t0  \t29151 ms ago      \t29151 ms ago         \tFollower\n"
-        "103   \ttyxl6rq7S0ixfd11ptsV6A\t27          \t0  \t29151 ms ago      \t29151 ms ago         \tFollower\n"
-        "1     \tY5gAUaO-QiGXIIgKes02vQ\t27          \t0  \t29151 ms ago      \t29151 ms ago         \tObserver\n"
-        "2     \tByA4fA3BSG-VeAZ6i8eNYg\t27          \t0  \t29151 ms ago      \t29151 ms ago         \tObserver\n"
-        "3     \tGNc8UrcLQPKZ2fvZqRDMTQ\t27          \t0  \t29151 ms ago      \t29151 ms ago         \tObserver\n"
+        "101   \tAx8Cz9riQveLT71-GvYK5w\t29          \t0  \t2 ms ago          \t2 ms ago             \tLeader\n"
+        "102   \t0-qx69hgSIqjEJVVj-0sFQ\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tFollower\n"
+        "103   \tnoGs14wqTGmfYmcbqVVipw\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tFollower\n"
+        "1     \to3gpVkEGTMu89yR-xrif8g\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tObserver\n"
+        "2     \tDsT8ymo4TpOF5BT6cziViA\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tObserver\n"
+        "3     \tWiW0IeqBR-GHFNAS6nLjLA\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tObserver\n"
     ),
     "metadata-quorum remove-controller": (
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id tyxl6rq7S0ixfd11ptsV6A --dry-run\n"
-        "DRY RUN of removing  KRaft controller 103 with directory id tyxl6rq7S0ixfd11ptsV6A\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id noGs14wqTGmfYmcbqVVipw --dry-run\n"
+        "DRY RUN of removing  KRaft controller 103 with directory id noGs14wqTGmfYmcbqVVipw\n"
     ),
     "metadata-shell": (
         "$ kcli metadata-shell -d .kcli-sandbox/101 ls /image/topics/byName\n"
         "sandbox-topic-00000\n"
         "sandbox-topic-00001\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 cat /image/topics/byName/sandbox-topic-00000/0\n"
-        "PartitionRegistration(replicas=[1, 2, 3], directories=[Y5gAUaO-QiGXIIgKes02vQ, ByA4fA3BSG-VeAZ6i8eNYg, GNc8UrcLQPKZ2fvZqRDMTQ], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
+        "PartitionRegistration(replicas=[1, 2, 3], directories=[o3gpVkEGTMu89yR-xrif8g, DsT8ymo4TpOF5BT6cziViA, WiW0IeqBR-GHFNAS6nLjLA], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 --dump --type TopicRecord -o json\n"
-        '{"offset":16,"epoch":1,"timestamp":1795307236738,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00000","topicId":"mvrTYcQMSW24h5mnQAo8-Q"}}\n'
-        '{"offset":20,"epoch":1,"timestamp":1795307236738,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00001","topicId":"ZcYmlDMYQeG2OQN4IYuhAQ"}}\n'
+        '{"offset":18,"epoch":1,"timestamp":1795311729836,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00000","topicId":"n0zZujDdSCWRErotFDs8fw"}}\n'
+        '{"offset":22,"epoch":1,"timestamp":1795311729836,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00001","topicId":"0gQey2icR8mXLVyyWXYgjg"}}\n'
     ),
     "profile": (
         "$ kcli profile add sandbox -b 127.0.0.1:9092 --use\n"
@@ -238,12 +238,14 @@ EXAMPLES: dict[str, str] = {
         "  {\n"
         '    "name": "prod",\n'
         '    "default": false,\n'
-        '    "bootstrap": "bootstrap.servers=kafka1:9092"\n'
+        '    "bootstrap_servers": "kafka1:9092",\n'
+        '    "bootstrap_controllers": null\n'
         "  },\n"
         "  {\n"
         '    "name": "sandbox",\n'
         '    "default": true,\n'
-        '    "bootstrap": "bootstrap.servers=127.0.0.1:9092"\n'
+        '    "bootstrap_servers": "127.0.0.1:9092",\n'
+        '    "bootstrap_controllers": null\n'
         "  }\n"
         "]\n"
     ),
@@ -297,7 +299,7 @@ EXAMPLES: dict[str, str] = {
     "sandbox delay": ("$ kcli sandbox delay --dir demo-sandbox 1 250\nNode 1 responses delayed by 250 ms.\n"),
     "sandbox down": (
         "$ kcli sandbox down --dir demo-sandbox\n"
-        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 14483).\n"
+        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 17104).\n"
     ),
     "sandbox failover": ("$ kcli sandbox failover --dir demo-sandbox\nController 102 is now active.\n"),
     "sandbox misroute": (
@@ -311,7 +313,7 @@ EXAMPLES: dict[str, str] = {
     "sandbox status": (
         "$ kcli sandbox status --dir demo-sandbox\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (an emulated KRaft cluster, not Kafka), security plaintext\n"
-        "Active controller: 101 (epoch 1), metadata log end offset 20, topics 2\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 22, topics 2\n"
         "ID    ROLE        ADDRESS               STATE\n"
         "1     broker      127.0.0.1:9092        running\n"
         "2     broker      127.0.0.1:9093        running\n"
@@ -326,7 +328,7 @@ EXAMPLES: dict[str, str] = {
     "sandbox up": (
         "$ kcli sandbox up --dir demo-sandbox --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --topics 2 --detach\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (an emulated KRaft cluster, not Kafka), security plaintext\n"
-        "Active controller: 101 (epoch 1), metadata log end offset 20, topics 2\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 22, topics 2\n"
         "ID    ROLE        ADDRESS               STATE\n"
         "1     broker      127.0.0.1:9092        running\n"
         "2     broker      127.0.0.1:9093        running\n"
@@ -352,7 +354,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "spark collect": (
         "$ kcli spark collect -b 127.0.0.1:9092 --out snapshots\n"
-        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261122T014036Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
+        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261122T014217Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
     ),
     "spark rules": (
         "$ kcli spark rules -o text\n"
