@@ -21,8 +21,8 @@ from kcli.cli.common import (
     connection_args,
     env_of,
     exit_with,
+    group_connection_options,
     guarded,
-    remember_group_connection,
     run,
 )
 from kcli.errors import ExitCode
@@ -39,23 +39,7 @@ app = typer.Typer(
 )
 
 
-@app.callback()
-def cluster(
-    ctx: typer.Context,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
-) -> None:
-    remember_group_connection(
-        ctx,
-        ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        ),
-    )
+app.callback()(group_connection_options)
 
 
 @app.command()

@@ -107,9 +107,23 @@ def client_config(args: ConnectionArgs, env: Env) -> ClientConfig:
 _GROUP_CONNECTION = "kcli.group_connection"
 
 
-def remember_group_connection(ctx: typer.Context, args: ConnectionArgs) -> None:
-    """Keep connection flags given before a subcommand (kafka-features/metadata-quorum style)."""
-    ctx.meta[_GROUP_CONNECTION] = args
+def group_connection_options(
+    ctx: typer.Context,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Callback of the groups that take connection flags before the subcommand (kafka-features style).
+
+    Register with `app.callback()(group_connection_options)`; the group's Typer(help=...) stays its help.
+    """
+    ctx.meta[_GROUP_CONNECTION] = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
 
 
 def connection_args(

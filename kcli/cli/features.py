@@ -20,8 +20,8 @@ from kcli.cli.common import (
     client_config,
     connection_args,
     env_of,
+    group_connection_options,
     guarded,
-    remember_group_connection,
     run,
 )
 from kcli.errors import PartialFailure
@@ -61,23 +61,7 @@ DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Validate only (Valid
 UnsafeOpt = Annotated[bool, typer.Option("--unsafe", help="Allow a downgrade that may lose metadata.")]
 
 
-@app.callback()
-def features(
-    ctx: typer.Context,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
-) -> None:
-    remember_group_connection(
-        ctx,
-        ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        ),
-    )
+app.callback()(group_connection_options)
 
 
 @app.command()

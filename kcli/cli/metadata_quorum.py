@@ -15,14 +15,13 @@ from kcli.cli.common import (
     BootstrapControllerOpt,
     BootstrapServerOpt,
     CommandConfigOpt,
-    ConnectionArgs,
     OutputOpt,
     ProfileOpt,
     client_config,
     connection_args,
     env_of,
+    group_connection_options,
     guarded,
-    remember_group_connection,
     run,
 )
 from kcli.errors import KcliError, UsageError
@@ -42,23 +41,7 @@ app = typer.Typer(
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would be done; send nothing.")]
 
 
-@app.callback()
-def metadata_quorum(
-    ctx: typer.Context,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
-) -> None:
-    remember_group_connection(
-        ctx,
-        ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        ),
-    )
+app.callback()(group_connection_options)
 
 
 async def _describe(config: ClientConfig) -> QuorumInfo:
