@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,12 @@ from typer.testing import CliRunner
 pytest_plugins = ["tests.fixtures_tansu", "tests.fixtures_sandbox"]
 
 REAL_CLUSTER_ENV = "KCLI_TEST_BOOTSTRAP_SERVER"
+
+# Shared test data lives in `../shared` beside the checkout, wherever it is cloned; KCLI_TEST_SHARED_DIR
+# names another copy. Every test finds the Kafka-written metadata logs through KRAFT_FIXTURES.
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("KCLI_TEST_SHARED_DIR") or REPO.parent / "shared")
+KRAFT_FIXTURES = SHARED / "fixtures" / "kraft"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.conftest import KRAFT_FIXTURES
+
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURE_LOG = ROOT.parent / "shared/fixtures/kraft/hiage-kafka-raft/data/kafka1/__cluster_metadata-0"
+FIXTURE_LOG = KRAFT_FIXTURES / "hiage-kafka-raft/data/kafka1/__cluster_metadata-0"
 
 
 def complete(words: str, environ: dict[str, str] | None = None) -> list[str]:

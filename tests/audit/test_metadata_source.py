@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from kcli.audit.metadata_source import metadata_log_dirs, plan_tasks
+from tests.conftest import KRAFT_FIXTURES
 
-FIXTURES = Path(__file__).parents[2].parent / "shared" / "fixtures" / "kraft"
+FIXTURES = KRAFT_FIXTURES
 HIAGE = FIXTURES / "hiage-kafka-raft"  # Kafka 3.3.1, three nodes' copies of one log
 FURKAN = FIXTURES / "furkancets-flink-docker"  # Kafka 3.2.0: RegisterBrokerRecord v0 + UnfenceBrokerRecord
 DEVANDREF = FIXTURES / "devandref-kafka-eda-study"  # Kafka 4.0, two segments

@@ -16,9 +16,10 @@ from kcli.metadata.codec import encode_metadata_record
 from kcli.metadata.directory import find_log_directory
 from kcli.metadata.image import build_image
 from kcli.metadata.reader import CorruptData, DecodeError, FileReader, ReadStats, read_batch
+from tests.conftest import KRAFT_FIXTURES
 
-FIXTURE_LOG = Path(
-    "/work/shared/fixtures/kraft/galgrayzer-kafka-docker-compose/kafka_data/data/__cluster_metadata-0/00000000000000000000.log"
+FIXTURE_LOG = (
+    KRAFT_FIXTURES / "galgrayzer-kafka-docker-compose/kafka_data/data/__cluster_metadata-0/00000000000000000000.log"
 )
 
 

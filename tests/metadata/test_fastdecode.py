@@ -19,8 +19,9 @@ from kcli.metadata.fastdecode import values_of, values_reader
 from kcli.metadata.image import ImageBuilder, MetadataImage, PartitionState, build_image
 from kcli.metadata.reader import FileReader, ReadStats
 from kcli.metadata.writer import MetadataLogWriter
+from tests.conftest import KRAFT_FIXTURES
 
-FIXTURES = Path("/work/shared/fixtures/kraft")
+FIXTURES = KRAFT_FIXTURES
 FLAT = [(key, cls) for key, cls in sorted(r.METADATA_RECORD_CLASSES.items()) if values_reader(*key)]
 ALL_KEYS = frozenset(key for key, _version in r.METADATA_RECORD_CLASSES)
 

@@ -11,8 +11,9 @@ from kcli.metadata.image import build_image
 from kcli.metadata.reader import DecodeError, FileReader, RawRecord, ReadStats
 from kcli.metadata.tree import build_tree, metadata_version_name
 from kcli.shell.glob import lookup
+from tests.conftest import KRAFT_FIXTURES
 
-FIXTURES = Path("/work/shared/fixtures/kraft")
+FIXTURES = KRAFT_FIXTURES
 NEGATIVE = FIXTURES / "apache-kafka-pr15553/core/data/kafka-1168504093769635972"
 
 # (log dir, records in the whole log, topic names in the image, broker ids, metadata.version level)

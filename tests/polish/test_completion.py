@@ -11,9 +11,10 @@ import pytest
 import typer
 
 from kcli.cli import completers
+from tests.conftest import KRAFT_FIXTURES
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURE_LOG_DIR = REPO.parent / "shared" / "fixtures" / "kraft" / "induswargods-local-test-rig" / "kafka-data"
+FIXTURE_LOG_DIR = KRAFT_FIXTURES / "induswargods-local-test-rig" / "kafka-data"
 PROFILES = (
     '[profiles.alpha]\n"bootstrap.servers" = "a:9092"\n\n[profiles.beta]\n"bootstrap.servers" = "b:9092"\n'
 )

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CliResult, invoke
+from tests.conftest import KRAFT_FIXTURES, CliResult, invoke
 from tests.polish.schema_check import SchemaError, errors
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs" / "json"
-FIXTURE_LOG_DIR = REPO.parent / "shared" / "fixtures" / "kraft" / "induswargods-local-test-rig" / "kafka-data"
+FIXTURE_LOG_DIR = KRAFT_FIXTURES / "induswargods-local-test-rig" / "kafka-data"
 TOPIC = "sandbox-topic-00000"
 OTHER = "sandbox-topic-00001"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import invoke
+from tests.conftest import KRAFT_FIXTURES, invoke
 
-FIXTURES = Path("/work/shared/fixtures/kraft")
+FIXTURES = KRAFT_FIXTURES
 NEGATIVE = FIXTURES / "apache-kafka-pr15553/core/data/kafka-1168504093769635972"
 
 
