@@ -1,9 +1,11 @@
 """Metadata (3), versions 0-13 (brokers only): brokers, cluster id, controller id, topics.
 
 Behavior:
-- Topics null -> every topic the caller may DESCRIBE; [] -> none; named or by id (v10+) -> those,
+- Topics null -> every topic the caller may DESCRIBE; [] -> none; named or by id (v12) -> those,
   unknown ones with UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID for ids), unauthorized ones with
-  TOPIC_AUTHORIZATION_FAILED. Topics are never auto-created (auto.create.topics.enable=false).
+  TOPIC_AUTHORIZATION_FAILED (by id: with the id and a null name, as Kafka does: ids are not secret).
+  A non-zero topic id selects by id whatever the name holds: the Java client sends "" beside it.
+  Topics are never auto-created (auto.create.topics.enable=false).
 - Only unfenced brokers are listed; offline replicas are replicas on fenced or unregistered brokers.
 - ControllerId is a live broker (brokers forward controller requests, KIP-590).
 
@@ -55,10 +57,13 @@ async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
         for wanted in request.topics:
             topic_id = getattr(wanted, "topic_id", None)
             name = wanted.name
-            if name is None and topic_id is not None and topic_id.int != 0:
+            if _by_id(topic_id):
                 topic = image.topics.get(topic_id)
-                if topic is None or not ctx.authorize(DESCRIBE, TOPIC, topic.name):
+                if topic is None:
                     topics.append(_error(ctx, UNKNOWN_TOPIC_ID, None, topic_id))
+                    continue
+                if not ctx.authorize(DESCRIBE, TOPIC, topic.name):
+                    topics.append(_error(ctx, TOPIC_AUTHORIZATION_FAILED, None, topic_id))
                     continue
             else:
                 topic = image.topic(name or "")
@@ -79,6 +84,11 @@ async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
         cluster_authorized_operations=AUTHORIZED_OPERATIONS_UNSET,
         error_code=0,
     )
+
+
+def _by_id(topic_id: Any) -> bool:
+    """Kafka selects by id when the request carries a non-zero topic id (kio reads the zero id as None)."""
+    return topic_id is not None and topic_id.int != 0
 
 
 def _error(ctx: RequestContext, code: int, name: str | None, topic_id: Any) -> Any:
@@ -187,13 +197,12 @@ def _fast(ctx: RequestContext, request: Any, live: set[int]) -> Any:
         for wanted in request.topics:
             topic_id = wanted.topic_id
             name = wanted.name
-            if name is None and topic_id is not None and topic_id.int != 0:
+            if _by_id(topic_id):
                 found = image.topics.get(topic_id)
                 if found is None or not ctx.authorize(DESCRIBE, TOPIC, found.name):
+                    code = UNKNOWN_TOPIC_ID if found is None else TOPIC_AUTHORIZATION_FAILED
                     topics.append(
-                        fastcodec.metadata_topic(
-                            UNKNOWN_TOPIC_ID, None, topic_id, (), AUTHORIZED_OPERATIONS_UNSET
-                        )
+                        fastcodec.metadata_topic(code, None, topic_id, (), AUTHORIZED_OPERATIONS_UNSET)
                     )
                     continue
             else:
