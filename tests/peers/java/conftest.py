@@ -82,3 +82,19 @@ def java_brokers(java_peer: JavaPeer, peer_sandbox: Any) -> JavaAdmin:
 def java_controllers(java_peer: JavaPeer, peer_sandbox: Any) -> JavaAdmin:
     """The Java Admin bootstrapped from the sandbox's controllers (bootstrap.controllers, KIP-919)."""
     return java_peer.client(client_props(peer_sandbox, controllers=True), name="controllers")
+
+
+@pytest.fixture(scope="session")
+def secure_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """SASL_SSL listeners (SCRAM and PLAIN over TLS) with the authorizer on; admin is the super user."""
+    from kcli.sandbox import Sandbox
+
+    with Sandbox(
+        directory=tmp_path_factory.mktemp("java-secure-sandbox"),
+        controllers=1,
+        brokers=2,
+        security="sasl_ssl",
+        authorizer=True,
+        topics=1,
+    ) as sb:
+        yield sb
