@@ -88,6 +88,8 @@ final class Ops {
                     .topicNameValues(), v -> null);
             case "describeTopics" -> describeTopics(admin, args);
             case "describeTopicsById" -> describeTopicsById(admin, args);
+            case "deleteTopicsById" -> perKey(admin.deleteTopics(TopicCollection.ofTopicIds(uuids(args, "ids")))
+                    .topicIdValues(), v -> null);
             case "createPartitions" -> createPartitions(admin, args);
             case "describeConfigs" -> describeConfigs(admin, args);
             case "incrementalAlterConfigs" -> incrementalAlterConfigs(admin, args);
@@ -442,12 +444,16 @@ final class Ops {
                 .topicNameValues(), Ops::topic);
     }
 
-    static Object describeTopicsById(Admin admin, Map<String, Object> args) {
+    static List<Uuid> uuids(Map<String, Object> args, String key) {
         List<Uuid> ids = new ArrayList<>();
-        for (String id : strings(args, "ids")) {
+        for (String id : strings(args, key)) {
             ids.add(Uuid.fromString(id));
         }
-        return perKey(admin.describeTopics(TopicCollection.ofTopicIds(ids)).topicIdValues(), Ops::topic);
+        return ids;
+    }
+
+    static Object describeTopicsById(Admin admin, Map<String, Object> args) {
+        return perKey(admin.describeTopics(TopicCollection.ofTopicIds(uuids(args, "ids"))).topicIdValues(), Ops::topic);
     }
 
     static Object createPartitions(Admin admin, Map<String, Object> args) {

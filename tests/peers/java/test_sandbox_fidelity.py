@@ -153,6 +153,14 @@ def test_topic_lifecycle(java_brokers: JavaAdmin, peer_sandbox: Any) -> None:
     assert state.dynamic_configs(peer_sandbox, state.TOPIC_RESOURCE, "fid-auto") == {
         "retention.ms": "3600000"
     }
+    # ... and all of them, as DescribeConfigs describes the topic
+    described_configs = java_brokers.call(
+        "describeConfigs", resources=[{"type": "TOPIC", "name": "fid-auto"}]
+    )
+    fields = ("value", "source", "sensitive", "readOnly")
+    assert {e["name"]: tuple(e[f] for f in fields) for e in unwrap(auto["config"])} == {
+        e["name"]: tuple(e[f] for f in fields) for e in unwrap(described_configs["TOPIC:fid-auto"])
+    }
     assert [p["replicas"] for p in topics["fid-placed"]["partitions"]] == [[1, 2], [2, 3], [3, 1]]
     assert unwrap(unwrap(created["fid-placed"])["replicationFactor"]) == 2
 
@@ -196,10 +204,15 @@ def test_topic_lifecycle(java_brokers: JavaAdmin, peer_sandbox: Any) -> None:
     described = unwrap(java_brokers.call("describeTopics", names=["fid-placed"])["fid-placed"])
     assert _java_topic(described) == _sandbox_topic(state.topics_view(peer_sandbox)["fid-placed"])
 
-    deleted = java_brokers.call("deleteTopics", names=["fid-auto", "fid-placed", "fid-nope"])
+    deleted = java_brokers.call("deleteTopics", names=["fid-auto", "fid-nope"])
     unwrap(deleted["fid-auto"])
-    unwrap(deleted["fid-placed"])
     assert error_of(deleted["fid-nope"]).type == "UnknownTopicOrPartitionException"  # type: ignore[union-attr]
+    placed_id = topics["fid-placed"]["topicId"]
+    by_id = java_brokers.call(
+        "deleteTopicsById", ids=[placed_id, "AAAAAAAAAAAAAAAAAAAAEQ"]
+    )  # DeleteTopics v6
+    unwrap(by_id[placed_id])
+    assert error_of(by_id["AAAAAAAAAAAAAAAAAAAAEQ"]).type == "UnknownTopicIdException"  # type: ignore[union-attr]
     remaining = state.topics_view(peer_sandbox)
     assert "fid-auto" not in remaining and "fid-placed" not in remaining
 
@@ -511,6 +524,9 @@ def test_preferred_leader_election(java_brokers: JavaAdmin, peer_sandbox: Any) -
     unwrap(
         java_brokers.call("createTopics", topics=[{"name": topic, "assignments": [[2, 3], [3, 2]]}])[topic]
     )
+    assert (
+        java_brokers.call("electLeaders") == {}
+    )  # every partition: those led by their preferred leader are left out
     balanced = java_brokers.call("electLeaders", partitions=[{"topic": topic, "partition": 0}])
     assert error_of(balanced[f"{topic}-0"]).type == "ElectionNotNeededException"  # type: ignore[union-attr]
     unknown = java_brokers.call("electLeaders", partitions=[{"topic": topic, "partition": 7}])
@@ -529,6 +545,16 @@ def test_preferred_leader_election(java_brokers: JavaAdmin, peer_sandbox: Any) -
     assert leader_of(0) == 3  # leadership moved away while broker 2 was down
     elected = java_brokers.call("electLeaders", partitions=[{"topic": topic, "partition": 0}])
     assert elected == {f"{topic}-0": {"ok": "elected"}}
+    # what else broker 2 led before it stopped: an election for every partition moves only those back
+    moved = {
+        f"{name}-{p['partition']}"
+        for name, t in state.topics_view(peer_sandbox).items()
+        for p in t["partitions"]
+        if p["replicas"][0] != p["leader"]
+    }
+    assert moved and f"{topic}-1" not in moved  # broker 3, its preferred leader, kept partition 1
+    assert java_brokers.call("electLeaders") == {tp: {"ok": "elected"} for tp in moved}
+    assert java_brokers.call("electLeaders") == {}
     assert leader_of(0) == 2
     described = unwrap(java_brokers.call("describeTopics", names=[topic])[topic])
     assert described["partitions"][0]["leader"] == 2
