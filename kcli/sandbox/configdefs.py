@@ -477,16 +477,18 @@ UNIT_SCALE: dict[str, Callable[[int], int]] = {
 
 # Broker keys that are one setting in several units, most specific first (DynamicBrokerConfig's
 # brokerConfigSynonyms): describing any of them lists the synonyms of all of them. The flush
-# scheduler interval is log.flush.interval.ms's fallback, not the other way round.
+# scheduler interval is log.flush.interval.ms's fallback, not the other way round: it has no set.
 BROKER_SYNONYMS: dict[str, tuple[str, ...]] = {
     name: group
     for group in (
         ("log.retention.ms", "log.retention.minutes", "log.retention.hours"),
         ("log.roll.ms", "log.roll.hours"),
         ("log.roll.jitter.ms", "log.roll.jitter.hours"),
+        ("log.flush.interval.ms", "log.flush.scheduler.interval.ms"),
     )
     for name in group
-} | {"log.flush.interval.ms": ("log.flush.interval.ms", "log.flush.scheduler.interval.ms")}
+    if name != "log.flush.scheduler.interval.ms"
+}
 
 # Per-group configs (GroupConfig); a key not set for the group takes the broker's group.* value.
 GROUP_CONFIGS: dict[str, ConfigDef] = {

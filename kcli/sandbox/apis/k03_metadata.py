@@ -17,7 +17,8 @@ epoch; v8 authorized operations; v9+ flexible; v10 topic ids; v13 top-level erro
 
 from __future__ import annotations
 
-from typing import Any
+import uuid
+from typing import Any, TypeGuard
 
 from kcli.sandbox import fastcodec
 from kcli.sandbox.authorizer import DESCRIBE, TOPIC, authorized_operations
@@ -86,14 +87,12 @@ async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
     )
 
 
-def _by_id(topic_id: Any) -> bool:
+def _by_id(topic_id: Any) -> TypeGuard[uuid.UUID]:
     """Kafka selects by id when the request carries a non-zero topic id (kio reads the zero id as None)."""
     return topic_id is not None and topic_id.int != 0
 
 
 def _error(ctx: RequestContext, code: int, name: str | None, topic_id: Any) -> Any:
-    import uuid
-
     return ctx.r(
         "MetadataResponseTopic",
         error_code=code,
@@ -178,8 +177,6 @@ def _topic_bytes(ctx: RequestContext, topic: Topic, live: set[int]) -> bytes:
 
 def _fast(ctx: RequestContext, request: Any, live: set[int]) -> Any:
     """Metadata v10-13 encoded by kcli.sandbox.fastcodec (100k partitions well under a second)."""
-    import uuid
-
     cluster = ctx.cluster
     image = cluster.image
     null_id = uuid.UUID(int=0)

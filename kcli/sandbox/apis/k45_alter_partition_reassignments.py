@@ -33,7 +33,7 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
     if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
         # Kafka's error response repeats the error for every partition asked for; the Java client
         # counts them ("The server returned too less results" otherwise).
-        message = "Authorization failed."
+        refusal = "Authorization failed."
         denied = tuple(
             ctx.r(
                 "ReassignableTopicResponse",
@@ -43,7 +43,7 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
                         "ReassignablePartitionResponse",
                         partition_index=p.partition_index,
                         error_code=CLUSTER_AUTHORIZATION_FAILED,
-                        error_message=message,
+                        error_message=refusal,
                     )
                     for p in t.partitions
                 ),
@@ -54,7 +54,7 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
             "AlterPartitionReassignmentsResponse",
             throttle_time=ZERO,
             error_code=CLUSTER_AUTHORIZATION_FAILED,
-            error_message=message,
+            error_message=refusal,
             responses=denied,
             allow_replication_factor_change=allow_factor_change,
         )
