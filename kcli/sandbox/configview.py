@@ -115,8 +115,8 @@ def _default_of(name: str) -> str | None:
 
 def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[Synonym]:
     """Every layer that holds `name`, most specific first."""
-    out = [Synonym(name=name, value=layer[name], source=source) for layer, source in _layers(cluster, node_id)
-           if name in layer]  # fmt: skip
+    layers = _layers(cluster, node_id)
+    out = [Synonym(name=name, value=layer[name], source=source) for layer, source in layers if name in layer]
     default = _default_of(name)
     if default is not None:
         out.append(Synonym(name=name, value=default, source=ConfigSource.DEFAULT_CONFIG))
