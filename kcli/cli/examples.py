@@ -99,7 +99,7 @@ EXAMPLES: dict[str, str] = {
         "$ kcli configs -b 127.0.0.1:9092 --describe --topic sandbox-topic-00000\n"
         "Dynamic configs for topic sandbox-topic-00000 are:\n"
         "  cleanup.policy=compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact, DEFAULT_CONFIG:log.cleanup.policy=delete}\n"
-        "  retention.ms=86400000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=86400000, DEFAULT_CONFIG:log.retention.hours=168}\n"
+        "  retention.ms=86400000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=86400000}\n"
         "$ kcli configs -b 127.0.0.1:9092 --alter --topic sandbox-topic-00000 --add-config retention.ms=3600000 --dry-run\n"
         "Dry run for topic sandbox-topic-00000 (validated by the cluster), nothing was changed:\n"
         "  retention.ms: 86400000 -> 3600000\n"

@@ -476,7 +476,8 @@ UNIT_SCALE: dict[str, Callable[[int], int]] = {
 }
 
 # Broker keys that are one setting in several units, most specific first (DynamicBrokerConfig's
-# brokerConfigSynonyms): describing any of them lists the synonyms of all of them.
+# brokerConfigSynonyms): describing any of them lists the synonyms of all of them. The flush
+# scheduler interval is log.flush.interval.ms's fallback, not the other way round: it has no set.
 BROKER_SYNONYMS: dict[str, tuple[str, ...]] = {
     name: group
     for group in (
@@ -486,6 +487,7 @@ BROKER_SYNONYMS: dict[str, tuple[str, ...]] = {
         ("log.flush.interval.ms", "log.flush.scheduler.interval.ms"),
     )
     for name in group
+    if name != "log.flush.scheduler.interval.ms"
 }
 
 # Per-group configs (GroupConfig); a key not set for the group takes the broker's group.* value.

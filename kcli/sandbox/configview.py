@@ -1,20 +1,25 @@
 """Config resolution and alteration over the image, following Kafka's sources and synonyms.
 
 Behavior:
-- A topic key resolves, most specific first: DYNAMIC_TOPIC_CONFIG, then its broker synonyms as
-  DYNAMIC_BROKER_CONFIG (this broker), DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG and
-  DEFAULT_CONFIG (values of hour/minute synonyms are converted to the topic's milliseconds).
-- A broker key resolves the same way without the topic level; the cluster-default resource ("")
-  lists only its dynamic defaults. Sensitive values are never returned (null, is_sensitive).
-- Broker keys that are one setting in several units (log.retention.ms/minutes/hours, ...) list
-  the synonyms of the whole set; their value is their own, in their own unit.
+- A topic key's value is its DYNAMIC_TOPIC_CONFIG, else the effective value of its broker synonym
+  (this broker's dynamic value, the dynamic default, the static value, the default; for a setting in
+  several units the first unit that has a value, converted to the topic's milliseconds).
+- Synonyms are listed as Kafka's ConfigHelper does: the topic value, then every layer in turn
+  (DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG, DEFAULT_CONFIG), each
+  over the broker synonym's unit set (log.retention.ms/minutes/hours, ...), and then the leading
+  synonyms named otherwise are dropped: retention.ms at its default lists none (only
+  log.retention.hours has a default). The entry's source is its first synonym's, else DEFAULT_CONFIG.
+- A broker key's value is its own (null when only another unit is set); it is read-only unless it
+  is dynamically updatable itself. The cluster-default resource ("") lists only its dynamic
+  defaults. Sensitive values are never returned (null, is_sensitive).
 - A group lists every group config: its own value (DYNAMIC_GROUP_CONFIG) or the broker's group.*
   default (DEFAULT_CONFIG). A client-metrics subscription lists only its set keys
   (DYNAMIC_CLIENT_METRICS_CONFIG), as Kafka does; neither needs to exist to be described.
 - BROKER_LOGGER lists the answering node's logger levels (kcli.sandbox.loggers).
-- Alterations are validated per key: unknown key or bad value -> INVALID_CONFIG; a broker key that
-  is not dynamically updatable -> INVALID_CONFIG ("Cannot update these configs dynamically"); group
-  timeouts outside the broker's group.*.min/max bounds -> INVALID_CONFIG.
+- Alterations are validated per key: unknown key or bad value -> INVALID_CONFIG; for a broker, a bad
+  value or a key that is not dynamically updatable ("Cannot update these configs dynamically") ->
+  INVALID_REQUEST, as Kafka answers; group timeouts outside the broker's group.*.min/max bounds ->
+  INVALID_CONFIG.
 """
 
 from __future__ import annotations
@@ -93,38 +98,63 @@ def _scaled(name: str, value: str | None) -> str | None:
         return value
 
 
-def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[Synonym]:
+def _layers(cluster: Cluster, node_id: int) -> tuple[tuple[dict[str, str], ConfigSource], ...]:
+    """The broker-level config layers of node `node_id`, most specific first (without the defaults)."""
     image = cluster.image
-    out: list[Synonym] = []
-    per_broker = image.configs.get((BROKER, str(node_id)), {})
-    default = image.configs.get((BROKER, ""), {})
-    static = cluster.broker_config(node_id)
-    if name in per_broker:
-        out.append(Synonym(name=name, value=per_broker[name], source=ConfigSource.DYNAMIC_BROKER_CONFIG))
-    if name in default:
-        out.append(Synonym(name=name, value=default[name], source=ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG))
-    if name in static:
-        out.append(Synonym(name=name, value=static[name], source=ConfigSource.STATIC_BROKER_CONFIG))
+    return (
+        (image.configs.get((BROKER, str(node_id)), {}), ConfigSource.DYNAMIC_BROKER_CONFIG),
+        (image.configs.get((BROKER, ""), {}), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+        (cluster.broker_config(node_id), ConfigSource.STATIC_BROKER_CONFIG),
+    )
+
+
+def _default_of(name: str) -> str | None:
     definition = BROKER_CONFIGS.get(name)
-    if definition is not None and definition.default is not None:
-        out.append(Synonym(name=name, value=definition.default, source=ConfigSource.DEFAULT_CONFIG))
+    return definition.default if definition is not None else None
+
+
+def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[Synonym]:
+    """Every layer that holds `name`, most specific first."""
+    layers = _layers(cluster, node_id)
+    out = [Synonym(name=name, value=layer[name], source=source) for layer, source in layers if name in layer]
+    default = _default_of(name)
+    if default is not None:
+        out.append(Synonym(name=name, value=default, source=ConfigSource.DEFAULT_CONFIG))
     return out
 
 
-def _entry(
-    definition: ConfigDef,
-    synonyms: list[Synonym],
-    fallback: str | None,
-    read_only: bool,
-    own_value: bool = False,
-) -> Entry:
-    """An entry whose source is its first synonym's; its value too, unless `own_value` (then `fallback`)."""
-    if synonyms:
-        value, source = _scaled(synonyms[0].name, synonyms[0].value), synonyms[0].source
-    else:
-        value, source = fallback, ConfigSource.DEFAULT_CONFIG
-    if own_value:
-        value = fallback
+def _listed_synonyms(cluster: Cluster, node_id: int, name: str) -> list[Synonym]:
+    """The synonyms Kafka lists for broker key `name` (ConfigHelper.configSynonyms): layer by layer over
+    the key's unit set, then without the leading synonyms of another name."""
+    names = BROKER_SYNONYMS.get(name, (name,))
+    out = [
+        Synonym(name=n, value=layer[n], source=source)
+        for layer, source in _layers(cluster, node_id)
+        for n in names
+        if n in layer
+    ]
+    out += [
+        Synonym(name=n, value=default, source=ConfigSource.DEFAULT_CONFIG)
+        for n in names
+        if (default := _default_of(n)) is not None
+    ]
+    while out and out[0].name != name:
+        out.pop(0)
+    return out
+
+
+def _effective(cluster: Cluster, node_id: int, name: str) -> str | None:
+    """A broker setting's value in the topic's unit: the first unit of its set that has a value."""
+    for member in BROKER_SYNONYMS.get(name, (name,)):
+        found = _broker_synonyms(cluster, node_id, member)
+        if found:
+            return _scaled(member, found[0].value)
+    return None
+
+
+def _entry(definition: ConfigDef, synonyms: list[Synonym], value: str | None, read_only: bool) -> Entry:
+    """An entry whose source is its first synonym's (DEFAULT_CONFIG without synonyms)."""
+    source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
     sensitive = definition.sensitive or definition.type is ConfigType.PASSWORD
     if sensitive:
         value = None
@@ -148,26 +178,23 @@ def topic_entries(cluster: Cluster, node_id: int, dynamic: dict[str, str]) -> li
 
 def topic_entry(cluster: Cluster, node_id: int, definition: ConfigDef, dynamic: dict[str, str]) -> Entry:
     """One topic config of a topic whose dynamic configs are `dynamic`."""
-    synonyms: list[Synonym] = []
+    broker_key = definition.synonyms[0] if definition.synonyms else None
+    synonyms = _listed_synonyms(cluster, node_id, broker_key) if broker_key else []
+    value = _effective(cluster, node_id, broker_key) if broker_key else None
     if definition.name in dynamic:
-        synonyms.append(
-            Synonym(
-                name=definition.name, value=dynamic[definition.name], source=ConfigSource.DYNAMIC_TOPIC_CONFIG
-            )
+        value = dynamic[definition.name]
+        synonyms.insert(
+            0, Synonym(name=definition.name, value=value, source=ConfigSource.DYNAMIC_TOPIC_CONFIG)
         )
-    for broker_key in definition.synonyms:
-        synonyms.extend(_broker_synonyms(cluster, node_id, broker_key))
-    return _entry(definition, synonyms, definition.default, read_only=False)
+    return _entry(definition, synonyms, definition.default if value is None else value, read_only=False)
 
 
 def broker_entry(cluster: Cluster, node_id: int, definition: ConfigDef) -> Entry:
-    """One broker config as node `node_id` sees it; unit synonyms list the whole set, as Kafka does."""
-    key = definition.name
-    group = BROKER_SYNONYMS.get(key, (key,))
-    synonyms = [s for member in group for s in _broker_synonyms(cluster, node_id, member)]
-    own = next((s.value for s in synonyms if s.name == key), None)
-    read_only = all(BROKER_CONFIGS[member].read_only for member in group)
-    return _entry(definition, synonyms, own, read_only, own_value=True)
+    """One broker config as node `node_id` sees it."""
+    own = _broker_synonyms(cluster, node_id, definition.name)
+    value = own[0].value if own else None
+    synonyms = _listed_synonyms(cluster, node_id, definition.name)
+    return _entry(definition, synonyms, value, definition.read_only)
 
 
 def broker_value(cluster: Cluster, node_id: int, key: str) -> str | None:
@@ -242,7 +269,7 @@ def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> l
                     BROKER_CONFIGS[key],
                     [Synonym(name=key, value=value, source=ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)],
                     value,
-                    read_only=False,
+                    read_only=BROKER_CONFIGS[key].read_only,
                 )
                 for key, value in sorted(defaults.items())
                 if key in BROKER_CONFIGS
@@ -301,12 +328,14 @@ def validate_value(resource_type: int, key: str, value: str | None) -> None:
     if definition is None:
         kind = _KIND.get(resource_type, "broker")
         raise ConfigProblem(INVALID_CONFIG, f"Unknown {kind} config name: {key}")
+    # A broker change that fails validation is INVALID_REQUEST in Kafka (ConfigAdminManager, KAFKA-13609).
+    refused = INVALID_REQUEST if resource_type == BROKER else INVALID_CONFIG
     if resource_type == BROKER and definition.read_only:
-        raise ConfigProblem(INVALID_CONFIG, f"Cannot update these configs dynamically: Set({key})")
+        raise ConfigProblem(refused, f"Cannot update these configs dynamically: Set({key})")
     if value is not None:
         message = definition.validate(value)
         if message:
-            raise ConfigProblem(INVALID_CONFIG, message)
+            raise ConfigProblem(refused, message)
         if resource_type == CLIENT_METRICS and key == "match":
             _check_match(value)
 

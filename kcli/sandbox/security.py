@@ -223,7 +223,8 @@ def generate_tls(tls_dir: Path, node_ids: list[int]) -> None:
         if cert.exists():
             continue
         key, csr, ext = tls_dir / f"{stem}.key", tls_dir / f"{stem}.csr", tls_dir / f"{stem}.ext"
-        _openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", str(key))
+        # PKCS#8 ("BEGIN PRIVATE KEY"): the only private key form Kafka's Java PEM keystore reads
+        _openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", str(key))
         _openssl("req", "-new", "-key", str(key), "-out", str(csr), "-subj", f"/CN={common_name}")
         usage = "serverAuth,clientAuth" if server else "clientAuth"
         ext.write_text(f"subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage={usage}\n")

@@ -1,9 +1,11 @@
 """Metadata (3), versions 0-13 (brokers only): brokers, cluster id, controller id, topics.
 
 Behavior:
-- Topics null -> every topic the caller may DESCRIBE; [] -> none; named or by id (v10+) -> those,
+- Topics null -> every topic the caller may DESCRIBE; [] -> none; named or by id (v12) -> those,
   unknown ones with UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID for ids), unauthorized ones with
-  TOPIC_AUTHORIZATION_FAILED. Topics are never auto-created (auto.create.topics.enable=false).
+  TOPIC_AUTHORIZATION_FAILED (by id: with the id and a null name, as Kafka does: ids are not secret).
+  A non-zero topic id selects by id whatever the name holds: the Java client sends "" beside it.
+  Topics are never auto-created (auto.create.topics.enable=false).
 - Only unfenced brokers are listed; offline replicas are replicas on fenced or unregistered brokers.
 - ControllerId is a live broker (brokers forward controller requests, KIP-590).
 
@@ -15,7 +17,8 @@ epoch; v8 authorized operations; v9+ flexible; v10 topic ids; v13 top-level erro
 
 from __future__ import annotations
 
-from typing import Any
+import uuid
+from typing import Any, TypeGuard
 
 from kcli.sandbox import fastcodec
 from kcli.sandbox.authorizer import DESCRIBE, TOPIC, authorized_operations
@@ -55,10 +58,13 @@ async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
         for wanted in request.topics:
             topic_id = getattr(wanted, "topic_id", None)
             name = wanted.name
-            if name is None and topic_id is not None and topic_id.int != 0:
+            if _by_id(topic_id):
                 topic = image.topics.get(topic_id)
-                if topic is None or not ctx.authorize(DESCRIBE, TOPIC, topic.name):
+                if topic is None:
                     topics.append(_error(ctx, UNKNOWN_TOPIC_ID, None, topic_id))
+                    continue
+                if not ctx.authorize(DESCRIBE, TOPIC, topic.name):
+                    topics.append(_error(ctx, TOPIC_AUTHORIZATION_FAILED, None, topic_id))
                     continue
             else:
                 topic = image.topic(name or "")
@@ -81,9 +87,12 @@ async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
     )
 
 
-def _error(ctx: RequestContext, code: int, name: str | None, topic_id: Any) -> Any:
-    import uuid
+def _by_id(topic_id: Any) -> TypeGuard[uuid.UUID]:
+    """Kafka selects by id when the request carries a non-zero topic id (kio reads the zero id as None)."""
+    return topic_id is not None and topic_id.int != 0
 
+
+def _error(ctx: RequestContext, code: int, name: str | None, topic_id: Any) -> Any:
     return ctx.r(
         "MetadataResponseTopic",
         error_code=code,
@@ -168,8 +177,6 @@ def _topic_bytes(ctx: RequestContext, topic: Topic, live: set[int]) -> bytes:
 
 def _fast(ctx: RequestContext, request: Any, live: set[int]) -> Any:
     """Metadata v10-13 encoded by kcli.sandbox.fastcodec (100k partitions well under a second)."""
-    import uuid
-
     cluster = ctx.cluster
     image = cluster.image
     null_id = uuid.UUID(int=0)
@@ -187,13 +194,12 @@ def _fast(ctx: RequestContext, request: Any, live: set[int]) -> Any:
         for wanted in request.topics:
             topic_id = wanted.topic_id
             name = wanted.name
-            if name is None and topic_id is not None and topic_id.int != 0:
+            if _by_id(topic_id):
                 found = image.topics.get(topic_id)
                 if found is None or not ctx.authorize(DESCRIBE, TOPIC, found.name):
+                    code = UNKNOWN_TOPIC_ID if found is None else TOPIC_AUTHORIZATION_FAILED
                     topics.append(
-                        fastcodec.metadata_topic(
-                            UNKNOWN_TOPIC_ID, None, topic_id, (), AUTHORIZED_OPERATIONS_UNSET
-                        )
+                        fastcodec.metadata_topic(code, None, topic_id, (), AUTHORIZED_OPERATIONS_UNSET)
                     )
                     continue
             else:

@@ -8,6 +8,7 @@ Behavior:
 
 Version notes:
 - v3+ flexible with ClientSoftwareName/Version; v3+ carries features in tagged fields.
+- v0 is what Kafka's Java SASL authenticator sends first, before it knows the server's versions.
 - v0-v3 omit supported features whose minimum is 0; v4 allows them.
 - kio stops at v4: v5 uses kcli.client.protocol.api_versions_v5 (kio-style classes; the response
   body is v4's).
@@ -73,18 +74,21 @@ async def handle_api_versions(ctx: RequestContext, request: Any) -> Any:
         if error:
             return ctx.r("ApiVersionsResponse", error_code=error, api_keys=(), throttle_time=ZERO)
     cluster = ctx.cluster
-    supported = tuple(
-        ctx.r("SupportedFeatureKey", name=f.name, min_version=f.min_level, max_version=f.max_level)
-        for f in supported_features()
-        if ctx.version >= 4 or f.min_level > 0
-    )
-    finalized_levels = dict(cluster.image.features)
-    finalized_levels["kraft.version"] = cluster.kraft_version
-    finalized = tuple(
-        ctx.r("FinalizedFeatureKey", name=name, max_version_level=level, min_version_level=level)
-        for name, level in sorted(finalized_levels.items())
-        if level > 0
-    )
+    supported: tuple[Any, ...] = ()
+    finalized: tuple[Any, ...] = ()
+    if ctx.version >= 3:  # features are tagged fields of v3+; v0-v2 have no such structs
+        supported = tuple(
+            ctx.r("SupportedFeatureKey", name=f.name, min_version=f.min_level, max_version=f.max_level)
+            for f in supported_features()
+            if ctx.version >= 4 or f.min_level > 0
+        )
+        finalized_levels = dict(cluster.image.features)
+        finalized_levels["kraft.version"] = cluster.kraft_version
+        finalized = tuple(
+            ctx.r("FinalizedFeatureKey", name=name, max_version_level=level, min_version_level=level)
+            for name, level in sorted(finalized_levels.items())
+            if level > 0
+        )
     return ctx.r(
         "ApiVersionsResponse",
         error_code=0,

@@ -1,7 +1,8 @@
 """AlterPartitionReassignments (45), versions 0-1: start, change or cancel replica moves.
 
 Behavior:
-- Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED for the whole request.
+- Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED for the whole request and for each
+  partition asked for (as AlterPartitionReassignmentsRequest.getErrorResponse builds it).
 - Per partition: unknown -> UNKNOWN_TOPIC_OR_PARTITION; replicas null cancels (nothing ongoing ->
   NO_REASSIGNMENT_IN_PROGRESS); an empty list, duplicates or unregistered brokers ->
   INVALID_REPLICA_ASSIGNMENT; a different replica count with allow_replication_factor_change=false
@@ -30,12 +31,31 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
     """Start or cancel reassignments."""
     allow_factor_change = getattr(request, "allow_replication_factor_change", True)
     if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
+        # Kafka's error response repeats the error for every partition asked for; the Java client
+        # counts them ("The server returned too less results" otherwise).
+        refusal = "Authorization failed."
+        denied = tuple(
+            ctx.r(
+                "ReassignableTopicResponse",
+                name=t.name,
+                partitions=tuple(
+                    ctx.r(
+                        "ReassignablePartitionResponse",
+                        partition_index=p.partition_index,
+                        error_code=CLUSTER_AUTHORIZATION_FAILED,
+                        error_message=refusal,
+                    )
+                    for p in t.partitions
+                ),
+            )
+            for t in request.topics
+        )
         return ctx.r(
             "AlterPartitionReassignmentsResponse",
             throttle_time=ZERO,
             error_code=CLUSTER_AUTHORIZATION_FAILED,
-            error_message="Authorization failed.",
-            responses=(),
+            error_message=refusal,
+            responses=denied,
             allow_replication_factor_change=allow_factor_change,
         )
     cluster = ctx.cluster

@@ -1,6 +1,7 @@
-"""DescribeClientQuotas (48), versions 0-1: quota values of user / client-id / ip entities.
+"""DescribeClientQuotas (48), versions 0-1 (brokers only): quota values of user / client-id / ip entities.
 
 Behavior:
+- Brokers only, as the schema's listeners say: a controller does not advertise it (KIP-919 left it out).
 - Auth: DESCRIBE_CONFIGS on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
 - Each component filters one entity type: EXACT (a name; null = the default entity), DEFAULT, or
   ANY (any name of that type). strict: the entity has no other types. Unknown entity types or a
@@ -13,14 +14,14 @@ from typing import Any
 
 from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE_CONFIGS
 from kcli.sandbox.context import ZERO, RequestContext
-from kcli.sandbox.registry import api
+from kcli.sandbox.registry import Listener, api
 
 CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST = 31, 42
 EXACT, DEFAULT, ANY = 0, 1, 2
 ENTITY_TYPES = ("user", "client-id", "ip")
 
 
-@api(48, "describe_client_quotas", (0, 1))
+@api(48, "describe_client_quotas", (0, 1), listeners=Listener.BROKER)
 async def handle_describe_client_quotas(ctx: RequestContext, request: Any) -> Any:
     """Describe client quotas."""
 
