@@ -1,17 +1,37 @@
 #!/usr/bin/env bash
 # The main job on the embedded sandbox: start an emulated KRaft cluster, walk through every tool
-# against it, then stop it. Needs `kcli` on PATH (see README.md). Exits non-zero if any step fails.
+# against it (cluster-id, cluster, metadata-quorum, features, configs, acls, profile,
+# reassign-partitions, sandbox faults with the doctor catching one, metadata-shell, spark), then stop
+# it. Needs `kcli` on PATH (see README.md). Exits non-zero if any step does not end as shown.
 set -euo pipefail
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/kcli-tour.XXXXXX")
 port=${KCLI_TOUR_PORT:-19092}
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# Bold command lines on a terminal only: a log file or a pipe gets plain text (and so does NO_COLOR).
+if [[ -t 1 && -z "${NO_COLOR:-}" ]]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
+show() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain"; }
+step() { show "$@"; "$@"; }
+# A step that must fail with exit code $1: a check catching a fault on purpose.
+step_fails() {
+    local want=$1 code=0
+    shift
+    show "$@"
+    "$@" || code=$?
+    if [[ $code -ne $want ]]; then
+        printf 'The tour expected exit code %s here, got %s.\n' "$want" "$code" >&2
+        exit 1
+    fi
+    printf '(exit code %s, as expected)\n' "$code"
+}
 cleanup() { kcli sandbox down --dir "$dir" >/dev/null 2>&1 || true; rm -rf "$dir"; }
 trap cleanup EXIT
 
-step kcli sandbox up --detach --dir "$dir" --base-port "$port" --topics 4 --partitions 3
-B=127.0.0.1:$port                 # brokers 1-3
-C=127.0.0.1:$((port + 3))         # controllers 101-103
+# Profiles written by the tour stay in its directory, not in ~/.config/kcli.
+export KCLI_CONFIG="$dir/config.toml"
+
+step kcli sandbox up --detach --dir "$dir" --base-port "$port" --brokers 4 --topics 4 --partitions 3 --authorizer
+B=127.0.0.1:$port                 # brokers 1-4
+C=127.0.0.1:$((port + 4))         # controllers 101-103
 topic=sandbox-topic-00000
 
 step kcli cluster-id --bootstrap-server "$B"
@@ -20,14 +40,33 @@ step kcli cluster list-endpoints --bootstrap-server "$B"
 step kcli metadata-quorum --bootstrap-controller "$C" describe --status
 step kcli metadata-quorum --bootstrap-server "$B" describe --replication --human-readable
 step kcli features --bootstrap-server "$B" describe
+
+step kcli configs --bootstrap-server "$B" --alter --topic "$topic" --add-config 'retention.ms=3600000,cleanup.policy=[compact,delete]' --dry-run
 step kcli configs --bootstrap-server "$B" --alter --topic "$topic" --add-config 'retention.ms=3600000,cleanup.policy=[compact,delete]'
-step kcli configs --bootstrap-server "$B" --describe --topic "$topic"
+step kcli configs --bootstrap-server "$B" --describe --topic "$topic" -o table
 step kcli configs --bootstrap-controller "$C" --describe --broker-defaults
+
+step kcli acls --bootstrap-server "$B" --add --allow-principal User:alice --operation Read --topic "$topic"
+step kcli acls --bootstrap-server "$B" --list -o table
+
+step kcli profile add tour --bootstrap-server "$B" --use
+step kcli profile list
+step kcli cluster-id
+
+# Drain broker 1: a plan onto brokers 2-4 must move every replica broker 1 holds.
 printf '{"version":1,"topics":[{"topic":"%s"}]}\n' "$topic" > "$dir/topics.json"
-step kcli reassign-partitions --bootstrap-server "$B" --generate --topics-to-move-json-file "$dir/topics.json" --broker-list 1,2,3 --strategy minimal-movement
+step kcli reassign-partitions --bootstrap-server "$B" --generate --topics-to-move-json-file "$dir/topics.json" --broker-list 2,3,4 --strategy minimal-movement | tee "$dir/generate.txt"
+awk 'found { print; exit } /^Proposed partition reassignment configuration$/ { found = 1 }' "$dir/generate.txt" > "$dir/plan.json"
+step kcli reassign-partitions --bootstrap-server "$B" --execute --reassignment-json-file "$dir/plan.json" --rollback-file "$dir/rollback.json" --wait
+step kcli reassign-partitions --bootstrap-server "$B" --verify --reassignment-json-file "$dir/plan.json"
+
+step kcli cluster doctor --bootstrap-server "$B" --bootstrap-controller "$C"
+step kcli sandbox misroute 2 --dir "$dir"
+step_fails 1 kcli cluster doctor --bootstrap-server "$B" --bootstrap-controller "$C"
+step kcli sandbox misroute 2 --as 2 --dir "$dir"
 step kcli sandbox failover --dir "$dir"
 step kcli metadata-quorum --bootstrap-controller "$C" describe --status
-step kcli cluster doctor --bootstrap-server "$B" --bootstrap-controller "$C"
+
 step kcli metadata-shell --directory "$dir/101/__cluster_metadata-0" ls /image/topics/byName
 step kcli metadata-shell --directory "$dir/101/__cluster_metadata-0" --dump --type FeatureLevelRecord
 step kcli spark audit --bootstrap-server "$B" --out "$dir/audit" --fail-on high

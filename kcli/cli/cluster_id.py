@@ -73,5 +73,7 @@ def register(app: typer.Typer) -> None:
             command_config=command_config,
             profile=profile,
         )
+        from kcli.render.cluster import cluster_id_table
+
         description = run(describe(client_config(args, env), trace=env.err if env.debug else None))
-        emit(env, output, description, text=text_lines, json_value=json_value)
+        emit(env, output, description, text=text_lines, json_value=json_value, table=cluster_id_table)

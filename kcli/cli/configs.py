@@ -125,6 +125,8 @@ def _emit_describe(env: Env, output: OutputFormat, result: DescribeResult) -> No
         _write_chunks(env, view.describe_json_chunks(result))
     elif output is OutputFormat.text:
         _write_chunks(env, (line + "\n" for line in view.describe_text(result)))
+        for note in view.describe_notes(result):
+            env.err(note)
     else:
         emit(
             env,

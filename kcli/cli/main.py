@@ -26,6 +26,7 @@ from kcli.cli import (
 )
 from kcli.cli.common import env_of, fail_internal
 from kcli.cli.examples import attach_examples
+from kcli.cli.summaries import use_whole_summaries
 from kcli.env import Env
 
 app = typer.Typer(
@@ -84,6 +85,7 @@ for _tool in (
 ):
     _tool.register(app)
 attach_examples(app)  # the "Examples" section of each command's --help (kcli/cli/examples.py)
+use_whole_summaries(app)  # plain help lists whole command summaries (kcli/cli/summaries.py)
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:

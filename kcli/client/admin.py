@@ -6,7 +6,9 @@
 Behavior:
 - Entering bootstraps: each bootstrap address in turn until one answers DescribeCluster (or
   Metadata), within default.api.timeout.ms. The cluster id is pinned from then on
-  (expected.cluster.id is enforced at once).
+  (expected.cluster.id is enforced at once). When every address refuses the connection and the
+  cluster was never reached, refusals are retried for REFUSED_RETRY_MS only, unless
+  default.api.timeout.ms is set explicitly (then, as in Kafka, until it runs out).
 - Routing: Target.ANY (any live node, preferring open connections), Target.CONTROLLER (the active
   controller with --bootstrap-controller; with brokers any broker, which forwards writes, KIP-590),
   Target.node(id).
@@ -54,6 +56,9 @@ T = TypeVar("T")
 NOT_CONTROLLER = 41
 REBOOTSTRAP_REQUIRED = 129
 _NODE_ATTEMPTS = 4  # connection-level tries of one named node before giving up
+# First contact with a cluster whose every bootstrap address refuses: how long refusals are retried
+# unless default.api.timeout.ms is set explicitly (then they are retried until it runs out, as in Kafka).
+REFUSED_RETRY_MS = 3000
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +109,7 @@ class Admin:
         self._memory = PeerMemory()
         self._ssl_context: ssl.SSLContext | None = None
         self._pinned_cluster_id: str | None = None
+        self._reached = False  # some bootstrap address has described the cluster (rebootstraps wait longer)
         # Since when no known node has answered (None: the last request got an answer); after
         # metadata.recovery.rebootstrap.trigger.ms of that, the client bootstraps again (KIP-1102).
         self._failing_since: float | None = None
@@ -162,6 +168,13 @@ class Admin:
             self._ssl_context = build_ssl_context(self.config.ssl)
         failures: list[KcliError] = []
         passes = 0
+        # A cluster never reached whose every address refuses is most likely not there (a wrong port,
+        # nothing started yet): CI checks want a quick answer, so refusals are retried briefly unless
+        # default.api.timeout.ms was set. Rebootstrapping a cluster that answered before (KIP-899)
+        # keeps waiting the whole timeout.
+        started = time.monotonic()
+        brief = not self._reached and not _api_timeout_set(self.config)
+        retry_until = min(deadline, started + REFUSED_RETRY_MS / 1000) if brief else deadline
         while True:
             failures = []
             for endpoint in self.config.bootstrap:
@@ -191,23 +204,26 @@ class Admin:
             passes += 1
             if not failures or not all(_worth_retrying(error) for error in failures):
                 break
-            if passes == 1 and deadline - time.monotonic() > 2.0:
+            if passes == 1 and not brief and deadline - time.monotonic() > 2.0:
                 # Kafka's clients keep retrying refused connections until the API timeout; say so at
                 # once, so a mistyped port is not a silent minute-long wait.
                 self._warn(
                     f"Warning: {failures[0].message}; retrying until default.api.timeout.ms "
                     f"({self.config.default_api_timeout_ms} ms) runs out (Ctrl-C to stop)"
                 )
-            if not await self._backoff(passes, deadline):
+            if not await self._backoff(passes, retry_until):
                 break
             if self._trace is not None:
                 self._trace(f"bootstrap pass {passes} failed ({failures[0].message}); retrying")
+        if brief and passes > 1:
+            raise _refused_briefly(self.config, failures, passes=passes, seconds=time.monotonic() - started)
         raise _bootstrap_failure(self.config, failures, passes=passes)
 
     def _adopt(self, description: ClusterDescription, connection: Connection, endpoint: Endpoint) -> None:
         """Take a fresh description: pin and check the cluster id, keep the bootstrap connection."""
         self._check_cluster_id(description.cluster_id)
         self.description = description
+        self._reached = True
         for node in description.nodes:
             if node.host == endpoint.host and node.port == endpoint.port:
                 connection.node_id = node.node_id
@@ -566,6 +582,26 @@ def _worth_retrying(error: KcliError) -> bool:
     from kcli.client.errors import ConnectionRefused
 
     return isinstance(error, ConnectionRefused)
+
+
+def _api_timeout_set(config: ClientConfig) -> bool:
+    """Whether default.api.timeout.ms was given (flag file, profile or environment), not defaulted."""
+    return bool(config.properties.get("default.api.timeout.ms", "").strip())
+
+
+def _refused_briefly(
+    config: ClientConfig, failures: list[KcliError], *, passes: int, seconds: float
+) -> KcliError:
+    """Every bootstrap address refused during the brief retry: say so, and how to wait as Kafka does."""
+    error = _summary(config, failures)
+    return ConnectionFailed(
+        f"{error.message}; {passes} tries in {seconds:.1f} s",
+        hint=(
+            "is a node listening there? kcli retries refused connections for "
+            f"{REFUSED_RETRY_MS // 1000} s only; set default.api.timeout.ms, "
+            "e.g. KCLI_DEFAULT_API_TIMEOUT_MS=60000, to keep retrying as long as Kafka's clients do"
+        ),
+    )
 
 
 def _bootstrap_failure(config: ClientConfig, failures: list[KcliError], *, passes: int = 1) -> KcliError:

@@ -561,10 +561,7 @@ def resolve_client_config(
         chosen = source
         break
     if chosen is None:
-        raise UsageError(
-            "You must specify either --bootstrap-controller or --bootstrap-server.",
-            hint="or set bootstrap.servers in a profile, or KCLI_BOOTSTRAP_SERVER",
-        )
+        raise UsageError(NO_BOOTSTRAP)
     key = next(key for key in _BOOTSTRAP_KEYS if key in merged)
     if chosen is sources[0]:
         label = "--bootstrap-server" if key == "bootstrap.servers" else "--bootstrap-controller"
@@ -574,6 +571,15 @@ def resolve_client_config(
         return config_from_properties(merged, warn=warn, bootstrap_source=label)
     except UsageError as error:
         raise _naming_the_source(error, sources, environ) from None
+
+
+# Kafka's sentence first (runbooks grep for it), then every other place a bootstrap address can come from.
+NO_BOOTSTRAP = (
+    "You must specify either --bootstrap-controller or --bootstrap-server. "
+    "Or set bootstrap.controllers or bootstrap.servers in --command-config FILE or a profile "
+    "(kcli profile add NAME --bootstrap-server HOST:PORT --use), "
+    "or KCLI_BOOTSTRAP_CONTROLLER or KCLI_BOOTSTRAP_SERVER in the environment."
+)
 
 
 def _naming_the_source(error: UsageError, sources: list[_Source], environ: Mapping[str, str]) -> UsageError:
@@ -627,7 +633,7 @@ def config_from_properties(
     if servers and controllers:
         raise UsageError("You cannot set both bootstrap.servers and bootstrap.controllers")
     if not servers and not controllers:
-        raise UsageError("You must specify either --bootstrap-controller or --bootstrap-server.")
+        raise UsageError(NO_BOOTSTRAP)
     if servers:
         bootstrap = parse_endpoints(servers, source=bootstrap_source or "bootstrap.servers")
         endpoint_type = EndpointType.BROKERS

@@ -429,7 +429,7 @@ _CODES: tuple[tuple[int, str, bool, str], ...] = (
 # What to do next, for the codes an operator of the admin tools meets.
 _HINTS: dict[int, str] = {
     -1: "see the server log of that node for the cause",
-    3: "check the topic name; list topics to see what exists",
+    3: "check the topic name; kcli configs --bootstrap-server HOST:PORT --describe --entity-type topics lists the topics",
     7: "the server did not finish in time; retry, or raise request.timeout.ms",
     8: "the node is not available; check that it is running",
     13: "the connection was lost; check the node and the network",
@@ -442,7 +442,9 @@ _HINTS: dict[int, str] = {
     41: "the controller moved; retry (kcli does this within default.api.timeout.ms)",
     42: "the server rejected the request as malformed for this endpoint or version",
     44: "a server-side policy rejected the change; see the error message",
-    54: "security is disabled on this cluster (no authorizer configured)",
+    54: "no authorizer is configured on this cluster, so ACLs cannot be used: set authorizer.class.name="
+    "org.apache.kafka.metadata.authorizer.StandardAuthorizer on every broker and controller; "
+    "for a sandbox, start it with kcli sandbox up --authorizer",
     58: "check the username and password (sasl.jaas.config) and sasl.mechanism",
     60: "a reassignment is already running; wait for it or cancel it",
     85: "there is no reassignment in progress for that partition",

@@ -54,8 +54,25 @@ def write_json_line(env: Env, value: Any) -> None:
     env.stdout.write(json.dumps(value, separators=(",", ":"), default=_json_default) + "\n")
 
 
+NO_RESULTS = "no results"
+
+
 def write_rich(env: Env, renderable: RenderableType) -> None:
-    console(env).print(renderable)
+    console(env).print(_mark_empty_tables(renderable))
+
+
+def _mark_empty_tables(renderable: RenderableType) -> RenderableType:
+    """Give every table without rows (also inside a Group) one "no results" row under its headers,
+    so an empty result never prints as an empty box."""
+    from rich.console import Group
+    from rich.table import Table
+
+    if isinstance(renderable, Table) and renderable.row_count == 0 and renderable.columns:
+        renderable.add_row(NO_RESULTS, *([""] * (len(renderable.columns) - 1)))
+    elif isinstance(renderable, Group):
+        for part in renderable.renderables:
+            _mark_empty_tables(part)
+    return renderable
 
 
 def console(env: Env, *, stderr: bool = False) -> Any:

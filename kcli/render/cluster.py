@@ -1,4 +1,4 @@
-"""Output of `kcli cluster unregister` and `kcli cluster list-endpoints` (kafka-cluster.sh shapes)."""
+"""Output of `kcli cluster-id`, `kcli cluster unregister` and `kcli cluster list-endpoints` (kafka-cluster.sh shapes)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,22 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from kcli.client.api.cluster import ClusterEndpoints
+    from kcli.client.cluster import ClusterDescription
+
+
+def cluster_id_table(description: ClusterDescription) -> RenderableType:
+    """One row: the cluster id, the active controller's id and which kind of node answered."""
+    from rich.table import Table
+
+    table = Table()
+    for column in ("Cluster ID", "Controller ID", "Endpoint type"):
+        table.add_column(column)
+    table.add_row(
+        description.cluster_id or "none (the Kafka version is probably too old)",
+        str(description.controller_id) if description.controller_id >= 0 else "-",
+        description.endpoint_type.label,
+    )
+    return table
 
 
 def list_endpoints_lines(result: ClusterEndpoints) -> list[str]:

@@ -106,6 +106,25 @@ def describe_text(result: DescribeResult) -> Iterator[str]:
         yield scram_line(info)
 
 
+NO_BROKER_DEFAULTS = (
+    "Note: no cluster-wide broker defaults are set; each broker uses its own configuration "
+    "(--entity-type brokers --entity-name ID --all shows it)."
+)
+
+
+def describe_notes(result: DescribeResult) -> Iterator[str]:
+    """Lines for stderr beside the text output: what an empty block means (stdout stays Kafka's)."""
+    for resource in result.resources:
+        entity = resource.entity
+        if (
+            resource.error is None
+            and entity.default
+            and entity.type is EntityType.BROKERS
+            and not resource.shown(describe_all=result.describe_all)
+        ):
+            yield NO_BROKER_DEFAULTS
+
+
 def error_json(error: ResourceError | None) -> dict[str, Any] | None:
     if error is None:
         return None

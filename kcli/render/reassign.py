@@ -62,9 +62,29 @@ def stats_line(plan: GeneratePlan) -> str:
     return (
         f"Plan ({plan.strategy.value}{', rack-aware' if plan.rack_aware else ''}): moves {s.replicas_moved} "
         f"{_plural('replica', s.replicas_moved)} ({human_bytes(s.bytes_moved)}) in {s.partitions_changed} of "
-        f"{s.partitions} partitions, changes {s.leaders_changed} {_plural('leader', s.leaders_changed)}; "
-        f"spread per broker after: {s.replica_spread} replicas, {s.leader_spread} leaders"
+        f"{s.partitions} partitions, changes {s.leaders_changed} {_plural('leader', s.leaders_changed)}"
+        f"{_load_after(s)}"
     )
+
+
+def _load_after(s: PlanStats) -> str:
+    """What each target broker holds after the plan: one count, or a min-max range when they differ."""
+    targets = [b for b in s.brokers if b.in_target]
+    if not targets:
+        return ""
+
+    def amount(values: list[int], word: str) -> str:
+        low, high = min(values), max(values)
+        return f"{low} {_plural(word, low)}" if low == high else f"{low}-{high} {word}s"
+
+    replicas = amount([b.replicas_after for b in targets], "replica")
+    leaders = amount([b.leaders_after for b in targets], "leader")
+    who = (
+        "the one target broker holds"
+        if len(targets) == 1
+        else f"each of the {len(targets)} target brokers holds"
+    )
+    return f"; after it, {who} {replicas} and {leaders} of these partitions"
 
 
 def generate_text(plan: GeneratePlan) -> Iterator[str]:
