@@ -164,6 +164,7 @@ async def _dispatch(cluster: Any, command: str, args: dict[str, Any], stop: asyn
     elif command == "delay":
         cluster.delay(int(args["node_id"]), int(args["ms"]))
     elif command == "down":
+        cluster.stopped_by = "kcli sandbox down"
         stop.set()
     else:
         raise ValueError(f"unknown command {command!r}")
