@@ -159,8 +159,10 @@ def _table() -> Any:
 def _load(path: Path) -> tuple[Any, bool]:
     import tomlkit
 
+    from kcli.files import read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, what="config file")
     except FileNotFoundError:
         return tomlkit.document(), True
     except OSError as error:
