@@ -319,7 +319,12 @@ class MetadataLog:
             replica = self.replicas.get(node.node_id)
             if node.node_id == self.leader_id or not node.running or replica is None:
                 continue
-            self._fetch(node.node_id, replica)
+            try:
+                self._fetch(node.node_id, replica)
+            except (ReplicaError, OSError) as error:
+                # a broken follower stops fetching, as a Kafka node whose log fails would; the others commit
+                log.error("node %d: cannot replicate the metadata log: %s", node.node_id, error)
+                continue
             participants.append((node.node_id, replica))
         pending = [(node_id, replica, *replica.begin_sync()) for node_id, replica in participants]
         await asyncio.gather(

@@ -384,6 +384,8 @@ class ReplicaLog:
                 os.fsync(fd)
             self._fds[base] = fd
             self._sizes[base] = position
+        if self.recovered:
+            _fsync_dir(self.log_dir)  # segments deleted by recovery stay deleted
         self.end_offset = expected if self.spans else 0
         self.durable_end = self.end_offset
         if not self.spans:
