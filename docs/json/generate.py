@@ -204,7 +204,10 @@ SANDBOX_STATUS = obj(
         "cluster_id": string("Cluster id."),
         "active_controller_id": integer("Active controller id."),
         "leader_epoch": integer("Metadata leader epoch."),
-        "log_end_offset": integer("Metadata log end offset."),
+        "log_end_offset": integer("Metadata log end offset (the active controller's)."),
+        "high_watermark": integer(
+            "Metadata high watermark: records below it are on a majority of the voters, durably."
+        ),
         "security": enum("Listener security.", "plaintext", "sasl_plaintext", "ssl", "sasl_ssl"),
         "bootstrap_servers": string("Broker bootstrap list for -b."),
         "bootstrap_controllers": string("Controller bootstrap list for -C."),

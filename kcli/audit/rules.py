@@ -77,8 +77,10 @@ def load_builtin_rules() -> tuple[Rule, ...]:
 
 def load_rule_file(path: Path) -> tuple[Rule, ...]:
     """The rules of a user's rule file."""
+    from kcli.files import read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, what="rules file")
     except OSError as error:
         raise RuleError(f"rules file {path}: cannot read: {error.strerror or error}") from None
     return parse_rules(text, source=str(path))

@@ -248,13 +248,18 @@ def _do_import(
     dry_run: bool,
 ) -> int:
     from kcli.client.admin import Admin
+    from kcli.files import DOCUMENT_LIMIT, read_stream, read_text
     from kcli.ops import acl_run
     from kcli.ops.acls import list_filters, parse_document
     from kcli.render import acls as view
     from kcli.render import write_json
 
     try:
-        text = env.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        text = (
+            read_stream(env.stdin, what="--import -")
+            if source == "-"
+            else read_text(source, what="--import", limit=DOCUMENT_LIMIT)
+        )
     except OSError as error:
         raise UsageError(f"--import {source}: {error.strerror or error}") from None
     desired = parse_document(text, source=source)

@@ -73,9 +73,10 @@ def _action(describe: bool, alter: bool, diff: bool, change_flags: list[str], dr
 
 def _read_config_file(path: Path) -> dict[str, str]:
     from kcli.client.config import parse_properties
+    from kcli.files import read_text
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, what="--add-config-file")
     except OSError as error:
         raise UsageError(f"--add-config-file {path}: {error.strerror or error}") from None
     return parse_properties(text)

@@ -220,8 +220,9 @@ def _watch(
 
 def _load_meta(path: Path) -> dict[str, str]:
     from kcli.client.config import parse_properties
+    from kcli.files import read_text
 
-    return parse_properties(path.read_text(encoding="utf-8"))
+    return parse_properties(read_text(path, what="meta.properties"))
 
 
 @app.command("add-controller")

@@ -61,8 +61,10 @@ Panel = "Reassignment"
 
 
 def _read(path: Path, what: str) -> str:
+    from kcli.files import DOCUMENT_LIMIT, read_text
+
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path, what=what, limit=DOCUMENT_LIMIT)
     except OSError as error:
         raise UsageError(f"cannot read the {what} {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:

@@ -60,6 +60,7 @@ def _emit_status(status: dict[str, Any], output: OutputFormat) -> None:
 @app.command("up")
 @guarded
 def up(
+    ctx: typer.Context,
     directory: DirOpt = None,
     controllers: Annotated[int, typer.Option("--controllers", min=1, max=9, help="Controller count.")] = 3,
     brokers: Annotated[int, typer.Option("--brokers", min=1, max=99, help="Broker count.")] = 3,
@@ -79,7 +80,7 @@ def up(
         str, typer.Option("--security", help="Listener security: plaintext, sasl_plaintext, ssl or sasl_ssl.")
     ] = "plaintext",
     authorizer: Annotated[
-        bool, typer.Option("--authorizer", help="Enforce ACLs (StandardAuthorizer).")
+        bool, typer.Option("--authorizer/--no-authorizer", help="Enforce ACLs (StandardAuthorizer).")
     ] = False,
     topics: Annotated[int, typer.Option("--topics", min=0, help="Create N topics at the first start.")] = 0,
     partitions: Annotated[
@@ -99,13 +100,22 @@ def up(
             help="metadata.version of a new sandbox, e.g. 3.9 or 4.0-IV3 (default: latest production).",
         ),
     ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "--profile",
+            help="Write (or update) kcli profile NAME for this sandbox and make it the default, "
+            "so plain `kcli cluster-id` reaches it.",
+        ),
+    ] = None,
     detach: Annotated[
         bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")
     ] = False,
     daemon: Annotated[bool, typer.Option("--daemon", hidden=True)] = False,
     output: OutputOpt = OutputFormat.text,
 ) -> None:
-    """Start an emulated KRaft cluster (an emulator, not Kafka); reopening a DIR replays its metadata log."""
+    """Start an emulated KRaft cluster (an emulator, not Kafka); reopening a DIR replays its metadata
+    log with the settings the sandbox was created with (a flag given again overrides them)."""
     if security.lower() not in SECURITY_CHOICES:
         raise UsageError(f"--security must be one of {', '.join(SECURITY_CHOICES)}, not {security!r}")
     rack_names = _racks(racks)
@@ -117,6 +127,10 @@ def up(
         raise UsageError(f"--release-version: {error}") from None
     if cluster_id is not None:
         _check_cluster_id(cluster_id)
+    if profile is not None:
+        from kcli.ops.profiles import check_name
+
+        check_name(profile)
     path = _directory(directory).resolve()
     from kcli.sandbox.control import SandboxControlError, read_info, state_file
 
@@ -128,9 +142,9 @@ def up(
         else:
             raise SandboxControlError(
                 f"a sandbox is already running in {path} (pid {info.pid})",
-                hint="stop it with: kcli sandbox down",
+                hint=f"stop it with: kcli sandbox down --dir {_quoted(path)}",
             )
-    options = {
+    options: dict[str, Any] = {
         "controllers": controllers,
         "brokers": brokers,
         "base_port": base_port,
@@ -143,11 +157,84 @@ def up(
         "log_dirs": log_dirs,
         "release_version": release_version,
     }
+    if not daemon:  # the daemon gets the options its parent resolved
+        options = _reopened(ctx, path, options)
+    created = not path.exists()
     if detach:
-        info = _spawn(path, options)
+        info = _spawn(path, options, created=created)
         _emit_status({**_status_of(info)}, output)
+        _announce(path, info, profile, detached=True)
         return
-    _foreground(path, options, daemon=daemon, output=output)
+    _foreground(path, options, daemon=daemon, output=output, profile=profile, created=created)
+
+
+def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[str, Any]:
+    """The saved settings of an existing sandbox DIR, overridden by the flags given (said on stderr)."""
+    from typer._click.core import ParameterSource
+
+    from kcli.sandbox.settings import SAVED_SETTINGS, load_settings, reopen
+
+    try:
+        saved = load_settings(path)
+    except (ValueError, OSError) as error:
+        raise UsageError(
+            f"cannot read {path / SAVED_SETTINGS}: {error}",
+            hint="fix or remove it; without it the flags given decide",
+        ) from None
+    if saved is None:
+        return options
+    given = {ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT}
+    explicit = {name for name in options if ctx.get_parameter_source(name) in given}
+    merged, notes = reopen(saved, options, explicit)
+    for note in notes:
+        env_of().err(f"Reopening the sandbox in {path}: {note}")
+    return merged
+
+
+def _quoted(path: Path) -> str:
+    import shlex
+
+    return shlex.quote(str(path))
+
+
+def _announce(path: Path, info: Any, profile: str | None, *, detached: bool) -> None:
+    """Tell the operator (on stderr) how to stop the sandbox and how plain kcli commands reach it."""
+    env = env_of()
+    if detached:
+        env.err(f"Stop it with: kcli sandbox down --dir {_quoted(path)}")
+    else:
+        env.err(
+            f"Sandbox {info.cluster_id} is running in {path} (pid {info.pid}). "
+            f"Stop it with Ctrl-C or: kcli sandbox down --dir {_quoted(path)}"
+        )
+    settings = _client_settings(path, info)
+    env.err(f"export KCLI_BOOTSTRAP_SERVER={info.bootstrap_servers}")
+    if settings:
+        from kcli.sandbox.clientconfig import write_properties
+
+        properties = write_properties(path / "client-admin.properties", settings)
+        env.err(f"export KCLI_COMMAND_CONFIG={_quoted(properties)}")
+    if profile is not None:
+        from kcli.ops.profiles import add_profile, use_profile
+
+        add_profile(
+            env.config_file, profile, {"bootstrap.servers": info.bootstrap_servers, **settings}, replace=True
+        )
+        use_profile(env.config_file, profile)
+        env.err(
+            f"Profile {profile!r} in {env.config_file} now reaches this sandbox and is the default: "
+            "plain `kcli cluster-id` works."
+        )
+
+
+def _client_settings(path: Path, info: Any) -> dict[str, str]:
+    from kcli.sandbox.clientconfig import client_settings
+    from kcli.sandbox.settings import Security
+
+    settings = client_settings(path, Security(info.security), info.users)
+    if settings == {"security.protocol": "PLAINTEXT"}:
+        return {}
+    return settings
 
 
 def _check_cluster_id(text: str) -> None:
@@ -182,26 +269,36 @@ def _settings(path: Path, options: dict[str, Any]) -> Any:
     )
 
 
-def _spawn(path: Path, options: dict[str, Any]) -> Any:
+def _spawn(path: Path, options: dict[str, Any], *, created: bool) -> Any:
     import subprocess
     import sys
 
-    from kcli.sandbox.control import wait_for_info
+    from kcli.sandbox.control import SandboxControlError, wait_for_info
 
     path.mkdir(parents=True, exist_ok=True)
     argv = [sys.executable, "-m", "kcli", "sandbox", "up", "--dir", str(path), "--daemon"]
     for key, value in options.items():
         flag = "--" + key.replace("_", "-")
         if isinstance(value, bool):
-            if value:
-                argv.append(flag)
+            argv.append(flag if value else "--no-" + key.replace("_", "-"))
         elif value is not None:
             argv += [flag, str(value)]
     with open(path / "sandbox.log", "ab") as log:
         process = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True
         )
-    return wait_for_info(path, process.pid, timeout=60.0, alive=lambda: process.poll() is None)
+    try:
+        return wait_for_info(path, process.pid, timeout=60.0, alive=lambda: process.poll() is None)
+    except SandboxControlError:
+        if created and process.poll() is not None:
+            _remove_new(path)  # the failed start leaves nothing behind
+        raise
+
+
+def _remove_new(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _status_of(info: Any) -> dict[str, Any]:
@@ -211,7 +308,15 @@ def _status_of(info: Any) -> dict[str, Any]:
     return {**status, "pid": info.pid, "directory": str(info.directory)}
 
 
-def _foreground(path: Path, options: dict[str, Any], *, daemon: bool, output: OutputFormat) -> None:
+def _foreground(
+    path: Path,
+    options: dict[str, Any],
+    *,
+    daemon: bool,
+    output: OutputFormat,
+    profile: str | None = None,
+    created: bool = False,
+) -> None:
     import asyncio
     import logging
     import signal
@@ -227,19 +332,22 @@ def _foreground(path: Path, options: dict[str, Any], *, daemon: bool, output: Ou
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=env.stderr,
     )
+    started: list[Any] = []  # the cluster, once it is ready
 
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
+        for signum, name in ((signal.SIGTERM, "SIGTERM"), (signal.SIGINT, "Ctrl-C")):
+            loop.add_signal_handler(signum, _stopper(stop, started, name))
 
         async def ready(cluster: Any, info: Any) -> None:
+            started.append(cluster)
             if daemon:
                 logging.getLogger("kcli.sandbox").info(
                     "sandbox %s ready (pid %d)", cluster.cluster_id, info.pid
                 )
                 return
+            _announce(path, info, profile, detached=False)
             # The live panel redraws in place, which needs a terminal console: with NO_COLOR (a plain
             # console) rich would hold every frame back until exit, so print the status lines instead.
             if output is not OutputFormat.json and console(env).is_terminal:
@@ -249,7 +357,25 @@ def _foreground(path: Path, options: dict[str, Any], *, daemon: bool, output: Ou
 
         await run_cluster(settings, stop=stop, on_ready=ready)
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except BaseException:
+        if created and not started:
+            _remove_new(path)  # a start that failed (a port in use, ...) leaves no new directory behind
+        raise
+    if started and not daemon:
+        cluster = started[0]
+        by = f" by {cluster.stopped_by}" if cluster.stopped_by else ""
+        env.err(f"Sandbox {cluster.cluster_id} in {path} stopped{by}.")
+
+
+def _stopper(stop: Any, started: list[Any], name: str) -> Any:
+    def handler() -> None:
+        if started and started[0].stopped_by is None:
+            started[0].stopped_by = name
+        stop.set()
+
+    return handler
 
 
 async def _live_panel(cluster: Any, stop: Any) -> None:
@@ -283,7 +409,7 @@ def down(directory: DirOpt = None) -> None:
     import signal
     import time
 
-    from kcli.sandbox.control import SandboxControlError, process_alive, read_info, state_file
+    from kcli.sandbox.control import SandboxControlError, process_alive, read_info, send, state_file
 
     path = _directory(directory)
     info = read_info(path, check_alive=False)
@@ -292,7 +418,10 @@ def down(directory: DirOpt = None) -> None:
         raise SandboxControlError(
             f"stale {state_file(path)}: sandbox process {info.pid} was not running (removed the file)"
         )
-    os.kill(info.pid, signal.SIGTERM)
+    try:
+        send(info, "down")  # the sandbox learns who stopped it (a foreground `up` says so)
+    except SandboxControlError:
+        os.kill(info.pid, signal.SIGTERM)
     deadline = time.monotonic() + 20
     while process_alive(info.pid) and time.monotonic() < deadline:
         time.sleep(0.05)

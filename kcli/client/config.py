@@ -311,8 +311,10 @@ def _unescape(text: str) -> str:
 
 def read_properties_file(path: Path) -> dict[str, str]:
     """Read a --command-config file; a missing or unreadable file is a usage error."""
+    from kcli.files import read_bytes
+
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path, what="properties file")
     except FileNotFoundError:
         raise UsageError(f"Properties file {path} does not exist") from None
     except OSError as error:
@@ -349,8 +351,10 @@ def default_profile_name(path: Path) -> str | None:
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
+    from kcli.files import read_bytes
+
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path, what="config file")
     except FileNotFoundError:
         return {}
     except OSError as error:
@@ -628,6 +632,9 @@ def config_from_properties(
             warn(
                 f"Warning: the configuration '{key}' was supplied but is not a known client setting; ignored."
             )
+    from kcli.client.config_defs import check_settings
+
+    check_settings(props)  # every setting by Kafka's type and range, before any is used
     servers = props.get("bootstrap.servers", "").strip()
     controllers = props.get("bootstrap.controllers", "").strip()
     if servers and controllers:
@@ -671,26 +678,24 @@ def config_from_properties(
 
 
 def _int(props: Mapping[str, str], key: str, default: int) -> int:
+    """An INT or LONG setting, checked by Kafka's type and range (kcli.client.config_defs)."""
+    from kcli.client.config_defs import parse_setting
+
     raw = props.get(key)
     if raw is None or not raw.strip():
         return default
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        raise UsageError(f"{key} must be an integer number of milliseconds, not {raw.strip()!r}") from None
-    if value < 0:
-        raise UsageError(f"{key} must not be negative")
+    value = parse_setting(key, raw)
+    assert isinstance(value, int)
     return value
 
 
 def _bool(props: Mapping[str, str], key: str, default: bool) -> bool:
+    from kcli.client.config_defs import parse_setting
+
     raw = props.get(key)
     if raw is None or not raw.strip():
         return default
-    value = raw.strip().lower()
-    if value not in ("true", "false"):
-        raise UsageError(f"{key} must be true or false, not {raw.strip()!r}")
-    return value == "true"
+    return bool(parse_setting(key, raw))
 
 
 _LOGIN_MODULES = {
@@ -766,19 +771,21 @@ def _pem_store(props: Mapping[str, str], prefix: str) -> Path | None:
         return None
     path = Path(location).expanduser()
     store_type = props.get(f"{prefix}.type", "").strip().upper()
+    from kcli.files import PEM_LIMIT, read_bytes
+
     try:
-        head = path.read_bytes()[:4096]
+        content = read_bytes(path, what=f"{prefix}.location", limit=PEM_LIMIT)
     except FileNotFoundError:
         raise UsageError(f"{prefix}.location {path} does not exist") from None
     except OSError as error:
         raise UsageError(f"cannot read {prefix}.location {path}: {error.strerror}") from None
-    looks_pem = b"-----BEGIN" in head
+    looks_pem = b"-----BEGIN" in content[:4096]
     if store_type in ("JKS", "PKCS12") or (store_type != "PEM" and not looks_pem):
         kind = store_type or "a binary (JKS or PKCS12)"
         raise UsageError(f"{prefix}.location {path} is {kind} store", hint=_CONVERT_HINT.format(key=prefix))
     if not looks_pem:
         raise UsageError(f"{prefix}.location {path} has {prefix}.type=PEM but holds no PEM block")
-    if prefix == "ssl.keystore" and b"PRIVATE KEY" not in path.read_bytes():
+    if prefix == "ssl.keystore" and b"PRIVATE KEY" not in content:
         raise UsageError(
             f"ssl.keystore.location {path} holds no private key",
             hint="a PEM keystore holds the private key and the certificate chain in one file, as Kafka "

@@ -86,8 +86,10 @@ def _from_file(spec: str, *, key: str, source: str) -> str:
     if not path_text or "/" in prop:
         path_text, prop = spec, ""
     path = Path(path_text).expanduser()
+    from kcli.files import read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, what=f"{key} in {source}: file")
     except OSError as error:
         raise UsageError(
             f"{key} in {source} refers to {path}, which cannot be read ({error.strerror})"

@@ -523,8 +523,10 @@ def _enum_field(item: Mapping[str, Any], key: str, enum: type[IntEnum], where: s
 
 def parse_document(text: str, *, source: str) -> tuple[AclBinding, ...]:
     """Read an `--import` document (the `--export` format). UsageError naming the bad entry."""
+    from kcli.files import json_int
+
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=json_int)
     except json.JSONDecodeError as error:
         raise UsageError(f"{source}: not valid JSON: {error}") from None
     except RecursionError:

@@ -81,6 +81,7 @@ class EndpointProbe:
     ok: bool
     error: str | None = None
     error_hint: str | None = None  # what to do about `error`, when the failure suggests something
+    auth_failed: bool = False  # it answered, but SASL or TLS authentication failed
     latency_ms: float | None = None
     cluster_id: str | None = None
     controller_id: int | None = None  # the active controller this node reports (-1/None unknown)
@@ -170,7 +171,15 @@ def check_bootstrap(facts: ClusterFacts) -> Iterable[Finding]:
     """Every bootstrap address should answer; none answering is fatal for every tool."""
     answered = [p for p in facts.bootstrap if p.ok]
     for probe in facts.bootstrap:
-        if not probe.ok:
+        if probe.auth_failed:
+            yield Finding(
+                check="bootstrap-authentication-failed",
+                severity=Severity.critical if not answered else Severity.high,
+                subject=probe.subject,
+                message=f"bootstrap address answers, but authentication failed: {probe.error}",
+                hint=probe.error_hint or "check the SASL or TLS settings of the client",
+            )
+        elif not probe.ok:
             yield Finding(
                 check="bootstrap-unreachable",
                 severity=Severity.critical if not answered else Severity.medium,
@@ -191,7 +200,15 @@ def check_bootstrap(facts: ClusterFacts) -> Iterable[Finding]:
 
 def check_endpoints_answer(facts: ClusterFacts) -> Iterable[Finding]:
     for probe in facts.probes:
-        if not probe.ok:
+        if probe.auth_failed:
+            yield Finding(
+                check="endpoint-authentication-failed",
+                severity=Severity.high,
+                subject=probe.subject,
+                message=f"advertised endpoint answers, but authentication failed: {probe.error}",
+                hint=probe.error_hint or "check the SASL or TLS settings of the client",
+            )
+        elif not probe.ok:
             yield Finding(
                 check="endpoint-unreachable",
                 severity=Severity.high,

@@ -75,7 +75,7 @@ def show_profile(path: Path, name: str | None) -> ProfileView:
 
 def add_profile(path: Path, name: str, settings: Mapping[str, str], *, replace: bool = False) -> bool:
     """Create (or with `replace`, overwrite) [profiles.NAME]; returns True when it created the file."""
-    _check_name(name)
+    check_name(name)
     if not settings:
         raise UsageError("a profile needs at least one setting, e.g. --set bootstrap.servers=HOST:PORT")
     document, created = _load(path)
@@ -145,7 +145,7 @@ def _unknown(path: Path, name: str | None, profiles: Mapping[str, Any]) -> str:
     return f"profile {name!r} is not defined in {path} (profiles: {known})"
 
 
-def _check_name(name: str) -> None:
+def check_name(name: str) -> None:
     if not name or not all(ch.isalnum() or ch in "-_" for ch in name):
         raise UsageError(f"profile name {name!r}: use letters, digits, '-' and '_' only")
 
@@ -159,8 +159,10 @@ def _table() -> Any:
 def _load(path: Path) -> tuple[Any, bool]:
     import tomlkit
 
+    from kcli.files import read_text
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, what="config file")
     except FileNotFoundError:
         return tomlkit.document(), True
     except OSError as error:

@@ -20,6 +20,7 @@ _STYLE = {
 
 def summary_line(report: DoctorReport) -> str:
     reached = sum(1 for e in report.endpoints if e.ok)
+    refused = sum(1 for e in report.endpoints if e.auth_failed)
     counts = ", ".join(
         f"{sum(1 for f in report.findings if f.severity is s)} {s.name}"
         for s in sorted(Severity, reverse=True)
@@ -28,7 +29,8 @@ def summary_line(report: DoctorReport) -> str:
     verdict = "UNHEALTHY" if report.failed else "HEALTHY"
     return (
         f"{verdict}: cluster {report.cluster_id or '(unknown)'}, {reached}/{len(report.endpoints)} endpoints "
-        f"answered, {len(report.findings)} finding(s){' (' + counts + ')' if counts else ''}, "
+        f"answered{f' ({refused} failed authentication)' if refused else ''}, "
+        f"{len(report.findings)} finding(s){' (' + counts + ')' if counts else ''}, "
         f"fail-on {report.fail_on.name}"
     )
 

@@ -1,8 +1,10 @@
 """The sandbox cluster: nodes, the metadata image, the active controller and faults.
 
 Everything here runs on one asyncio loop, so state changes are serial: the active controller
-turns each accepted change into metadata records, appends them to the metadata log and applies
-them to the image (the same path replay takes when `up` reopens an existing directory).
+turns each accepted change into metadata records, appends them to its metadata log and applies
+them to the image in one step (as Kafka's controller applies uncommitted records), then waits until
+the records are committed on a majority of the voters (kcli.sandbox.metalog) before it answers.
+Replay takes the same path when `up` reopens an existing directory.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from kcli.sandbox.features import (
 from kcli.sandbox.image import Image
 from kcli.sandbox.loggers import initial_levels
 from kcli.sandbox.registry import Listener
-from kcli.sandbox.settings import SandboxSettings
+from kcli.sandbox.settings import CONTROLLER_ID_FLOOR, SandboxSettings
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
@@ -37,7 +39,6 @@ log = logging.getLogger("kcli.sandbox")
 
 ControlHook = Callable[[Any, Any], Awaitable[Any | None]]
 PROGRESS_SAVE_S = 1.0  # how often in-flight copy progress is written (a crash loses at most this much)
-CONTROLLER_ID_FLOOR = 100  # node ids below are brokers (how `up` tells the kinds apart on replay)
 
 
 def new_cluster_id() -> str:
@@ -107,6 +108,7 @@ class Cluster:
         self.log_dirs: dict[int, tuple[Any, ...]] = {}  # broker id -> kcli.sandbox.logdirs.LogDir
         self.log_dir_moves: Any = None  # kcli.sandbox.logdirs.LogDirMoves
         self._next_broker_id = 1
+        self.stopped_by: str | None = None  # who asked the sandbox to stop (shown by a foreground `up`)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -122,7 +124,7 @@ class Cluster:
         self.metalog = MetadataLog(self.settings.directory, self)
         existing = self.metalog.load()
         if existing is not None:
-            self.cluster_id = existing.cluster_id
+            self.cluster_id = existing.cluster_id or self.cluster_id
             self.leader_epoch = existing.leader_epoch
             self.image.apply_all(existing.records)
             if existing.kraft_version is not None:
@@ -159,12 +161,19 @@ class Cluster:
         self.voters = {c: self.nodes[c].directory_id for c in controllers}
         if existing is not None and existing.voters:
             self.voters = {c: d for c, d in existing.voters.items() if c in self.nodes}
-        self.active_controller_id = min(self.voters)
-        self.leader_epoch += 1
         self.metalog.open(self.nodes.values())
-        self.metalog.leader_change(self.active_controller_id, self.leader_epoch, controllers)
+        # the most up-to-date voter wins the first election (the lowest id when all are equal)
+        preferred = [existing.leader_id] if existing is not None else []
+        candidates = preferred + sorted(c for c in self.voters if c not in preferred)
+        running = [n.node_id for n in self.nodes.values() if n.running]
+        self.active_controller_id = self.metalog.elect(candidates, self.voters, running)
+        self.leader_epoch += 1
+        await self.metalog.change_leader(self.active_controller_id, self.leader_epoch, controllers)
         if existing is None:
             await self.commit(self._bootstrap_records(), transaction="Bootstrap records")
+            from kcli.sandbox.settings import save_settings
+
+            save_settings(self.settings, self.cluster_id)  # what `up` on this DIR restores
         await self.commit([self._register_controller(n) for n in self.nodes.values() if not n.is_broker])
         for node in self.nodes.values():
             if node.is_broker:
@@ -193,7 +202,7 @@ class Cluster:
             await server.unbind(node)
         self.save_progress()
         if self.metalog is not None:
-            self.metalog.close()
+            await self.metalog.close()
 
     def save_progress(self) -> None:
         """Write the copy progress of in-flight moves, so a restart resumes them (kcli.sandbox.progress)."""
@@ -287,15 +296,29 @@ class Cluster:
         ]
 
     async def commit(self, records: Sequence[Any], *, transaction: str | None = None) -> int:
-        """Append `records` as the active controller and apply them; returns the first offset."""
+        """Append `records` as the active controller, apply them, and return (the first offset) once
+        they are committed on a majority of the voters.
+
+        The append and the apply happen together, before the first await, so a handler that
+        computed `records` from the image cannot interleave with another one.
+        """
         if not records:
             return self.metalog.end_offset
         if transaction is not None:
             records = [R.BeginTransactionRecord(name=transaction), *records, R.EndTransactionRecord()]
-        offset = self.metalog.append(records)
+        self._require_quorum()
+        first, last = self.metalog.append(records, epoch=self.leader_epoch)
         self.image.apply_all(records)
-        self._advance_replicas()
-        return offset
+        await self.metalog.committed(last)
+        return first
+
+    def _require_quorum(self) -> None:
+        from kcli.sandbox.metalog import NoQuorum
+
+        try:
+            self.metalog.require_quorum()
+        except NoQuorum as error:
+            raise ClusterError(str(error)) from None
 
     async def change_voters(
         self, *, add: tuple[int, uuid.UUID] | None = None, remove: int | None = None
@@ -318,26 +341,22 @@ class Cluster:
                     ),
                 )
             )
-        self.metalog.append_control([R.VotersRecord(version=0, voters=tuple(voters))])
-        self._advance_replicas()
+        self._require_quorum()
+        last = self.metalog.append_control(
+            [R.VotersRecord(version=0, voters=tuple(voters))], epoch=self.leader_epoch
+        )
+        await self.metalog.committed(last)
         if remove is not None and remove == self.active_controller_id:
             await self.failover()
 
-    def set_kraft_version(self, level: int) -> None:
+    async def set_kraft_version(self, level: int) -> None:
         """Finalize kraft.version: a KRaftVersionRecord control record, as Kafka writes it."""
+        self._require_quorum()
         self.kraft_version = level
-        self.metalog.append_control([R.KRaftVersionRecord(version=0, k_raft_version=level)])
-        self._advance_replicas()
-
-    def _advance_replicas(self) -> None:
-        """Running nodes replicate the log at once (the sandbox has no replication lag of its own)."""
-        end = self.metalog.end_offset
-        stamp = now_ms()
-        for node in self.nodes.values():
-            if node.running:
-                node.log_end_offset = end
-                node.last_fetch_ms = stamp
-                node.last_caught_up_ms = stamp
+        last = self.metalog.append_control(
+            [R.KRaftVersionRecord(version=0, k_raft_version=level)], epoch=self.leader_epoch
+        )
+        await self.metalog.committed(last)
 
     # ---------------------------------------------------------------- views
 
@@ -452,8 +471,20 @@ class Cluster:
             raise ClusterError(f"node {node_id} is already stopped")
         if not node.is_broker and not [c for c in self.controllers() if c.running and c is not node]:
             raise ClusterError("cannot stop the last running controller")
+        if node_id in self.voters:
+            from kcli.sandbox.metalog import majority
+
+            left = [v for v in self.voters if v != node_id and v in self.nodes and self.nodes[v].running]
+            if len(left) < majority(len(self.voters)):
+                raise ClusterError(
+                    f"cannot stop controller {node_id}: {len(left)} of {len(self.voters)} voters would be "
+                    f"left, and the metadata quorum needs {majority(len(self.voters))}"
+                )
         await server.unbind(node)
         self.topology_changed()
+        if node_id == self.active_controller_id:
+            # the writes it appended are fetched by the others before they elect a new leader
+            await self.failover()
         if node.is_broker:
             registration = self.image.brokers.get(node_id)
             epoch = registration.broker_epoch if registration else -1
@@ -462,8 +493,6 @@ class Cluster:
             ]
             changes.extend(leadership_after_loss(self, node_id))
             await self.commit(changes)
-        elif node_id == self.active_controller_id:
-            await self.failover()
 
     async def start_node(self, node_id: int) -> None:
         """Bring a stopped node back on its port; a broker re-registers and rejoins the ISRs."""
@@ -475,7 +504,7 @@ class Cluster:
             raise ClusterError(f"node {node_id} is already running")
         node.incarnation_id = uuid.uuid4()
         await server.bind(self, node)
-        self.metalog.catch_up(node)
+        # it fetches what it missed (truncating anything that diverged) in the commit's round
         if node.is_broker:
             await self.commit(self._register_broker(node))
             await self.commit(leadership_after_return(self, node_id))
@@ -530,7 +559,13 @@ class Cluster:
         return path
 
     async def failover(self) -> int:
-        """Make the next running controller active (a new leader epoch); returns its id."""
+        """Make the next running controller active (a new leader epoch); returns its id.
+
+        The round in flight completes first; the new leader must win a majority of votes with a
+        log at least as up to date as each granting voter's (Raft's election rule).
+        """
+        from kcli.sandbox.metalog import NoQuorum
+
         candidates = [
             c.node_id
             for c in sorted(self.controllers(), key=lambda n: n.node_id)
@@ -540,12 +575,17 @@ class Cluster:
         if not others:
             raise ClusterError("no other running controller to fail over to")
         after = [c for c in others if c > self.active_controller_id]
-        self.active_controller_id = (after or others)[0]
+        before = [c for c in others if c < self.active_controller_id]
+        await self.metalog.drain()
+        running = [n.node_id for n in self.nodes.values() if n.running]
+        try:
+            elected = self.metalog.elect(after + before, self.voters, running)
+        except NoQuorum as error:
+            raise ClusterError(str(error)) from None
+        self.active_controller_id = elected
         self.leader_epoch += 1
         self.topology_changed()
-        voters = sorted(self.voters)
-        self.metalog.leader_change(self.active_controller_id, self.leader_epoch, voters)
-        self._advance_replicas()
+        await self.metalog.change_leader(elected, self.leader_epoch, sorted(self.voters))
         log.info("controller %d is now active (epoch %d)", self.active_controller_id, self.leader_epoch)
         return self.active_controller_id
 
@@ -623,6 +663,7 @@ class Cluster:
             "active_controller_id": self.active_controller_id,
             "leader_epoch": self.leader_epoch,
             "log_end_offset": self.metalog.end_offset if self.metalog else 0,
+            "high_watermark": self.metalog.high_watermark if self.metalog else 0,
             "security": self.settings.security.value,
             "bootstrap_servers": self.bootstrap_servers,
             "bootstrap_controllers": self.bootstrap_controllers,

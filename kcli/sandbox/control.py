@@ -110,8 +110,10 @@ def read_info(directory: Path, *, check_alive: bool = True) -> SandboxInfo:
             hint=f"start one with: kcli sandbox up --dir {directory} --detach",
         )
     try:
-        info = SandboxInfo.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (ValueError, KeyError, TypeError) as error:
+        from kcli.files import read_text
+
+        info = SandboxInfo.from_json(json.loads(read_text(path, what="sandbox state file")))
+    except (ValueError, KeyError, TypeError, OSError) as error:
         raise SandboxControlError(f"{path} is not a sandbox state file: {error}") from None
     if check_alive and not process_alive(info.pid):
         raise SandboxControlError(
@@ -164,6 +166,7 @@ async def _dispatch(cluster: Any, command: str, args: dict[str, Any], stop: asyn
     elif command == "delay":
         cluster.delay(int(args["node_id"]), int(args["ms"]))
     elif command == "down":
+        cluster.stopped_by = "kcli sandbox down"
         stop.set()
     else:
         raise ValueError(f"unknown command {command!r}")

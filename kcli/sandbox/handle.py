@@ -18,7 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from kcli.sandbox.settings import BROKER_USER, SandboxSettings, Security
+from kcli.sandbox.settings import SandboxSettings, Security
 
 T = TypeVar("T")
 START_TIMEOUT_S = 60.0
@@ -194,37 +194,21 @@ class Sandbox:
 
     def command_config(self, principal: str = "admin", mechanism: str = "PLAIN") -> Path:
         """A client .properties file for kcli --command-config: security settings as `principal`."""
-        security = self.settings.security
-        lines = [f"security.protocol={security.protocol_name}"]
-        if security.sasl:
-            password = {**self.settings.users, BROKER_USER[0]: BROKER_USER[1]}.get(principal)
-            if password is None:
-                raise SandboxError(f"unknown sandbox user {principal!r}")
-            module = (
-                "org.apache.kafka.common.security.plain.PlainLoginModule"
-                if mechanism == "PLAIN"
-                else "org.apache.kafka.common.security.scram.ScramLoginModule"
+        from kcli.sandbox.clientconfig import UnknownUser, client_settings, write_properties
+
+        try:
+            settings = client_settings(
+                self.directory,
+                self.settings.security,
+                self.settings.users,
+                principal=principal,
+                mechanism=mechanism,
             )
-            lines += [
-                f"sasl.mechanism={mechanism}",
-                f'sasl.jaas.config={module} required username="{principal}" password="{password}";',
-            ]
-        if security.tls:
-            tls = self.directory / "tls"
-            lines += [
-                "ssl.truststore.type=PEM",
-                f"ssl.truststore.location={tls / 'ca.pem'}",
-                "ssl.endpoint.identification.algorithm=",
-            ]
-            certificate = tls / f"client-{principal}.pem"
-            if certificate.exists():
-                # Kafka's PEM keystore is one file holding the private key and the certificate chain.
-                keystore = tls / f"client-{principal}-keystore.pem"
-                keystore.write_text((tls / f"client-{principal}.key").read_text() + certificate.read_text())
-                lines += ["ssl.keystore.type=PEM", f"ssl.keystore.location={keystore}"]
-        path = self.directory / f"client-{principal}-{mechanism.lower()}.properties"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return path
+        except UnknownUser as error:
+            raise SandboxError(str(error)) from None
+        return write_properties(
+            self.directory / f"client-{principal}-{mechanism.lower()}.properties", settings
+        )
 
     def prepare_controller(self, node_id: int) -> Path:
         """Start controller `node_id` as an observer (not a voter) and return its server.properties.

@@ -1,10 +1,9 @@
-"""kcli.metadata's log writer with the sandbox's fast record encoder plugged in.
+"""Encode the sandbox's metadata batches and snapshots, with its fast record encoder plugged in.
 
 Bulk topic creation (`up --topics 10000 --partitions 10`) appends ~110k records; kio's pure-Python
-writer spends most of the start-up time on them. This subclass encodes TopicRecord and
-PartitionRecord values with kcli.sandbox.fastcodec (byte-identical, see tests/sandbox/test_fastcodec.py)
-and everything else with kcli.metadata.codec, then appends and snapshots through the writer's own
-batch code, so files, offsets, epochs and side files stay the writer's.
+encoder spends most of the start-up time on them. TopicRecord and PartitionRecord values are
+encoded by kcli.sandbox.fastcodec (byte-identical, see tests/sandbox/test_fastcodec.py), everything
+else by kcli.metadata.codec; batches by kcli.metadata.batch, split at Kafka's 8 MiB batch limit.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kcli.metadata import writer as base
-from kcli.metadata.batch import Compression, encode_batch
+from kcli.metadata.batch import encode_batch
 from kcli.metadata.codec import encode_control_record, encode_metadata_record
 from kcli.sandbox.fastcodec import fast_record_value
 
@@ -27,57 +26,58 @@ def record_value(record: Any) -> bytes:
     return value if value is not None else encode_metadata_record(record)
 
 
-class SandboxLogWriter(base.MetadataLogWriter):
-    """MetadataLogWriter whose bulk records are encoded by kcli.sandbox.fastcodec."""
+def data_batches(records: Sequence[Any], *, base_offset: int, epoch: int, timestamp_ms: int) -> list[bytes]:
+    """Metadata records as consecutive data batches starting at `base_offset`."""
+    values: list[tuple[bytes | None, bytes | None]] = [(None, record_value(r)) for r in records]
+    out: list[bytes] = []
+    offset = base_offset
+    for chunk in base._chunks(values):
+        out.append(encode_batch(chunk, base_offset=offset, epoch=epoch, timestamp_ms=timestamp_ms))
+        offset += len(chunk)
+    return out
 
-    def append(
-        self,
-        records: Sequence[Any],
-        *,
-        epoch: int,
-        timestamp_ms: int,
-        compression: Compression = Compression.NONE,
-    ) -> int:
+
+def control_batch(records: Sequence[Any], *, base_offset: int, epoch: int, timestamp_ms: int) -> bytes:
+    """Raft control records (LeaderChangeMessage, KRaftVersionRecord, VotersRecord) as one control batch."""
+    pairs = [encode_control_record(record) for record in records]
+    return encode_batch(pairs, base_offset=base_offset, epoch=epoch, timestamp_ms=timestamp_ms, control=True)
+
+
+def write_snapshot(
+    log_dir: Path,
+    records: Iterable[Any],
+    *,
+    offset: int,
+    epoch: int,
+    timestamp_ms: int,
+    last_contained_log_timestamp: int = 0,
+) -> Path:
+    """Write `<offset>-<epoch>.checkpoint` in `log_dir` (header batch, data batches, footer batch).
+
+    Written to a `.part` file, fsynced and renamed, so a crash leaves either the whole snapshot or
+    a leftover `.part` that the next open deletes.
+    """
+    from kcli.metadata.records import SnapshotFooterRecord, SnapshotHeaderRecord
+
+    path = log_dir / base.snapshot_name(offset, epoch)
+    partial = log_dir / f"{offset:020d}-{epoch:010d}-{uuid.uuid4().hex[:12]}.checkpoint.part"
+    header = SnapshotHeaderRecord(version=0, last_contained_log_timestamp=last_contained_log_timestamp)  # type: ignore[arg-type]
+    position = 0
+    with open(partial, "wb") as out:
+        head = [encode_control_record(header)]
+        out.write(
+            encode_batch(head, base_offset=position, epoch=epoch, timestamp_ms=timestamp_ms, control=True)
+        )
+        position += len(head)
         values: list[tuple[bytes | None, bytes | None]] = [(None, record_value(r)) for r in records]
-        if not values:
-            raise ValueError("append needs at least one record")
-        last = -1
         for chunk in base._chunks(values):
-            last = self._append_batch(
-                chunk, epoch=epoch, timestamp_ms=timestamp_ms, control=False, compression=compression
-            )
-        return last
-
-    def write_snapshot(
-        self,
-        records: Iterable[Any],
-        *,
-        offset: int,
-        epoch: int,
-        timestamp_ms: int | None = None,
-        last_contained_log_timestamp: int = 0,
-        header_records: Sequence[Any] = (),
-    ) -> Path:
-        from kcli.metadata.records import SnapshotFooterRecord, SnapshotHeaderRecord
-
-        path = self.log_dir / base.snapshot_name(offset, epoch)
-        partial = self.log_dir / f"{offset:020d}-{epoch:010d}-{uuid.uuid4().hex[:12]}.checkpoint.part"
-        stamp = base._now_ms() if timestamp_ms is None else timestamp_ms
-        header = SnapshotHeaderRecord(version=0, last_contained_log_timestamp=last_contained_log_timestamp)  # type: ignore[arg-type]
-        position = 0
-        with open(partial, "wb") as out:
-            head = [encode_control_record(header), *(encode_control_record(r) for r in header_records)]
-            out.write(encode_batch(head, base_offset=position, epoch=epoch, timestamp_ms=stamp, control=True))
-            position += len(head)
-            values: list[tuple[bytes | None, bytes | None]] = [(None, record_value(r)) for r in records]
-            for chunk in base._chunks(values):
-                out.write(encode_batch(chunk, base_offset=position, epoch=epoch, timestamp_ms=stamp))
-                position += len(chunk)
-            footer = [encode_control_record(SnapshotFooterRecord(version=0))]  # type: ignore[arg-type]
-            out.write(
-                encode_batch(footer, base_offset=position, epoch=epoch, timestamp_ms=stamp, control=True)
-            )
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(partial, path)
-        return path
+            out.write(encode_batch(chunk, base_offset=position, epoch=epoch, timestamp_ms=timestamp_ms))
+            position += len(chunk)
+        footer = [encode_control_record(SnapshotFooterRecord(version=0))]  # type: ignore[arg-type]
+        out.write(
+            encode_batch(footer, base_offset=position, epoch=epoch, timestamp_ms=timestamp_ms, control=True)
+        )
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(partial, path)
+    return path

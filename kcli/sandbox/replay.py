@@ -2,6 +2,7 @@
 
 Batches are parsed with kio's record batch reader (an implementation independent of the writer),
 record bodies with kcli.metadata's codec. Metadata transactions that were aborted are dropped.
+The log is recovered first (kcli.sandbox.replica), so a batch that does not read is an error here.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ def decode_value(value: bytes) -> Any | None:
     return record
 
 
+class ReplayError(Exception):
+    """A recovered log that still does not read (names the file and byte)."""
+
+
 @dataclass(slots=True)
 class ControlState:
     """What the Raft control records of a log say: kraft.version and the voter set (KIP-853)."""
@@ -75,11 +80,12 @@ def read_file(
     position = 0
     out: list[Any] = []
     epoch = 0
-    while position + 61 <= len(data):
+    while position < len(data):
         try:
             batch, size = read_batch(data, position)
-        except Exception:
-            break  # a torn tail: everything before it is complete
+        except Exception as error:
+            # replicas are recovered (torn tails cut) before replay: what is left must read whole
+            raise ReplayError(f"{path}: unreadable batch at byte {position}: {error}") from None
         position += size
         epoch = max(epoch, int(batch.partition_leader_epoch))
         if batch.attributes & CONTROL_FLAG:

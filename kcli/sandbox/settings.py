@@ -8,6 +8,7 @@ from pathlib import Path
 
 BROKER_ID_BASE = 1
 CONTROLLER_ID_BASE = 101
+CONTROLLER_ID_FLOOR = 100  # node ids below are brokers (how `up` tells the kinds apart on replay)
 HOST = "127.0.0.1"
 
 
@@ -83,3 +84,104 @@ class SandboxSettings:
 
     def controller_ids(self) -> tuple[int, ...]:
         return tuple(range(CONTROLLER_ID_BASE, CONTROLLER_ID_BASE + self.controllers))
+
+
+# ---------------------------------------------------------------- what a sandbox was created with
+
+SAVED_SETTINGS = "sandbox-settings.json"
+SAVED_VERSION = 1
+# Taken again by `up` on an existing directory unless a flag overrides them for that run.
+REOPENED = ("base_port", "security", "authorizer", "racks")
+# Fixed when the sandbox is created: the metadata log decides them afterwards.
+CREATION_ONLY = (
+    "controllers",
+    "brokers",
+    "topics",
+    "partitions",
+    "cluster_id",
+    "release_version",
+    "log_dirs",
+)
+
+
+def saved_fields(settings: SandboxSettings, cluster_id: str) -> dict[str, object]:
+    """The settings a sandbox is reopened with, as JSON values (racks as a comma-separated string)."""
+    return {
+        "version": SAVED_VERSION,
+        "controllers": settings.controllers,
+        "brokers": settings.brokers,
+        "base_port": settings.base_port,
+        "cluster_id": cluster_id,
+        "security": settings.security.value,
+        "authorizer": settings.authorizer,
+        "topics": settings.topics,
+        "partitions": settings.partitions,
+        "racks": ",".join(settings.racks) or None,
+        "log_dirs": settings.log_dirs,
+        "release_version": settings.release_version,
+    }
+
+
+def save_settings(settings: SandboxSettings, cluster_id: str) -> None:
+    """Write DIR/sandbox-settings.json (atomically) when a sandbox is created."""
+    import json
+    import os
+
+    path = settings.directory / SAVED_SETTINGS
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(saved_fields(settings, cluster_id), indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def load_settings(directory: Path) -> dict[str, object] | None:
+    """The saved settings of the sandbox in `directory` (None when it has none; ValueError when unreadable)."""
+    import json
+
+    from kcli.files import read_text
+
+    path = directory / SAVED_SETTINGS
+    if not path.exists():
+        return None
+    data = json.loads(read_text(path, what="sandbox settings file"))
+    if not isinstance(data, dict) or data.get("version") != SAVED_VERSION:
+        raise ValueError(f"{path} is not a sandbox settings file of version {SAVED_VERSION}")
+    return data
+
+
+def flag_text(name: str, value: object) -> str:
+    """How a setting is written as a flag of `kcli sandbox up`."""
+    flag = "--" + name.replace("_", "-")
+    if isinstance(value, bool):
+        return flag if value else f"--no-{name.replace('_', '-')}"
+    return f"{flag} {value if value is not None else '(none)'}"
+
+
+def reopen(
+    saved: dict[str, object], given: dict[str, object], explicit: set[str]
+) -> tuple[dict[str, object], list[str]]:
+    """Options for reopening a sandbox: the saved ones, with explicit flags overriding REOPENED ones.
+
+    Returns the options and one note per explicit flag that overrides a saved value or is ignored
+    (CREATION_ONLY settings belong to the existing metadata log).
+    """
+    options = dict(given)
+    notes: list[str] = []
+    for name in (*REOPENED, *CREATION_ONLY):
+        if name not in saved:
+            continue
+        before = saved[name]
+        if name not in explicit:
+            options[name] = before
+        elif given.get(name) != before:
+            if name in REOPENED:
+                notes.append(
+                    f"{flag_text(name, given.get(name))} overrides {flag_text(name, before)} "
+                    "that the sandbox was created with (for this run)"
+                )
+            else:
+                notes.append(
+                    f"{flag_text(name, given.get(name))} ignored: the sandbox was created with "
+                    f"{flag_text(name, before)} and its metadata log decides"
+                )
+                options[name] = before
+    return options, notes

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +29,7 @@ class Guarantee:
     tests: tuple[str, ...]  # "path.py::test_name" (every parametrization of it counts)
 
 
-R, F, S = "tests/reliability/", "tests/fuzz/", "tests/security/"
+R, F, S, T = "tests/reliability/", "tests/fuzz/", "tests/security/", "tests/sandbox/"
 GUARANTEES: tuple[Guarantee, ...] = (
     Guarantee(
         area="Faults",
@@ -69,6 +70,35 @@ GUARANTEES: tuple[Guarantee, ...] = (
             f"{R}test_failover_writes.py::test_failover_during_update_features",
             f"{R}test_failover_writes.py::test_failover_during_incremental_alter_configs",
             f"{R}test_failover_writes.py::test_failover_during_alter_partition_reassignments",
+        ),
+    ),
+    Guarantee(
+        area="Durability",
+        promise="Nothing acknowledged is lost: 200 concurrent `configs --alter` (8 at a time, each on its own "
+        "topic of a 200-topic sandbox) while the active controller fails over every 0.4 s, then `sandbox down` "
+        "+ `up`, or `kill -9` mid-writes + `up`: every acknowledged value is in the reopened image and exactly "
+        "once in every voter's log; every replica has contiguous offsets, epochs that never go down and a "
+        "leader-epoch-checkpoint that agrees with its batches, checked with kio's batch reader and kcli's.",
+        tests=(
+            f"{R}test_durability.py::test_acknowledged_writes_survive_failover_and_restart",
+            f"{R}test_durability.py::test_acknowledged_writes_survive_kill_9_under_failover",
+        ),
+    ),
+    Guarantee(
+        area="Durability",
+        promise="Sandbox replicas follow KRaft's rules: a torn or damaged tail, repeated offsets or epochs "
+        "going backwards are cut on open; leader-epoch-checkpoint is rebuilt from the batches; a deposed "
+        "leader's uncommitted suffix is truncated by epoch and offset when it fetches, never below the high "
+        "watermark; reopening repairs diverged replicas; a write needs a majority of the voters.",
+        tests=(f"{T}test_replication.py",),
+    ),
+    Guarantee(
+        area="Durability",
+        promise="Reopening a sandbox restores the settings it was created with (ports, security, authorizer, "
+        "racks, sizes): ACLs stay enforced; a flag given again overrides for that run and says so on stderr.",
+        tests=(
+            f"{T}test_up_cli.py::test_reopen_takes_saved_settings_and_names_each_flag_that_differs",
+            f"{T}test_up_cli.py::test_reopened_sandbox_keeps_its_authorizer_security_and_ports",
         ),
     ),
     Guarantee(
@@ -137,6 +167,30 @@ GUARANTEES: tuple[Guarantee, ...] = (
     ),
     Guarantee(
         area="Bad input",
+        promise="Every file kcli reads (--command-config, TOML profiles, reassignment and topics-to-move JSON, "
+        "ACL import, --add-config-file, rule files, PEM stores, ${file:} secrets) is refused at once with one "
+        "line and exit 2 when it is /dev/zero, a FIFO, a directory or over its size bound.",
+        tests=(
+            f"{R}test_bounded_inputs.py::test_dev_zero_is_refused_at_once",
+            f"{R}test_bounded_inputs.py::test_a_fifo_and_a_directory_are_refused",
+            f"{R}test_bounded_inputs.py::test_a_file_over_its_bound_is_refused",
+        ),
+    ),
+    Guarantee(
+        area="Bad input",
+        promise="A 5,000-digit number in a reassignment or ACL document is a usage error naming the field; "
+        "client settings are checked by Kafka's type and range (INT, SHORT, LONG, DOUBLE, BOOLEAN, "
+        "enumerations, class names), naming the setting and where it was set.",
+        tests=(
+            f"{R}test_bounded_inputs.py::test_a_5000_digit_replica_id_is_a_usage_error_naming_the_field",
+            f"{R}test_bounded_inputs.py::test_client_settings_are_checked_by_kafkas_type_and_range",
+            f"{R}test_bounded_inputs.py::test_settings_from_the_environment_name_the_variable",
+            f"{R}test_bounded_inputs.py::test_valid_settings_at_the_edges_of_their_types_are_taken",
+            f"{R}test_bounded_inputs.py::test_every_setting_kcli_knows_has_a_kafka_type",
+        ),
+    ),
+    Guarantee(
+        area="Bad input",
         promise="Metadata log segments and snapshots, damaged with and without valid CRCs: entries or a "
         "DecodeError naming the file, within a second; a nested quorum-state is ignored, not a crash.",
         tests=(
@@ -194,6 +248,14 @@ GUARANTEES: tuple[Guarantee, ...] = (
     ),
     Guarantee(
         area="Security",
+        promise="`cluster doctor` with a wrong SASL password reports an authentication failure (the address "
+        "answers), not an unreachable address, and never prints the password.",
+        tests=(
+            f"{R}test_bounded_inputs.py::test_doctor_reports_a_wrong_sasl_password_as_an_authentication_failure",
+        ),
+    ),
+    Guarantee(
+        area="Security",
         promise="With the authorizer: configs, acls, features, metadata-quorum and reassign-partitions say "
         "'authorization failed' for a principal without rights, per resource, and work with rights.",
         tests=(
@@ -231,6 +293,18 @@ class Outcome:
     seconds: float
 
 
+def _figures(report: Path) -> list[dict[str, object]]:
+    """The `durability` properties the durability tests recorded (JSON objects), in run order."""
+    import json
+
+    out = []
+    for case in ElementTree.parse(report).getroot().iter("testcase"):
+        for prop in case.iter("property"):
+            if prop.get("name") == "durability":
+                out.append(json.loads(prop.get("value", "{}")))
+    return out
+
+
 def _junit_cases(report: Path) -> dict[str, tuple[bool, float]]:
     """'tests/x/test_y.py::test_z[param]' -> (passed, seconds) from a pytest JUnit XML report."""
     cases: dict[str, tuple[bool, float]] = {}
@@ -242,18 +316,18 @@ def _junit_cases(report: Path) -> dict[str, tuple[bool, float]]:
     return cases
 
 
+def _covers(test: str, key: str) -> bool:
+    """Whether the JUnit case `key` is (a parametrization of) `test`, or in `test` when it names a file."""
+    if "::" not in test:
+        return key.startswith(test + "::")
+    return key == test or key.startswith(test + "[")
+
+
 def outcomes(cases: dict[str, tuple[bool, float]]) -> dict[Guarantee, Outcome]:
     result = {}
     for guarantee in GUARANTEES:
-        matched = [
-            value
-            for key, value in cases.items()
-            for test in guarantee.tests
-            if key == test or key.startswith(test + "[")
-        ]
-        missing = sum(
-            1 for test in guarantee.tests if not any(k == test or k.startswith(test + "[") for k in cases)
-        )
+        matched = [value for key, value in cases.items() for test in guarantee.tests if _covers(test, key)]
+        missing = sum(1 for test in guarantee.tests if not any(_covers(test, k) for k in cases))
         result[guarantee] = Outcome(
             passed=sum(1 for ok, _ in matched if ok),
             failed=sum(1 for ok, _ in matched if not ok) + missing,
@@ -262,7 +336,14 @@ def outcomes(cases: dict[str, tuple[bool, float]]) -> dict[Guarantee, Outcome]:
     return result
 
 
-def render(results: dict[Guarantee, Outcome], *, commit: str, when: str, total_s: float) -> str:
+def render(
+    results: dict[Guarantee, Outcome],
+    *,
+    commit: str,
+    when: str,
+    total_s: float,
+    figures: Sequence[dict[str, object]] = (),
+) -> str:
     lines = [
         "# Guarantees under faults, bad input and hostile peers",
         "",
@@ -284,6 +365,28 @@ def render(results: dict[Guarantee, Outcome], *, commit: str, when: str, total_s
             f"| {guarantee.area} | {guarantee.promise} | {tests} | "
             f"{verdict} ({outcome.passed}/{outcome.passed + outcome.failed} cases, {outcome.seconds:.1f} s) |"
         )
+    lines += ["", "## Durability figures (from the same run)", ""]
+    if figures:
+        keys = [k for k in figures[0] if k != "variant"]
+        lines.append("| " + " | ".join(["Variant", *keys]) + " |")
+        lines.append("|" + "---|" * (len(keys) + 1))
+        for row in figures:
+            lines.append("| " + " | ".join(str(row.get(k, "")) for k in ["variant", *keys]) + " |")
+    else:
+        lines.append("(the durability tests did not record figures in this run)")
+    lines += [
+        "",
+        "How the sandbox keeps them (kcli/sandbox/metalog.py, kcli/sandbox/replica.py): every node keeps its own",
+        "replica of `__cluster_metadata-0`; only the active controller appends, and replication rounds run one",
+        "at a time: each running node fetches at its log end and last epoch, truncates where its log diverged",
+        "from the leader's (Kafka's validateOffsetAndEpoch / truncateToEndOffset) and appends the leader's",
+        "batches verbatim. Fsync policy: every replica written in a round is fsynced before its end offset",
+        "counts, the leader's included; a write is acknowledged once the high watermark (held durably by a",
+        "majority of the voters, past the leader epoch's first offset) passes it. Opening a replica cuts a torn",
+        "or damaged tail (CRC, offsets, epochs checked) and rebuilds leader-epoch-checkpoint from the batches;",
+        "`up` elects the most up-to-date voter in an epoch higher than any seen. `kill -9` cannot lose what the",
+        "page cache holds; the fsyncs are what keep acknowledged writes through a power loss.",
+    ]
     lines += [
         "",
         "## Longer fuzz run",
@@ -310,11 +413,18 @@ def main() -> int:
         )
         total = (datetime.datetime.now(datetime.UTC) - started).total_seconds()
         results = outcomes(_junit_cases(report))
+        figures = _figures(report)
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
     ).stdout.strip()
     DOC.write_text(
-        render(results, commit=commit, when=started.strftime("%Y-%m-%d %H:%M UTC"), total_s=total),
+        render(
+            results,
+            commit=commit,
+            when=started.strftime("%Y-%m-%d %H:%M UTC"),
+            total_s=total,
+            figures=figures,
+        ),
         encoding="utf-8",
     )
     print(f"wrote {DOC} (pytest exit {done.returncode})")

@@ -219,10 +219,16 @@ async def probe_endpoint(
     endpoint_type = EndpointType.CONTROLLERS if role == "controller" else config.endpoint_type
     connection: Connection | None = None
 
-    def failed(message: str, hint: str | None = None) -> ProbeResult:
+    def failed(message: str, hint: str | None = None, *, auth_failed: bool = False) -> ProbeResult:
         return ProbeResult(
             probe=EndpointProbe(
-                role=role, address=address, node_id=node_id, ok=False, error=message, error_hint=hint
+                role=role,
+                address=address,
+                node_id=node_id,
+                ok=False,
+                error=message,
+                error_hint=hint,
+                auth_failed=auth_failed,
             )
         )
 
@@ -297,7 +303,9 @@ async def probe_endpoint(
         )
         return ProbeResult(probe=probe, description=description, quorum=quorum, quorum_error=quorum_error)
     except KcliError as error:
-        return failed(error.message, error.hint)
+        from kcli.client.errors import AuthenticationFailed
+
+        return failed(error.message, error.hint, auth_failed=isinstance(error, AuthenticationFailed))
     except TimeoutError:
         return failed(f"no answer within {timeout_ms} ms")
     finally:

@@ -48,8 +48,10 @@ class ReassignmentFile:
 
 def load_json(text: str, source: str) -> Any:
     """Parse JSON text, turning a syntax error into one line naming the file, line and column."""
+    from kcli.files import json_int
+
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=json_int)
     except json.JSONDecodeError as error:
         raise UsageError(
             f"The input string is not a valid JSON: {source}: line {error.lineno}, "
@@ -62,7 +64,10 @@ def load_json(text: str, source: str) -> Any:
 def _check_version(doc: Mapping[str, Any], source: str) -> None:
     version = doc.get("version", 1)
     if version != 1 or isinstance(version, bool):
-        raise UsageError(f"Not supported version field value {json.dumps(version)} in {source}")
+        raise UsageError(f"Not supported version field value {json.dumps(version, default=str)} in {source}")
+
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1  # broker ids and partitions are Java ints
 
 
 def _int(value: Any) -> bool:
@@ -95,12 +100,19 @@ def parse_reassignment(text: str, source: str = "reassignment JSON") -> Reassign
         replicas = item.get("replicas")
         if not isinstance(topic, str) or not topic:
             raise UsageError(f"Invalid reassignment JSON in {where}: topic must be a non-empty string")
-        if not isinstance(partition, int) or isinstance(partition, bool) or partition < 0:
+        if not isinstance(partition, int) or isinstance(partition, bool) or not 0 <= partition <= INT32_MAX:
             raise UsageError(
-                f"Invalid reassignment JSON in {where}: partition must be a non-negative integer"
+                f"Invalid reassignment JSON in {where}: partition must be a non-negative integer (32-bit), "
+                f"not {partition!r}"
             )
-        if not isinstance(replicas, list) or not all(_int(r) for r in replicas):
+        if not isinstance(replicas, list):
             raise UsageError(f"Invalid reassignment JSON in {where}: replicas must be an array of broker ids")
+        for position, replica in enumerate(replicas):
+            if not _int(replica) or not INT32_MIN <= replica <= INT32_MAX:
+                raise UsageError(
+                    f"Invalid reassignment JSON in {where}: replicas must be an array of broker ids "
+                    f"(32-bit integers); replicas[{position}] is {replica!r}"
+                )
         tp = TopicPartition(topic, partition)
         log_dirs_value = item.get("log_dirs")
         log_dirs: tuple[str, ...] | None = None

@@ -71,7 +71,7 @@ async def handle_describe_quorum(ctx: RequestContext, request: Any) -> Any:
                     error_message=None,
                     leader_id=cluster.active_controller_id,
                     leader_epoch=cluster.leader_epoch,
-                    high_watermark=cluster.metalog.end_offset,
+                    high_watermark=cluster.metalog.high_watermark,
                     current_voters=tuple(voters),
                     observers=tuple(observers),
                 )

@@ -105,7 +105,7 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
     if not code and not getattr(request, "validate_only", False):
         await cluster.commit(records)
         if kraft is not None and kraft != cluster.kraft_version:
-            cluster.set_kraft_version(kraft)
+            await cluster.set_kraft_version(kraft)
     results = (
         ()
         if ctx.version >= 2

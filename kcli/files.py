@@ -1,0 +1,131 @@
+"""Read the files kcli is given: regular files only, and only up to a stated size.
+
+Every file a command reads (.properties, TOML profiles, reassignment and ACL JSON, rule files, PEM
+stores, secret files, sandbox settings) goes through here, so `/dev/zero`, a FIFO or a directory
+is refused at once with one line, instead of being read until the process is killed.
+
+Behavior:
+- The file is opened non-blocking (a FIFO without a writer does not hang the open) and checked
+  with fstat on that descriptor: anything but a regular file is a UsageError (exit 2).
+- A file larger than its limit is a UsageError naming the limit; the read itself stops at the
+  limit too, so a file that grows while it is read cannot exceed it.
+- Errors of opening (missing file, no permission) pass through as OSError: each caller words a
+  missing file in its own way (a missing profile file is simply empty).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import IO
+
+from kcli.errors import UsageError
+
+KIB = 1024
+MIB = 1024 * KIB
+CONFIG_LIMIT = 1 * MIB  # .properties, TOML profiles, rule files, secret files, sandbox settings
+PEM_LIMIT = 4 * MIB  # PEM trust and key stores (a full public CA bundle is ~0.25 MiB)
+DOCUMENT_LIMIT = 64 * MIB  # reassignment and ACL JSON documents (~500k partitions)
+_CHUNK = 1 * MIB
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class FileRefused(UsageError):
+    """A file that is not a regular file, or larger than kcli reads for its purpose."""
+
+
+def size_text(count: int) -> str:
+    """1048576 -> '1 MiB' (whole units when exact)."""
+    for unit, name in ((MIB, "MiB"), (KIB, "KiB")):
+        if count >= unit:
+            value = count / unit
+            return f"{value:.0f} {name}" if value == int(value) else f"{value:.1f} {name}"
+    return f"{count} bytes"
+
+
+def _kind(mode: int) -> str:
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> bytes:
+    """The bytes of regular file `path` (at most `limit`); `what` names it in errors (e.g. a flag)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags)
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused(
+                f"{what} {path} is {_kind(info.st_mode)}, not a regular file",
+                hint="give the path of a regular file",
+            )
+        if info.st_size > limit:
+            raise FileRefused(
+                f"{what} {path} is {size_text(info.st_size)}, over the {size_text(limit)} kcli reads for it"
+            )
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(descriptor, min(_CHUNK, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise FileRefused(f"{what} {path} grew over the {size_text(limit)} kcli reads for it")
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+def read_text(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> str:
+    """The UTF-8 text of regular file `path` (UsageError when it is not UTF-8)."""
+    data = read_bytes(path, what=what, limit=limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{what} {path} is not UTF-8 text (byte {error.start})") from None
+
+
+def read_stream(stream: IO[str], *, what: str, limit: int = DOCUMENT_LIMIT) -> str:
+    """Text from an open stream (standard input), refused past `limit` characters."""
+    text = stream.read(limit + 1)
+    if len(text) > limit:
+        raise FileRefused(f"{what} is over the {size_text(limit)} kcli reads for it")
+    return text
+
+
+JSON_INT_DIGITS = 20  # a Java long has at most 19 digits; anything longer is kept as a LongNumber
+
+
+class LongNumber:
+    """A JSON integer longer than any Java long: no number kcli sends, kept for the error message."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"{self.text[:12]}... ({len(self.text.lstrip('-'))} digits)"
+
+    __str__ = __repr__
+
+
+def json_int(text: str) -> int | LongNumber:
+    """`parse_int` for json.loads: an int, or a LongNumber when longer than any Java long.
+
+    Python refuses to convert more than 4300 digits (a ValueError from deep inside json); kept
+    apart, the number reaches the document's own checks, which name the field it is in.
+    """
+    return int(text) if len(text.lstrip("-")) <= JSON_INT_DIGITS else LongNumber(text)

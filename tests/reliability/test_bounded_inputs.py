@@ -1,0 +1,255 @@
+"""Bounded and checked inputs: every file kcli reads, numbers in its documents, client settings, doctor's auth.
+
+Each file reader goes through kcli.files: a device, a FIFO or a directory is refused with one line
+and exit 2, as is a file over its size bound. The /dev/zero cases run kcli as a process with a
+deadline, so a reader that would read forever fails the test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcli.files import CONFIG_LIMIT, FileRefused, read_stream
+from tests.conftest import invoke
+
+NOWHERE = ["-b", "127.0.0.1:1"]  # never dialled: every case fails before connecting
+NOT_REGULAR = "is a character device, not a regular file (give the path of a regular file)"
+PROCESS_DEADLINE_S = 30
+
+
+def _profile_with_file_reference(tmp_path: Path) -> dict[str, str]:
+    config = tmp_path / "refs.toml"
+    config.write_text(
+        '[profiles.default]\n"bootstrap.servers" = "127.0.0.1:1"\n"security.protocol" = "SASL_PLAINTEXT"\n'
+        '"sasl.mechanism" = "PLAIN"\n"sasl.jaas.config" = "${file:/dev/zero}"\n'
+    )
+    config.chmod(0o600)
+    return {"KCLI_CONFIG": str(config)}
+
+
+def _truststore_properties(tmp_path: Path) -> str:
+    path = tmp_path / "tls.properties"
+    path.write_text("security.protocol=SSL\nssl.truststore.location=/dev/zero\n")
+    return str(path)
+
+
+ZERO_CASES: list[tuple[str, Any, str]] = [
+    (
+        "--command-config",
+        lambda _: ["cluster-id", *NOWHERE, "-c", "/dev/zero"],
+        f"properties file /dev/zero {NOT_REGULAR}",
+    ),
+    (
+        "--reassignment-json-file",
+        lambda _: ["reassign-partitions", *NOWHERE, "--reassignment-json-file", "/dev/zero", "--execute"],
+        f"reassignment JSON file /dev/zero {NOT_REGULAR}",
+    ),
+    (
+        "--topics-to-move-json-file",
+        lambda _: [
+            "reassign-partitions",
+            *NOWHERE,
+            "--topics-to-move-json-file",
+            "/dev/zero",
+            "--broker-list",
+            "1",
+            "--generate",
+        ],
+        f"topics-to-move JSON file /dev/zero {NOT_REGULAR}",
+    ),
+    ("TOML profiles", lambda _: ["cluster-id"], f"config file /dev/zero {NOT_REGULAR}"),
+    (
+        "ACL import",
+        lambda _: ["acls", *NOWHERE, "--import", "/dev/zero"],
+        f"--import /dev/zero {NOT_REGULAR}",
+    ),
+    (
+        "--add-config-file",
+        lambda _: ["configs", *NOWHERE, "--alter", "--topic", "t", "--add-config-file", "/dev/zero"],
+        f"--add-config-file /dev/zero {NOT_REGULAR}",
+    ),
+    (
+        "rule file",
+        lambda _: ["spark", "rules", "--rules", "/dev/zero"],
+        f"rules file /dev/zero {NOT_REGULAR}",
+    ),
+    (
+        "PEM truststore",
+        lambda tmp: ["cluster-id", *NOWHERE, "-c", _truststore_properties(tmp)],
+        f"ssl.truststore.location /dev/zero {NOT_REGULAR.replace(' (give', ' (set by --command-config {tls}) (give')}",
+    ),
+    (
+        "${file:} secret reference",
+        lambda _: ["cluster-id"],
+        f"sasl.jaas.config in profile 'default' in {{refs}}: file /dev/zero {NOT_REGULAR}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reader", "argv", "message"), ZERO_CASES, ids=[c[0] for c in ZERO_CASES])
+def test_dev_zero_is_refused_at_once(tmp_path: Path, reader: str, argv: Any, message: str) -> None:
+    environ = {**os.environ, "NO_COLOR": "1", "KCLI_CONFIG": "/nonexistent/kcli.toml"}
+    if reader == "TOML profiles":
+        environ["KCLI_CONFIG"] = "/dev/zero"
+    if reader.startswith("${file:}"):
+        environ |= _profile_with_file_reference(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "kcli", *argv(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=PROCESS_DEADLINE_S,
+        check=False,
+    )
+    expected = message.format(tls=tmp_path / "tls.properties", refs=tmp_path / "refs.toml")
+    assert (result.returncode, result.stderr) == (2, f"Error: {expected}\n")
+
+
+def test_a_fifo_and_a_directory_are_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # nobody writes to it: opening it for reading would block without O_NONBLOCK
+    result = invoke("cluster-id", *NOWHERE, "-c", str(fifo))
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: properties file {fifo} is a FIFO, not a regular file (give the path of a regular file)\n",
+    )
+    result = invoke("reassign-partitions", *NOWHERE, "--reassignment-json-file", str(tmp_path), "--execute")
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: reassignment JSON file {tmp_path} is a directory, not a regular file "
+        "(give the path of a regular file)\n",
+    )
+
+
+def test_a_file_over_its_bound_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.properties"
+    big.write_text("# padding\n" * (CONFIG_LIMIT // 10 + 1))
+    result = invoke("cluster-id", *NOWHERE, "-c", str(big))
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: properties file {big} is 1.0 MiB, over the 1 MiB kcli reads for it\n",
+    )
+    with pytest.raises(FileRefused, match=r"^--import - is over the 10 bytes kcli reads for it$"):
+        read_stream(io.StringIO("x" * 11), what="--import -", limit=10)
+
+
+def test_a_5000_digit_replica_id_is_a_usage_error_naming_the_field(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.json"
+    digits = "9" * 5000
+    plan.write_text(f'{{"version":1,"partitions":[{{"topic":"t","partition":0,"replicas":[1,{digits}]}}]}}')
+    result = invoke("reassign-partitions", *NOWHERE, "--reassignment-json-file", str(plan), "--execute")
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: Invalid reassignment JSON in {plan}: partitions[0]: replicas must be an array of broker ids "
+        "(32-bit integers); replicas[1] is 999999999999... (5000 digits)\n",
+    )
+    plan.write_text('{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[2147483648]}]}')
+    result = invoke("reassign-partitions", *NOWHERE, "--reassignment-json-file", str(plan), "--execute")
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: Invalid reassignment JSON in {plan}: partitions[0]: replicas must be an array of broker ids "
+        "(32-bit integers); replicas[0] is 2147483648\n",
+    )
+    acls = tmp_path / "acls.json"
+    acls.write_text(f'{{"version":1,"acls":[{{"principal":{digits}}}]}}')
+    result = invoke("acls", *NOWHERE, "--import", str(acls))
+    assert (
+        result.code == 2 and "Exceeds the limit" not in result.stderr and result.stderr.startswith("Error: ")
+    )
+    assert len(result.stderr.splitlines()) == 1
+
+
+SETTING_CASES = [
+    ("request.timeout.ms", "99999999999999999999", "must be an integer of Kafka's type INT (-2147483648 to 2147483647), not '99999999999999999999'"),
+    ("default.api.timeout.ms", "2147483648", "must be an integer of Kafka's type INT (-2147483648 to 2147483647), not '2147483648'"),
+    ("request.timeout.ms", "-1", "must be at least 0, not -1"),
+    ("request.timeout.ms", "1_000", "must be an integer of Kafka's type INT (-2147483648 to 2147483647), not '1_000'"),
+    ("retry.backoff.ms", "9223372036854775808", "must be an integer of Kafka's type LONG (-9223372036854775808 to 9223372036854775807), not '9223372036854775808'"),
+    ("retries", "-3", "must be between 0 and 2147483647, not -3"),
+    ("metrics.num.samples", "0", "must be at least 1, not 0"),
+    ("sasl.login.refresh.buffer.seconds", "40000", "must be an integer of Kafka's type SHORT (-32768 to 32767), not '40000'"),
+    ("sasl.login.refresh.buffer.seconds", "4000", "must be between 0 and 3600, not 4000"),
+    ("sasl.login.refresh.window.factor", "0.2", "must be between 0.5 and 1.0, not 0.2"),
+    ("sasl.kerberos.ticket.renew.jitter", "lots", "must be a number of Kafka's type DOUBLE, not 'lots'"),
+    ("metadata.cluster.check.enable", "yes", "must be true or false, not 'yes'"),
+    ("enable.metrics.push", "1", "must be true or false, not '1'"),
+    ("client.dns.lookup", "default", "'default' is not one of use_all_dns_ips, resolve_canonical_bootstrap_servers_only"),
+    ("metrics.recording.level", "info", "'info' is not one of INFO, DEBUG, TRACE"),
+    ("sasl.login.class", "not a class", "'not a class' is not a Java class name"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"), SETTING_CASES, ids=[f"{k}={v}" for k, v, _ in SETTING_CASES]
+)
+def test_client_settings_are_checked_by_kafkas_type_and_range(
+    tmp_path: Path, key: str, value: str, message: str
+) -> None:
+    properties = tmp_path / "client.properties"
+    properties.write_text(f"{key}={value}\n")
+    result = invoke("cluster-id", *NOWHERE, "-c", str(properties))
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: {key} {message} (set by --command-config {properties})\n",
+    )
+
+
+def test_settings_from_the_environment_name_the_variable() -> None:
+    result = invoke("cluster-id", *NOWHERE, environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "1e9"})
+    assert (result.code, result.stderr) == (
+        2,
+        "Error: default.api.timeout.ms must be an integer of Kafka's type INT (-2147483648 to 2147483647), "
+        "not '1e9' (set by environment variable KCLI_DEFAULT_API_TIMEOUT_MS)\n",
+    )
+
+
+def test_valid_settings_at_the_edges_of_their_types_are_taken() -> None:
+    from kcli.client.config import config_from_properties
+
+    config = config_from_properties(
+        {
+            "bootstrap.servers": "k:9092",
+            "request.timeout.ms": " 2147483647 ",
+            "retry.backoff.ms": "+9223372036854775807",
+            "metadata.cluster.check.enable": "FALSE",
+            "security.protocol": "plaintext",
+            "sasl.login.refresh.window.factor": "1.0",
+        },
+        warn=lambda _line: None,
+    )
+    assert (config.request_timeout_ms, config.retry_backoff_ms) == (2**31 - 1, 2**63 - 1)
+    assert config.cluster_check_enable is False
+
+
+def test_every_setting_kcli_knows_has_a_kafka_type() -> None:
+    from kcli.client.config import HONOURED_KEYS, KNOWN_KAFKA_KEYS
+    from kcli.client.config_defs import DEFS
+
+    assert sorted((HONOURED_KEYS | KNOWN_KAFKA_KEYS) - set(DEFS)) == []
+
+
+@pytest.mark.sandbox
+def test_doctor_reports_a_wrong_sasl_password_as_an_authentication_failure(tmp_path: Path) -> None:
+    from kcli.sandbox import Sandbox
+
+    with Sandbox(directory=tmp_path / "sb", controllers=1, brokers=1, security="sasl_plaintext") as sb:
+        properties = sb.command_config()
+        properties.write_text(properties.read_text().replace("admin-secret", "not-the-password"))
+        servers = sb.bootstrap_servers
+        result = invoke("cluster", "doctor", "-b", servers, "-c", str(properties), "-o", "json")
+    assert result.code == 1
+    (finding,) = result.json["findings"]
+    assert finding["check"] == "bootstrap-authentication-failed" and finding["severity"] == "critical"
+    assert finding["message"] == (
+        f"bootstrap address answers, but authentication failed: SASL authentication to {servers} "
+        "failed: SASL_AUTHENTICATION_FAILED: Authentication failed: Invalid username or password"
+    )
+    assert "does not answer" not in result.stdout + result.stderr
+    assert "not-the-password" not in result.stdout + result.stderr
