@@ -496,6 +496,10 @@ _ENV_KEYS = {
 _BOOTSTRAP_KEYS = ("bootstrap.servers", "bootstrap.controllers")
 
 
+class MissingBootstrap(UsageError):
+    """No bootstrap address anywhere: each Kafka tool words this its own way (the CLI may reword it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Source:
     name: str
@@ -561,7 +565,7 @@ def resolve_client_config(
         chosen = source
         break
     if chosen is None:
-        raise UsageError(
+        raise MissingBootstrap(
             "You must specify either --bootstrap-controller or --bootstrap-server.",
             hint="or set bootstrap.servers in a profile, or KCLI_BOOTSTRAP_SERVER",
         )
