@@ -54,7 +54,7 @@ def usage_error(result: CliResult, message: str) -> None:
     """kcli's form of a refused command line: exit 2, Kafka's message as the one stderr line."""
     assert result.code == 2, (result.code, result.stdout, result.stderr)
     assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
+    lines = result.stderr.rstrip("\n").splitlines()
     assert len(lines) == 1, result.stderr
     assert message in lines[0], (message, lines[0])
 
@@ -62,7 +62,7 @@ def usage_error(result: CliResult, message: str) -> None:
 def runtime_error(result: CliResult, message: str) -> None:
     """A failure the cluster causes: exit 1, Kafka's message in the one stderr line."""
     assert result.code == 1, (result.code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
+    lines = result.stderr.rstrip("\n").splitlines()
     assert len(lines) == 1, result.stderr
     assert message in lines[0], (message, lines[0])
 
@@ -107,4 +107,4 @@ FAST_FAIL = {"KCLI_DEFAULT_API_TIMEOUT_MS": "1"}
 def accepted(result: CliResult) -> None:
     """The command line passed every check and kcli went on to reach the (absent) cluster."""
     assert result.code == 1, (result.code, result.stdout, result.stderr)
-    assert "cannot connect to 127.0.0.1:1" in result.stderr, result.stderr
+    assert "cannot connect to " in result.stderr or "connecting to " in result.stderr, result.stderr
