@@ -73,8 +73,7 @@ EXAMPLES: dict[str, str] = {
         "...\n"
     ),
     "cluster cluster-id": (
-        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
-        "Cluster ID: MkU3OEVBNTcwNTJENDM2Qg\n"
+        "$ kcli cluster cluster-id -C 127.0.0.1:9095\nCluster ID: MkU3OEVBNTcwNTJENDM2Qg\n"
     ),
     "cluster doctor": (
         "$ kcli cluster doctor -b 127.0.0.1:9092\n"

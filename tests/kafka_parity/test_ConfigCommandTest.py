@@ -854,9 +854,6 @@ def test_ConfigCommandTest_shouldAddBrokerLoggerConfig(own: Any, hooks: Any) -> 
     ]
 
 
-@pytest.mark.kafka_difference(
-    "kafka-configs exits 1 on a refused broker-logger change too; kcli adds no stack trace"
-)
 def test_ConfigCommandTest_shouldRaiseInvalidConfigurationExceptionWhenAddingInvalidBrokerLoggerConfig(
     own: Any, hooks: Any
 ) -> None:

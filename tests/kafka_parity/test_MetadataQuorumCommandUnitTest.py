@@ -39,7 +39,7 @@ KAFKA_METHODS = [
 ]
 NOT_PORTED: dict[str, str] = {}
 
-RUNTIME = "a configuration error exits 1 with one line, as kafka-metadata-quorum's TerseException does"
+RUNTIME = "the one line kafka-metadata-quorum prints for a bad controller configuration starts with `Error: ` in kcli"
 DIRECTORY_ID = "wZoXPqWoSu6F6c8MkmdyAg"
 LISTENERS = {"controller.listener.names": "CONTROLLER", "listeners": "CONTROLLER://:9093"}
 
