@@ -77,6 +77,16 @@ def test_usage_errors_exit_2_with_one_line(args: tuple[str, ...], fragment: str)
     assert fragment in lines[0]
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("topic", "topics"), ("broker", "brokers"), ("client-metric", "client-metrics")]
+)
+def test_a_mistyped_entity_type_gets_a_did_you_mean(typed: str, meant: str) -> None:
+    result = invoke("configs", *NOWHERE, "--describe", "--entity-type", typed)
+    assert result.code == 2
+    assert result.stderr.strip().endswith(f"argument (did you mean '{meant}'?)")
+    assert result.stderr.startswith(f"Error: Invalid entity type {typed}, the entity type must be one of ")
+
+
 def test_add_config_file_is_read_and_validated(tmp_path: Path) -> None:
     bad = tmp_path / "bad.properties"
     bad.write_text("good.key=1\nbad/key = 2\n")

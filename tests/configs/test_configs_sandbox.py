@@ -123,6 +123,18 @@ def test_did_you_mean_from_the_brokers_own_list(sandbox: Any) -> None:
     )
 
 
+@pytest.mark.parametrize("kind", ["brokers", "controllers"])
+def test_did_you_mean_for_the_broker_defaults_too(sandbox: Any, kind: str) -> None:
+    """The default broker lists only the defaults that are set; the guess comes from a broker's full list."""
+    for args in (["--broker-defaults"], ["--entity-type", "brokers", "--entity-default"]):
+        result = _kcli(sandbox, kind, "--alter", *args, "--add-config", "log.cleaner.threadz=2", "--dry-run")
+        assert result.code == 2
+        assert (
+            result.stderr.strip()
+            == "Error: Unknown config 'log.cleaner.threadz' for default broker (did you mean 'log.cleaner.threads'?)"
+        )
+
+
 def test_per_resource_errors_do_not_hide_the_others(sandbox: Any) -> None:
     topic = _create_topic(sandbox, **{"retention.ms": "1000"})
     missing = f"missing-{uuid.uuid4().hex[:6]}"
