@@ -243,16 +243,21 @@ def test_kafka_python_reads_back_what_kcli_wrote(sandbox: Any) -> None:
 
 
 def test_a_node_id_not_in_the_cluster_is_named_plainly(sandbox: Any) -> None:
-    """With --bootstrap-controller, --broker names a controller id; a wrong id is one plain line."""
+    """With --bootstrap-controller, --broker names a controller id; a wrong id is one plain line.
+    Without --all, Kafka >= 4.1 says a named broker does not exist and exits 0 (ConfigCommandTest)."""
+    absent = _kcli(sandbox, "brokers", "--describe", "--broker", "77")
+    assert absent.code == 0 and absent.lines == [
+        "The broker '77' doesn't exist and doesn't have dynamic config."
+    ]
     for kind, args in (
-        ("brokers", ("--describe", "--broker", "77")),
+        ("brokers", ("--describe", "--all", "--broker", "77")),
         ("controllers", ("--alter", "--broker", "1", "--add-config", "log.cleaner.threads=2")),
     ):
         result = _kcli(sandbox, kind, *args)
         assert result.code == 1 and len(result.stderr.splitlines()) == 1, result.stderr
         assert "is not in the cluster (known " in result.stderr
         assert "KcliError" not in result.stderr, result.stderr
-    shown = _kcli(sandbox, "brokers", "--describe", "--broker", "77", "-o", "json")
+    shown = _kcli(sandbox, "brokers", "--describe", "--all", "--broker", "77", "-o", "json")
     error = shown.json["resources"][0]["error"]
     assert error["name"] == "" and "77 is not in the cluster" in error["message"]
 
