@@ -112,7 +112,7 @@ def collect(run: bool) -> Collector:
     collector = Collector()
     args = [str(SUITE), "-q", "-p", "no:cacheprovider"]
     if not run:
-        args.append("--collect-only")
+        args += ["--collect-only", "-q"]  # -qq: a count per module, not every test id
     code = pytest.main(args, plugins=[collector])
     collector.finish(ran=run)
     if not run and code not in (0, 5):
