@@ -84,10 +84,12 @@ def _stop_broker_3(sandbox: Any) -> None:
 # In run order: later examples see what earlier ones changed.
 SPECS: tuple[Spec, ...] = (
     Spec(path="cluster-id", commands=(f"kcli cluster-id -b {B}", f"kcli cluster-id -C {C} -o json")),
+    Spec(path="cluster cluster-id", commands=(f"kcli cluster cluster-id -C {C}",)),
     Spec(
         path="cluster list-endpoints",
         commands=(f"kcli cluster list-endpoints -b {B}", f"kcli cluster list-endpoints -C {C}"),
     ),
+    Spec(path="cluster api-versions", commands=(f"kcli cluster api-versions -b {B}",), max_lines=8),
     Spec(
         path="cluster doctor",
         commands=(f"kcli cluster doctor -b {B}", f"kcli cluster doctor -C {C}"),

@@ -245,6 +245,65 @@ command(
     ),
 )
 command(
+    "cluster cluster-id",
+    "The cluster id and who answered.",
+    obj(
+        "kcli cluster cluster-id -o json",
+        {
+            "cluster_id": nullable(string("Cluster id (null: the cluster has none yet).")),
+            "controller_id": nullable(integer("Controller id the bootstrap node reported (null: none).")),
+            "endpoint_type": enum(
+                "Which bootstrap kind answered (-b or -C).",
+                "brokers",
+                "controllers",
+            ),
+        },
+    ),
+)
+command(
+    "cluster api-versions",
+    "The API versions of every broker (or, with -C, every controller), as kafka-cluster api-versions shows them.",
+    obj(
+        "kcli cluster api-versions -o json",
+        {
+            "endpoint_type": enum("Kind of the listed nodes.", "broker", "controller"),
+            "nodes": array(
+                obj(
+                    "One node.",
+                    {
+                        "id": integer("Node id."),
+                        "host": string("Advertised host."),
+                        "port": integer("Advertised port."),
+                        "error": nullable(string("Why the node could not be asked (null: it answered).")),
+                        "apis": array(
+                            obj(
+                                "One API: offered by the node, or a client API it lacks.",
+                                {
+                                    "api_key": integer("API key."),
+                                    "name": nullable(string("Kafka's name of the API (null: a key kcli does not know).")),
+                                    "min_version": nullable(integer("Lowest version the node offers (null: not offered).")),
+                                    "max_version": nullable(integer("Highest version the node offers (null: not offered).")),
+                                    "usable_version": nullable(
+                                        integer("The version kcli would use with this node (null: none).")
+                                    ),
+                                    "request_header_version": nullable(
+                                        integer("The request header version of usable_version (null: none).")
+                                    ),
+                                    "unusable": nullable(
+                                        enum("Why no version is usable.", "node too new", "node too old")
+                                    ),
+                                },
+                            ),
+                            "By API key.",
+                        ),
+                    },
+                ),
+                "Nodes by id.",
+            ),
+        },
+    ),
+)
+command(
     "cluster list-endpoints",
     "The brokers (or, with -C, the controllers) and their endpoints.",
     obj(

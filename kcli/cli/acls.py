@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import (
     BootstrapControllerOpt,
     BootstrapServerOpt,
@@ -295,12 +296,16 @@ def _do_import(
     return int(ExitCode.ERROR) if result.errors else 0
 
 
+MISSING_BOOTSTRAP = "One of --bootstrap-server or --bootstrap-controller must be specified"
+
+
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
 
-    @app.command("acls", no_args_is_help=True)
+    @app.command("acls", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
     def acls(
+        ctx: typer.Context,
         add: Annotated[bool, typer.Option("--add", help="Add ACLs.")] = False,
         remove: Annotated[
             bool, typer.Option("--remove", help="Remove ACLs (asks first unless --force).")
@@ -410,7 +415,16 @@ def register(app: typer.Typer) -> None:
         """Add, remove, list, export or import ACLs (kafka-acls.sh)."""
         from kcli.ops.acls import AclOptions, check_options
 
-        env = env_of()
+        env = env_of(ctx)
+        if bootstrap_server and bootstrap_controller:
+            raise UsageError("Only one of --bootstrap-server or --bootstrap-controller must be specified")
+        args = ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        )
+        config = client_config(args, env, missing_bootstrap=MISSING_BOOTSTRAP)
         opts = AclOptions(
             add=add,
             remove=remove,
@@ -435,17 +449,11 @@ def register(app: typer.Typer) -> None:
         extra = [flag for flag, value in (("--export", export), ("--import", import_)) if value is not None]
         check_options(opts, actions_extra=extra)
         _check_beyond(opts, extra, prune=prune, dry_run=dry_run)
-        args = ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        )
+        refuse_stray(ctx.args)
         if add:
             from kcli.ops.acls import bindings_to_add
 
             bindings_to_add(opts)  # every usage error before connecting
-        config = client_config(args, env)
         asker = _Asker(env, force=force, output=output)
         code = 0
         if list_:

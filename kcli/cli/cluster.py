@@ -1,7 +1,8 @@
-"""`kcli cluster`: kafka-cluster.sh's unregister and list-endpoints, and `doctor`.
+"""`kcli cluster`: every subcommand of kafka-cluster.sh (cluster-id, unregister, list-endpoints,
+api-versions) with the same output lines, and `doctor`.
 
 Connection options go after the subcommand, as kafka-cluster.sh takes them (before it works too).
-`kcli cluster-id` is its own tool module (kcli/cli/cluster_id.py).
+`kcli cluster-id` is also a command of its own (kcli/cli/cluster_id.py).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from kcli.errors import ExitCode
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
-    from kcli.client.api.cluster import ClusterEndpoints
+    from kcli.client.api.cluster import ClusterEndpoints, NodeApiVersions
     from kcli.ops.doctor import ClusterFacts
 
 app = typer.Typer(
@@ -40,6 +41,22 @@ app = typer.Typer(
 
 
 app.callback()(group_connection_options)
+
+
+@app.command("cluster-id")
+@guarded
+def cluster_id(
+    ctx: typer.Context,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Print the cluster id, as kafka-cluster.sh cluster-id does (the same as `kcli cluster-id`)."""
+    from kcli.cli import cluster_id as tool
+
+    tool.show(connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), output)
 
 
 @app.command()
@@ -135,6 +152,39 @@ def list_endpoints(
         json_value=render.list_endpoints_json,
         table=render.list_endpoints_table,
     )
+
+
+@app.command("api-versions")
+@guarded
+def api_versions(
+    ctx: typer.Context,
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Show the API versions each broker (or, with --bootstrap-controller, each controller) offers.
+
+    Each API prints its version range and the version kcli would use with that node; a client API
+    the node does not offer prints UNSUPPORTED. Exit 1 when a node could not be asked.
+    """
+    from kcli.client.admin import Admin
+    from kcli.client.api import cluster as wire
+    from kcli.render import cluster as render
+
+    env = env_of(ctx)
+    config = client_config(
+        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
+    )
+
+    async def go() -> tuple[str, tuple[NodeApiVersions, ...]]:
+        async with Admin(config) as admin:
+            return await wire.api_versions(admin)
+
+    result = run(go())
+    emit(env, output, result, text=render.api_versions_lines, json_value=render.api_versions_json)
+    exit_with(ExitCode.ERROR if any(node.error for node in result[1]) else ExitCode.OK)
 
 
 @app.command()

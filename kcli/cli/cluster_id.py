@@ -1,4 +1,4 @@
-"""`kcli cluster-id`: print the cluster id, as `kafka-cluster.sh cluster-id` does."""
+"""`kcli cluster-id` (also `kcli cluster cluster-id`): print the cluster id, as `kafka-cluster.sh cluster-id` does."""
 
 from __future__ import annotations
 
@@ -53,6 +53,15 @@ async def describe(config: ClientConfig, trace: Callable[[str], None] | None = N
         return admin.description
 
 
+def show(args: ConnectionArgs, output: OutputFormat) -> None:
+    """The command body shared by `kcli cluster-id` and `kcli cluster cluster-id`."""
+    from kcli.render.cluster import cluster_id_table
+
+    env = env_of()
+    description = run(describe(client_config(args, env), trace=env.err if env.debug else None))
+    emit(env, output, description, text=text_lines, json_value=json_value, table=cluster_id_table)
+
+
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
 
@@ -66,14 +75,10 @@ def register(app: typer.Typer) -> None:
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Print the cluster id (like kafka-cluster.sh cluster-id), from brokers or controllers."""
-        env = env_of()
         args = ConnectionArgs(
             bootstrap_server=bootstrap_server,
             bootstrap_controller=bootstrap_controller,
             command_config=command_config,
             profile=profile,
         )
-        from kcli.render.cluster import cluster_id_table
-
-        description = run(describe(client_config(args, env), trace=env.err if env.debug else None))
-        emit(env, output, description, text=text_lines, json_value=json_value, table=cluster_id_table)
+        show(args, output)

@@ -17,7 +17,7 @@ import typer
 
 from kcli.cli import completers
 from kcli.env import Env
-from kcli.errors import ExitCode, KcliError
+from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat
 
 if TYPE_CHECKING:
@@ -89,19 +89,53 @@ class ConnectionArgs:
         )
 
 
-def client_config(args: ConnectionArgs, env: Env) -> ClientConfig:
-    """Resolve the connection flags with --command-config, the profile file and KCLI_* env (kcli.client.config)."""
-    from kcli.client.config import resolve_client_config
+CONFIG_DEPRECATED = "Option --config has been deprecated and will be removed in a future version. Use --command-config instead."
 
-    return resolve_client_config(
-        bootstrap_server=args.bootstrap_server,
-        bootstrap_controller=args.bootstrap_controller,
-        command_config=args.command_config,
-        profile=args.profile,
-        environ=env.environ,
-        config_file=env.config_file,
-        warn=env.err,
-    )
+
+def client_config(args: ConnectionArgs, env: Env, *, missing_bootstrap: str | None = None) -> ClientConfig:
+    """Resolve the connection flags with --command-config, the profile file and KCLI_* env (kcli.client.config).
+
+    `missing_bootstrap` words the error when no source names a bootstrap address, as the mirrored
+    Kafka tool does. --config (kafka-cluster's deprecated spelling of --command-config) warns once
+    on stderr, and is refused together with --command-config, as kafka-cluster does.
+    """
+    from kcli.client.config import BOOTSTRAP_SOURCES, MissingBootstrap, resolve_client_config
+
+    _check_config_spelling(env)
+    try:
+        return resolve_client_config(
+            bootstrap_server=args.bootstrap_server,
+            bootstrap_controller=args.bootstrap_controller,
+            command_config=args.command_config,
+            profile=args.profile,
+            environ=env.environ,
+            config_file=env.config_file,
+            warn=env.err,
+        )
+    except MissingBootstrap:
+        if missing_bootstrap is None:
+            raise
+        sentence = missing_bootstrap if missing_bootstrap.endswith(".") else f"{missing_bootstrap}."
+        raise UsageError(f"{sentence} {BOOTSTRAP_SOURCES}") from None
+
+
+_WARNED = "kcli.config_deprecation_warned"
+
+
+def _check_config_spelling(env: Env) -> None:
+    from typer._click.globals import get_current_context
+
+    from kcli.cli.argv import parsed_line
+
+    spelled = parsed_line().spelled
+    if "--config" not in spelled:
+        return
+    if "--command-config" in spelled or "-c" in spelled:
+        raise UsageError("--config and --command-config cannot be specified together.")
+    context = get_current_context(silent=True)
+    if context is not None and not context.meta.get(_WARNED):
+        context.meta[_WARNED] = True
+        env.err(CONFIG_DEPRECATED)
 
 
 _GROUP_CONNECTION = "kcli.group_connection"

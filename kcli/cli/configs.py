@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import (
     BootstrapControllerOpt,
     BootstrapServerOpt,
@@ -60,15 +61,61 @@ def _changes_given(
 
 
 def _action(describe: bool, alter: bool, diff: bool, change_flags: list[str], dry_run: bool) -> str:
+    """kafka-configs' first checks: exactly one action, and no changes with --describe."""
     actions = [name for name, on in (("--describe", describe), ("--alter", alter), ("--diff", diff)) if on]
     if len(actions) != 1:
-        given = f" (given: {', '.join(actions)})" if actions else ""
-        raise UsageError(f"Command must include exactly one action: --describe, --alter, --diff{given}")
+        if diff:
+            raise UsageError(
+                f"Command must include exactly one action: --describe, --alter, --diff (given: {', '.join(actions)})"
+            )
+        raise UsageError(
+            "Command must include exactly one action: --describe, --alter", hint="or kcli's --diff"
+        )
     action = actions[0]
     if action != "--alter":
         for flag in [*change_flags, *(["--dry-run"] if dry_run else [])]:
-            raise UsageError(f'Option "{action}" can\'t be used with option "{flag}"')
+            raise UsageError(f'Option "[{action[2:]}]" can\'t be used with option "[{flag[2:]}]"')
     return action
+
+
+MISSING_BOOTSTRAP = "Either --bootstrap-server or --bootstrap-controller must be specified."
+DNS_DEADLINE_S = 5.0
+
+
+def resolvable(host: str) -> bool:
+    """Whether `host` is an IP or resolves (kafka-configs' check of ips names), within a deadline."""
+    import ipaddress
+    import socket
+    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import TimeoutError as Timeout
+
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    pool = ThreadPoolExecutor(max_workers=1)
+    try:
+        pool.submit(socket.getaddrinfo, host, None).result(timeout=DNS_DEADLINE_S)
+        return True
+    except (OSError, UnicodeError, Timeout):
+        return False
+    finally:
+        pool.shutdown(wait=False)
+
+
+def _entity_names_in_order(ctx: typer.Context, names: ListOpt) -> list[str]:
+    """--entity-name values and --entity-default occurrences ("") in command-line order."""
+    from kcli.cli.argv import parsed_line
+
+    given = list(names or ())
+    out: list[str] = []
+    for option in parsed_line(ctx).order:
+        if option == "--entity-name" and given:
+            out.append(given.pop(0))
+        elif option == "--entity-default":
+            out.append("")
+    return out + given
 
 
 def _read_config_file(path: Path) -> dict[str, str]:
@@ -166,9 +213,10 @@ def _emit_alter(env: Env, output: OutputFormat, outcome: AlterOutcome) -> None:
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
 
-    @app.command("configs", no_args_is_help=True)
+    @app.command("configs", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
     def configs(
+        ctx: typer.Context,
         describe: Annotated[
             bool, typer.Option("--describe", help="List configs for the given entity.")
         ] = False,
@@ -320,9 +368,9 @@ def register(app: typer.Typer) -> None:
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Describe, alter or compare configs of topics, brokers, loggers, users, clients, ips, groups (kafka-configs.sh)."""
-        from kcli.ops.config_spec import EntityFlags, build_changes, resolve_selection
+        from kcli.ops.config_spec import EntityFlags, build_changes, check_duplicate_types, resolve_selection
 
-        env = env_of()
+        env = env_of(ctx)
         change_flags = _changes_given(
             add_config, add_config_file, delete_config, append_config, subtract_config
         )
@@ -331,7 +379,7 @@ def register(app: typer.Typer) -> None:
             raise UsageError('Option "--diff-profile" needs "--diff"')
         flags = EntityFlags(
             entity_types=entity_type or (),
-            entity_names=entity_name or (),
+            entity_names=_entity_names_in_order(ctx, entity_name),
             entity_default=entity_default,
             topic=topic,
             client=client,
@@ -346,7 +394,20 @@ def register(app: typer.Typer) -> None:
             broker_defaults=broker_defaults,
             ip_defaults=ip_defaults,
         )
-        selection = resolve_selection(flags, alter=action == "--alter")
+        # kafka-configs' order: duplicate types, the missing bootstrap, then the entity checks.
+        check_duplicate_types(flags)
+        args = ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        )
+        both = bool(bootstrap_server and bootstrap_controller)
+        config = None if both else client_config(args, env, missing_bootstrap=MISSING_BOOTSTRAP)
+        selection = resolve_selection(
+            flags, alter=action == "--alter", both_bootstraps=both, resolvable=resolvable
+        )
+        assert config is not None
         changes = None
         if action == "--alter":
             if add_config is not None and add_config_file is not None:
@@ -365,13 +426,7 @@ def register(app: typer.Typer) -> None:
                 plan_quota_alter(selection, changes)  # quota/SCRAM usage errors before connecting
         if action == "--diff":
             _check_diff(selection, diff_profile)
-        args = ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        )
-        config = client_config(args, env)
+        refuse_stray(ctx.args)
         from kcli.ops.config_run import check_endpoint
 
         check_endpoint(config, selection)

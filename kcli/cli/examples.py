@@ -58,6 +58,22 @@ EXAMPLES: dict[str, str] = {
         "$ kcli cluster doctor -b 127.0.0.1:9092\n"
         "$ kcli cluster list-endpoints -b 127.0.0.1:9092\n"
         "$ kcli cluster unregister -b 127.0.0.1:9092 --id 3\n"
+        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
+        "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
+    ),
+    "cluster api-versions": (
+        "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
+        "127.0.0.1:9092 (id: 1 rack: null isFenced: false) -> (\n"
+        "\tProduce(0): UNSUPPORTED,\n"
+        "\tFetch(1): UNSUPPORTED,\n"
+        "\tListOffsets(2): UNSUPPORTED,\n"
+        "\tMetadata(3): 0 to 13 [usable: 13, request header: 2],\n"
+        "\tOffsetCommit(8): UNSUPPORTED,\n"
+        "\tOffsetFetch(9): UNSUPPORTED,\n"
+        "...\n"
+    ),
+    "cluster cluster-id": (
+        "$ kcli cluster cluster-id -C 127.0.0.1:9095\nCluster ID: MkU3OEVBNTcwNTJENDM2Qg\n"
     ),
     "cluster doctor": (
         "$ kcli cluster doctor -b 127.0.0.1:9092\n"

@@ -24,6 +24,7 @@ from kcli.cli import (
     sandbox,
     spark,
 )
+from kcli.cli.argv import parsed_line, root_group_class
 from kcli.cli.common import env_of, fail_internal
 from kcli.cli.examples import attach_examples
 from kcli.cli.summaries import use_whole_summaries
@@ -31,6 +32,7 @@ from kcli.env import Env
 
 app = typer.Typer(
     name="kcli",
+    cls=root_group_class(),
     help="Admin toolkit for Apache Kafka clusters in KRaft mode (mirrors the kafka-*.sh admin tools).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -67,7 +69,8 @@ def root(
     ] = False,
 ) -> None:
     env = env_of(ctx)
-    env.debug = debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
+    # --debug may stand anywhere on the line; kcli.cli.argv takes it out wherever it was.
+    env.debug = debug or parsed_line(ctx).debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
 
 
 for _tool in (

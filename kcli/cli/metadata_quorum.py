@@ -15,6 +15,7 @@ from kcli.cli.common import (
     BootstrapControllerOpt,
     BootstrapServerOpt,
     CommandConfigOpt,
+    ConnectionArgs,
     OutputOpt,
     ProfileOpt,
     client_config,
@@ -42,6 +43,20 @@ DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would be d
 
 
 app.callback()(group_connection_options)
+
+
+def _connection(
+    ctx: typer.Context,
+    bootstrap_server: str | None,
+    bootstrap_controller: str | None,
+    command_config: Path | None,
+    profile: str | None,
+) -> ConnectionArgs:
+    """The connection flags; a missing --command-config file is kafka-metadata-quorum's first check."""
+    args = connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    if args.command_config is not None and not args.command_config.exists():
+        raise UsageError(f"Properties file {args.command_config} does not exists!")
+    return args
 
 
 async def _describe(config: ClientConfig) -> QuorumInfo:
@@ -86,6 +101,7 @@ def describe(
     from kcli.ops.quorum import quorum_status, replication_rows
     from kcli.render import quorum as render
 
+    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
     if watch and not replication:
         status = True
     if status and replication:
@@ -98,9 +114,7 @@ def describe(
         raise UsageError("The option --human-readable is only supported along with --replication")
 
     env = env_of(ctx)
-    config = client_config(
-        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
-    )
+    config = client_config(args, env)
     if watch:
         _watch(env, config, replication=replication, interval=interval, count=count, output=output)
         return
@@ -241,7 +255,7 @@ def add_controller(
     from kcli.ops.quorum import ControllerChange, controller_to_add
 
     env = env_of(ctx)
-    args = connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
     if args.command_config is None:
         raise UsageError(
             "You must supply the configuration file of the controller you are adding when using add-controller."
@@ -300,13 +314,12 @@ def remove_controller(
     """Remove a voter from the metadata quorum (RemoveRaftVoter)."""
     from kcli.ops.quorum import ControllerChange, parse_kafka_uuid
 
+    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
     if controller_id < 0:
         raise UsageError(f"Invalid negative --controller-id: {controller_id}")
     directory_id = parse_kafka_uuid(controller_directory_id)
     env = env_of(ctx)
-    config = client_config(
-        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
-    )
+    config = client_config(args, env)
 
     async def go() -> None:
         from kcli.client.admin import Admin

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import (
     BootstrapControllerOpt,
     BootstrapServerOpt,
@@ -71,30 +72,42 @@ def _read(path: Path, what: str) -> str:
         raise UsageError(f"the {what} {path} is not UTF-8 text") from None
 
 
-def _config(args: ConnectionArgs, env: Env) -> ClientConfig:
+def _config(args: ConnectionArgs, env: Env, *, missing_bootstrap: str | None = None) -> ClientConfig:
     import dataclasses
 
-    config = client_config(args, env)
+    config = client_config(args, env, missing_bootstrap=missing_bootstrap)
     if "client.id" not in config.properties:
         config = dataclasses.replace(config, client_id=CLIENT_ID)
     return config
 
 
-def choose_action(flags: dict[str, bool], given: dict[str, bool]) -> str:
-    """Exactly one action; options the action does not take are refused, as the original does."""
+ALWAYS_ALLOWED = {"bootstrap-server", "command-config", "profile", "output"}
+MISSING_BOOTSTRAP = "Please specify either --bootstrap-server or --bootstrap-controller"
+
+
+def choose_action(flags: dict[str, bool]) -> str:
+    """Exactly one action (the original's first check)."""
     chosen = [a for a in ACTIONS if flags[a]]
     if len(chosen) != 1:
         raise UsageError(
             "Command must include exactly one action: --generate, --execute, --verify, --cancel, --list"
         )
-    action = chosen[0]
-    for option, present in given.items():
-        if present and option not in ALLOWED[action]:
-            raise UsageError(f'Option "[{option}]" can\'t be used with action "[{action}]"')
+    return chosen[0]
+
+
+def check_options(action: str, given: dict[str, bool], order: list[str]) -> None:
+    """The original's checks after the connection one: required options, then options the action
+    does not take, reported for the first such option on the command line (`order`)."""
     for option in REQUIRED[action]:
         if not given.get(option):
             raise UsageError(f'Missing required argument "[{option}]"')
-    return action
+    allowed = ALLOWED[action] | ALWAYS_ALLOWED
+    if action in ("list", "cancel"):
+        allowed = allowed | {"bootstrap-controller"}
+    present = [name[2:] for name in order if name.startswith("--")] or [o for o, on in given.items() if on]
+    for option in present:
+        if option != action and option not in allowed:
+            raise UsageError(f'Option "[{option}]" can\'t be used with action "[{action}]"')
 
 
 def _default_rollback_path(env: Env) -> Path:
@@ -120,9 +133,10 @@ def _default_rollback_path(env: Env) -> Path:
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
 
-    @app.command("reassign-partitions")
+    @app.command("reassign-partitions", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
     def reassign_partitions(
+        ctx: typer.Context,
         generate: Annotated[
             bool,
             typer.Option(
@@ -273,9 +287,25 @@ def register(app: typer.Typer) -> None:
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Move partition replicas between brokers (like kafka-reassign-partitions.sh)."""
-        env = env_of()
+        from kcli.cli.argv import parsed_line
+        from kcli.client.config import EndpointType
+
+        env = env_of(ctx)
+        line = parsed_line(ctx)
         action = choose_action(
-            {"generate": generate, "execute": execute, "verify": verify, "cancel": cancel, "list": list_},
+            {"generate": generate, "execute": execute, "verify": verify, "cancel": cancel, "list": list_}
+        )
+        if bootstrap_server and bootstrap_controller:
+            raise UsageError("Please don't specify both --bootstrap-server and --bootstrap-controller")
+        args = ConnectionArgs(
+            bootstrap_server=bootstrap_server,
+            bootstrap_controller=bootstrap_controller,
+            command_config=command_config,
+            profile=profile,
+        )
+        config = _config(args, env, missing_bootstrap=MISSING_BOOTSTRAP)
+        check_options(
+            action,
             {
                 "reassignment-json-file": reassignment_json_file is not None,
                 "topics-to-move-json-file": topics_to_move_json_file is not None,
@@ -292,11 +322,12 @@ def register(app: typer.Typer) -> None:
                 "allow-replication-factor-change": allow_replication_factor_change,
                 "wait": wait,
                 "rollback-file": rollback_file is not None,
+                "bootstrap-controller": bootstrap_controller is not None,
             },
+            line.order,
         )
-        if bootstrap_server and bootstrap_controller:
-            raise UsageError("Please don't specify both --bootstrap-server and --bootstrap-controller")
-        if bootstrap_controller and action not in ("list", "cancel"):
+        refuse_stray(ctx.args)
+        if config.endpoint_type is EndpointType.CONTROLLERS and action not in ("list", "cancel"):
             raise UsageError(
                 f"--{action} needs broker metadata (topics, log dirs): use --bootstrap-server; "
                 "--bootstrap-controller works only with --list and --cancel"
@@ -309,19 +340,13 @@ def register(app: typer.Typer) -> None:
             raise UsageError("throttles are rates in B/s (or -1 for none)")
         if timeout is not None and timeout < 0:
             raise UsageError("--timeout must be a number of milliseconds >= 0")
-        args = ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        )
         if action == "generate":
             assert topics_to_move_json_file is not None and broker_list is not None
             _generate(
-                env, output, args, topics_to_move_json_file, broker_list, strategy, disable_rack_aware, seed
+                env, output, config, topics_to_move_json_file, broker_list, strategy, disable_rack_aware, seed
             )
         elif action == "list":
-            _list(env, output, args)
+            _list(env, output, config)
         else:
             from kcli.ops.reassign.json_format import parse_reassignment
 
@@ -333,7 +358,7 @@ def register(app: typer.Typer) -> None:
                 _execute(
                     env,
                     output,
-                    args,
+                    config,
                     file,
                     additional=additional,
                     throttle=throttle,
@@ -344,15 +369,15 @@ def register(app: typer.Typer) -> None:
                     rollback_file=rollback_file,
                 )
             elif action == "verify":
-                _verify(env, output, args, file, preserve_throttles)
+                _verify(env, output, config, file, preserve_throttles)
             else:
-                _cancel(env, output, args, file, preserve_throttles)
+                _cancel(env, output, config, file, preserve_throttles)
 
 
 def _generate(
     env: Env,
     output: OutputFormat,
-    args: ConnectionArgs,
+    config: ClientConfig,
     topics_file: Path,
     broker_list: str,
     strategy: str,
@@ -372,7 +397,6 @@ def _generate(
         raise UsageError(f"--strategy must be one of: {', '.join(s.value for s in Strategy)}") from None
     topics = parse_topics_to_move(_read(topics_file, "topics-to-move JSON file"), str(topics_file))
     brokers = parse_broker_list(broker_list)
-    config = _config(args, env)
 
     async def go() -> Any:
         async with Admin(config) as admin:
@@ -391,13 +415,11 @@ def _generate(
         env.err(view.stats_line(plan))
 
 
-def _list(env: Env, output: OutputFormat, args: ConnectionArgs) -> None:
+def _list(env: Env, output: OutputFormat, config: ClientConfig) -> None:
     from kcli.client.admin import Admin
     from kcli.ops.reassign.actions import do_list
     from kcli.render import emit
     from kcli.render import reassign as view
-
-    config = _config(args, env)
 
     async def go() -> Any:
         async with Admin(config) as admin:
@@ -410,7 +432,7 @@ def _list(env: Env, output: OutputFormat, args: ConnectionArgs) -> None:
 def _execute(
     env: Env,
     output: OutputFormat,
-    args: ConnectionArgs,
+    config: ClientConfig,
     file: Any,
     *,
     additional: bool,
@@ -428,7 +450,6 @@ def _execute(
     from kcli.render import write_json
 
     check_file_shape(file)
-    config = _config(args, env)
     path = (rollback_file or _default_rollback_path(env)).absolute()
     text = output is not OutputFormat.json
 
@@ -485,13 +506,11 @@ def _execute(
     exit_with(ExitCode.ERROR if failed else ExitCode.OK)
 
 
-def _verify(env: Env, output: OutputFormat, args: ConnectionArgs, file: Any, preserve: bool) -> None:
+def _verify(env: Env, output: OutputFormat, config: ClientConfig, file: Any, preserve: bool) -> None:
     from kcli.client.admin import Admin
     from kcli.ops.reassign.actions import do_verify
     from kcli.render import emit
     from kcli.render import reassign as view
-
-    config = _config(args, env)
 
     async def go() -> Any:
         async with Admin(config) as admin:
@@ -502,13 +521,11 @@ def _verify(env: Env, output: OutputFormat, args: ConnectionArgs, file: Any, pre
     exit_with(ExitCode.ERROR if report.clear_errors else ExitCode.OK)
 
 
-def _cancel(env: Env, output: OutputFormat, args: ConnectionArgs, file: Any, preserve: bool) -> None:
+def _cancel(env: Env, output: OutputFormat, config: ClientConfig, file: Any, preserve: bool) -> None:
     from kcli.client.admin import Admin
     from kcli.ops.reassign.actions import do_cancel
     from kcli.render import emit
     from kcli.render import reassign as view
-
-    config = _config(args, env)
 
     async def go() -> Any:
         async with Admin(config) as admin:

@@ -500,6 +500,10 @@ _ENV_KEYS = {
 _BOOTSTRAP_KEYS = ("bootstrap.servers", "bootstrap.controllers")
 
 
+class MissingBootstrap(UsageError):
+    """No bootstrap address anywhere: each Kafka tool words this its own way (the CLI may reword it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Source:
     name: str
@@ -565,7 +569,7 @@ def resolve_client_config(
         chosen = source
         break
     if chosen is None:
-        raise UsageError(NO_BOOTSTRAP)
+        raise MissingBootstrap(NO_BOOTSTRAP)
     key = next(key for key in _BOOTSTRAP_KEYS if key in merged)
     if chosen is sources[0]:
         label = "--bootstrap-server" if key == "bootstrap.servers" else "--bootstrap-controller"
@@ -578,12 +582,12 @@ def resolve_client_config(
 
 
 # Kafka's sentence first (runbooks grep for it), then every other place a bootstrap address can come from.
-NO_BOOTSTRAP = (
-    "You must specify either --bootstrap-controller or --bootstrap-server. "
+BOOTSTRAP_SOURCES = (
     "Or set bootstrap.controllers or bootstrap.servers in --command-config FILE or a profile "
     "(kcli profile add NAME --bootstrap-server HOST:PORT --use), "
     "or KCLI_BOOTSTRAP_CONTROLLER or KCLI_BOOTSTRAP_SERVER in the environment."
 )
+NO_BOOTSTRAP = f"You must specify either --bootstrap-controller or --bootstrap-server. {BOOTSTRAP_SOURCES}"
 
 
 def _naming_the_source(error: UsageError, sources: list[_Source], environ: Mapping[str, str]) -> UsageError:

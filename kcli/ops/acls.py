@@ -321,8 +321,12 @@ def check_options(opts: AclOptions, *, actions_extra: Sequence[str] = ()) -> Non
     actions = [a for a, on in (("--list", opts.list), ("--add", opts.add), ("--remove", opts.remove)) if on]
     actions += list(actions_extra)
     if len(actions) != 1:
-        given = f" (given: {', '.join(actions)})" if actions else ""
-        raise UsageError(f"Command must include exactly one action: --list, --add, --remove{given}")
+        if actions_extra:
+            raise UsageError(
+                "Command must include exactly one action: --list, --add, --remove, --export, --import "
+                f"(given: {', '.join(actions)})"
+            )
+        raise UsageError("Command must include exactly one action: --list, --add, --remove. ")
     if opts.list:
         for flag, on in (
             ("--producer", opts.producer),
@@ -333,7 +337,7 @@ def check_options(opts: AclOptions, *, actions_extra: Sequence[str] = ()) -> Non
             ("--deny-principal", bool(opts.deny_principals)),
         ):
             if on:
-                raise UsageError(f'Option "--list" can\'t be used with option "{flag}"')
+                raise UsageError(f'Option "[list]" can\'t be used with option "[{flag[2:]}]"')
     for convenience, on in (("--producer", opts.producer), ("--consumer", opts.consumer)):
         if not on:
             continue
@@ -343,7 +347,7 @@ def check_options(opts: AclOptions, *, actions_extra: Sequence[str] = ()) -> Non
             ("--deny-host", bool(opts.deny_hosts)),
         ):
             if other:
-                raise UsageError(f'Option "{convenience}" can\'t be used with option "{flag}"')
+                raise UsageError(f'Option "[{convenience[2:]}]" can\'t be used with option "[{flag[2:]}]"')
     if opts.principals and not opts.list:
         raise UsageError("The --principal option is only available if --list is set")
     if opts.producer and not opts.topics:

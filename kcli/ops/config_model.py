@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from kcli.errors import UsageError
+from kcli.errors import KcliError, UsageError
 from kcli.ops.config_spec import (
     DYNAMIC_SOURCE,
     ConfigChange,
@@ -181,15 +181,16 @@ def java_double(value: float) -> str:
 
 
 def check_deletes(current: ResourceConfigs, changes: ConfigChanges) -> None:
-    """Each --delete-config key must currently be set dynamically (ConfigCommand: `Invalid config(s)`).
+    """Each --delete-config key must currently be set dynamically (kafka-configs: `Invalid config(s)`).
 
-    broker-loggers: every key (added or deleted) must be an existing logger name.
+    broker-loggers: every key (added or deleted) must be an existing logger name. Both refusals
+    depend on the cluster, so they are runtime errors (exit 1), as kafka-configs exits 1.
     """
     present = {e.name for e in current.entries}
     if current.entity.type is EntityType.BROKER_LOGGERS:
-        bad = [k for k in changes.keys if k not in present]
+        bad = [k for k in (*changes.deletes, *changes.sets) if k not in present]
         if bad:
-            raise UsageError(f"Invalid broker logger(s): {', '.join(bad)}")
+            raise KcliError(f"Invalid broker logger(s): {','.join(dict.fromkeys(bad))}")
         return
     wanted = dynamic_source(current.entity)
     # A sparse list (brokers such as tansu return only the keys that are set, all marked
@@ -198,8 +199,8 @@ def check_deletes(current: ResourceConfigs, changes: ConfigChanges) -> None:
     dynamic = {e.name for e in current.entries if sparse or wanted is None or e.source is wanted}
     missing = [k for k in changes.deletes if k not in dynamic]
     if missing:
-        raise UsageError(
-            f"Invalid config(s): {', '.join(missing)} (not set dynamically on {current.entity.label})"
+        raise KcliError(
+            f"Invalid config(s): {','.join(missing)}", hint=f"not set dynamically on {current.entity.label}"
         )
 
 

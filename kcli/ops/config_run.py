@@ -89,11 +89,12 @@ async def describe(
         return await _describe_quotas(admin, selection, describe_all=describe_all, stats=stats)
     from kcli.client.api.configs import describe_configs
 
+    missing = [] if describe_all else await _not_existing(admin, selection.entities)
     entities: list[Entity] = []
     for entity in selection.entities:
-        entities += await _expand(admin, entity, stats)
-    resources = await describe_configs(admin, entities, stats=stats)
-    missing = []
+        if entity not in missing:
+            entities += await _expand(admin, entity, stats)
+    resources = await describe_configs(admin, entities, stats=stats) if entities else []
     kept = []
     named = {e.name for e in selection.entities if e.name is not None}  # a set: 10,000 names are common
     for resource in resources:
@@ -108,6 +109,39 @@ async def describe(
         else:
             kept.append(resource)
     return DescribeResult(resources=tuple(kept), describe_all=describe_all, missing=tuple(missing))
+
+
+async def _not_existing(admin: Admin, entities: Sequence[Entity]) -> list[Entity]:
+    """Named brokers, broker-loggers, client-metrics and groups that do not exist (Kafka >= 4.1 says
+    so instead of describing them). Through brokers only: controllers know none of these lists."""
+    import contextlib
+
+    from kcli.client.api import configs as api
+    from kcli.client.config import EndpointType
+    from kcli.client.errors import UnsupportedByServer
+
+    named = [e for e in entities if e.name is not None and not e.default]
+    if not named or admin.endpoint_type is EndpointType.CONTROLLERS:
+        return []
+    kinds = {e.type for e in named}
+    known: dict[EntityType, set[str] | None] = {}
+    if kinds & {EntityType.BROKERS, EntityType.BROKER_LOGGERS}:
+        known[EntityType.BROKERS] = known[EntityType.BROKER_LOGGERS] = {str(n) for n in admin.nodes}
+    if EntityType.CLIENT_METRICS in kinds:
+        known[EntityType.CLIENT_METRICS] = set(
+            await api.list_config_resources(admin, ConfigResourceType.CLIENT_METRICS)
+        )
+    if EntityType.GROUPS in kinds:
+        groups: set[str] | None = None  # unknown: a broker without ListConfigResources v1 (before 4.1)
+        with contextlib.suppress(UnsupportedByServer):
+            groups = set(await api.list_config_resources(admin, ConfigResourceType.GROUP))
+        known[EntityType.GROUPS] = None if groups is None else groups | set(await api.list_group_ids(admin))
+    out = []
+    for entity in named:
+        names = known.get(entity.type)
+        if names is not None and entity.name not in names:
+            out.append(entity)
+    return out
 
 
 async def _describe_quotas(
@@ -145,6 +179,13 @@ async def alter(
         return AlterOutcome(entity=entity, error=current.error, dry_run=dry_run)
     check_deletes(current, changes)
     guesses = unknown_keys(current, changes)
+    if not guesses and entity.type is EntityType.BROKERS and entity.default and admin.nodes:
+        # The default broker lists only the defaults that are set; any broker lists every key.
+        (one,) = await describe_configs(
+            admin, [Entity(type=entity.type, name=str(min(admin.nodes)))], stats=stats
+        )
+        if one.error is None:
+            guesses = unknown_keys(one, changes)
     if guesses:
         key, guess = guesses[0]
         raise UsageError(f"Unknown config '{key}' for {entity.label}", hint=f"did you mean '{guess}'?")
@@ -228,8 +269,8 @@ async def _alter_quota(
     values = dict(current[0].values) if current else {}
     missing = [c.key for c in plan.quota if c.value is None and c.key not in values]
     if missing:
-        raise UsageError(
-            f"Invalid config(s): {', '.join(missing)} (no such quota set on {_quota_label(selection)})"
+        raise KcliError(
+            f"Invalid config(s): {','.join(missing)}", hint=f"no such quota set on {_quota_label(selection)}"
         )
     error = await alter_client_quotas(
         admin, selection.entities, plan.quota, validate_only=dry_run, stats=stats

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 
@@ -147,8 +147,12 @@ class ScramMechanism(Enum):
 SCRAM_MIN_ITERATIONS = 4096
 SCRAM_DEFAULT_ITERATIONS = 4096
 
-ENTITY_TYPE_LIST = ", ".join(t.value for t in EntityType)
-_KEY_PATTERN = re.compile(r"[a-zA-Z0-9._-]*")
+# kafka-configs lists the tool-only broker-loggers first, then Kafka's ConfigType values.
+ENTITY_TYPE_LIST = ", ".join(
+    [EntityType.BROKER_LOGGERS.value, *(t.value for t in EntityType if t is not EntityType.BROKER_LOGGERS)]
+)
+# `$` is allowed for the logger names of inner classes (ClientQuotaManager$ThrottledChannelReaper).
+_KEY_PATTERN = re.compile(r"[$a-zA-Z0-9._-]*")
 _TOPIC_PATTERN = re.compile(r"[a-zA-Z0-9._-]+")
 _HOST_PATTERN = re.compile(
     r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?"
@@ -199,7 +203,13 @@ class Selection:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EntityFlags:
-    """Every entity-naming flag of `kcli configs`, as given (lists keep command-line order)."""
+    """Every entity-naming flag of `kcli configs`, as given.
+
+    `entity_names` holds the --entity-name values and the --entity-default occurrences in
+    command-line order, "" standing for --entity-default: kafka-configs pairs them by position
+    with the --entity-type values (`--entity-type users --entity-default --entity-type clients
+    --entity-name c2` is the default user and client c2).
+    """
 
     entity_types: Sequence[str] = ()
     entity_names: Sequence[str] = ()
@@ -217,17 +227,17 @@ class EntityFlags:
     broker_defaults: bool = False
     ip_defaults: bool = False
 
-    def shortcut_entities(self) -> list[Entity]:
-        """The entities named by the shortcut flags, in Kafka's flag order."""
+    def _shortcuts(self) -> list[tuple[EntityType, str]]:
+        """(type, name) of each shortcut flag given, in kafka-configs' order ("" = default)."""
         named = [
             (EntityType.TOPICS, self.topic),
             (EntityType.CLIENTS, self.client),
-            (EntityType.GROUPS, self.group),
             (EntityType.USERS, self.user),
             (EntityType.BROKERS, self.broker),
             (EntityType.BROKER_LOGGERS, self.broker_logger),
             (EntityType.IPS, self.ip),
             (EntityType.CLIENT_METRICS, self.client_metrics),
+            (EntityType.GROUPS, self.group),
         ]
         defaults = [
             (EntityType.CLIENTS, self.client_defaults),
@@ -235,9 +245,20 @@ class EntityFlags:
             (EntityType.BROKERS, self.broker_defaults),
             (EntityType.IPS, self.ip_defaults),
         ]
-        out = [Entity(type=t, name=n) for t, n in named if n is not None]
-        out += [Entity(type=t, default=True) for t, on in defaults if on]
-        return out
+        return [(t, n) for t, n in named if n is not None] + [(t, "") for t, on in defaults if on]
+
+    @property
+    def type_texts(self) -> list[str]:
+        """Kafka's entityTypes: the --entity-type values, then the types of the shortcut flags."""
+        return [*self.entity_types, *(t.value for t, _ in self._shortcuts())]
+
+    @property
+    def names(self) -> list[str]:
+        """Kafka's entityNames: generic names in order ("" = default), then the shortcuts' names."""
+        generic = list(self.entity_names)
+        if self.entity_default and "" not in generic:
+            generic.append("")
+        return [*generic, *(n for _, n in self._shortcuts())]
 
     @property
     def uses_generic(self) -> bool:
@@ -248,127 +269,116 @@ def parse_entity_type(text: str) -> EntityType:
     try:
         return EntityType(text.strip())
     except ValueError:
+        import difflib
+
+        guess = difflib.get_close_matches(text.strip(), [t.value for t in EntityType], n=1, cutoff=0.6)
         raise UsageError(
             f"Invalid entity type {text}, the entity type must be one of {ENTITY_TYPE_LIST} "
-            "with a --bootstrap-server or --bootstrap-controller argument"
+            "with a --bootstrap-server or --bootstrap-controller argument",
+            hint=f"did you mean '{guess[0]}'?" if guess else None,
         ) from None
 
 
-def resolve_selection(flags: EntityFlags, *, alter: bool) -> Selection:
-    """Turn the entity flags into a validated Selection (kafka-configs.sh rules; UsageError if bad).
+def check_duplicate_types(flags: EntityFlags) -> None:
+    """kafka-configs' first entity check (it comes before the bootstrap check)."""
+    seen: set[str] = set()
+    duplicates = [t for t in flags.type_texts if t in seen or seen.add(t)]  # type: ignore[func-returns-value]
+    if duplicates:
+        raise UsageError(f"Duplicate entity type(s) specified: {','.join(dict.fromkeys(duplicates))}")
 
-    `--entity-name`s pair positionally with `--entity-type`s; `--entity-default` fills the first type
-    left without a name (for users+clients, the shortcuts `--user-defaults` / `--client-defaults`
-    place a default exactly). For resource types several names are allowed with --describe/--diff.
+
+def resolve_selection(
+    flags: EntityFlags,
+    *,
+    alter: bool,
+    both_bootstraps: bool = False,
+    resolvable: Callable[[str], bool] | None = None,
+) -> Selection:
+    """Turn the entity flags into a validated Selection, with kafka-configs' checks in its order.
+
+    `both_bootstraps`: both --bootstrap-server and --bootstrap-controller were given (Kafka checks
+    that among the entity checks). `resolvable(host)` answers whether an ips entity name resolves
+    (a DNS lookup, done by the caller); without it only the shape of the name is checked.
     """
-    shortcuts = flags.shortcut_entities()
-    if flags.uses_generic and shortcuts:
-        raise UsageError(
-            "--entity-{type,name,default} should not be used in conjunction with specific entity flags"
-        )
-    if shortcuts:
-        entities = shortcuts
-        types = [e.type for e in entities]
-        _check_duplicates(types)
-    else:
-        types = [parse_entity_type(t) for t in flags.entity_types]
-        _check_duplicates(types)
-        entities = _pair_names(types, list(flags.entity_names), flags.entity_default)
+    check_duplicate_types(flags)
+    types = [parse_entity_type(t) for t in flags.type_texts]
     if not types:
         raise UsageError("At least one entity type must be specified")
     if len(types) > 1 and set(types) != {EntityType.USERS, EntityType.CLIENTS}:
         raise UsageError("Only 'users' and 'clients' entity types may be specified together")
-    for entity in entities:
-        _validate_entity(entity, alter=alter)
-    has_name = any(e.name is not None for e in entities)
-    has_default = any(e.default for e in entities)
-    if has_default and types[0] not in DEFAULTABLE_TYPES:
+    if flags.uses_generic and flags._shortcuts():
         raise UsageError(
-            f"--entity-default is only valid for users, clients, brokers and ips, not {types[0].value}"
+            "--entity-{type,name,default} should not be used in conjunction with specific entity flags"
         )
-    if EntityType.BROKER_LOGGERS in types and not has_name:
-        raise UsageError("an entity name must be specified with --describe or --alter of broker-loggers")
-    if alter:
-        if any(t in DEFAULTABLE_TYPES for t in types):
+    names = flags.names
+    has_name = any(names)
+    has_default = "" in names
+    if both_bootstraps:
+        raise UsageError("Only one of --bootstrap-server or --bootstrap-controller can be specified")
+    head = types[0].value
+    if has_name and {EntityType.BROKERS, EntityType.BROKER_LOGGERS} & set(types):
+        for name in [n for n in names if n]:
+            try:
+                int(name)
+            except ValueError:
+                raise UsageError(
+                    f"The entity name for {head} must be a valid integer broker id, but it is: {name}"
+                ) from None
+    if has_name and EntityType.IPS in types:
+        for name in [n for n in names if n]:
+            valid = is_valid_ip_or_host(name) and (resolvable is None or resolvable(name))
+            if not valid:
+                raise UsageError(
+                    f"The entity name for {head} must be a valid IP or resolvable host, but it is: {name}"
+                )
+    listed = ",".join(t.value for t in types)
+    if not alter:
+        if not set(types) & DEFAULTABLE_TYPES and flags.entity_default:
+            raise UsageError(f"--entity-default must not be specified with --describe of {listed}")
+        if EntityType.BROKER_LOGGERS in types and not has_name:
+            raise UsageError(f"An entity name must be specified with --describe of {listed}")
+    else:
+        if set(types) & DEFAULTABLE_TYPES:
             if not has_name and not has_default:
                 raise UsageError(
-                    "an entity-name or default entity must be specified with --alter of users, clients, brokers or ips"
+                    "An entity-name or default entity must be specified with --alter of users, clients, brokers or ips"
                 )
         elif not has_name:
-            raise UsageError(
-                f"an entity name must be specified with --alter of {','.join(t.value for t in types)}"
-            )
-        named = [e for e in entities if e.name is not None or e.default]
-        if len(named) != len(entities) or (not types[0].is_quota and len(entities) != 1):
-            raise UsageError(
-                "--alter needs exactly one entity name (or --entity-default) per --entity-type, "
-                f"got {len(named)} for {len(types)} type(s)"
-            )
+            raise UsageError(f"An entity name must be specified with --alter of {listed}")
+        if len(types) != len(names):
+            raise UsageError("An entity name must be specified for every entity type")
+    entities = _entities(types, names)
+    for entity in entities:
+        if entity.type is EntityType.TOPICS and entity.name:
+            validate_topic_name(entity.name)
     if types[0].is_quota:
-        if len(entities) != len(types):
-            raise UsageError(
-                f"Only one --entity-name (or --entity-default) per quota entity type, got {len(entities)}"
-            )
         order = {EntityType.USERS: 0, EntityType.CLIENTS: 1, EntityType.IPS: 2}
         entities = sorted(entities, key=lambda e: order[e.type])
-    return Selection(types=tuple(dict.fromkeys(types)), entities=tuple(entities))
+    return Selection(types=tuple(types), entities=tuple(entities))
 
 
-def _check_duplicates(types: Sequence[EntityType]) -> None:
-    seen: set[EntityType] = set()
-    duplicates = [t.value for t in types if t in seen or seen.add(t)]  # type: ignore[func-returns-value]
-    if duplicates:
-        raise UsageError(f"Duplicate entity type(s) specified: {', '.join(dict.fromkeys(duplicates))}")
+def _entities(types: list[EntityType], names: list[str]) -> list[Entity]:
+    """Names pair with types by position ("" is the default entity; a type without a name is every one).
 
-
-def _pair_names(types: list[EntityType], names: list[str], default: bool) -> list[Entity]:
-    if not types:
-        return []
-    if len(types) == 1:
+    One resource type with several names (kcli describes each; kafka-configs the first) is the
+    exception to the pairing.
+    """
+    if not types[0].is_quota:
         kind = types[0]
-        out = [Entity(type=kind, name=n) for n in names]
-        if default:
-            out.append(Entity(type=kind, default=True))
-        return out or [Entity(type=kind)]
+        if not names:
+            return [Entity(type=kind)]
+        return [Entity(type=kind, default=True) if n == "" else Entity(type=kind, name=n) for n in names]
     if len(names) > len(types):
-        raise UsageError(f"More --entity-name values ({len(names)}) than --entity-type values ({len(types)})")
+        raise UsageError("More entity names specified than entity types")
     out = []
-    pending = list(names)
-    default_left = default
-    for kind in types:
-        if pending:
-            out.append(Entity(type=kind, name=pending.pop(0)))
-        elif default_left:
-            out.append(Entity(type=kind, default=True))
-            default_left = False
-        else:
+    for index, kind in enumerate(types):
+        if index >= len(names):
             out.append(Entity(type=kind))
-    if default_left:
-        raise UsageError("--entity-default given, but every --entity-type already has an --entity-name")
+        elif names[index] == "":
+            out.append(Entity(type=kind, default=True))
+        else:
+            out.append(Entity(type=kind, name=names[index]))
     return out
-
-
-def _validate_entity(entity: Entity, *, alter: bool) -> None:
-    name = entity.name
-    if name is None:
-        return
-    kind = entity.type
-    if kind in (EntityType.BROKERS, EntityType.BROKER_LOGGERS):
-        try:
-            int(name)
-        except ValueError:
-            raise UsageError(
-                f"The entity name for {kind.value} must be a valid integer broker id, but it is: {name}"
-            ) from None
-    elif kind is EntityType.TOPICS:
-        validate_topic_name(name)
-    elif kind is EntityType.IPS:
-        if not is_valid_ip_or_host(name):
-            raise UsageError(
-                f"The entity name for ips must be a valid IP or resolvable host, but it is: {name}"
-            )
-    elif not name:
-        raise UsageError(f"The entity name for {kind.value} must not be empty")
 
 
 def validate_topic_name(name: str) -> None:
@@ -438,21 +448,21 @@ def split_top_level(text: str, sep: str, *, what: str) -> list[str]:
         elif ch == "]":
             depth -= 1
             if depth < 0:
-                raise UsageError(f"Invalid {what} '{text}': unbalanced ']'")
+                raise UsageError(ADD_CONFIG_FORMAT, hint=f"unbalanced ']' in {what} '{text}'")
         if ch == sep and depth == 0:
             parts.append("".join(current))
             current = []
         else:
             current.append(ch)
     if depth != 0:
-        raise UsageError(f"Invalid {what} '{text}': unbalanced '['")
+        raise UsageError(ADD_CONFIG_FORMAT, hint=f"unbalanced '[' in {what} '{text}'")
     parts.append("".join(current))
     return parts
 
 
-_FORMAT_HINT = (
-    'all configs to be added must be in the format "key=val" or "key=[val1,val2]" '
-    "to group values which contain commas"
+ADD_CONFIG_FORMAT = (
+    'Invalid entity config: all configs to be added must be in the format "key=val" or  "key=[val1,val2]" '
+    "to group values which contain commas."
 )
 
 
@@ -462,7 +472,7 @@ def parse_add_config(text: str, *, option: str = "--add-config") -> dict[str, st
     for item in split_top_level(text, ",", what=option):
         pieces = split_top_level(item, "=", what=option)
         if len(pieces) != 2:
-            raise UsageError(f"Invalid entity config '{item.strip()}' in {option}: {_FORMAT_HINT}")
+            raise UsageError(ADD_CONFIG_FORMAT, hint=f"{option} item '{item.strip()}'")
         key = pieces[0].strip()
         value = pieces[1].replace("[", "").replace("]", "").strip()
         validate_key(key, option=option, item=item)
@@ -478,12 +488,17 @@ def validate_key(key: str, *, option: str, item: str | None = None) -> None:
 
 
 def parse_delete_config(values: Sequence[str]) -> list[str]:
-    """`--delete-config k1,k2` (repeatable): the keys, in order, without duplicates."""
+    """`--delete-config k1,k2` (repeatable): the keys, in order, without duplicates.
+
+    Like kafka-configs, the keys are not checked for characters: a key that is not set is
+    reported by name when the entity's configs are read (`Invalid config(s): ...`).
+    """
     keys: list[str] = []
     for value in values:
         for raw in value.split(","):
             key = raw.strip()
-            validate_key(key, option="--delete-config", item=value)
+            if not key:
+                raise UsageError(f"Invalid entity config '{value}' in --delete-config: empty config key")
             if key not in keys:
                 keys.append(key)
     return keys
@@ -522,6 +537,8 @@ def build_changes(
         raise UsageError(
             "At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter"
         )
+    # kafka-configs sends a key given to both --delete-config and --add-config as a DELETE and a
+    # SET in one request (the broker decides); kcli's list operations must not meet another op.
     touched: dict[str, str] = {}
     for key, kind in (
         [(k, "--delete-config") for k in deletes]
@@ -529,8 +546,13 @@ def build_changes(
         + [(k, "--append-config") for k in appends]
         + [(k, "--subtract-config") for k in subtracts]
     ):
-        if key in touched and touched[key] != kind:
-            raise UsageError(f"Config {key} is given to both {touched[key]} and {kind}")
+        previous = touched.get(key)
+        if (
+            previous is not None
+            and previous != kind
+            and {previous, kind} != {"--delete-config", "--add-config"}
+        ):
+            raise UsageError(f"Config {key} is given to both {previous} and {kind}")
         touched[key] = kind
     changes = [ConfigChange(key=k, op=ConfigOp.DELETE) for k in deletes]
     changes += [ConfigChange(key=k, op=ConfigOp.SET, value=v) for k, v in sets.items()]
@@ -586,39 +608,46 @@ def plan_quota_alter(selection: Selection, changes: ConfigChanges) -> QuotaPlan:
     unknown_deletes = [k for k in deletes if k not in allowed and k not in scram_deletes]
     users_only = types == {EntityType.USERS}
     if EntityType.IPS in types:
-        bad = unknown_sets + list(scram_sets) + unknown_deletes + scram_deletes
+        bad = [k for k in dict.fromkeys([*sets, *deletes]) if k not in IP_QUOTA_KEYS]
         if bad:
             raise UsageError(
-                f"Only connection quota configs can be set for 'ips'. Unexpected config names: {', '.join(bad)}"
+                "Only connection quota configs can be added for 'ips' using --bootstrap-server. "
+                f"Unexpected config names: {', '.join(bad)}"
             )
     elif not users_only:
         bad_add = unknown_sets + list(scram_sets)
         bad_delete = unknown_deletes + scram_deletes
         if bad_add:
             raise UsageError(
-                f"Only quota configs can be added for 'clients'. Unexpected config names: {', '.join(bad_add)}"
+                "Only quota configs can be added for 'clients' using --bootstrap-server. "
+                f"Unexpected config names: {','.join(bad_add)}"
             )
         if bad_delete:
             raise UsageError(
-                f"Only quota configs can be deleted for 'clients'. Unexpected config names: {', '.join(bad_delete)}"
+                "Only quota configs can be deleted for 'clients' using --bootstrap-server. "
+                f"Unexpected config names: {','.join(bad_delete)}"
             )
     else:
         if unknown_sets:
             raise UsageError(
-                f"Only quota and SCRAM credential configs can be added for 'users'. Unexpected config names: {', '.join(unknown_sets)}"
+                "Only quota and SCRAM credential configs can be added for 'users' using --bootstrap-server. "
+                f"Unexpected config names: {','.join(unknown_sets)}"
             )
         if unknown_deletes:
             raise UsageError(
-                f"Only quota and SCRAM credential configs can be deleted for 'users'. Unexpected config names: {', '.join(unknown_deletes)}"
+                "Only quota and SCRAM credential configs can be deleted for 'users' using --bootstrap-server. "
+                f"Unexpected config names: {','.join(unknown_deletes)}"
             )
         if scram_sets or scram_deletes:
             if any(e.default for e in selection.entities):
                 raise UsageError(
-                    "The use of --entity-default or --user-defaults is not allowed with User SCRAM Credentials"
+                    "The use of --entity-default or --user-defaults is not allowed with User SCRAM "
+                    "Credentials using --bootstrap-server."
                 )
             if len(scram_sets) != len(sets) or len(scram_deletes) != len(deletes):
                 raise UsageError(
-                    "Cannot alter both quota and SCRAM credential configs simultaneously for 'users'"
+                    "Cannot alter both quota and SCRAM credential configs simultaneously for 'users' "
+                    "using --bootstrap-server."
                 )
             upserts = tuple(parse_scram_value(k, v) for k, v in scram_sets.items())
             mechanisms = tuple(
@@ -664,6 +693,6 @@ def parse_scram_value(key: str, value: str) -> ScramUpsert:
             iterations = SCRAM_DEFAULT_ITERATIONS
         elif iterations < SCRAM_MIN_ITERATIONS:
             raise UsageError(
-                f"The SCRAM iterations for {key} must be at least {SCRAM_MIN_ITERATIONS}, got {iterations}"
+                f"Iterations {iterations} is less than the minimum {SCRAM_MIN_ITERATIONS} required for {key}"
             )
     return ScramUpsert(mechanism=mechanism, iterations=iterations, password=fields["password"])

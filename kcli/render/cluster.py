@@ -1,4 +1,4 @@
-"""Output of `kcli cluster-id`, `kcli cluster unregister` and `kcli cluster list-endpoints` (kafka-cluster.sh shapes)."""
+"""Output of `kcli cluster-id` and `kcli cluster` unregister, list-endpoints and api-versions (kafka-cluster.sh shapes)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from kcli.client.api.cluster import ClusterEndpoints
+    from kcli.client.api.cluster import ApiEntry, ClusterEndpoints, EndpointNode, NodeApiVersions
     from kcli.client.cluster import ClusterDescription
 
 
@@ -87,3 +87,66 @@ def unregister_line(broker_id: int) -> str:
 
 
 UNREGISTER_UNSUPPORTED = "The target cluster does not support the broker unregistration API."
+
+
+def node_text(node: EndpointNode) -> str:
+    """Kafka's Node.toString: `host:port (id: 1 rack: null isFenced: false)`."""
+    rack = node.rack if node.rack is not None else "null"
+    return f"{node.host}:{node.port} (id: {node.node_id} rack: {rack} isFenced: {str(node.fenced).lower()})"
+
+
+def api_entry_text(entry: ApiEntry) -> str:
+    """One API as Kafka's NodeApiVersions prints it: `Metadata(3): 0 to 13 [usable: 13, request header: 2]`."""
+    label = f"{entry.name}({entry.api_key})" if entry.name is not None else f"UNKNOWN({entry.api_key})"
+    if entry.min_version is None or entry.max_version is None:
+        return f"{label}: UNSUPPORTED"
+    if entry.min_version == entry.max_version:
+        text = f"{label}: {entry.min_version}"
+    else:
+        text = f"{label}: {entry.min_version} to {entry.max_version}"
+    if entry.unusable is not None:
+        return f"{text} [unusable: {entry.unusable}]"
+    if entry.usable is not None:
+        return f"{text} [usable: {entry.usable}, request header: {entry.request_header}]"
+    return text
+
+
+def api_versions_lines(result: tuple[str, tuple[NodeApiVersions, ...]]) -> list[str]:
+    """Per node `<node> -> (`, one tab-indented line per API (comma-terminated but the last), `)`."""
+    lines: list[str] = []
+    for node in result[1]:
+        if node.error is not None:
+            lines.append(f"{node_text(node.node)} -> ERROR: {node.error}")
+            continue
+        lines.append(f"{node_text(node.node)} -> (")
+        texts = [api_entry_text(entry) for entry in node.entries]
+        lines += [f"\t{text}," for text in texts[:-1]] + [f"\t{text}" for text in texts[-1:]]
+        lines.append(")")
+    return lines
+
+
+def api_versions_json(result: tuple[str, tuple[NodeApiVersions, ...]]) -> dict[str, Any]:
+    return {
+        "endpoint_type": result[0],
+        "nodes": [
+            {
+                "id": node.node.node_id,
+                "host": node.node.host,
+                "port": node.node.port,
+                "error": node.error,
+                "apis": [
+                    {
+                        "api_key": e.api_key,
+                        "name": e.name,
+                        "min_version": e.min_version,
+                        "max_version": e.max_version,
+                        "usable_version": e.usable,
+                        "request_header_version": e.request_header,
+                        "unusable": e.unusable,
+                    }
+                    for e in node.entries
+                ],
+            }
+            for node in result[1]
+        ],
+    }

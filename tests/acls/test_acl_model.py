@@ -127,15 +127,15 @@ def test_producer_consumer_idempotent_sets() -> None:
         (AclOptions(add=True, list=True), "exactly one action"),
         (
             AclOptions(list=True, producer=True, topics=["t"]),
-            'Option "--list" can\'t be used with option "--producer"',
+            'Option "[list]" can\'t be used with option "[producer]"',
         ),
         (
             AclOptions(add=True, producer=True, topics=["t"], operations=["Read"]),
-            'Option "--producer" can\'t be used with option "--operation"',
+            'Option "[producer]" can\'t be used with option "[operation]"',
         ),
         (
             AclOptions(add=True, consumer=True, topics=["t"], deny_principals=["User:x"]),
-            '"--consumer" can\'t be used with option "--deny-principal"',
+            '"[consumer]" can\'t be used with option "[deny-principal]"',
         ),
         (AclOptions(add=True, principals=["User:x"]), "only available if --list"),
         (AclOptions(add=True, producer=True), "With --producer you must specify a --topic"),

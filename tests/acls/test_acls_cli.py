@@ -35,11 +35,11 @@ def test_help() -> None:
         (("--list", "--export", "f.json"), "exactly one action"),
         (
             ("--list", "--allow-principal", "User:a"),
-            'Option "--list" can\'t be used with option "--allow-principal"',
+            'Option "[list]" can\'t be used with option "[allow-principal]"',
         ),
         (
             ("--add", "--producer", "--topic", "t", "--operation", "Read"),
-            'Option "--producer" can\'t be used with option "--operation"',
+            'Option "[producer]" can\'t be used with option "[operation]"',
         ),
         (("--add", "--consumer", "--topic", "t"), "With --consumer you must specify a --topic and a --group"),
         (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kcli.errors import UsageError
+from kcli.errors import KcliError, UsageError
 from kcli.ops.config_model import (
     AlterOutcome,
     ConfigEntry,
@@ -133,7 +133,7 @@ def test_check_deletes() -> None:
     )
     filler = tuple(_entry(f"k{i}", "1", ConfigSource.DEFAULT_CONFIG) for i in range(25))
     full = ResourceConfigs(entity=TOPIC, entries=(*filler, RETENTION, CLEANUP))
-    with pytest.raises(UsageError, match=r"Invalid config\(s\): cleanup.policy"):
+    with pytest.raises(KcliError, match=r"Invalid config\(s\): cleanup.policy"):
         check_deletes(
             full, build_changes(add_config=None, add_config_file=None, delete_config=["cleanup.policy"])
         )
@@ -141,13 +141,13 @@ def test_check_deletes() -> None:
     check_deletes(
         ORDERS, build_changes(add_config=None, add_config_file=None, delete_config=["cleanup.policy"])
     )
-    with pytest.raises(UsageError, match=r"Invalid config\(s\): nope"):
+    with pytest.raises(KcliError, match=r"Invalid config\(s\): nope"):
         check_deletes(ORDERS, build_changes(add_config=None, add_config_file=None, delete_config=["nope"]))
     loggers = ResourceConfigs(
         entity=Entity(type=EntityType.BROKER_LOGGERS, name="1"),
         entries=(_entry("kafka.server", "INFO", ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG),),
     )
-    with pytest.raises(UsageError, match=r"Invalid broker logger\(s\): nope"):
+    with pytest.raises(KcliError, match=r"Invalid broker logger\(s\): nope"):
         check_deletes(loggers, build_changes(add_config="nope=DEBUG", add_config_file=None, delete_config=[]))
 
 

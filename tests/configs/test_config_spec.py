@@ -43,18 +43,31 @@ def test_add_config_grammar(text: str, expected: dict[str, str]) -> None:
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
-        ("a=[1,2", "unbalanced '['"),
-        ("a=1]", "unbalanced ']'"),
+        ("a=[1,2", "unbalanced '[' in --add-config 'a=[1,2'"),
+        ("a=1]", "unbalanced ']' in --add-config 'a=1]'"),
         ("=1", "empty config key"),
-        ("a", "Invalid entity config 'a'"),
-        ("a=b=c", "Invalid entity config 'a=b=c'"),
+        ("a", "--add-config item 'a'"),
+        ("a=b=c", "--add-config item 'a=b=c'"),
         ("bad key=1", "Invalid character found for config key: bad key"),
     ],
 )
 def test_add_config_errors_name_the_text(text: str, fragment: str) -> None:
     with pytest.raises(UsageError) as info:
         parse_add_config(text)
-    assert fragment in info.value.message
+    assert fragment in info.value.line()
+
+
+def test_add_config_format_error_is_kafkas_message() -> None:
+    with pytest.raises(UsageError) as info:
+        parse_add_config("a,=b")
+    assert info.value.message == (
+        'Invalid entity config: all configs to be added must be in the format "key=val" or  "key=[val1,val2]" '
+        "to group values which contain commas."
+    )
+
+
+def test_dollar_is_a_key_character() -> None:
+    assert parse_add_config("a._-c=b,a$b=c") == {"a._-c": "b", "a$b": "c"}
 
 
 def test_delete_config_splits_and_dedupes() -> None:
@@ -84,8 +97,14 @@ def test_changes_rules() -> None:
         build_changes(add_config="a=1", add_config_file={"b": "2"}, delete_config=[])
     with pytest.raises(UsageError, match="At least one of --add-config"):
         build_changes(add_config=None, add_config_file=None, delete_config=[])
-    with pytest.raises(UsageError, match="both --delete-config and --add-config"):
-        build_changes(add_config="a=1", add_config_file=None, delete_config=["a"])
+    # kafka-configs sends both (DELETE then SET) and lets the broker decide
+    both = build_changes(add_config="a=1", add_config_file=None, delete_config=["a"])
+    assert both.changes == (
+        ConfigChange(key="a", op=ConfigOp.DELETE),
+        ConfigChange(key="a", op=ConfigOp.SET, value="1"),
+    )
+    with pytest.raises(UsageError, match="both --add-config and --append-config"):
+        build_changes(add_config="a=1", add_config_file=None, delete_config=[], append_config=["a=[x]"])
     file_changes = build_changes(add_config=None, add_config_file={"a": "1"}, delete_config=[])
     assert file_changes.sets == {"a": "1"}
 
@@ -129,19 +148,27 @@ def test_shortcuts_and_user_client_pairs() -> None:
         (EntityFlags(), False, "At least one entity type must be specified"),
         (EntityFlags(entity_types=["topics", "brokers"]), False, "Only 'users' and 'clients'"),
         (EntityFlags(entity_types=["topics", "topics"]), False, "Duplicate entity type(s) specified: topics"),
-        (EntityFlags(entity_types=["topics"], topic="x"), False, "should not be used in conjunction"),
+        (EntityFlags(entity_types=["users"], client="x"), False, "should not be used in conjunction"),
         (EntityFlags(broker="one"), False, "valid integer broker id, but it is: one"),
         (EntityFlags(topic="bad/name"), False, 'Topic name "bad/name" is illegal'),
         (EntityFlags(ip="not an ip!"), False, "valid IP or resolvable host, but it is: not an ip!"),
-        (EntityFlags(entity_types=["broker-loggers"]), False, "an entity name must be specified"),
+        (EntityFlags(entity_types=["broker-loggers"]), False, "An entity name must be specified"),
         (
             EntityFlags(entity_types=["topics"]),
             True,
-            "an entity name must be specified with --alter of topics",
+            "An entity name must be specified with --alter of topics",
         ),
-        (EntityFlags(entity_types=["users"]), True, "an entity-name or default entity must be specified"),
-        (EntityFlags(entity_types=["topics"], entity_default=True), False, "--entity-default is only valid"),
-        (EntityFlags(entity_types=["topics"], entity_names=["a", "b"]), True, "exactly one entity name"),
+        (EntityFlags(entity_types=["users"]), True, "An entity-name or default entity must be specified"),
+        (
+            EntityFlags(entity_types=["topics"], entity_default=True),
+            False,
+            "--entity-default must not be specified with --describe of topics",
+        ),
+        (
+            EntityFlags(entity_types=["topics"], entity_names=["a", "b"]),
+            True,
+            "An entity name must be specified for every entity type",
+        ),
     ],
 )
 def test_entity_errors(flags: EntityFlags, alter: bool, fragment: str) -> None:
@@ -187,7 +214,9 @@ def test_scram_plan() -> None:
     assert "s3cret" not in repr(plan)
     deletes = plan_quota_alter(users, _changes(delete=["SCRAM-SHA-256"]))
     assert deletes.scram_deletes == (ScramMechanism.SCRAM_SHA_256,)
-    with pytest.raises(UsageError, match="at least 4096"):
+    with pytest.raises(
+        UsageError, match="Iterations 10 is less than the minimum 4096 required for SCRAM-SHA-256"
+    ):
         plan_quota_alter(users, _changes("SCRAM-SHA-256=[iterations=10,password=p]"))
     with pytest.raises(UsageError, match="Cannot alter both quota and SCRAM"):
         plan_quota_alter(users, _changes("SCRAM-SHA-256=[password=p],producer_byte_rate=1"))

@@ -35,22 +35,22 @@ def test_help() -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (("--topic", "t"), "exactly one action: --describe, --alter, --diff"),
+        (("--topic", "t"), "Command must include exactly one action: --describe, --alter (or kcli's --diff)"),
         (("--describe", "--alter", "--topic", "t"), "exactly one action"),
         (
             ("--describe", "--topic", "t", "--delete-config", "a"),
-            'Option "--describe" can\'t be used with option "--delete-config"',
+            'Option "[describe]" can\'t be used with option "[delete-config]"',
         ),
-        (("--describe", "--topic", "t", "--dry-run"), 'can\'t be used with option "--dry-run"'),
+        (("--describe", "--topic", "t", "--dry-run"), 'can\'t be used with option "[dry-run]"'),
         (("--describe", "--entity-type", "nope"), "Invalid entity type nope"),
-        (("--describe", "--entity-type", "topics", "--topic", "t"), "should not be used in conjunction"),
+        (("--describe", "--entity-type", "users", "--client", "c"), "should not be used in conjunction"),
         (("--describe", "--entity-type", "users", "--entity-type", "ips"), "Only 'users' and 'clients'"),
         (("--alter", "--topic", "t"), "At least one of --add-config, --add-config-file, or --delete-config"),
         (
             ("--alter", "--entity-type", "topics", "--add-config", "a=1"),
-            "an entity name must be specified with --alter of topics",
+            "An entity name must be specified with --alter of topics",
         ),
-        (("--alter", "--topic", "t", "--add-config", "a=[1"), "Invalid --add-config 'a=[1': unbalanced '['"),
+        (("--alter", "--topic", "t", "--add-config", "a=[1"), "unbalanced '[' in --add-config 'a=[1'"),
         (("--alter", "--topic", "t", "--add-config", "=1"), "empty config key"),
         (
             ("--alter", "--topic", "t", "--add-config", "a=1", "--add-config-file", "x.properties"),
@@ -75,6 +75,16 @@ def test_usage_errors_exit_2_with_one_line(args: tuple[str, ...], fragment: str)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert fragment in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("topic", "topics"), ("broker", "brokers"), ("client-metric", "client-metrics")]
+)
+def test_a_mistyped_entity_type_gets_a_did_you_mean(typed: str, meant: str) -> None:
+    result = invoke("configs", *NOWHERE, "--describe", "--entity-type", typed)
+    assert result.code == 2
+    assert result.stderr.strip().endswith(f"argument (did you mean '{meant}'?)")
+    assert result.stderr.startswith(f"Error: Invalid entity type {typed}, the entity type must be one of ")
 
 
 def test_add_config_file_is_read_and_validated(tmp_path: Path) -> None:

@@ -99,7 +99,9 @@ def test_dry_run_validates_and_changes_nothing(sandbox: Any) -> None:
         "retention.ms",
         "--dry-run",
     )
-    assert result.code == 2  # the same key twice is a usage error
+    # kafka-configs sends a key given to --add-config and --delete-config; the broker refuses it
+    assert result.code == 1
+    assert "INVALID_REQUEST: Error due to duplicate config keys: retention.ms" in result.stderr
     result = _kcli(
         sandbox, "brokers", "--alter", "--topic", topic, "--add-config", "retention.ms=2000", "--dry-run"
     )
@@ -119,6 +121,18 @@ def test_did_you_mean_from_the_brokers_own_list(sandbox: Any) -> None:
         result.stderr.strip()
         == f"Error: Unknown config 'retention.mss' for topic {topic} (did you mean 'retention.ms'?)"
     )
+
+
+@pytest.mark.parametrize("kind", ["brokers", "controllers"])
+def test_did_you_mean_for_the_broker_defaults_too(sandbox: Any, kind: str) -> None:
+    """The default broker lists only the defaults that are set; the guess comes from a broker's full list."""
+    for args in (["--broker-defaults"], ["--entity-type", "brokers", "--entity-default"]):
+        result = _kcli(sandbox, kind, "--alter", *args, "--add-config", "log.cleaner.threadz=2", "--dry-run")
+        assert result.code == 2
+        assert (
+            result.stderr.strip()
+            == "Error: Unknown config 'log.cleaner.threadz' for default broker (did you mean 'log.cleaner.threads'?)"
+        )
 
 
 def test_per_resource_errors_do_not_hide_the_others(sandbox: Any) -> None:
@@ -229,16 +243,21 @@ def test_kafka_python_reads_back_what_kcli_wrote(sandbox: Any) -> None:
 
 
 def test_a_node_id_not_in_the_cluster_is_named_plainly(sandbox: Any) -> None:
-    """With --bootstrap-controller, --broker names a controller id; a wrong id is one plain line."""
+    """With --bootstrap-controller, --broker names a controller id; a wrong id is one plain line.
+    Without --all, Kafka >= 4.1 says a named broker does not exist and exits 0 (ConfigCommandTest)."""
+    absent = _kcli(sandbox, "brokers", "--describe", "--broker", "77")
+    assert absent.code == 0 and absent.lines == [
+        "The broker '77' doesn't exist and doesn't have dynamic config."
+    ]
     for kind, args in (
-        ("brokers", ("--describe", "--broker", "77")),
+        ("brokers", ("--describe", "--all", "--broker", "77")),
         ("controllers", ("--alter", "--broker", "1", "--add-config", "log.cleaner.threads=2")),
     ):
         result = _kcli(sandbox, kind, *args)
         assert result.code == 1 and len(result.stderr.splitlines()) == 1, result.stderr
         assert "is not in the cluster (known " in result.stderr
         assert "KcliError" not in result.stderr, result.stderr
-    shown = _kcli(sandbox, "brokers", "--describe", "--broker", "77", "-o", "json")
+    shown = _kcli(sandbox, "brokers", "--describe", "--all", "--broker", "77", "-o", "json")
     error = shown.json["resources"][0]["error"]
     assert error["name"] == "" and "77 is not in the cluster" in error["message"]
 

@@ -115,6 +115,9 @@ def _c(sb: Any) -> list[str]:
 CASES: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("cluster-id", lambda sb: ["cluster-id", *_b(sb)]),
     ("cluster-id", lambda sb: ["cluster-id", *_c(sb)]),
+    ("cluster cluster-id", lambda sb: ["cluster", "cluster-id", *_b(sb)]),
+    ("cluster api-versions", lambda sb: ["cluster", "api-versions", *_b(sb)]),
+    ("cluster api-versions", lambda sb: ["cluster", "api-versions", *_c(sb)]),
     ("cluster list-endpoints", lambda sb: ["cluster", "list-endpoints", *_b(sb)]),
     ("cluster list-endpoints", lambda sb: ["cluster", "list-endpoints", *_c(sb)]),
     ("cluster doctor", lambda sb: ["cluster", "doctor", *_b(sb)]),

@@ -28,6 +28,8 @@ PLAIN_CASES: list[tuple[str, Callable[[Any, Path], list[str]]]] = [
     ("cluster-id", lambda sb, _: ["cluster-id", "-b", sb.bootstrap_servers]),
     ("cluster list-endpoints", lambda sb, _: ["cluster", "list-endpoints", "-C", sb.bootstrap_controllers]),
     ("cluster doctor", lambda sb, _: ["cluster", "doctor", "-b", sb.bootstrap_servers]),
+    ("cluster cluster-id", lambda sb, _: ["cluster", "cluster-id", "-b", sb.bootstrap_servers]),
+    ("cluster api-versions", lambda sb, _: ["cluster", "api-versions", "-b", sb.bootstrap_servers]),
     (
         "configs",
         lambda sb, _: ["configs", "-b", sb.bootstrap_servers, "--describe", "--broker", "1", "--all"],
@@ -104,6 +106,8 @@ FAILING: list[tuple[str, list[str]]] = [
     ("cluster-id", ["cluster-id", *DEAD]),
     ("cluster list-endpoints", ["cluster", "list-endpoints", *DEAD_C]),
     ("cluster doctor", ["cluster", "doctor", *DEAD]),
+    ("cluster cluster-id", ["cluster", "cluster-id", *DEAD]),
+    ("cluster api-versions", ["cluster", "api-versions", *DEAD]),
     ("cluster unregister", ["cluster", "unregister", *DEAD, "--id", "1"]),
     ("configs", ["configs", *DEAD, "--describe", "--topic", "t"]),
     ("configs", ["configs", "--describe"]),  # usage error before connecting

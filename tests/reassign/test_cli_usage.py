@@ -58,6 +58,16 @@ def test_generate_needs_brokers_not_controllers(tmp_path: Path) -> None:
         "--topics-to-move-json-file", topics, "--broker-list", "1,2",
     )  # fmt: skip
     assert result.code == 2
+    assert result.stderr == 'Error: Option "[bootstrap-controller]" can\'t be used with action "[generate]"\n'
+
+
+def test_controllers_from_a_profile_are_refused_for_generate(tmp_path: Path) -> None:
+    topics = write(tmp_path, "t.json", '{"version":1,"topics":[{"topic":"a"}]}')
+    result = invoke(
+        "reassign-partitions", "--generate", "--topics-to-move-json-file", topics, "--broker-list", "1,2",
+        environ={"KCLI_BOOTSTRAP_CONTROLLER": NOWHERE},
+    )  # fmt: skip
+    assert result.code == 2
     assert "--generate needs broker metadata" in result.stderr
     assert "--bootstrap-controller works only with --list and --cancel" in result.stderr
 

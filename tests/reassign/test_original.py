@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from kcli.errors import UsageError
+from kcli.errors import KcliError
 from kcli.ops.reassign.model import BrokerInfo, TopicPartition
 from kcli.ops.reassign.original import (
     assign_rack_aware,
@@ -54,13 +54,16 @@ def test_rack_aware_spreads_every_partition_over_racks() -> None:
 
 def test_partial_racks_refused_unless_disabled() -> None:
     brokers = [BrokerInfo(broker_id=1, rack="a"), BrokerInfo(broker_id=2)]
-    with pytest.raises(UsageError, match="Not all brokers have rack information"):
+    with pytest.raises(KcliError, match="Not all brokers have rack information"):
         resolve_rack_awareness(brokers, disable_rack_aware=False)
     assert resolve_rack_awareness(brokers, disable_rack_aware=True) is False
 
 
 def test_replication_factor_larger_than_brokers() -> None:
-    with pytest.raises(UsageError, match=r"Replication factor: 3 larger than available brokers: 2\."):
+    with pytest.raises(
+        KcliError,
+        match=r"The target replication factor of 3 cannot be reached because only 2 broker\(s\) are registered\.",
+    ):
         plan_original(
             {TopicPartition("t", 0): (1, 2, 3)},
             [BrokerInfo(broker_id=1), BrokerInfo(broker_id=2)],

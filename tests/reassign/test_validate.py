@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kcli.errors import UsageError
+from kcli.errors import KcliError, UsageError
 from kcli.ops.reassign.json_format import parse_reassignment
 from kcli.ops.reassign.model import TopicPartition
 from kcli.ops.reassign.validate import check_against_cluster
@@ -34,15 +34,27 @@ def test_valid_passes() -> None:
             '{"topic":"a","partition":0,"replicas":[1,1]}',
             "Partition replica lists may not contain duplicate entries: a-0 contains multiple entries for 1.",
         ),
-        ('{"topic":"a","partition":0,"replicas":[1,9]}', "Unknown broker id 9"),
-        ('{"topic":"a","partition":7,"replicas":[1,2]}', "Unable to find partition: a-7"),
-        ('{"topic":"zz","partition":0,"replicas":[1,2]}', "topic zz does not exist"),
-        ('{"topic":"a","partition":0,"replicas":[1,2,3]}', "would change replication factor from 2 to 3"),
     ],
 )
 def test_each_bad_input_is_one_usage_error(partitions: str, message: str) -> None:
     with pytest.raises(UsageError) as info:
         check(partitions)
+    assert message in info.value.line()
+
+
+@pytest.mark.parametrize(
+    ("partitions", "message"),
+    [
+        ('{"topic":"a","partition":0,"replicas":[1,9]}', "Unknown broker id 9"),
+        ('{"topic":"a","partition":7,"replicas":[1,2]}', "Unable to find partition: a-7"),
+        ('{"topic":"zz","partition":0,"replicas":[1,2]}', "Topic zz not found."),
+        ('{"topic":"a","partition":0,"replicas":[1,2,3]}', "would change replication factor from 2 to 3"),
+    ],
+)
+def test_what_the_cluster_refutes_is_a_runtime_error(partitions: str, message: str) -> None:
+    with pytest.raises(KcliError) as info:
+        check(partitions)
+    assert not isinstance(info.value, UsageError)
     assert message in info.value.line()
 
 

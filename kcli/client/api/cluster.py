@@ -1,6 +1,8 @@
-"""The cluster tool on the wire: DescribeCluster (60) v2, UnregisterBroker (64), and doctor's probes.
+"""The cluster tool on the wire: DescribeCluster (60) v2, UnregisterBroker (64), ApiVersions (18), doctor.
 
 Behavior:
+- api-versions: the ApiVersions answer of every broker (or controller), each compared with the
+  versions kcli itself can send, as kafka-cluster api-versions shows them.
 - list-endpoints: DescribeCluster through the admin; --include-fenced-brokers needs v2 (Kafka 4.0)
   and brokers (controllers do not describe brokers).
 - unregister: UnregisterBroker v0 to the active controller (or through a broker).
@@ -112,6 +114,85 @@ async def unregister_broker(admin: Admin, broker_id: int) -> None:
         idempotent=False,
     )
     check(int(response.error_code), response.error_message, what=f"UnregisterBroker of broker {broker_id}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApiEntry:
+    """One API as a node offers it: its range, and the version kcli would use (None: unusable/unknown)."""
+
+    api_key: int
+    name: str | None  # None: an API key kcli does not know
+    min_version: int | None = None  # None: not offered by the node (a client API it lacks)
+    max_version: int | None = None
+    usable: int | None = None
+    request_header: int | None = None
+    unusable: str | None = None  # "node too new" / "node too old"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NodeApiVersions:
+    node: EndpointNode
+    entries: tuple[ApiEntry, ...] = ()
+    error: str | None = None  # why the node could not be asked
+
+
+async def api_versions(admin: Admin) -> tuple[str, tuple[NodeApiVersions, ...]]:
+    """(endpoint type, what each broker or controller offers), nodes by id, APIs by key."""
+    endpoints = await list_endpoints(admin, include_fenced=False)
+
+    async def one(node: EndpointNode) -> NodeApiVersions:
+        try:
+            response = await admin.api_versions(node.node_id)
+        except KcliError as error:
+            return NodeApiVersions(node=node, error=error.line())
+        offered = {int(a.api_key): (int(a.min_version), int(a.max_version)) for a in response.api_keys}
+        return NodeApiVersions(node=node, entries=api_entries(offered))
+
+    nodes = await asyncio.gather(*(one(node) for node in endpoints.nodes))
+    return endpoints.endpoint_type, tuple(nodes)
+
+
+def api_entries(offered: dict[int, tuple[int, int]]) -> tuple[ApiEntry, ...]:
+    """Kafka's NodeApiVersions view: every offered API, and each client API the node lacks."""
+    from kcli.client.protocol import (
+        API_SCHEMA_NAMES,
+        BROKER_LISTENER_APIS,
+        api_name,
+        client_versions,
+        request_header_version,
+    )
+
+    entries = []
+    for key in sorted(set(offered) | BROKER_LISTENER_APIS):
+        name = api_name(key) if key in API_SCHEMA_NAMES else None
+        if key not in offered:
+            entries.append(ApiEntry(api_key=key, name=name))
+            continue
+        low, high = offered[key]
+        ours = client_versions(key) if name is not None else None
+        if ours is None:
+            entries.append(ApiEntry(api_key=key, name=name, min_version=low, max_version=high))
+        elif ours[1] < low:
+            entries.append(
+                ApiEntry(api_key=key, name=name, min_version=low, max_version=high, unusable="node too new")
+            )
+        elif high < ours[0]:
+            entries.append(
+                ApiEntry(api_key=key, name=name, min_version=low, max_version=high, unusable="node too old")
+            )
+        else:
+            usable = min(ours[1], high)
+            entries.append(
+                ApiEntry(
+                    api_key=key,
+                    name=name,
+                    min_version=low,
+                    max_version=high,
+                    usable=usable,
+                    request_header=request_header_version(key, usable),
+                )
+            )
+    return tuple(entries)
 
 
 # ------------------------------------------------------------------------------------------ doctor

@@ -114,6 +114,13 @@ API_SCHEMA_NAMES: dict[int, str] = {
     92: "delete_share_group_offsets",
 }
 
+# API keys whose schema names the broker listener (Kafka 4.x ApiKeys.clientApis()): what a client
+# may ask of a broker. kafka-cluster api-versions prints UNSUPPORTED for those a node does not offer.
+BROKER_LISTENER_APIS = frozenset(
+    {0, 1, 2, 3, *range(8, 52), 55, 57, 60, 61, 64, 65, 66, 68, 69, 71, 72, 74, 75, *range(76, 82)}
+    | set(range(83, 93))
+)
+
 
 def _schema_name(api: str) -> str:
     """Accept "describe_cluster", "DescribeCluster" or "describe-cluster"; return kio's schema name."""
@@ -174,6 +181,26 @@ def api_name(api_key: int) -> str:
         return f"Api({api_key})"
     special = {"k_raft_version_record": "KRaftVersionRecord"}
     return special.get(name) or "".join(part.capitalize() for part in name.split("_"))
+
+
+@functools.cache
+def client_versions(api_key: int) -> tuple[int, int] | None:
+    """The versions of an API kcli can encode (kio's, and ApiVersions up to v5); None if unknown."""
+    if api_key == API_VERSIONS_KEY:
+        return 0, 5
+    try:
+        name = schema_name(api_key)
+    except KeyError:
+        return None
+    from kio.schema.index import schema_name_map
+
+    versions = sorted(schema_name_map.get(name, {}))
+    return (versions[0], versions[-1]) if versions else None
+
+
+def request_header_version(api_key: int, version: int) -> int:
+    """The request header version of an API version: 2 when the version is flexible, else 1."""
+    return 2 if request_class(schema_name(api_key), version).__flexible__ else 1
 
 
 def response_class_for(request: Any) -> type:

@@ -1,8 +1,9 @@
 """The reassignment actions as async workflows over the Admin client (the CLI runs one of them).
 
-Each workflow reads what it needs, validates before changing anything (UsageError, exit 2), then
-changes the cluster and returns a result value for kcli.render.reassign. Wire calls live in
-kcli.client.api.{topics,reassign,log_dirs} and kcli.client.api.configs.
+Each workflow reads what it needs, validates before changing anything (a KcliError, exit 1, when
+the cluster refutes the request), then changes the cluster and returns a result value for
+kcli.render.reassign. Wire calls live in kcli.client.api.{topics,reassign,log_dirs} and
+kcli.client.api.configs.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kcli.errors import KcliError, UsageError
+from kcli.errors import KcliError
 from kcli.ops.reassign.generate import GeneratePlan, Strategy, generate, select_brokers
 from kcli.ops.reassign.json_format import ReassignmentFile, format_reassignment
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition, sort_key
@@ -71,7 +72,7 @@ async def _log_dirs_quietly(
 
 def _missing_topics(missing: Sequence[str]) -> None:
     if missing:
-        raise UsageError(
+        raise KcliError(
             f"Topic {missing[0]} not found." + (f" (also {', '.join(missing[1:])})" if missing[1:] else "")
         )
 
@@ -382,7 +383,7 @@ async def _current_of(admin: Admin, file: ReassignmentFile) -> dict[TopicPartiti
     described = await describe_assignments(admin, file.topics)
     for tp in sorted(file.targets, key=sort_key):
         if tp not in described.replicas:
-            raise UsageError(f"Unable to find partition: {tp}")
+            raise KcliError(f"Unable to find partition: {tp}")
     return described.replicas
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kcli.errors import UsageError
+from kcli.errors import KcliError
 from kcli.ops.reassign.minimal import plan_minimal
 from kcli.ops.reassign.model import Assignment, BrokerInfo, TopicPartition
 from kcli.ops.reassign.original import plan_original, resolve_rack_awareness
@@ -34,7 +34,7 @@ def select_brokers(broker_list: Sequence[int], cluster: Mapping[int, str | None]
     """The --broker-list brokers that exist (the original silently drops the others)."""
     chosen = [BrokerInfo(broker_id=b, rack=cluster[b]) for b in broker_list if b in cluster]
     if not chosen:
-        raise UsageError(
+        raise KcliError(
             f"None of the brokers in --broker-list ({','.join(map(str, broker_list))}) exist; "
             f"the cluster's brokers are {','.join(map(str, sorted(cluster)))}"
         )

@@ -500,9 +500,9 @@ def plan_minimal(
 ) -> dict[TopicPartition, tuple[int, ...]]:
     """A balanced assignment of `current`'s partitions over `brokers` that moves the fewest replicas."""
     if not brokers:
-        from kcli.errors import UsageError
+        from kcli.errors import KcliError
 
-        raise UsageError("No brokers to assign replicas to (the --broker-list names no live broker)")
+        raise KcliError("No brokers to assign replicas to (the --broker-list names no live broker)")
     if current:
         check_replication_factor(max(len(r) for r in current.values()), len(brokers))
     state = _Placement(current, brokers, rack_aware)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from kcli.errors import UsageError
+from kcli.errors import KcliError
 from kcli.ops.reassign.model import Assignment, BrokerInfo, TopicPartition, sort_key
 
 
@@ -123,7 +123,7 @@ def resolve_rack_awareness(brokers: Sequence[BrokerInfo], *, disable_rack_aware:
         return False
     with_rack = sum(1 for b in brokers if b.rack is not None)
     if 0 < with_rack < len(brokers):
-        raise UsageError(
+        raise KcliError(
             "Not all brokers have rack information. Add --disable-rack-aware in command line to make "
             "replica assignment without rack information."
         )
@@ -132,10 +132,11 @@ def resolve_rack_awareness(brokers: Sequence[BrokerInfo], *, disable_rack_aware:
 
 def check_replication_factor(replication_factor: int, broker_count: int) -> None:
     if replication_factor <= 0:
-        raise UsageError("Replication factor must be larger than 0.")
+        raise KcliError("Replication factor must be larger than 0.")
     if replication_factor > broker_count:
-        raise UsageError(
-            f"Replication factor: {replication_factor} larger than available brokers: {broker_count}."
+        raise KcliError(
+            f"The target replication factor of {replication_factor} cannot be reached because only "
+            f"{broker_count} broker(s) are registered."
         )
 
 
@@ -148,7 +149,7 @@ def plan_original(
 ) -> dict[TopicPartition, tuple[int, ...]]:
     """The original --generate: every topic re-placed from scratch, topic RF from its first partition."""
     if not brokers:
-        raise UsageError("No brokers to assign replicas to (the --broker-list names no live broker)")
+        raise KcliError("No brokers to assign replicas to (the --broker-list names no live broker)")
     rng = random.Random(seed)
     by_topic: dict[str, list[TopicPartition]] = {}
     for tp in sorted(current, key=sort_key):

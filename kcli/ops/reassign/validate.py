@@ -1,11 +1,16 @@
-"""Checks of a reassignment against the cluster, run before anything is sent (all UsageError, exit 2)."""
+"""Checks of a reassignment, run before anything is sent.
+
+The file's own shape (empty lists, duplicates) is bad input: UsageError, exit 2. What the cluster
+refutes (unknown brokers or partitions, a replication factor change) is a runtime error, exit 1,
+as kafka-reassign-partitions.sh exits 1.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Mapping
 
-from kcli.errors import UsageError
+from kcli.errors import KcliError, UsageError
 from kcli.ops.reassign.json_format import ReassignmentFile
 from kcli.ops.reassign.model import TopicPartition, sort_key
 
@@ -48,7 +53,7 @@ def check_against_cluster(
     known = set(brokers)
     unknown = sorted({b for e in file.entries for b in e.replicas if b not in known})
     if unknown:
-        raise UsageError(
+        raise KcliError(
             f"Unknown broker id {unknown[0]}"
             + (f" (also {','.join(map(str, unknown[1:]))})" if len(unknown) > 1 else "")
             + f"; the cluster's brokers are {','.join(map(str, sorted(known)))}"
@@ -57,15 +62,13 @@ def check_against_cluster(
     for entry in sorted(file.entries, key=lambda e: sort_key(e.partition)):
         if entry.partition not in current:
             if entry.partition.topic not in topics:
-                raise UsageError(
-                    f"Unable to find partition: {entry.partition} (topic {entry.partition.topic} does not exist)"
-                )
-            raise UsageError(f"Unable to find partition: {entry.partition}")
+                raise KcliError(f"Topic {entry.partition.topic} not found.")
+            raise KcliError(f"Unable to find partition: {entry.partition}")
     if not allow_replication_factor_change:
         for entry in sorted(file.entries, key=lambda e: sort_key(e.partition)):
             before = len(current[entry.partition])
             if len(entry.replicas) != before:
-                raise UsageError(
+                raise KcliError(
                     f"Partition {entry.partition} would change replication factor from {before} to "
                     f"{len(entry.replicas)}",
                     hint="add --allow-replication-factor-change if that is intended",

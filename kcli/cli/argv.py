@@ -1,0 +1,211 @@
+"""The command line as the Kafka tools read it, rewritten for click before it parses.
+
+Kafka's tools parse with jopt-simple (kafka-configs, kafka-acls, kafka-reassign-partitions) or
+argparse4j (kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell). Runbooks
+rely on what those parsers accept beyond click's defaults, so one pass over argv, before click,
+makes kcli accept the same lines:
+
+- `--debug` anywhere (not only before the subcommand), like the connection options;
+- an unambiguous abbreviation of a long option (`describe --re --hu`); when kcli's extra options
+  make a prefix ambiguous, the option the Kafka tool has wins (`acls --o Read` is --operation);
+- jopt-simple tools only: a long option with one dash (`-add-config`);
+
+It also records what click forgets: the order of the options given (kafka-configs pairs
+--entity-name and --entity-default with --entity-type by position) and which spelling of the
+connection-file option was used (--config is kafka-cluster's deprecated alias).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kcli.cli.kafka_options import Style, kafka_option_names, style
+
+DEBUG = "--debug"
+HELP_NAMES = ("-h", "--help")
+
+
+@dataclass(slots=True)
+class ParsedLine:
+    """argv rewritten for click, and what the rewriting learned."""
+
+    args: list[str]
+    debug: bool = False
+    path: tuple[str, ...] = ()
+    # canonical long name (or the short spelling when it has none) of each option given to the
+    # command at `path`, in command-line order, repeats included
+    order: list[str] = field(default_factory=list)
+    spelled: list[str] = field(default_factory=list)  # each option of the whole line, as resolved
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    names: tuple[str, ...]  # every spelling, e.g. ("--command-config", "--config", "-c")
+    takes_value: bool
+
+    @property
+    def canonical(self) -> str:
+        longs = [n for n in self.names if n.startswith("--")]
+        return longs[0] if longs else self.names[0]
+
+
+def _options(command: Any) -> list[_Option]:
+    out = [_Option(HELP_NAMES, takes_value=False)]
+    for param in getattr(command, "params", ()):
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        names = (*param.opts, *param.secondary_opts)
+        out.append(_Option(tuple(names), takes_value=not (param.is_flag or param.count)))
+    return out
+
+
+def _by_name(options: Sequence[_Option]) -> dict[str, _Option]:
+    return {name: option for option in options for name in option.names}
+
+
+def _abbreviation(
+    prefix: str, options: Sequence[_Option], path: tuple[str, ...]
+) -> tuple[_Option, str] | None:
+    """(option, spelling) a long-option prefix names, Kafka's options first; None if none or several.
+
+    The spelling is the one name of the option the prefix matches (`--con` is --config, the
+    deprecated alias, not --command-config), or its canonical name when several match.
+    """
+    matches: dict[str, tuple[_Option, list[str]]] = {}
+    for option in options:
+        hits = [n for n in option.names if n.startswith("--") and n[2:].startswith(prefix)]
+        if hits:
+            matches[option.canonical] = (option, hits)
+    if len(matches) != 1:
+        kafka = kafka_option_names(path) or frozenset()
+        matches = {
+            canonical: (option, hits)
+            for canonical, (option, hits) in matches.items()
+            if any(n[2:] in kafka for n in option.names)
+        }
+        if len(matches) != 1:
+            return None
+    option, hits = next(iter(matches.values()))
+    return option, hits[0] if len(hits) == 1 else option.canonical
+
+
+def normalize(root: Any, ctx: Any, args: Sequence[str]) -> ParsedLine:
+    """Rewrite `args` (everything after `kcli`) the way the mirrored Kafka tool would read them."""
+    line = ParsedLine(args=[])
+    command = root
+    path: tuple[str, ...] = ()
+    options = _options(command)
+    names = _by_name(options)
+    index = 0
+    while index < len(args):
+        token = args[index]
+        index += 1
+        if token == "--":
+            line.args += args[index - 1 :]
+            break
+        if token == DEBUG:
+            line.debug = True
+            continue
+        if token.startswith("-") and len(token) > 1:
+            option, rewritten = _resolve(token, options, names, path)
+            line.args.append(rewritten)
+            if option is None:
+                continue
+            line.order.append(option.canonical)
+            line.spelled.append(rewritten.split("=", 1)[0])
+            attached = "=" in rewritten if rewritten.startswith("--") else len(rewritten) > 2
+            if option.takes_value and not attached and index < len(args):
+                line.args.append(args[index])
+                index += 1
+            continue
+        subcommands = getattr(command, "commands", None)
+        if subcommands is not None:
+            sub = subcommands.get(token)
+            line.args.append(token)
+            if sub is None:  # click reports the unknown command
+                line.args += args[index:]
+                break
+            command, path = sub, (*path, token)
+            options = _options(command)
+            names = _by_name(options)
+            line.order = []
+            continue
+        line.args.append(token)
+        if not getattr(command, "allow_interspersed_args", True):
+            line.args += args[index:]
+            break
+    line.path = path
+    return line
+
+
+def _resolve(
+    token: str, options: Sequence[_Option], names: dict[str, _Option], path: tuple[str, ...]
+) -> tuple[_Option | None, str]:
+    """(the option `token` names, the token as click should see it); (None, token) if unknown."""
+    kafka_style = style(path)
+    if token.startswith("--"):
+        name, eq, value = token.partition("=")
+        if name in names:
+            return names[name], token
+        found = _abbreviation(name[2:], options, path) if kafka_style is not None else None
+        return (found[0], f"{found[1]}{eq}{value}") if found else (None, token)
+    # One dash: a short option (possibly with its value attached), or - jopt-simple only - a
+    # long option spelled with one dash (`-add-config`), which jopt-simple tries before short ones.
+    if token in names:
+        return names[token], token
+    if kafka_style is Style.JOPT:
+        name, eq, value = token[1:].partition("=")
+        if f"--{name}" in names:
+            return names[f"--{name}"], f"--{name}{eq}{value}"
+        found = _abbreviation(name, options, path)
+        if found is not None:
+            return found[0], f"{found[1]}{eq}{value}"
+    if token[:2] in names:
+        return names[token[:2]], token
+    return None, token
+
+
+_LINE = "kcli.parsed_line"
+
+
+def parsed_line(ctx: Any = None) -> ParsedLine:
+    """What the rewriting learned about this invocation (empty when kcli's root did not parse it)."""
+    from typer._click.globals import get_current_context
+
+    context = ctx or get_current_context(silent=True)
+    if context is None:
+        return ParsedLine(args=[])
+    line = context.meta.get(_LINE)
+    return line if isinstance(line, ParsedLine) else ParsedLine(args=[])
+
+
+def root_group_class() -> type:
+    """The click group class of `kcli` itself: it rewrites argv (see the module doc) before parsing,
+    and its plain help lists whole command summaries (kcli/cli/summaries.py)."""
+    from kcli.cli.summaries import WholeSummaryGroup
+
+    class KcliGroup(WholeSummaryGroup):
+        def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+            if not ctx.resilient_parsing:  # shell completion sees the line as typed
+                line = normalize(self, ctx, args)
+                ctx.meta[_LINE] = line
+                args = line.args
+            return super().parse_args(ctx, args)
+
+    return KcliGroup
+
+
+# The commands that mirror jopt-simple tools accept words that belong to no option, as jopt-simple
+# does, so that their own checks report what the Kafka tool reports; they refuse the words after.
+JOPT_CONTEXT = {"allow_extra_args": True}
+
+
+def refuse_stray(words: Sequence[str]) -> None:
+    """After a jopt-simple tool's own checks: words that belong to no option are an error in kcli."""
+    if words:
+        from kcli.errors import UsageError
+
+        text = " ".join(repr(word) for word in words)
+        raise UsageError(f"Unexpected argument(s) {text}: every value follows its option (--option VALUE)")

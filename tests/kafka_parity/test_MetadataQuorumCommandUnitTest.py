@@ -1,0 +1,258 @@
+"""kafka-metadata-quorum.sh: Kafka's MetadataQuorumCommandUnitTest, ported.
+
+Kafka's test calls the helpers that read a new controller's configuration (getControllerId,
+getMetadataDirectory, ...) one by one; through the command line they run in that order inside
+`add-controller --dry-run`, so each case gives a configuration that is valid up to the helper it
+checks. A dry run contacts no cluster.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.kafka_parity.conftest import kcli
+
+KAFKA_TOOL = "kafka-metadata-quorum.sh"
+KAFKA_TEST_CLASS = "MetadataQuorumCommandUnitTest"
+KAFKA_SOURCE = "tools/src/test/java/org/apache/kafka/tools/MetadataQuorumCommandUnitTest.java"
+KAFKA_METHODS = [
+    "testRemoveControllerDryRun",
+    "testGetControllerIdWithoutId",
+    "testGetControllerId",
+    "testGetNegativeControllerId",
+    "testGetControllerIdWithoutProcessRoles",
+    "testGetControllerIdWithBrokerProcessRoles",
+    "testGetMetadataDirectory",
+    "testGetMetadataDirectoryFromLogDirs",
+    "testGetMetadataDirectoryFromMultipleLogDirs",
+    "testGetMetadataDirectoryFailure",
+    "testGetMetadataDirectoryId",
+    "testGetMetadataDirectoryIdWhenThereIsNoId",
+    "testGetMetadataDirectoryIdWhenThereIsNoDirectory",
+    "testGetControllerAdvertisedListenersWithNoControllerListenerNames",
+    "testGetControllerAdvertisedListenersWithNoControllerListenerInformation",
+    "testGetControllerAdvertisedListenersWithRegularListeners",
+    "testGetControllerAdvertisedListenersWithRegularListenersAndAdvertisedListeners",
+    "testAddControllerDryRun",
+]
+NOT_PORTED: dict[str, str] = {}
+
+RUNTIME = "the one line kafka-metadata-quorum prints for a bad controller configuration starts with `Error: ` in kcli"
+DIRECTORY_ID = "wZoXPqWoSu6F6c8MkmdyAg"
+LISTENERS = {"controller.listener.names": "CONTROLLER", "listeners": "CONTROLLER://:9093"}
+
+
+def metadata_dir(tmp_path: Path, name: str = "meta", directory_id: str | None = DIRECTORY_ID) -> Path:
+    """A log directory formatted as Kafka's MetaPropertiesEnsemble writes it (node 2 of the test)."""
+    folder = tmp_path / name
+    folder.mkdir()
+    lines = ["version=1", "cluster.id=Ig-WB32JRqqzct3VafTr0w", "node.id=2"]
+    if directory_id is not None:
+        lines.append(f"directory.id={directory_id}")
+    (folder / "meta.properties").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def add_controller(tmp_path: Path, props: dict[str, str]) -> object:
+    config = tmp_path / "controller.properties"
+    config.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
+    return kcli(
+        "metadata-quorum", "--bootstrap-server", "localhost:9092", "--command-config", str(config),
+        "add-controller", "--dry-run",
+    )  # fmt: skip
+
+
+def refused(result: object, message: str) -> None:
+    assert result.code == 1, (result.code, result.stderr)  # type: ignore[attr-defined]
+    assert result.stderr == f"Error: {message}\n"  # type: ignore[attr-defined]
+
+
+def added(result: object, node_id: int, endpoints: str) -> None:
+    assert result.code == 0, result.stderr  # type: ignore[attr-defined]
+    line = (
+        f"DRY RUN of adding controller {node_id} with directory id {DIRECTORY_ID} and endpoints: {endpoints}"
+    )
+    assert line in result.stdout.splitlines()  # type: ignore[attr-defined]
+
+
+def test_MetadataQuorumCommandUnitTest_testRemoveControllerDryRun() -> None:
+    result = kcli(
+        "metadata-quorum", "--bootstrap-server", "localhost:9092", "remove-controller",
+        "--controller-id", "2", "--controller-directory-id", "_KWDkTahTVaiVVVTaugNew", "--dry-run",
+    )  # fmt: skip
+    assert result.code == 0, result.stderr
+    assert (
+        "DRY RUN of removing  KRaft controller 2 with directory id _KWDkTahTVaiVVVTaugNew"
+        in result.stdout.splitlines()
+    )
+
+
+NOT_A_CONTROLLER = "Is this a valid controller configuration file?"
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetControllerIdWithoutId(tmp_path: Path) -> None:
+    refused(
+        add_controller(tmp_path, {"process.roles": "controller"}),
+        f"node.id not found in configuration file. {NOT_A_CONTROLLER}",
+    )
+
+
+def test_MetadataQuorumCommandUnitTest_testGetControllerId(tmp_path: Path) -> None:
+    props = {
+        "node.id": "4",
+        "process.roles": "controller",
+        "log.dirs": str(metadata_dir(tmp_path)),
+        **LISTENERS,
+    }
+    added(add_controller(tmp_path, props), 4, "CONTROLLER://localhost:9093")
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetNegativeControllerId(tmp_path: Path) -> None:
+    props = {"node.id": "-4", "process.roles": "controller"}
+    refused(
+        add_controller(tmp_path, props), f"node.id was negative in configuration file. {NOT_A_CONTROLLER}"
+    )
+
+
+NO_CONTROLLER_ROLE = f"process.roles did not contain 'controller' in configuration file. {NOT_A_CONTROLLER}"
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetControllerIdWithoutProcessRoles(tmp_path: Path) -> None:
+    refused(add_controller(tmp_path, {"node.id": "4"}), NO_CONTROLLER_ROLE)
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetControllerIdWithBrokerProcessRoles(tmp_path: Path) -> None:
+    refused(add_controller(tmp_path, {"node.id": "4", "process.roles": "broker"}), NO_CONTROLLER_ROLE)
+
+
+CONTROLLER_4 = {"node.id": "4", "process.roles": "controller", **LISTENERS}
+
+
+def test_MetadataQuorumCommandUnitTest_testGetMetadataDirectory(tmp_path: Path) -> None:
+    """metadata.log.dir wins over log.dirs: only it holds the meta.properties here."""
+    meta = metadata_dir(tmp_path)
+    props = {
+        **CONTROLLER_4,
+        "metadata.log.dir": str(meta),
+        "log.dirs": f"{tmp_path / 'log'},{tmp_path / 'log2'}",
+    }
+    added(add_controller(tmp_path, props), 4, "CONTROLLER://localhost:9093")
+
+
+def test_MetadataQuorumCommandUnitTest_testGetMetadataDirectoryFromLogDirs(tmp_path: Path) -> None:
+    added(
+        add_controller(tmp_path, {**CONTROLLER_4, "log.dirs": str(metadata_dir(tmp_path))}),
+        4,
+        "CONTROLLER://localhost:9093",
+    )
+
+
+def test_MetadataQuorumCommandUnitTest_testGetMetadataDirectoryFromMultipleLogDirs(tmp_path: Path) -> None:
+    first = metadata_dir(tmp_path)
+    props = {**CONTROLLER_4, "log.dirs": f"{first},{tmp_path / 'log2'}"}
+    added(add_controller(tmp_path, props), 4, "CONTROLLER://localhost:9093")
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetMetadataDirectoryFailure(tmp_path: Path) -> None:
+    refused(
+        add_controller(tmp_path, CONTROLLER_4),
+        f"Neither metadata.log.dir nor log.dirs were found. {NOT_A_CONTROLLER}",
+    )
+
+
+def test_MetadataQuorumCommandUnitTest_testGetMetadataDirectoryId(tmp_path: Path) -> None:
+    props = {**CONTROLLER_4, "metadata.log.dir": str(metadata_dir(tmp_path))}
+    added(add_controller(tmp_path, props), 4, "CONTROLLER://localhost:9093")
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetMetadataDirectoryIdWhenThereIsNoId(tmp_path: Path) -> None:
+    meta = metadata_dir(tmp_path, directory_id=None)
+    refused(
+        add_controller(tmp_path, {**CONTROLLER_4, "metadata.log.dir": str(meta)}),
+        f"No directory id found in {meta}",
+    )
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetMetadataDirectoryIdWhenThereIsNoDirectory(
+    tmp_path: Path,
+) -> None:
+    gone = tmp_path / "gone"
+    refused(
+        add_controller(tmp_path, {**CONTROLLER_4, "metadata.log.dir": str(gone)}),
+        f"Unable to read meta.properties from {gone}",
+    )
+
+
+BEFORE_LISTENERS = {"node.id": "4", "process.roles": "controller"}
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetControllerAdvertisedListenersWithNoControllerListenerNames(
+    tmp_path: Path,
+) -> None:
+    props = {**BEFORE_LISTENERS, "log.dirs": str(metadata_dir(tmp_path))}
+    refused(add_controller(tmp_path, props), f"controller.listener.names was not found. {NOT_A_CONTROLLER}")
+
+
+@pytest.mark.kafka_difference(RUNTIME)
+def test_MetadataQuorumCommandUnitTest_testGetControllerAdvertisedListenersWithNoControllerListenerInformation(
+    tmp_path: Path,
+) -> None:
+    props = {
+        **BEFORE_LISTENERS,
+        "log.dirs": str(metadata_dir(tmp_path)),
+        "controller.listener.names": "CONTROLLER,CONTROLLER2",
+    }
+    refused(
+        add_controller(tmp_path, props), "Cannot find information about controller listener name: CONTROLLER"
+    )
+
+
+def test_MetadataQuorumCommandUnitTest_testGetControllerAdvertisedListenersWithRegularListeners(
+    tmp_path: Path,
+) -> None:
+    props = {
+        **BEFORE_LISTENERS,
+        "log.dirs": str(metadata_dir(tmp_path)),
+        "controller.listener.names": "CONTROLLER,CONTROLLER2",
+        "listeners": "CONTROLLER://example.com:9092,CONTROLLER2://:9093",
+    }
+    added(add_controller(tmp_path, props), 4, "CONTROLLER://example.com:9092, CONTROLLER2://localhost:9093")
+
+
+def test_MetadataQuorumCommandUnitTest_testGetControllerAdvertisedListenersWithRegularListenersAndAdvertisedListeners(
+    tmp_path: Path,
+) -> None:
+    props = {
+        **BEFORE_LISTENERS,
+        "log.dirs": str(metadata_dir(tmp_path)),
+        "controller.listener.names": "CONTROLLER,CONTROLLER2",
+        "listeners": "CONTROLLER://:9092,CONTROLLER2://:9093",
+        "advertised.listeners": "CONTROLLER://example.com:9092,CONTROLLER2://example.com:9093",
+    }
+    added(add_controller(tmp_path, props), 4, "CONTROLLER://example.com:9092, CONTROLLER2://example.com:9093")
+
+
+def test_MetadataQuorumCommandUnitTest_testAddControllerDryRun(tmp_path: Path) -> None:
+    meta = metadata_dir(tmp_path)
+    props = {
+        "metadata.log.dir": str(meta),
+        "log.dirs": str(meta),
+        "process.roles": "controller,broker",
+        "node.id": "5",
+        "controller.listener.names": "CONTROLLER,CONTROLLER_SSL",
+        "listeners": "CONTROLLER://:9093,CONTROLLER_SSL://:9094",
+        "advertised.listeners": "CONTROLLER://example.com:9093,CONTROLLER_SSL://example.com:9094",
+    }
+    added(
+        add_controller(tmp_path, props), 5, "CONTROLLER://example.com:9093, CONTROLLER_SSL://example.com:9094"
+    )
