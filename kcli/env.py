@@ -26,6 +26,10 @@ class Env:
         return _isatty(self.stdout)
 
     @property
+    def stderr_isatty(self) -> bool:
+        return _isatty(self.stderr)
+
+    @property
     def stdin_isatty(self) -> bool:
         return _isatty(self.stdin)
 

@@ -7,6 +7,7 @@ the other commands find it through DIR/sandbox.json.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -431,11 +432,18 @@ def down(directory: DirOpt = None) -> None:
     env_of().out(f"Sandbox {info.cluster_id} in {path} stopped (pid {info.pid}).")
 
 
-def _fault(directory: Path | None, command: str, output: OutputFormat, message: str, **args: Any) -> None:
+def _fault(
+    directory: Path | None,
+    command: str,
+    output: OutputFormat,
+    message: str | Callable[[dict[str, Any]], str],
+    **args: Any,
+) -> None:
     from kcli.sandbox.control import read_info, send
 
     result = send(read_info(_directory(directory)), command, **args)
-    emit(env_of(), output, result, text=lambda _r: [message.format(result=result)], json_value=lambda r: r)
+    line = message(result) if callable(message) else message.format(result=result)
+    emit(env_of(), output, result, text=lambda _r: [line], json_value=lambda r: r)
 
 
 @app.command("stop-node")
@@ -485,10 +493,16 @@ def misroute(
         directory,
         "misroute",
         output,
-        f"Node {node_id} now advertises the endpoint of node {{result[advertises]}}.",
+        lambda result: _misroute_line(node_id, result["advertises"]),
         node_id=node_id,
         target=target,
     )
+
+
+def _misroute_line(node_id: int, advertises: int) -> str:
+    if advertises == node_id:
+        return f"Node {node_id} advertises its own endpoint again (no longer misrouted)."
+    return f"Node {node_id} now advertises the endpoint of node {advertises}."
 
 
 @app.command("delay")

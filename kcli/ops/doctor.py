@@ -240,7 +240,7 @@ def check_cluster_ids(facts: ClusterFacts) -> Iterable[Finding]:
                 severity=Severity.critical,
                 subject=probe.subject,
                 message=f"answers for cluster {probe.cluster_id}, expected {facts.cluster_id}",
-                hint="an advertised listener points at a node of another cluster (KIP-1242)",
+                hint="an advertised listener points at a node of another cluster, see KIP-1242",
             )
 
 
@@ -256,7 +256,7 @@ def check_identity(facts: ClusterFacts) -> Iterable[Finding]:
             severity=Severity.critical,
             subject=probe.subject,
             message=f"endpoint advertised for node {probe.node_id} is served by{actual}{detail}",
-            hint="fix advertised.listeners / the load balancer mapping; clients are being misrouted (KIP-1242)",
+            hint="fix advertised.listeners / the load balancer mapping; clients are being misrouted, see KIP-1242",
         )
 
 

@@ -265,11 +265,21 @@ def wait_json(wait: WaitResult) -> dict[str, Any]:
 
 
 class ProgressView:
-    """Live per-partition progress bars on stderr (bytes copied to the new replicas, or replicas)."""
+    """Live per-partition progress bars on stderr (bytes copied to the new replicas, or replicas).
+
+    Off a terminal (a CI log, a pipe) there are no bars: one plain line each time another partition
+    finishes, so the log shows the reassignment advancing without drawing characters.
+    """
 
     MAX_ROWS = 40  # beyond this, one bar for the whole reassignment
 
     def __init__(self, env: Env, partitions: Sequence[TopicPartition]) -> None:
+        self._env = env
+        self._total = len(partitions)
+        self._done_reported = 0
+        self._live = env.stderr_isatty
+        if not self._live:
+            return
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
         from kcli.render import console
@@ -293,6 +303,9 @@ class ProgressView:
         self._progress.start()
 
     def update(self, progress: Sequence[PartitionProgress]) -> None:
+        if not self._live:
+            self._plain(progress)
+            return
         for p in progress:
             task = self._tasks.get(p.partition)
             if task is None:
@@ -309,8 +322,15 @@ class ProgressView:
             fraction = sum(p.fraction for p in progress) / len(progress)
             self._progress.update(self._overall, completed=int(fraction * 1000), detail=f"{done} done")
 
+    def _plain(self, progress: Sequence[PartitionProgress]) -> None:
+        done = sum(1 for p in progress if p.done)
+        if done > self._done_reported:
+            self._done_reported = done
+            self._env.err(f"Reassignment progress: {done} of {self._total} partition(s) done.")
+
     def close(self) -> None:
-        self._progress.stop()
+        if self._live:
+            self._progress.stop()
 
 
 # --- verify ---------------------------------------------------------------------------------------

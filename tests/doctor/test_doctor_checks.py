@@ -122,6 +122,9 @@ def test_misrouted_endpoint_is_critical_and_fails() -> None:
     assert [(f.check, f.severity) for f in report.findings] == [("node-id-mismatch", Severity.critical)]
     assert report.failed
     assert "endpoint advertised for node 2 is served by another node" in report.findings[0].message
+    line = text_lines(report)[0]
+    hint = line[line.rindex(" (") + 2 : -1]
+    assert line.endswith(")") and "(" not in hint and ")" not in hint, line  # one pair of parentheses
 
 
 def test_identity_by_configs_names_the_actual_node() -> None:

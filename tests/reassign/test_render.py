@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from kcli.ops.reassign.actions import CancelReport, VerifyReport
+import io
+
+from kcli.env import Env
+from kcli.ops.reassign.actions import CancelReport, PartitionProgress, VerifyReport
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition
 from kcli.ops.reassign.verify import PartitionState, Status, VerifyResult
-from kcli.render.reassign import cancel_json, cancel_text, clearing_lines, list_text, verify_text
+from kcli.render.reassign import (
+    ProgressView,
+    cancel_json,
+    cancel_text,
+    clearing_lines,
+    list_text,
+    verify_text,
+)
 
 A0, A1, B2 = TopicPartition("a", 0), TopicPartition("a", 1), TopicPartition("b", 2)
 
@@ -80,3 +90,36 @@ def test_cancelled_log_dir_moves_print_kafkas_execute_moves_lines() -> None:
         "Successfully started moving log directory to /data/d2 for replica a-1 with broker 3 ",
     ]
     assert cancel_json(report)["log_dir_moves_cancelled"] == ["a-0-1", "a-1-3"]
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+def _progress(done: bool) -> PartitionProgress:
+    return PartitionProgress(
+        partition=A0, target=(1, 2), adding=(2,), done=done, bytes_done=5, bytes_total=10
+    )
+
+
+def test_progress_off_a_terminal_is_plain_lines() -> None:
+    err = _Stream(tty=False)
+    view = ProgressView(Env(stderr=err), [A0, A1])
+    view.update([_progress(False)])
+    view.update([_progress(True)])
+    view.update([_progress(True)])  # no change: no repeated line
+    view.close()
+    assert err.getvalue().splitlines() == ["Reassignment progress: 1 of 2 partition(s) done."]
+
+
+def test_progress_on_a_terminal_draws_bars() -> None:
+    err = _Stream(tty=True)
+    view = ProgressView(Env(stderr=err, environ={"COLUMNS": "100"}), [A0])
+    view.update([_progress(True)])
+    view.close()
+    assert "a-0" in err.getvalue() and "100%" in err.getvalue() and "done" in err.getvalue()

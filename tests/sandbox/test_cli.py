@@ -75,6 +75,8 @@ def test_detached_sandbox_lifecycle(tmp_path: Path) -> None:
         assert misroute.json == {"advertises": 2}
         text = invoke("sandbox", "status", "--dir", str(directory)).stdout
         assert "delay 20 ms" in text and "advertises node 2" in text
+        ended = invoke("sandbox", "misroute", "1", "--as", "1", "--dir", str(directory))
+        assert ended.lines == ["Node 1 advertises its own endpoint again (no longer misrouted)."]
         again = invoke("sandbox", "up", "--dir", str(directory), "--detach", "--base-port", "0")
         assert again.code == 1 and "already running" in again.stderr
         bad = invoke("sandbox", "stop-node", "77", "--dir", str(directory))
