@@ -60,6 +60,12 @@ class FeatureCatalog:
     minimum_metadata_level: int
     latest_production_metadata_level: int
     features: tuple[FeatureSpec, ...]
+    metadata_changed: frozenset[int] = frozenset()
+
+    def downgrade_changes_metadata(self, current: int, target: int) -> bool:
+        """MetadataVersion.checkIfMetadataChanged: does a level in (target, current] change the metadata?"""
+        low, high = sorted((current, target))
+        return any(level in self.metadata_changed for level in range(low + 1, high + 1))
 
     def release_name(self, level: int) -> str | None:
         """`21` -> `3.9-IV0`; None for a level kcli does not know."""
@@ -132,6 +138,7 @@ def catalog_from_mapping(raw: Mapping[str, object]) -> FeatureCatalog:
         minimum_metadata_level=int(mv["minimum"]),
         latest_production_metadata_level=int(mv["latest_production"]),
         features=tuple(features),
+        metadata_changed=frozenset(int(level) for level in mv.get("metadata_changed", ())),
     )
 
 

@@ -195,19 +195,12 @@ def test_FeatureCommandTest_testDowngradeMetadataVersionWithKRaft(sandbox: Any, 
     assert result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 4. {unsafe_error}"
 
 
-def _accept_updates(hooks: Any, sb: Any) -> list[Any]:
-    """UpdateFeatures succeeds as Kafka's controller answers these requests (the sandbox refuses both:
-    it checks dependencies before the whole request is applied, and refuses every metadata.version
-    safe downgrade); the requests kcli sends are recorded."""
-    return _answer_updates(hooks, sb, "", code=0)
-
-
 def _sent(requests: list[Any]) -> list[tuple[str, int, int]]:
     ((updates),) = [r.feature_updates for r in requests]
     return sorted((u.feature, int(u.max_version_level), int(u.upgrade_type)) for u in updates)
 
 
-def test_FeatureCommandTest_testUpgradeWithReleaseVersion(sandbox_at: Any, hooks: Any) -> None:
+def test_FeatureCommandTest_testUpgradeWithReleaseVersion(sandbox_at: Any, recorder: Any) -> None:
     sb = sandbox_at("3.8-IV0")
     refused = features(sb, "upgrade", "--release-version", "3.7-IV3")
     assert refused.code == 1
@@ -217,14 +210,14 @@ def test_FeatureCommandTest_testUpgradeWithReleaseVersion(sandbox_at: Any, hooks
         "Invalid update version 18 for feature metadata.version. Can't downgrade the version of this feature "
         "without setting the upgrade type to either safe or unsafe downgrade."
     )
-    requests = _accept_updates(hooks, sb)
+    requests = recorder(sb, UPDATE_FEATURES)  # the sandbox's controller answers
     done = features(sb, "upgrade", "--release-version", "3.9-IV0")
     assert done.code == 0, done.stderr
     assert done.stdout.strip() == "kraft.version was upgraded to 1.\nmetadata.version was upgraded to 21."
     assert _sent(requests) == [("kraft.version", 1, 1), ("metadata.version", 21, 1)]
 
 
-def test_FeatureCommandTest_testDowngradeWithReleaseVersion(sandbox_at: Any, hooks: Any) -> None:
+def test_FeatureCommandTest_testDowngradeWithReleaseVersion(sandbox_at: Any, recorder: Any) -> None:
     sb = sandbox_at("3.8-IV0")
     refused = features(sb, "downgrade", "--release-version", "3.9-IV0")
     assert refused.code == 1
@@ -239,7 +232,7 @@ def test_FeatureCommandTest_testDowngradeWithReleaseVersion(sandbox_at: Any, hoo
         "Could not downgrade metadata.version to 21.",
     ):
         assert line in refused.stdout
-    requests = _accept_updates(hooks, sb)
+    requests = recorder(sb, UPDATE_FEATURES)  # the sandbox's controller answers
     done = features(sb, "downgrade", "--release-version", "3.7-IV3")
     assert done.code == 0, done.stderr
     assert done.stdout.strip().splitlines() == [

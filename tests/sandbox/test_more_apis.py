@@ -117,9 +117,21 @@ def test_update_features_checks_dependencies(fresh_sandbox: Any) -> None:
                 UpdateFeaturesRequest(timeout=timeout, feature_updates=keys, validate_only=validate_only)
             )
 
-    # metadata.version downgrades are refused (they could lose metadata)
-    blocked = update(("metadata.version", 21, 3))
-    assert blocked.results[0].error_code.value == 95
+    def error(response: Any) -> tuple[int, str]:
+        return response.error_code.value, str(response.error_message)
+
+    # metadata.version downgrades across a level that changed the metadata (23) are refused
+    failed_all = "The update failed for all features since the following feature had an error: "
+    assert error(update(("metadata.version", 21, 3))) == (
+        95,
+        failed_all
+        + "Invalid metadata.version 21. Unsafe metadata downgrade is not supported in this version.",
+    )
+    assert error(update(("metadata.version", 22, 2))) == (
+        95,
+        failed_all + "Invalid metadata.version 22. Refusing to perform the requested downgrade because it "
+        "might delete metadata information.",
+    )
     # a new sandbox finalizes share.version at its default for the latest metadata.version
     assert fresh_sandbox.run(lambda c: c.image.features.get("share.version")) == 1
     disabled = update(("share.version", 0, 2))
@@ -131,4 +143,7 @@ def test_update_features_checks_dependencies(fresh_sandbox: Any) -> None:
     assert done.results[0].error_code.value == 0
     assert fresh_sandbox.run(lambda c: c.image.features["share.version"]) == 1
     unknown = update(("no.such.feature", 1, 1))
-    assert unknown.results[0].error_code.value == 95
+    assert unknown.error_code.value == 95 and unknown.results == ()
+    # none of 4.2-IV0..4.2-IV1 changed the metadata: a safe downgrade from 29 to 28 goes through
+    assert error(update(("metadata.version", 28, 2))) == (0, "None")
+    assert fresh_sandbox.run(lambda c: c.image.features["metadata.version"]) == 28

@@ -4,12 +4,18 @@ Behavior:
 - Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
 - Each update is checked against the supported range, the upgrade type and the dependencies
   between features in kcli/data/features.toml (e.g. share.version 1 needs metadata.version
-  4.1-IV1); the first failure fails the whole request (INVALID_UPDATE_VERSION), nothing is applied.
-- A lower level needs SAFE_DOWNGRADE or UNSAFE_DOWNGRADE (v0: allow_downgrade); metadata.version
-  refuses downgrades that could lose metadata; kraft.version cannot go down.
+  4.1-IV1), as FeatureControlManager does: dependencies hold on the levels the whole request
+  proposes (the finalized levels with every update applied), so one request may raise a feature
+  and what it depends on together. The first failure fails the whole request
+  (INVALID_UPDATE_VERSION), nothing is applied.
+- A lower level needs SAFE_DOWNGRADE or UNSAFE_DOWNGRADE (v0: allow_downgrade). metadata.version
+  may go down only when no level between the two changed the metadata format
+  (MetadataVersion.checkIfMetadataChanged); kraft.version cannot go down.
 - Level 0 removes a feature (not metadata.version). validate_only (v1+) changes nothing.
 - kraft.version is written as a KRaftVersionRecord control record, the others as FeatureLevelRecords.
 - Brokers forward it to the active controller in an Envelope (KIP-590).
+- A failure is the top-level error, its message prefixed as QuorumController does; per-feature
+  results only for a success at v0-v1.
 
 Version notes: v1 upgrade types and validate_only; v2 drops the per-feature results.
 """
@@ -19,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from kcli.metadata import records as _records
+from kcli.ops.features import load_catalog
 from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.features import dependency_problem, supported_feature
@@ -27,33 +34,42 @@ from kcli.sandbox.registry import api
 R: Any = _records
 CLUSTER_AUTHORIZATION_FAILED, INVALID_UPDATE_VERSION, INVALID_REQUEST = 31, 95, 42
 UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE = 1, 2, 3
+FAILED_ALL = "The update failed for all features since the following feature had an error: "
 
 
-def _problem(levels: dict[str, int], feature: str, level: int, upgrade_type: int, node_id: int) -> str | None:
+def _problem(
+    current_levels: dict[str, int],
+    proposed: dict[str, int],
+    feature: str,
+    level: int,
+    upgrade_type: int,
+    node_id: int,
+) -> str | None:
     prefix = f"Invalid update version {level} for feature {feature}."
     spec = supported_feature(feature)
     if spec is None:
         return f"{prefix} The controller does not support the given feature."
-    current = levels.get(feature, 0)
+    current = current_levels.get(feature, 0)
     if level != 0 and not spec.min_level <= level <= spec.max_level:
         return f"{prefix} Local controller {node_id} only supports versions {spec.min_level}-{spec.max_level}"
     if feature == "metadata.version" and level == 0:
         return f"{prefix} metadata.version cannot be removed."
-    if level < current:
-        if upgrade_type == UPGRADE:
-            return f"{prefix} Can't downgrade the version of this feature without setting the upgrade type to either safe or unsafe downgrade."
-        if feature == "kraft.version":
-            return f"{prefix} Downgrading kraft.version is not supported."
-        if feature == "metadata.version":
-            if upgrade_type == SAFE_DOWNGRADE:
-                return f"{prefix} Refusing to perform the requested downgrade because it might delete metadata information."
-            return f"{prefix} Unsafe metadata.version downgrades are not supported."
-    elif level > current and upgrade_type in (SAFE_DOWNGRADE, UNSAFE_DOWNGRADE):
+    if level < current and upgrade_type == UPGRADE:
+        return f"{prefix} Can't downgrade the version of this feature without setting the upgrade type to either safe or unsafe downgrade."
+    if level > current and upgrade_type in (SAFE_DOWNGRADE, UNSAFE_DOWNGRADE):
         return f"{prefix} Can't downgrade to a newer version."
-    missing = dependency_problem(feature, level, levels)
+    if feature == "metadata.version":
+        if level < current and load_catalog().downgrade_changes_metadata(current, level):
+            if upgrade_type == UNSAFE_DOWNGRADE:
+                return f"Invalid metadata.version {level}. Unsafe metadata downgrade is not supported in this version."
+            return f"Invalid metadata.version {level}. Refusing to perform the requested downgrade because it might delete metadata information."
+        return None
+    if feature == "kraft.version" and level < current:
+        return f"{prefix} Downgrading kraft.version is not supported."
+    missing = dependency_problem(feature, level, proposed)
     if missing is not None:
         other, minimum = missing
-        return f"{prefix} Feature {feature} at level {level} requires {other} >= {minimum}, but it is {levels.get(other, 0)}."
+        return f"{prefix} Feature {feature} at level {level} requires {other} >= {minimum}, but it is {proposed.get(other, 0)}."
     return None
 
 
@@ -69,6 +85,7 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
     cluster = ctx.cluster
     levels = dict(cluster.image.features)
     levels["kraft.version"] = cluster.kraft_version
+    proposed = levels | {u.feature: u.max_version_level for u in request.feature_updates}
     records: list[Any] = []
     kraft: int | None = None
     if not code:
@@ -78,15 +95,15 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
             else:
                 upgrade_type = update.upgrade_type
             if upgrade_type not in (UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE):
-                code, message = INVALID_REQUEST, f"Unknown upgrade type {upgrade_type}."
+                code = INVALID_UPDATE_VERSION
+                message = f"Invalid update version {update.max_version_level} for feature {update.feature}. The controller does not support the given upgrade type."
                 break
             problem = _problem(
-                levels, update.feature, update.max_version_level, upgrade_type, ctx.node.node_id
+                levels, proposed, update.feature, update.max_version_level, upgrade_type, ctx.node.node_id
             )
             if problem:
                 code, message = INVALID_UPDATE_VERSION, problem
                 break
-            levels[update.feature] = update.max_version_level
             if update.feature == "kraft.version":
                 kraft = update.max_version_level
             else:
@@ -94,30 +111,31 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
                     R.FeatureLevelRecord(name=update.feature, feature_level=update.max_version_level)
                 )
     if not code:
-        # dependencies hold on the final levels too (an update may lower what another feature needs)
-        for name, level in levels.items():
-            missing = dependency_problem(name, level, levels)
+        # A downgrade must not leave another feature below what it requires.
+        for name, level in proposed.items():
+            missing = dependency_problem(name, level, proposed)
             if missing is not None:
                 other, minimum = missing
                 code = INVALID_UPDATE_VERSION
-                message = f"Invalid update version {levels.get(other, 0)} for feature {other}. Feature {name} at level {level} requires {other} >= {minimum}."
+                message = f"Invalid update version {proposed.get(other, 0)} for feature {other}. Feature {name} at level {level} requires {other} >= {minimum}."
                 break
+    if code == INVALID_UPDATE_VERSION and message:
+        message = FAILED_ALL + message
     if not code and not getattr(request, "validate_only", False):
         await cluster.commit(records)
         if kraft is not None and kraft != cluster.kraft_version:
             await cluster.set_kraft_version(kraft)
     results = (
-        ()
-        if ctx.version >= 2
-        else tuple(
-            ctx.r("UpdatableFeatureResult", feature=name, error_code=code, error_message=message)
-            for name in names
+        tuple(
+            ctx.r("UpdatableFeatureResult", feature=name, error_code=0, error_message=None) for name in names
         )
+        if ctx.version <= 1 and not code
+        else ()
     )
     return ctx.r(
         "UpdateFeaturesResponse",
         throttle_time=ZERO,
-        error_code=code if ctx.version >= 2 else 0,
-        error_message=message if ctx.version >= 2 else None,
+        error_code=code,
+        error_message=message,
         results=results,
     )
