@@ -5,7 +5,7 @@
     python benchmarks/bench_spark.py --no-large          # only the small audit and its baseline
 
 Each round runs, one after the other, as separate processes:
-- the baseline: a bare SparkSession (start, one tiny job, stop), as a user would write it;
+- the baseline: a bare SparkSession on local[*] (start, one tiny job, stop), as a user would write it;
 - `kcli spark audit --bootstrap-server B --fail-on high` against a 3-broker sandbox with 4 topics of 3
   partitions (collected live, then audited);
 - `kcli spark audit -i FLEET --master local[2]` over a synthetic fleet of 1,000,000 partitions in 50
@@ -65,7 +65,9 @@ class Run:
     spark: dict[str, Any] | None = None
 
 
-def timed(name: str, argv: list[str], *, env: dict[str, str] | None = None, expect: tuple[int, ...] = (0,)) -> Run:
+def timed(
+    name: str, argv: list[str], *, env: dict[str, str] | None = None, expect: tuple[int, ...] = (0,)
+) -> Run:
     """Run one whole command as its own process; wall and CPU time of its process tree."""
     load_before = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -102,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-large", action="store_true", help="skip the 1,000,000-partition fleet")
     parser.add_argument("--partitions", type=int, default=1_000_000)
     parser.add_argument("--clusters", type=int, default=50)
-    parser.add_argument("--master", default="local[2]", help="master of the large audit and the baseline")
+    parser.add_argument("--master", default="local[2]", help="master of the large audit")
     parser.add_argument("--keep", type=Path, help="write the fleet here instead of a temporary directory")
     args = parser.parse_args(argv)
 
@@ -129,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
             large_argv = [*kcli, "spark", "audit", "-i", str(fleet), "--master", args.master, "-o", "json"]
             for number in range(1, args.rounds + 1):
                 print(f"round {number}/{args.rounds}", flush=True)
-                bare.append(timed("bare SparkSession", [sys.executable, "-c", BARE_SESSION.format(master=args.master)]))
+                bare.append(
+                    timed("bare SparkSession", [sys.executable, "-c", BARE_SESSION.format(master="local[*]")])
+                )
                 show(bare[-1])
                 small.append(timed("audit 3 brokers / 12 partitions", small_argv, env=quiet))
                 show(small[-1])
@@ -147,7 +151,7 @@ def report(args: argparse.Namespace, bare: list[Run], small: list[Run], large: l
     cpu_ratio = statistics.median(run.cpu_s for run in small) / statistics.median(run.cpu_s for run in bare)
     loads = [run.load_before for run in (*bare, *small, *large)]
     print(f"medians over {len(small)} rounds (load average {min(loads):.1f}-{max(loads):.1f}):", flush=True)
-    record(f"bare SparkSession end to end ({args.master})", round(bare_wall, 1), "s")
+    record("bare SparkSession end to end (local[*])", round(bare_wall, 1), "s")
     record("audit 3 brokers / 12 partitions end to end (local[*])", round(small_wall, 1), "s",
            baseline=round(bare_wall, 1), baseline_name="bare SparkSession")  # fmt: skip
     record("audit 3 brokers / 12 partitions / bare session (wall)", round(ratio, 2), "x",

@@ -248,11 +248,7 @@ def _run_audit(
     rows += history.size // HISTORY_BYTES_PER_ROW
     single = rows <= SINGLE_PARTITION_ROWS
     stages["list"] = time.monotonic() - started
-    if request.strict and warnings:
-        raise AuditFailed(
-            f"the audit's input is incomplete ({_count(len(warnings), 'warning')}; --strict)",
-            hint="; ".join(warning.message for warning in warnings[:3]),
-        )
+    _stop_if_incomplete(request, warnings)
     with sql_conf(spark, sized_conf(rows, spark.sparkContext.defaultParallelism), keep=request.conf):
         started = time.monotonic()
         say("loading tables")
@@ -261,13 +257,9 @@ def _run_audit(
         if history.tasks and shipping.needed(spark):
             say("shipping kcli to the executors")
             shipping.ship(spark)
-        views.update(history_frames(spark, history, warnings=problems, single=single))
+        held: list[DataFrame] = []
+        views.update(history_frames(spark, history, warnings=problems, single=single, held=held))
         found("metadata", problems)
-        if request.strict and warnings:
-            raise AuditFailed(
-                f"the audit's input is incomplete ({_count(len(warnings), 'warning')}; --strict)",
-                hint="; ".join(warning.message for warning in warnings[:3]),
-            )
         # A small input is read straight from memory (live snapshots) or a few KB of Parquet by every
         # rule: caching it would cost more (code generated per table) than it saves.
         cached = [] if single else [frame.cache() for frame in views.values()]
@@ -277,6 +269,7 @@ def _run_audit(
             else dict(zip(views, cached, strict=True))
         )
         try:
+            _stop_if_incomplete(request, warnings)
             if cached:
                 materialize(spark, cached)
             for name, frame in views.items():
@@ -296,8 +289,17 @@ def _run_audit(
                 partitions=1 if single else spark.sparkContext.defaultParallelism,
             )
         finally:
-            for frame in cached:
+            for frame in (*cached, *held):
                 frame.unpersist()
+
+
+def _stop_if_incomplete(request: AuditRequest, warnings: Sequence[AuditWarning]) -> None:
+    """Under --strict, an incomplete input ends the audit before any rule runs."""
+    if request.strict and warnings:
+        raise AuditFailed(
+            f"the audit's input is incomplete ({_count(len(warnings), 'warning')}; --strict)",
+            hint="; ".join(warning.message for warning in warnings[:3]),
+        )
 
 
 def _readable_dir(storage: Storage, uri: str, flag: str) -> bool:

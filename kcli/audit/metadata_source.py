@@ -232,13 +232,19 @@ _TABLE_COLUMNS = {spec.name: spec.column_names for spec in HISTORY_TABLES}
 
 
 def history_frames(
-    spark: SparkSession, plan: HistoryPlan, *, warnings: list[str] | None = None, single: bool = False
+    spark: SparkSession,
+    plan: HistoryPlan,
+    *,
+    warnings: list[str] | None = None,
+    single: bool = False,
+    held: list[DataFrame] | None = None,
 ) -> dict[str, DataFrame]:
     """The history tables over the planned files, decoded in one Python pass (this runs it).
 
     The problems found while decoding come back in `warnings`. A large input stays on the executors,
-    cached; a `single` (small) one comes back to the driver and becomes one in-memory partition per
-    table, so de-duplicating it needs no shuffle.
+    cached (the cached frame is added to `held`: unpersist it when done); a `single` (small) one
+    comes back to the driver and becomes one in-memory partition per table, so de-duplicating it
+    needs no shuffle.
     """
     from pyspark.sql import functions as F
 
@@ -261,6 +267,8 @@ def history_frames(
             frames[spec.name] = frame.dropDuplicates(DEDUP_KEYS[spec.name])
     else:
         history = spark.createDataFrame(rows, schema=HISTORY_ROW_DDL, verifySchema=False).persist()
+        if held is not None:
+            held.append(history)
         problems = [row[0] for row in history.filter(F.col("kind") == PROBLEM).select(PROBLEM).collect()]
         for spec in HISTORY_TABLES:
             selected = history.filter(F.col("kind") == spec.name).select(*spec.column_names)

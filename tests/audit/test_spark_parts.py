@@ -75,10 +75,10 @@ class FakeTracker:
     def __init__(self, stages: dict[int, tuple[int, int]]) -> None:
         self.stages = stages
 
-    def getActiveStageIds(self) -> list[int]:  # noqa: N802 (pyspark's name)
+    def getActiveStageIds(self) -> list[int]:
         return list(self.stages)
 
-    def getStageInfo(self, stage: int) -> Any:  # noqa: N802
+    def getStageInfo(self, stage: int) -> Any:
         done, total = self.stages[stage]
         return type("Info", (), {"numCompletedTasks": done, "numTasks": total})()
 
