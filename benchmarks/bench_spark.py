@@ -15,6 +15,11 @@ cover everything a user pays. Per run it prints wall, CPU, the load average arou
 audits, the Spark jobs/stages/tasks they ran; then the medians, the ratio of the small audit to the
 bare session, and the targets: small audit <= 1.5x the bare session, the large one <= 90 s.
 The machine should be quiet: the load average is printed so noisy figures can be recognised.
+
+`--before DIR` also runs the small audit once per round with an earlier kcli source tree (DIR holds
+its `kcli` package, e.g. `git archive REV kcli | tar -x -C DIR`), with Spark's event log on so its
+jobs, stages and tasks are counted by Spark itself, as a before/after figure measured in the same run
+(its CPU time is not comparable: a kcli that does not wait for its JVM leaves the JVM's CPU uncounted).
 """
 
 from __future__ import annotations
@@ -66,14 +71,19 @@ class Run:
 
 
 def timed(
-    name: str, argv: list[str], *, env: dict[str, str] | None = None, expect: tuple[int, ...] = (0,)
+    name: str,
+    argv: list[str],
+    *,
+    env: dict[str, str] | None = None,
+    expect: tuple[int, ...] = (0,),
+    cwd: Path | None = None,
 ) -> Run:
     """Run one whole command as its own process; wall and CPU time of its process tree."""
     load_before = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
-        argv, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env={**os.environ, **(env or {})}
+        argv, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env={**os.environ, **(env or {})}, cwd=cwd
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -84,6 +94,22 @@ def timed(
     if done.stdout.strip().startswith("{"):
         spark = json.loads(done.stdout).get("spark")
     return Run(name, wall, cpu, load_before, os.getloadavg()[0], spark)
+
+
+def event_log_counts(directory: Path) -> dict[str, int]:
+    """Jobs, stages and tasks Spark logged in its event logs under `directory` (then emptied)."""
+    counts = {"jobs": 0, "stages": 0, "tasks": 0}
+    events = {"SparkListenerJobStart": "jobs", "SparkListenerStageCompleted": "stages", "SparkListenerTaskEnd": "tasks"}
+    for log in sorted(directory.rglob("*"), reverse=True):
+        if log.is_file():
+            for line in log.read_text(encoding="utf-8").splitlines():
+                kind = events.get(json.loads(line)["Event"])
+                if kind:
+                    counts[kind] += 1
+            log.unlink()
+        else:
+            log.rmdir()
+    return counts
 
 
 def show(run: Run) -> None:
@@ -105,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--partitions", type=int, default=1_000_000)
     parser.add_argument("--clusters", type=int, default=50)
     parser.add_argument("--master", default="local[2]", help="master of the large audit")
+    parser.add_argument("--before", type=Path, help="an earlier kcli source tree to run the small audit with")
     parser.add_argument("--keep", type=Path, help="write the fleet here instead of a temporary directory")
     args = parser.parse_args(argv)
 
@@ -125,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         bare: list[Run] = []
         small: list[Run] = []
         large: list[Run] = []
+        before: list[Run] = []
+        before_env = _before_env(args.before, root) if args.before else {}
         with Sandbox(directory=root / "sandbox", brokers=3, controllers=3, topics=4, partitions=3) as sandbox:
             small_argv = [*kcli, "spark", "audit", "--bootstrap-server", sandbox.bootstrap_servers,
                           "--fail-on", "high", "-o", "json"]  # fmt: skip
@@ -137,32 +166,66 @@ def main(argv: list[str] | None = None) -> int:
                 show(bare[-1])
                 small.append(timed("audit 3 brokers / 12 partitions", small_argv, env=quiet))
                 show(small[-1])
+                if args.before:
+                    before.append(timed("same audit, earlier kcli", small_argv, env=before_env, expect=(0, 1),
+                                         cwd=args.before))  # fmt: skip
+                    before[-1] = _with_event_log_counts(before[-1], Path(before_env["KCLI_BENCH_EVENTS"]))
+                    show(before[-1])
                 if not args.no_large and len(large) < args.large_rounds:
                     name = f"audit {args.partitions:,} partitions / {args.clusters}"
                     large.append(timed(name, large_argv, env=quiet))
                     show(large[-1])
-    return report(args, bare, small, large)
+    return report(args, bare, small, large, before)
 
 
-def report(args: argparse.Namespace, bare: list[Run], small: list[Run], large: list[Run]) -> int:
+def _before_env(tree: Path, root: Path) -> dict[str, str]:
+    """The environment that runs an earlier kcli tree with Spark's event log on."""
+    conf, events = root / "before-conf", root / "before-events"
+    conf.mkdir(exist_ok=True)
+    events.mkdir(exist_ok=True)
+    (conf / "spark-defaults.conf").write_text(
+        f"spark.eventLog.enabled true\nspark.eventLog.compress false\nspark.eventLog.rolling.enabled false\nspark.eventLog.dir {events.resolve().as_uri()}\n", encoding="utf-8"
+    )
+    return {"PYTHONPATH": str(tree.resolve()), "SPARK_CONF_DIR": str(conf), "KCLI_BENCH_EVENTS": str(events),
+            "NO_COLOR": "1", "KCLI_CONFIG": "/nonexistent/kcli.toml"}  # fmt: skip
+
+
+def _with_event_log_counts(run: Run, events: Path) -> Run:
+    return Run(run.name, run.wall_s, run.cpu_s, run.load_before, run.load_after, event_log_counts(events))
+
+
+def report(
+    args: argparse.Namespace, bare: list[Run], small: list[Run], large: list[Run], before: list[Run]
+) -> int:
     bare_wall = statistics.median(run.wall_s for run in bare)
     small_wall = statistics.median(run.wall_s for run in small)
     ratio = small_wall / bare_wall
     cpu_ratio = statistics.median(run.cpu_s for run in small) / statistics.median(run.cpu_s for run in bare)
-    loads = [run.load_before for run in (*bare, *small, *large)]
+    loads = [run.load_before for run in (*bare, *small, *large, *before)]
     print(f"medians over {len(small)} rounds (load average {min(loads):.1f}-{max(loads):.1f}):", flush=True)
     record("bare SparkSession end to end (local[*])", round(bare_wall, 1), "s")
     record("audit 3 brokers / 12 partitions end to end (local[*])", round(small_wall, 1), "s",
            baseline=round(bare_wall, 1), baseline_name="bare SparkSession")  # fmt: skip
     record("audit 3 brokers / 12 partitions / bare session (wall)", round(ratio, 2), "x",
            target=f"<= {SMALL_RATIO_TARGET}")  # fmt: skip
-    print(f"  CPU time ratio (small audit / bare session): {cpu_ratio:.2f}x", flush=True)
+    record("audit 3 brokers / 12 partitions / bare session (CPU)", round(cpu_ratio, 2), "x")
+    tasks = statistics.median(run.spark["tasks"] for run in small if run.spark)
+    record("audit 3 brokers / 12 partitions: Spark tasks", tasks, "tasks")
     ok = ratio <= SMALL_RATIO_TARGET
+    if before:
+        before_wall = statistics.median(run.wall_s for run in before)
+        before_tasks = statistics.median(run.spark["tasks"] for run in before if run.spark)
+        record("audit 3 brokers / 12 partitions end to end, earlier kcli (local[*], event log on)",
+               round(before_wall, 1), "s", baseline=round(bare_wall, 1), baseline_name="bare SparkSession")  # fmt: skip
+        record("audit 3 brokers / 12 partitions: Spark tasks, earlier kcli", before_tasks, "tasks",
+               baseline=tasks, baseline_name="tasks now")  # fmt: skip
     if large:
         large_wall = statistics.median(run.wall_s for run in large)
         record(f"audit {args.partitions:,} partitions / {args.clusters} clusters end to end ({args.master})",
                round(large_wall, 1), "s", target=f"<= {LARGE_TARGET_SECONDS:.0f}",
                baseline=round(bare_wall, 1), baseline_name="bare SparkSession")  # fmt: skip
+        large_tasks = statistics.median(run.spark["tasks"] for run in large if run.spark)
+        record(f"audit {args.partitions:,} partitions / {args.clusters} clusters: Spark tasks", large_tasks, "tasks")
         ok = ok and large_wall <= LARGE_TARGET_SECONDS
     if max(loads) > (os.cpu_count() or 1):
         print("NOTE: the machine was busy (load average above its core count): the figures are noisy")
