@@ -9,6 +9,7 @@ class ExitCode(IntEnum):
     OK = 0
     ERROR = 1  # the operation failed, or findings reached --fail-on
     USAGE = 2  # bad flags or bad input; nothing was sent to the cluster
+    INCOMPLETE = 3  # spark audit: the audit could not run, or its input was incomplete
     INTERRUPTED = 130  # Ctrl-C
 
 

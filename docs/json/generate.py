@@ -970,9 +970,10 @@ command(
     obj(
         "kcli spark audit -o json",
         {
-            "clusters": integer("Clusters audited."),
+            "clusters": integer("Clusters audited (snapshots, collected or read)."),
             "partitions": integer("Partitions audited."),
-            "history_rows": integer("Metadata-history rows (from --metadata-dir)."),
+            "metadata_logs": integer("__cluster_metadata-0 logs read (from --metadata-dir)."),
+            "history_rows": integer("Broker and leader events read from the metadata logs."),
             "findings": integer("Findings in total."),
             "by_severity": mapping(integer("Findings."), "Severity -> findings."),
             "by_rule": array(
@@ -999,8 +1000,32 @@ command(
                 ),
                 "The worst findings (--worst).",
             ),
-            "out": nullable(string("Directory with findings.parquet/ and findings.jsonl.")),
+            "complete": boolean("False when the input was incomplete (see warnings): exit 3 unless --fail-on fired."),
+            "warnings": array(
+                obj(
+                    "What the audit could not see.",
+                    {
+                        "source": enum("Where it was found.", "collect", "snapshot", "metadata"),
+                        "message": string("What is missing, and where."),
+                    },
+                ),
+                "Every warning (also on stderr and in warnings.jsonl / warnings.parquet under --out).",
+            ),
+            "out": nullable(
+                string("URI of the directory with findings.parquet/, findings.jsonl and the warnings files.")
+            ),
             "stage_seconds": mapping(number("Seconds."), "Stage -> wall time."),
+            "spark": nullable(
+                obj(
+                    "The Spark work the audit did.",
+                    {
+                        "master": string("The master it ran on."),
+                        "jobs": integer("Spark jobs run."),
+                        "stages": integer("Stages run (skipped ones excluded)."),
+                        "tasks": integer("Tasks run."),
+                    },
+                )
+            ),
         },
     ),
 )

@@ -1,5 +1,5 @@
 """Fleet audits: cluster snapshots, KRaft metadata history, declarative rules run as Spark jobs.
 
-pyspark is imported only by kcli.audit.job and kcli.audit.metadata_source, and only inside the
-functions that run a Spark command; everything else here needs at most pyarrow.
+pyspark is imported only inside the functions that run a Spark command (kcli.audit.session, job,
+inputs, metadata_source, storage, shipping, progress); everything else here needs at most pyarrow.
 """

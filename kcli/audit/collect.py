@@ -8,9 +8,12 @@ Behavior:
   then DescribeTopicPartitions (75, KIP-966) for ELR and last-known ELR where the brokers offer it.
 - Configs (kcli.client.api.configs), ACLs (api.acls), client quotas (api.quotas), log dirs
   (api.log_dirs), features (api.features) and the quorum (api.quorum) come from the tool modules.
-- An optional part the server does not offer (ACLs without an authorizer, no DescribeLogDirs, ...)
-  is written as an empty table and reported as a warning; the cluster identity, brokers, topics and
-  partitions are required.
+- Endpoints: every advertised broker and controller endpoint is dialled on its own connection, as
+  `kcli cluster doctor` does (kcli.client.api.cluster.probe_endpoint), to record who answers there.
+- What could not be collected is a warning kept with the snapshot (the clusters row): an optional
+  part the server does not offer (no DescribeLogDirs, ...), a broker that is fenced or does not
+  answer, a misrouted broker (its configs and log dirs). A cluster without an authorizer simply
+  has no ACLs (not a warning). The cluster identity, brokers, topics and partitions are required.
 Version notes: Metadata and DescribeTopicPartitions are called here directly through Admin.call,
 because kcli.client.api.topics only describes named topics.
 """
@@ -19,13 +22,13 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kcli.audit.snapshot import SnapshotWriter, WrittenSnapshot, collected_at_label
+from kcli.audit.snapshot import Sink, SnapshotWriter, WrittenSnapshot, collected_at_label
 from kcli.errors import KcliError, UsageError
 from kcli.metadata.uuids import kafka_uuid
 
@@ -46,7 +49,11 @@ STEPS = (
     "log dirs",
     "features",
     "quorum",
+    "endpoints",
 )
+SECURITY_DISABLED = 54  # DescribeAcls on a cluster without an authorizer
+# Each endpoint probe's deadline (at most request.timeout.ms): a healthy listener answers in ms.
+PROBE_TIMEOUT_MS = 10_000
 
 Step = Callable[[str], None]
 
@@ -63,25 +70,34 @@ class ClusterSnapshot:
     tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def label(self) -> str:
+        """The collected_at partition value of this snapshot."""
+        return collected_at_label(self.collected_at)
 
-def write_snapshot(snapshot: ClusterSnapshot, out: Path) -> WrittenSnapshot:
-    """Write every table of `snapshot` under `out` (the clusters row last)."""
-    from kcli import __version__
+    def cluster_row(self) -> dict[str, Any]:
+        """The `clusters` row (without its partition columns)."""
+        from kcli import __version__
 
-    writer = SnapshotWriter(
-        out, cluster_id=snapshot.cluster_id, collected_at=collected_at_label(snapshot.collected_at)
-    )
+        return {
+            "bootstrap": self.bootstrap,
+            "endpoint_type": self.endpoint_type,
+            "controller_id": self.controller_id,
+            "collected_ms": int(self.collected_at.timestamp() * 1000),
+            "kcli_version": __version__,
+            "snapshot_rows": sum(len(rows) for rows in self.tables.values()) + 1,
+            "warnings": list(self.warnings),
+        }
+
+
+def write_snapshot(
+    snapshot: ClusterSnapshot, out: Path | None, *, sink: Sink | None = None
+) -> WrittenSnapshot:
+    """Write every table of `snapshot` under `out` or to `sink` (the clusters row last)."""
+    writer = SnapshotWriter(out, cluster_id=snapshot.cluster_id, collected_at=snapshot.label, sink=sink)
     for name, rows in snapshot.tables.items():
         writer.write(name, rows)
-    return writer.finish(
-        {
-            "bootstrap": snapshot.bootstrap,
-            "endpoint_type": snapshot.endpoint_type,
-            "controller_id": snapshot.controller_id,
-            "collected_ms": int(snapshot.collected_at.timestamp() * 1000),
-            "kcli_version": __version__,
-        }
-    )
+    return writer.finish(snapshot.cluster_row())
 
 
 async def collect_cluster(
@@ -127,6 +143,12 @@ async def collect_cluster(
         announce("topic configs")
         snapshot.tables["topic_configs"] = await _configs(admin, snapshot, "topics", names)
         announce("broker configs")
+        for node in description.nodes:
+            if node.fenced:
+                snapshot.warnings.append(
+                    f"{cluster_id}: broker {node.node_id} is fenced (stopped, or not heartbeating to the "
+                    "controller): its configs and log dirs were not collected"
+                )
         snapshot.tables["broker_configs"] = await _configs(admin, snapshot, "brokers", [str(b) for b in live])
         announce("acls")
         snapshot.tables["acls"] = await _optional(snapshot, "ACLs", _acls(admin)) or []
@@ -139,6 +161,10 @@ async def collect_cluster(
         announce("quorum")
         quorum = await _optional(snapshot, "quorum", _quorum(admin))
         snapshot.tables["quorum"], snapshot.tables["controllers"] = quorum or ([], [])
+        announce("endpoints")
+        snapshot.tables["endpoints"] = await _endpoints(
+            config, cluster_id, description.nodes, snapshot.tables["controllers"]
+        )
     return snapshot
 
 
@@ -284,8 +310,15 @@ async def _configs(
 
 async def _acls(admin: Admin) -> list[dict[str, Any]]:
     from kcli.client.api.acls import describe_acls
+    from kcli.client.errors import KafkaError
     from kcli.ops.acls import ANY_FILTER
 
+    try:
+        bindings = await describe_acls(admin, [ANY_FILTER])
+    except KafkaError as error:
+        if error.code == SECURITY_DISABLED:
+            return []  # no authorizer: the cluster has no ACLs to audit, nothing is missing
+        raise
     return [
         {
             "resource_type": binding.pattern.resource_type.name,
@@ -296,7 +329,7 @@ async def _acls(admin: Admin) -> list[dict[str, Any]]:
             "operation": binding.entry.operation.name,
             "permission_type": binding.entry.permission_type.name,
         }
-        for binding in await describe_acls(admin, [ANY_FILTER])
+        for binding in bindings
     ]
 
 
@@ -439,22 +472,66 @@ async def _quorum(admin: Admin) -> tuple[list[dict[str, Any]], list[dict[str, An
     return rows, controllers
 
 
-async def collect_fleet(
-    configs: Sequence[ClientConfig],
-    out: Path,
-    *,
-    on_step: Callable[[int, str], None] | None = None,
-    on_done: Callable[[int, WrittenSnapshot, list[str]], None] | None = None,
-) -> list[WrittenSnapshot]:
-    """Collect and write each cluster in turn; on_step(index, step) drives a progress bar per cluster."""
-    written = []
+async def _endpoints(
+    config: ClientConfig, cluster_id: str, brokers: Sequence[Any], controllers: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Dial every advertised endpoint concurrently and record who answers there (a row per endpoint)."""
+    import asyncio
+    import dataclasses
+
+    from kcli.client.api.cluster import probe_endpoint
+    from kcli.client.config import Endpoint, EndpointType
+
+    timeout_ms = min(config.request_timeout_ms, PROBE_TIMEOUT_MS)
+    as_controllers = dataclasses.replace(config, endpoint_type=EndpointType.CONTROLLERS)
+    targets = [("broker", node.node_id, node.host, node.port, config) for node in brokers]
+    targets += [
+        ("controller", row["controller_id"], row["host"], row["port"], as_controllers)
+        for row in controllers
+        if row["host"] is not None and row["port"] is not None
+    ]
+    results = await asyncio.gather(
+        *(
+            probe_endpoint(
+                target_config,
+                Endpoint(host=host, port=port, node_id=node_id),
+                role=role,
+                node_id=node_id,
+                cluster_id=cluster_id,
+                timeout_ms=timeout_ms,
+            )
+            for role, node_id, host, port, target_config in targets
+        )
+    )
+    rows: list[dict[str, Any]] = []
+    for (role, node_id, host, port, _config), result in zip(targets, results, strict=True):
+        probe = result.probe
+        identity = probe.identity
+        verified = None if identity is None or not probe.ok else identity.verified
+        served_by = node_id if verified else (identity.actual_node_id if identity is not None else None)
+        checked = "unchecked" if verified is None else ("verified" if verified else "mismatch")
+        rows.append(
+            {
+                "role": role,
+                "node_id": node_id,
+                "host": host,
+                "port": port,
+                "answered": probe.ok,
+                "identity": checked,
+                "served_by_node_id": served_by if probe.ok else None,
+                "served_by_cluster_id": probe.cluster_id if probe.ok else None,
+                "error": None if probe.ok else probe.error,
+            }
+        )
+    return rows
+
+
+async def collect_each(
+    configs: Sequence[ClientConfig], *, on_step: Callable[[int, str], None] | None = None
+) -> AsyncIterator[tuple[int, ClusterSnapshot]]:
+    """Collect each cluster in turn, yielding (index, snapshot); on_step(index, step) drives a progress bar."""
     for index, config in enumerate(configs):
         step: Step | None = None
         if on_step is not None:
             step = functools.partial(on_step, index)
-        snapshot = await collect_cluster(config, step=step)
-        result = write_snapshot(snapshot, out)
-        written.append(result)
-        if on_done is not None:
-            on_done(index, result, snapshot.warnings)
-    return written
+        yield index, await collect_cluster(config, step=step)

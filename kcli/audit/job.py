@@ -1,71 +1,87 @@
-"""The audit Spark job: load snapshots and metadata history, check and run the rules, write findings.
+"""The audit Spark job: load and cache the input tables, run every rule in one query, write findings.
 
-This is the only module (with kcli.audit.metadata_source) that imports pyspark, and only inside its
-functions. One SparkSession serves the whole job; a session that was already active (tests share one)
-is reused and left running.
+Behavior:
+- Inputs are read through Spark's Hadoop filesystem layer (kcli.audit.storage): snapshot
+  directories, metadata log directories and the output directory may be any Hadoop URI.
+- The rules run as one union query whose findings are cached, and one summary query over them also
+  counts the input rows, so an audit runs a handful of jobs.
+- Sized to the data (sized_conf): a small input is one partition per table, read straight from
+  memory or its few KB of Parquet, with no shuffle and no generated code; a larger one is cached (in
+  one job) and shuffled over partitions sized to it, which adaptive execution coalesces further.
+- What made the input incomplete (a collection warning, a snapshot without its clusters row, a
+  corrupt metadata file) is a warning: kept in the result, in warnings.parquet/ warnings.jsonl
+  beside the findings, and fatal before any rule runs under `strict`.
+- A failing Spark job (a task error, a lost executor) is one AuditFailed line.
+
+pyspark is imported only inside the functions (by this module and the modules it calls).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
-import tempfile
+import json
+import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from kcli.audit.progress import SparkWork
 from kcli.audit.rules import FINDING_COLUMNS, Rule, RuleError, Severity
-from kcli.audit.tables import HISTORY_TABLES, SNAPSHOT_TABLES, TABLES_BY_NAME, Table
-from kcli.errors import KcliError, UsageError
+from kcli.audit.sqlconf import sql_conf
+from kcli.audit.tables import HISTORY_TABLES, TABLES_BY_NAME
+from kcli.errors import ExitCode, KcliError, UsageError
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-DEFAULT_MASTER = "local[*]"
-# Defaults a --conf overrides: no UI port, few shuffle partitions, UTC for timestamps. Adaptive
-# execution is off: the rules run as one union of many small plans, and AQE materialises all their
-# broadcasts at once on the driver (out of memory at 1M partitions) while gaining nothing on
-# fleet-sized tables; re-enable it with --conf spark.sql.adaptive.enabled=true on a real cluster.
-DEFAULT_CONF: Mapping[str, str] = {
-    "spark.app.name": "kcli-audit",
-    "spark.ui.enabled": "false",
-    "spark.ui.showConsoleProgress": "false",
-    "spark.sql.shuffle.partitions": "8",
-    "spark.sql.adaptive.enabled": "false",
-    "spark.sql.session.timeZone": "UTC",
-    "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
-    "spark.driver.memory": "2g",
-}
-# Spark's own log lines would bury the summary on stderr: only errors, and only from Spark.
-LOG4J2_PROPERTIES = """\
-status = error
-rootLogger.level = error
-rootLogger.appenderRef.stderr.ref = console
-appender.console.type = Console
-appender.console.name = console
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = spark: %p %c{1}: %m%n%ex
-"""
+    from kcli.audit.collect import ClusterSnapshot
+    from kcli.audit.storage import Storage
+
 FINDINGS_PARQUET = "findings.parquet"
 FINDINGS_JSONL = "findings.jsonl"
+WARNINGS_PARQUET = "warnings.parquet"
+WARNINGS_JSONL = "warnings.jsonl"
+SHUFFLE_PARTITIONS = "spark.sql.shuffle.partitions"
+# Input rows per initial shuffle partition: adaptive execution then coalesces what turns out small,
+# so this only bounds the first guess.
+ROWS_PER_SHUFFLE_PARTITION = 200_000
+# Inputs up to this many rows run as one partition per table, without shuffles (see sized_conf).
+SINGLE_PARTITION_ROWS = 50_000
+# Row estimates where only file sizes are known: metadata logs (mostly idle NoOpRecords, skipped)
+# and stored snapshots written before they recorded their size (Parquet compresses them ~10x).
+HISTORY_BYTES_PER_ROW = 100
+STORED_BYTES_PER_ROW = 2
+
+
+class AuditFailed(KcliError):
+    """The audit could not run (Spark, an input), or its input was incomplete under --strict."""
+
+    exit_code = ExitCode.INCOMPLETE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AuditRequest:
-    """What to audit and how: snapshot dirs, metadata log dirs, rules, Spark master and conf."""
+    """What to audit: snapshot dirs and metadata log dirs (URIs), live snapshots, rules, output URI."""
 
-    inputs: tuple[Path, ...] = ()
-    metadata_dirs: tuple[Path, ...] = ()
+    inputs: tuple[str, ...] = ()
+    metadata_dirs: tuple[str, ...] = ()
+    live: tuple[ClusterSnapshot, ...] = ()
     rules: tuple[Rule, ...]
-    out: Path | None = None
-    master: str = DEFAULT_MASTER
-    conf: Mapping[str, str] = field(default_factory=dict)
+    out: str | None = None
+    conf: Mapping[str, str] = field(default_factory=dict)  # what the user set (not overridden here)
     worst: int = 10
+    strict: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuditWarning:
+    """Something the audit could not see: where it comes from (collect, snapshot, metadata) and what."""
+
+    source: str
+    message: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"source": self.source, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -102,13 +118,19 @@ class AuditResult:
     history_rows: int
     counts: tuple[RuleCount, ...]
     worst: tuple[Finding, ...]
-    out: Path | None
+    out: str | None
     stage_seconds: Mapping[str, float]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[AuditWarning, ...] = ()
+    metadata_logs: int = 0
+    spark: SparkWork | None = None
 
     @property
     def total(self) -> int:
         return sum(count.findings for count in self.counts)
+
+    @property
+    def complete(self) -> bool:
+        return not self.warnings
 
     def by_severity(self) -> dict[str, int]:
         totals = {severity.name: 0 for severity in sorted(Severity, reverse=True)}
@@ -132,64 +154,45 @@ def parse_conf(pairs: Sequence[str]) -> dict[str, str]:
     return conf
 
 
-@contextmanager
-def spark_session(master: str, conf: Mapping[str, str]) -> Iterator[SparkSession]:
-    """The job's one SparkSession; stopped at the end unless it was already running."""
-    from pyspark.sql import SparkSession
-
-    active = SparkSession.getActiveSession()
-    if active is not None:
-        for key, value in conf.items():
-            if key.startswith("spark.sql."):
-                active.conf.set(key, value)
-        yield active
-        return
-    with tempfile.TemporaryDirectory(prefix="kcli-spark-") as scratch:
-        log_config = Path(scratch) / "log4j2.properties"
-        log_config.write_text(LOG4J2_PROPERTIES, encoding="utf-8")
-        # Spark creates its (unused) SQL warehouse dir in the working directory unless told otherwise.
-        settings = {**DEFAULT_CONF, "spark.sql.warehouse.dir": str(Path(scratch) / "warehouse"), **conf}
-        if master.startswith("local") and not os.environ.get("PYSPARK_PYTHON"):
-            # Local Python workers must run this interpreter (with kcli and its readers installed);
-            # pyspark takes the worker interpreter from the environment when the context starts.
-            os.environ["PYSPARK_PYTHON"] = sys.executable
-        java_options = settings.get("spark.driver.extraJavaOptions", "")
-        settings["spark.driver.extraJavaOptions"] = (
-            f"-Dlog4j2.configurationFile={log_config.as_uri()} {java_options}".strip()
-        )
-        builder = SparkSession.builder.master(master)
-        for key, value in settings.items():
-            builder = builder.config(key, value)
-        try:
-            session = builder.getOrCreate()
-        except Exception as error:  # the JVM failed to start or the master is unreachable
-            raise KcliError(f"cannot start Spark (master {master}): {_first_line(error)}") from None
-        session.sparkContext.setLogLevel("ERROR")
-        try:
-            yield session
-        finally:
-            session.stop()
+def shuffle_partitions(input_rows: int, parallelism: int) -> int:
+    """The first guess at shuffle partitions: one per ROWS_PER_SHUFFLE_PARTITION, 1 to 4x the cores."""
+    wanted = math.ceil(max(input_rows, 1) / ROWS_PER_SHUFFLE_PARTITION)
+    return max(1, min(wanted, 4 * max(parallelism, 1)))
 
 
 def run_audit(
-    spark: SparkSession, request: AuditRequest, *, progress: Callable[[str], None] | None = None
+    spark: SparkSession,
+    request: AuditRequest,
+    *,
+    say: Callable[[str], None] | None = None,
+    warn: Callable[[AuditWarning], None] | None = None,
 ) -> AuditResult:
     """Load the tables, check every rule, run them all and write the findings.
 
-    A failing Spark job (a task error, a lost executor) becomes one KcliError line.
+    `say(phase)` follows the progress; `warn(warning)` hears each warning found here as it is found
+    (the live snapshots' own warnings were reported when they were collected). A failing Spark job
+    (a task error, a lost executor) becomes one AuditFailed line.
     """
     from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
+    from kcli.audit.progress import JobGroup
+
+    group = JobGroup(spark, "kcli spark audit")
     try:
-        return _run_audit(spark, request, progress=progress)
+        return _run_audit(
+            spark, request, group, say=say or (lambda _line: None), warn=warn or (lambda _warning: None)
+        )
     except (PySparkException, Py4JError) as error:
-        raise KcliError(f"Spark job failed: {_spark_error_line(error)}") from error
+        raise AuditFailed(f"Spark job failed: {_spark_error_line(error)}") from error
+    finally:
+        group.close()
 
 
 def _spark_error_line(error: BaseException) -> str:
-    """The most telling line of a Spark error: a Python worker's own exception, else the first line."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    """The most telling line of a Spark error: a Python worker's own exception, a JVM exception, else
+    the first line."""
+    lines = [line.strip().removeprefix(": ").strip() for line in str(error).splitlines() if line.strip()]
     for line in reversed(lines):
         if line.split(":", 1)[0].endswith(("Error", "Exception")) and not line.startswith("at "):
             return line
@@ -197,21 +200,166 @@ def _spark_error_line(error: BaseException) -> str:
 
 
 def _run_audit(
-    spark: SparkSession, request: AuditRequest, *, progress: Callable[[str], None] | None = None
+    spark: SparkSession,
+    request: AuditRequest,
+    group: Any,
+    *,
+    say: Callable[[str], None],
+    warn: Callable[[AuditWarning], None],
 ) -> AuditResult:
-    from pyspark.sql import functions as F
+    from kcli.audit import shipping
+    from kcli.audit.collect import write_snapshot
+    from kcli.audit.inputs import plan_snapshots, snapshot_frames, stored_clusters
+    from kcli.audit.metadata_source import HistoryPlan, history_frames, plan_tasks
+    from kcli.audit.storage import Storage, join
 
     stages: dict[str, float] = {}
-    say = progress or (lambda _line: None)
+    storage = Storage(spark)
+    warnings = [AuditWarning(source="collect", message=text) for s in request.live for text in s.warnings]
+
+    def found(source: str, messages: Sequence[str]) -> None:
+        for message in messages:
+            warning = AuditWarning(source=source, message=message)
+            warnings.append(warning)
+            warn(warning)
 
     started = time.monotonic()
-    say("loading tables")
-    warnings: list[str] = []
-    views = load_snapshot_tables(spark, request.inputs)
-    views.update(load_history_tables(spark, request.metadata_dirs, warnings=warnings))
-    for name, frame in views.items():
-        frame.createOrReplaceTempView(name)
-    stages["load"] = time.monotonic() - started
+    if request.out is not None and request.live:
+        say("writing the collected snapshots")
+        for snapshot in request.live:
+            write_snapshot(snapshot, None, sink=storage.sink(join(request.out, "snapshots")))
+    say("listing inputs")
+    for root in (*request.inputs, *request.metadata_dirs):
+        flag = "--input" if root in request.inputs else "--metadata-dir"
+        if not _readable_dir(storage, root, flag):
+            raise UsageError(f"{flag} {root}: no such directory")
+    snapshots = plan_snapshots(storage, request.inputs, request.live)
+    found("snapshot", snapshots.superseded)
+    history = (
+        plan_tasks(storage, request.metadata_dirs) if request.metadata_dirs else HistoryPlan(tasks=(), logs=0)
+    )
+    stored = stored_clusters(spark, snapshots)
+    for row in stored:
+        found("snapshot", row["warnings"] or ())
+    rows = sum(len(table) for s in request.live for table in s.tables.values())
+    rows += sum(row["snapshot_rows"] or 0 for row in stored)
+    if any(row["snapshot_rows"] is None for row in stored):
+        rows += snapshots.size // STORED_BYTES_PER_ROW
+    rows += history.size // HISTORY_BYTES_PER_ROW
+    single = rows <= SINGLE_PARTITION_ROWS
+    stages["list"] = time.monotonic() - started
+    _stop_if_incomplete(request, warnings)
+    with sql_conf(spark, sized_conf(rows, spark.sparkContext.defaultParallelism), keep=request.conf):
+        started = time.monotonic()
+        say("loading tables")
+        views = snapshot_frames(spark, snapshots)
+        problems: list[str] = []
+        if history.tasks and shipping.needed(spark):
+            say("shipping kcli to the executors")
+            shipping.ship(spark)
+        held: list[DataFrame] = []
+        views.update(history_frames(spark, history, warnings=problems, single=single, held=held))
+        found("metadata", problems)
+        # A small input is read straight from memory (live snapshots) or a few KB of Parquet by every
+        # rule: caching it would cost more (code generated per table) than it saves.
+        cached = [] if single else [frame.cache() for frame in views.values()]
+        views = (
+            {name: frame.coalesce(1) for name, frame in views.items()}
+            if single
+            else dict(zip(views, cached, strict=True))
+        )
+        try:
+            _stop_if_incomplete(request, warnings)
+            if cached:
+                materialize(spark, cached)
+            for name, frame in views.items():
+                frame.createOrReplaceTempView(name)
+            stages["load"] = time.monotonic() - started
+            return _run_rules(
+                spark,
+                storage,
+                request,
+                views,
+                clusters=snapshots.clusters,
+                logs=history.logs,
+                warnings=warnings,
+                stages=stages,
+                group=group,
+                say=say,
+                partitions=1 if single else spark.sparkContext.defaultParallelism,
+            )
+        finally:
+            for frame in (*cached, *held):
+                frame.unpersist()
+
+
+def _stop_if_incomplete(request: AuditRequest, warnings: Sequence[AuditWarning]) -> None:
+    """Under --strict, an incomplete input ends the audit before any rule runs."""
+    if request.strict and warnings:
+        raise AuditFailed(
+            f"the audit's input is incomplete ({_count(len(warnings), 'warning')}; --strict)",
+            hint="; ".join(warning.message for warning in warnings[:3]),
+        )
+
+
+def _readable_dir(storage: Storage, uri: str, flag: str) -> bool:
+    """Whether `uri` is a directory; a filesystem Hadoop cannot reach is one AuditFailed line."""
+    from py4j.protocol import Py4JError
+
+    try:
+        return storage.is_dir(uri)
+    except Py4JError as error:
+        raise AuditFailed(f"{flag} {uri}: cannot read it: {_spark_error_line(error)}") from None
+
+
+def materialize(spark: SparkSession, frames: Sequence[DataFrame]) -> None:
+    """Fill every cache in one job (adaptive execution would run one job per cached table)."""
+    from pyspark.sql import functions as F
+
+    with sql_conf(spark, {"spark.sql.adaptive.enabled": "false"}):
+        _union([frame.select(F.lit(1).alias("one")) for frame in frames]).count()
+
+
+def sized_conf(input_rows: int, parallelism: int) -> dict[str, str]:
+    """The SQL settings an input of this size runs best with.
+
+    Up to SINGLE_PARTITION_ROWS every table is one partition: aggregations and (sort-merge) joins
+    then need no shuffle at all and each query is a single stage. Larger inputs are cached and get
+    shuffle partitions by size, which adaptive execution coalesces where they turn out small.
+    """
+    if input_rows <= SINGLE_PARTITION_ROWS:
+        # Interpreted plans and expressions: compiling generated code (hundreds of classes for the
+        # rules) costs far more than it saves on a few thousand rows.
+        return {
+            SHUFFLE_PARTITIONS: "1",
+            "spark.sql.autoBroadcastJoinThreshold": "-1",
+            "spark.sql.optimizer.dynamicPartitionPruning.enabled": "false",
+            "spark.sql.codegen.wholeStage": "false",
+            "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+        }
+    return {
+        SHUFFLE_PARTITIONS: str(shuffle_partitions(input_rows, parallelism)),
+        # The cache lives for one audit: building it uncompressed is quicker, and it fits.
+        "spark.sql.inMemoryColumnarStorage.compressed": "false",
+    }
+
+
+def _run_rules(
+    spark: SparkSession,
+    storage: Storage,
+    request: AuditRequest,
+    views: Mapping[str, DataFrame],
+    *,
+    clusters: int,
+    logs: int,
+    warnings: list[AuditWarning],
+    stages: dict[str, float],
+    group: Any,
+    say: Callable[[str], None],
+    partitions: int,
+) -> AuditResult:
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
 
     started = time.monotonic()
     say(f"checking {len(request.rules)} rules")
@@ -220,100 +368,81 @@ def _run_audit(
 
     started = time.monotonic()
     say("running rules")
-    findings = _union(frames).persist()
+    findings = _union(frames).coalesce(max(1, partitions)).cache()
     try:
-        total = findings.count()
+        # One query: per rule its count and first rows (the worst findings are among them), and the
+        # input counts for the headline.
+        by_rule = Window.partitionBy("rule_id")
+        ordered = by_rule.orderBy("cluster_id", "resource", "message")
+        keep = max(request.worst, 1)
+        # A cached table does not keep its single partition; coalescing again keeps the window shuffle-free.
+        source = findings.coalesce(1) if partitions == 1 else findings
+        firsts = (
+            source.withColumn("n", F.count(F.lit(1)).over(by_rule))
+            .withColumn("position", F.row_number().over(ordered))
+            .filter(F.col("position") <= keep)
+            .select(F.lit("rule").alias("kind"), "rule_id", "cluster_id", "resource", "message", "n")
+        )
+        counts = [
+            views[name]
+            .agg(F.count(F.lit(1)).alias("n"))
+            .select(
+                F.lit(name).alias("kind"), *(F.lit(None).cast("string").alias(c) for c in FINDING_ROW), "n"
+            )
+            for name in (
+                "partitions",
+                *(spec.name for spec in HISTORY_TABLES if spec.name != "metadata_topics"),
+            )
+        ]
+        rows = _union([firsts, *counts]).collect()
         stages["run rules"] = time.monotonic() - started
 
         started = time.monotonic()
         if request.out is not None:
-            say(f"writing {total} findings to {request.out}")
-            write_findings(findings, request.out)
+            say(f"writing findings to {request.out}")
+            write_findings(spark, storage, findings, request.out)
+            write_warnings(storage, warnings, request.out)
         stages["write findings"] = time.monotonic() - started
-
-        started = time.monotonic()
-        per_rule = {
-            row["rule_id"]: int(row["count"]) for row in findings.groupBy("rule_id").count().collect()
-        }
-        rank = F.when(F.col("severity") == "high", 3).when(F.col("severity") == "medium", 2)
-        rank = rank.when(F.col("severity") == "low", 1).otherwise(0)
-        worst_rows = (
-            findings.orderBy(rank.desc(), "rule_id", "cluster_id", "resource").limit(request.worst).collect()
-            if request.worst > 0
-            else []
-        )
-        clusters = views["clusters"].select("cluster_id").distinct().count()
-        partitions = views["partitions"].count()
-        history = views["broker_events"].count() + views["leader_changes"].count()
-        stages["summary"] = time.monotonic() - started
     finally:
         findings.unpersist()
-    counts = tuple(
+    per_rule: dict[str, int] = {}
+    candidates: list[Finding] = []
+    inputs: dict[str, int] = {}
+    severity_of = {rule.id: rule.severity for rule in request.rules}
+    for row in rows:
+        if row["kind"] != "rule":
+            inputs[row["kind"]] = int(row["n"])
+            continue
+        per_rule[row["rule_id"]] = int(row["n"])
+        candidates.append(
+            Finding(
+                rule_id=row["rule_id"],
+                severity=severity_of[row["rule_id"]],
+                cluster_id=row["cluster_id"],
+                resource=row["resource"],
+                message=row["message"],
+            )
+        )
+    candidates.sort(key=lambda f: (-f.severity, f.rule_id, f.cluster_id, f.resource, f.message))
+    counts_by_rule = tuple(
         RuleCount(rule_id=rule.id, severity=rule.severity, findings=per_rule.get(rule.id, 0))
         for rule in request.rules
     )
-    worst = tuple(
-        Finding(
-            rule_id=row["rule_id"],
-            severity=Severity[row["severity"]],
-            cluster_id=row["cluster_id"],
-            resource=row["resource"],
-            message=row["message"],
-        )
-        for row in worst_rows
-    )
     return AuditResult(
         clusters=clusters,
-        partitions=partitions,
-        history_rows=history,
-        counts=counts,
-        worst=worst,
+        partitions=inputs.get("partitions", 0),
+        history_rows=inputs.get("broker_events", 0) + inputs.get("leader_changes", 0),
+        counts=counts_by_rule,
+        worst=tuple(candidates[: request.worst]),
         out=request.out,
         stage_seconds=stages,
         warnings=tuple(warnings),
+        metadata_logs=logs,
+        spark=group.counts(),
     )
 
 
-def empty_frame(spark: SparkSession, spec: Table) -> DataFrame:
-    return spark.createDataFrame([], schema=spec.spark_ddl())
-
-
-def load_snapshot_tables(spark: SparkSession, inputs: Sequence[Path]) -> dict[str, DataFrame]:
-    """Every snapshot table as a DataFrame holding only the newest snapshot of each cluster."""
-    from pyspark.sql import functions as F
-
-    for directory in inputs:
-        if not (directory / "clusters").is_dir():
-            raise UsageError(
-                f"--input {directory}: not a kcli snapshot directory (no clusters/ table; "
-                "write one with `kcli spark collect --out DIR`)"
-            )
-    frames: dict[str, DataFrame] = {}
-    for spec in SNAPSHOT_TABLES:
-        parts = [
-            spark.read.schema(spec.spark_ddl()).parquet(str(directory / spec.name))
-            for directory in inputs
-            if (directory / spec.name).is_dir()
-        ]
-        frames[spec.name] = _union(parts) if parts else empty_frame(spark, spec)
-    # A snapshot counts once its clusters row exists (written last); the newest one per cluster wins.
-    latest = frames["clusters"].groupBy("cluster_id").agg(F.max("collected_at").alias("collected_at"))
-    latest = F.broadcast(latest)
-    return {
-        name: frame.join(latest, ["cluster_id", "collected_at"], "left_semi")
-        for name, frame in frames.items()
-    }
-
-
-def load_history_tables(
-    spark: SparkSession, metadata_dirs: Sequence[Path], *, warnings: list[str] | None = None
-) -> dict[str, DataFrame]:
-    """The metadata-history tables from KRaft log dirs (empty when none are given)."""
-    if not metadata_dirs:
-        return {spec.name: empty_frame(spark, spec) for spec in HISTORY_TABLES}
-    from kcli.audit.metadata_source import history_frames
-
-    return history_frames(spark, metadata_dirs, warnings=warnings)
+FINDING_ROW = ("rule_id", "cluster_id", "resource", "message")
 
 
 def rule_frame(spark: SparkSession, rule: Rule) -> DataFrame:
@@ -379,18 +508,39 @@ def _explain(error: Exception) -> str:
     return f"SQL error: {_first_line(error)}"
 
 
-def write_findings(findings: DataFrame, out: Path) -> None:
-    """Every finding as Parquet (DIR/findings.parquet/) and as JSON lines (DIR/findings.jsonl)."""
-    out.mkdir(parents=True, exist_ok=True)
-    findings.write.mode("overwrite").parquet(str(out / FINDINGS_PARQUET))
-    staging = out / ".findings-json"
-    findings.coalesce(1).write.mode("overwrite").json(str(staging))
-    # Spark writes a directory of part files; the operator gets one JSON-lines file.
-    with (out / FINDINGS_JSONL).open("wb") as target:
-        for part in sorted(staging.glob("part-*")):
-            with part.open("rb") as source:
-                shutil.copyfileobj(source, target)
-    shutil.rmtree(staging, ignore_errors=True)
+def write_findings(spark: SparkSession, storage: Storage, findings: DataFrame, out: str) -> None:
+    """Every finding as Parquet (OUT/findings.parquet/) and as JSON lines (OUT/findings.jsonl)."""
+    from kcli.audit.storage import join
+
+    storage.mkdirs(out)
+    findings.write.mode("overwrite").parquet(join(out, FINDINGS_PARQUET))
+    staging = join(out, ".findings-json")
+    findings.coalesce(1).write.mode("overwrite").json(staging)
+    # Spark writes a directory with one part file here; the operator gets one JSON-lines file.
+    parts = [info for info in storage.glob(join(staging, "part-*")) if not info.is_dir]
+    if parts:
+        storage.copy(parts[0].uri, join(out, FINDINGS_JSONL))
+    else:
+        storage.write_bytes(join(out, FINDINGS_JSONL), b"")
+    storage.delete(staging)
+
+
+def write_warnings(storage: Storage, warnings: Sequence[AuditWarning], out: str) -> None:
+    """The warnings beside the findings: OUT/warnings.parquet and OUT/warnings.jsonl (empty when complete)."""
+    import pyarrow as pa
+
+    from kcli.audit.snapshot import parquet_bytes
+    from kcli.audit.storage import join
+
+    table = pa.table(
+        {
+            "source": pa.array([w.source for w in warnings], pa.string()),
+            "message": pa.array([w.message for w in warnings], pa.string()),
+        }
+    )
+    storage.write_bytes(join(out, WARNINGS_PARQUET), parquet_bytes(table))
+    lines = "".join(json.dumps(w.as_json()) + "\n" for w in warnings)
+    storage.write_bytes(join(out, WARNINGS_JSONL), lines.encode("utf-8"))
 
 
 def _union(frames: Sequence[DataFrame]) -> DataFrame:
@@ -398,6 +548,10 @@ def _union(frames: Sequence[DataFrame]) -> DataFrame:
     for frame in frames[1:]:
         result = result.unionByName(frame)
     return result
+
+
+def _count(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _first_line(error: BaseException) -> str:

@@ -3,6 +3,10 @@
 Layout: DIR/<table>/cluster_id=<id>/collected_at=<YYYYMMDDTHHMMSSZ>/part-00000.parquet. Every table
 of a snapshot is written, empty ones included, and the `clusters` row is written last: a snapshot
 whose `clusters` row is missing (an interrupted collection) is ignored by the audit.
+
+The writer makes the Parquet bytes; a sink stores them. `LocalSink` writes a local directory (no
+Spark needed, for `kcli spark collect`); the audit passes a sink over Spark's Hadoop filesystem
+layer (kcli.audit.storage) so a snapshot can go to hdfs://, s3a:// or file:// alike.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from kcli.audit.tables import SNAPSHOT_TABLES, TableKind, table
 from kcli.errors import KcliError
@@ -24,15 +28,40 @@ PART_FILE = "part-00000.parquet"
 Rows = Sequence[Mapping[str, Any]] | Mapping[str, Sequence[Any]]
 
 
+class Sink(Protocol):
+    """Stores one file of a snapshot, given its path relative to the snapshot directory."""
+
+    def __call__(self, relative: str, data: bytes) -> None: ...
+
+
 def collected_at_label(moment: datetime) -> str:
     """The partition value for a collection time: UTC, second precision, sortable as text."""
     return moment.astimezone(UTC).strftime(COLLECTED_AT_FORMAT)
 
 
-def partition_dir(out: Path, table_name: str, cluster_id: str, collected_at: str) -> Path:
-    """Where one table of one snapshot goes (the cluster id is escaped the way Spark unescapes it)."""
+def partition_path(table_name: str, cluster_id: str, collected_at: str) -> str:
+    """One table of one snapshot, relative to the snapshot directory (the id escaped as Spark unescapes it)."""
     escaped = urllib.parse.quote(cluster_id, safe="-_.~")
-    return out / table_name / f"cluster_id={escaped}" / f"collected_at={collected_at}"
+    return f"{table_name}/cluster_id={escaped}/collected_at={collected_at}"
+
+
+def partition_dir(out: Path, table_name: str, cluster_id: str, collected_at: str) -> Path:
+    """Where one table of one snapshot goes in a local directory."""
+    return out / partition_path(table_name, cluster_id, collected_at)
+
+
+class LocalSink:
+    """Writes snapshot files under a local directory; readers never see half a file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def __call__(self, relative: str, data: bytes) -> None:
+        target = self.root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.parent / f".{target.name}.tmp"
+        temporary.write_bytes(data)
+        os.replace(temporary, target)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,11 +73,44 @@ class WrittenSnapshot:
     rows: Mapping[str, int]
 
 
+def arrow_table(table_name: str, rows: Rows) -> Any:
+    """One snapshot table's rows (row dicts or a dict of columns) as a pyarrow Table of its stored schema."""
+    import pyarrow as pa
+
+    spec = table(table_name)
+    if spec.kind is not TableKind.SNAPSHOT:
+        raise ValueError(f"{table_name} is not a snapshot table")
+    _check_columns(table_name, rows, spec.column_names)
+    schema = spec.arrow_schema()
+    try:
+        if isinstance(rows, Mapping):
+            return pa.Table.from_pydict(dict(rows), schema=schema)
+        return pa.Table.from_pylist(list(rows), schema=schema)
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
+        raise KcliError(f"snapshot table {table_name}: bad value: {error}") from error
+
+
+def parquet_bytes(data: Any) -> bytes:
+    """A pyarrow Table as the bytes of one Parquet file (zstd)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buffer = pa.BufferOutputStream()
+    pq.write_table(data, buffer, compression="zstd")
+    return bytes(buffer.getvalue().to_pybytes())
+
+
 class SnapshotWriter:
     """Writes the tables of one snapshot of one cluster; call `finish` last (writes `clusters`)."""
 
-    def __init__(self, out: Path, *, cluster_id: str, collected_at: str) -> None:
-        self.out = out
+    def __init__(
+        self, out: Path | None, *, cluster_id: str, collected_at: str, sink: Sink | None = None
+    ) -> None:
+        if sink is None:
+            if out is None:
+                raise ValueError("give a directory or a sink")
+            sink = LocalSink(out)
+        self.sink = sink
         self.cluster_id = cluster_id
         self.collected_at = collected_at
         self._counts: dict[str, int] = {}
@@ -64,34 +126,18 @@ class SnapshotWriter:
         for spec in SNAPSHOT_TABLES:
             if spec.name != "clusters" and spec.name not in self._counts:
                 self._write(spec.name, [])
-        self._write("clusters", [cluster_row])
+        rows = sum(self._counts.values()) + 1
+        self._write("clusters", [{"warnings": [], **cluster_row, "snapshot_rows": rows}])
         return WrittenSnapshot(
             cluster_id=self.cluster_id, collected_at=self.collected_at, rows=dict(self._counts)
         )
 
     def _write(self, table_name: str, rows: Rows) -> int:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        spec = table(table_name)
-        if spec.kind is not TableKind.SNAPSHOT:
-            raise ValueError(f"{table_name} is not a snapshot table")
-        schema = spec.arrow_schema()
-        _check_columns(table_name, rows, spec.column_names)
-        try:
-            if isinstance(rows, Mapping):
-                data = pa.Table.from_pydict(dict(rows), schema=schema)
-            else:
-                data = pa.Table.from_pylist(list(rows), schema=schema)
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
-            raise KcliError(f"snapshot table {table_name}: bad value: {error}") from error
-        target = partition_dir(self.out, table_name, self.cluster_id, self.collected_at)
-        target.mkdir(parents=True, exist_ok=True)
-        temporary = target / f".{PART_FILE}.tmp"
-        pq.write_table(data, temporary, compression="zstd")
-        os.replace(temporary, target / PART_FILE)  # readers never see half a file
+        data = arrow_table(table_name, rows)
+        relative = f"{partition_path(table_name, self.cluster_id, self.collected_at)}/{PART_FILE}"
+        self.sink(relative, parquet_bytes(data))
         self._counts[table_name] = data.num_rows
-        return data.num_rows
+        return int(data.num_rows)
 
 
 def _check_columns(table_name: str, rows: Rows, known: Sequence[str]) -> None:

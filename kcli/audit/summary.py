@@ -24,6 +24,7 @@ def audit_json(result: AuditResult) -> dict[str, Any]:
     return {
         "clusters": result.clusters,
         "partitions": result.partitions,
+        "metadata_logs": result.metadata_logs,
         "history_rows": result.history_rows,
         "findings": result.total,
         "by_severity": result.by_severity(),
@@ -32,9 +33,27 @@ def audit_json(result: AuditResult) -> dict[str, Any]:
             for count in result.counts
         ],
         "worst": [finding.as_json() for finding in result.worst],
-        "out": str(result.out) if result.out else None,
+        "complete": result.complete,
+        "warnings": [warning.as_json() for warning in result.warnings],
+        "out": result.out,
         "stage_seconds": {stage: round(seconds, 3) for stage, seconds in result.stage_seconds.items()},
+        "spark": None
+        if result.spark is None
+        else {
+            "master": result.spark.master,
+            "jobs": result.spark.jobs,
+            "stages": result.spark.stages,
+            "tasks": result.spark.tasks,
+        },
     }
+
+
+def shown_location(uri: str) -> str:
+    """A local directory as its path, anything else as its URI."""
+    from kcli.audit.storage import local_path
+
+    path = local_path(uri)
+    return str(path) if path is not None else uri
 
 
 def counted(count: int, word: str, *, grouped: bool = False) -> str:
@@ -44,25 +63,39 @@ def counted(count: int, word: str, *, grouped: bool = False) -> str:
 
 
 def headline(result: AuditResult, *, grouped: bool = False) -> str:
-    """`Audited 1 cluster, 6 partitions, 0 metadata-history rows: 2 findings`."""
-    return (
-        f"Audited {counted(result.clusters, 'cluster')}, {counted(result.partitions, 'partition', grouped=grouped)}, "
-        f"{counted(result.history_rows, 'metadata-history row', grouped=grouped)}: "
-        f"{counted(result.total, 'finding', grouped=grouped)}"
-    )
+    """`Audited 1 cluster (6 partitions): 2 findings`, and the metadata logs when there were some."""
+    parts = []
+    if result.clusters or not result.metadata_logs:
+        partitions = counted(result.partitions, "partition", grouped=grouped)
+        parts.append(f"{counted(result.clusters, 'cluster')} ({partitions})")
+    if result.metadata_logs:
+        events = counted(result.history_rows, "broker or leader event", grouped=grouped)
+        parts.append(f"{counted(result.metadata_logs, 'metadata log')} ({events})")
+    return f"Audited {' and '.join(parts)}: {counted(result.total, 'finding', grouped=grouped)}"
+
+
+RULE_HEADER = "RULE\tSEVERITY\tFINDINGS"
+FINDING_HEADER = "SEVERITY\tRULE\tCLUSTER\tRESOURCE\tMESSAGE"
 
 
 def audit_text(result: AuditResult) -> Iterable[str]:
-    """Plain lines (no box drawing): a header, one line per rule with findings, then the worst findings."""
+    """Plain lines (no box drawing): a headline, findings by rule, then the worst findings.
+
+    Each block of tab-separated rows starts with a header row.
+    """
     severities = ", ".join(f"{name} {count}" for name, count in result.by_severity().items())
     yield f"{headline(result)} ({severities})"
-    for count in _ordered_counts(result):
-        if count.findings:
-            yield f"{count.rule_id}\t{count.severity.name}\t{count.findings}"
+    ruled = [count for count in _ordered_counts(result) if count.findings]
+    if ruled:
+        yield RULE_HEADER
+    for count in ruled:
+        yield f"{count.rule_id}\t{count.severity.name}\t{count.findings}"
+    if result.worst:
+        yield FINDING_HEADER
     for finding in result.worst:
         yield f"{finding.severity.name}\t{finding.rule_id}\t{finding.cluster_id}\t{finding.resource}\t{finding.message}"
     if result.out is not None:
-        yield f"Findings written to {result.out}"
+        yield f"Findings written to {shown_location(result.out)}"
 
 
 def audit_table(result: AuditResult) -> RenderableType:
@@ -89,7 +122,16 @@ def audit_table(result: AuditResult) -> RenderableType:
             f"{count.findings:,}",
             style=None if count.findings else "dim",
         )
-    parts: list[RenderableType] = [header, severity_table, rule_table]
+    parts: list[RenderableType] = [header]
+    if result.warnings:
+        parts.append(
+            Text(
+                f"Input incomplete: {counted(len(result.warnings), 'warning')} (on stderr); "
+                "findings that need the missing data may be absent",
+                style="yellow",
+            )
+        )
+    parts += [severity_table, rule_table]
     if result.worst:
         worst = Table(title=f"Worst {len(result.worst)} findings", title_justify="left")
         for column in ("severity", "rule", "cluster", "resource", "message"):
@@ -104,7 +146,7 @@ def audit_table(result: AuditResult) -> RenderableType:
             )
         parts.append(worst)
     if result.out is not None:
-        parts.append(Text(f"Findings written to {result.out}"))
+        parts.append(Text(f"Findings written to {shown_location(result.out)}"))
     return Group(*parts)
 
 

@@ -24,6 +24,7 @@ class ColumnType(StrEnum):
     BOOLEAN = "boolean"
     TIMESTAMP = "timestamp"
     INT_ARRAY = "array<int>"
+    STRING_ARRAY = "array<string>"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,11 +65,12 @@ class Table:
         columns = self.all_columns() if with_partitions else self.columns
         return ", ".join(f"`{c.name}` {c.type.value.upper()}" for c in columns)
 
-    def arrow_schema(self) -> Any:
-        """The pyarrow schema of the stored files (no partition columns)."""
+    def arrow_schema(self, *, with_partitions: bool = False) -> Any:
+        """The pyarrow schema of the stored files (no partition columns unless asked)."""
         import pyarrow as pa
 
-        return pa.schema([pa.field(c.name, _arrow_type(c.type)) for c in self.columns])
+        columns = self.all_columns() if with_partitions else self.columns
+        return pa.schema([pa.field(c.name, _arrow_type(c.type)) for c in columns])
 
 
 def _arrow_type(kind: ColumnType) -> Any:
@@ -82,6 +84,7 @@ def _arrow_type(kind: ColumnType) -> Any:
         ColumnType.BOOLEAN: pa.bool_(),
         ColumnType.TIMESTAMP: pa.timestamp("ms", tz="UTC"),
         ColumnType.INT_ARRAY: pa.list_(pa.int32()),
+        ColumnType.STRING_ARRAY: pa.list_(pa.string()),
     }[kind]
 
 
@@ -90,7 +93,7 @@ def _c(name: str, kind: ColumnType, doc: str) -> Column:
 
 
 # Short names keep the table declarations below one line per column.
-S, N, L, D, B, T, A = (
+S, N, L, D, B, T, A, SA = (
     ColumnType.STRING,
     ColumnType.INT,
     ColumnType.BIGINT,
@@ -98,6 +101,7 @@ S, N, L, D, B, T, A = (
     ColumnType.BOOLEAN,
     ColumnType.TIMESTAMP,
     ColumnType.INT_ARRAY,
+    ColumnType.STRING_ARRAY,
 )
 
 PARTITION_COLUMNS: tuple[Column, ...] = (
@@ -116,6 +120,18 @@ SNAPSHOT_TABLES: tuple[Table, ...] = (
             _c("controller_id", N, "Active controller id as reported by DescribeCluster (-1 unknown)."),
             _c("collected_ms", L, "Collection time in epoch milliseconds."),
             _c("kcli_version", S, "Version of kcli that collected the snapshot."),
+            _c(
+                "snapshot_rows",
+                L,
+                "Rows in all tables of this snapshot (sizes the audit's plan; null in snapshots written "
+                "before kcli recorded it).",
+            ),
+            _c(
+                "warnings",
+                SA,
+                "What the collection could not collect (a stopped or misrouted broker, a part the server "
+                "does not offer); empty when complete, null in snapshots written before kcli recorded them.",
+            ),
         ),
     ),
     Table(
@@ -156,6 +172,28 @@ SNAPSHOT_TABLES: tuple[Table, ...] = (
             _c("lag", L, "high_watermark - log_end_offset (null when unknown)."),
             _c("last_fetch_ms", L, "Last fetch timestamp, epoch ms (-1 unknown)."),
             _c("last_caught_up_ms", L, "Last caught-up timestamp, epoch ms (-1 unknown)."),
+        ),
+    ),
+    Table(
+        name="endpoints",
+        kind=TableKind.SNAPSHOT,
+        doc="Every advertised broker and controller endpoint, dialled on its own connection (as "
+        "`kcli cluster doctor` does): who answered there.",
+        columns=(
+            _c("role", S, "broker or controller."),
+            _c("node_id", N, "The node id the endpoint is advertised for."),
+            _c("host", S, "Advertised host."),
+            _c("port", N, "Advertised port."),
+            _c("answered", B, "True when the endpoint accepted a connection and answered ApiVersions."),
+            _c(
+                "identity",
+                S,
+                "verified (the node there is node_id of this cluster), mismatch (it is another node, "
+                "KIP-1242) or unchecked (the server cannot tell, or it did not answer).",
+            ),
+            _c("served_by_node_id", N, "The node id that answered there, null when unknown."),
+            _c("served_by_cluster_id", S, "The cluster id the answering node reported, null when unknown."),
+            _c("error", S, "Why the endpoint did not answer, null when it did."),
         ),
     ),
     Table(

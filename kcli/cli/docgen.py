@@ -123,6 +123,12 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
         for child in children:
             child_help = _clean(child.command.help or "").split("\n", 1)[0]
             lines += [".TP", f".B {_esc(child.path[-1])}", _esc(child_help)]
+    from kcli.cli.manual import SECTIONS
+
+    for title, text in SECTIONS.get(" ".join(doc.path[1:]), ()):
+        lines.append(f'.SH "{title.upper()}"')
+        for paragraph in text.strip().split("\n\n"):
+            lines += [".PP", _esc(" ".join(paragraph.split()))]
     example = _example_for(doc)
     if example:
         lines += [

@@ -362,8 +362,10 @@ EXAMPLES: dict[str, str] = {
     ),
     "spark audit": (
         "$ kcli spark audit --input snapshots --out findings --fail-on high -o text\n"
-        "Audited 1 cluster, 6 partitions, 0 metadata-history rows: 2 findings (high 0, medium 2, low 0, info 0)\n"
+        "Audited 1 cluster (6 partitions): 2 findings (high 0, medium 2, low 0, info 0)\n"
+        "RULE\tSEVERITY\tFINDINGS\n"
         "min-isr-below-2\tmedium\t2\n"
+        "SEVERITY\tRULE\tCLUSTER\tRESOURCE\tMESSAGE\n"
         "medium\tmin-isr-below-2\tMkU3OEVBNTcwNTJENDM2Qg\ttopic:sandbox-topic-00000\tmin.insync.replicas=1 (source DEFAULT_CONFIG): acks=all is satisfied by the leader alone\n"
         "medium\tmin-isr-below-2\tMkU3OEVBNTcwNTJENDM2Qg\ttopic:sandbox-topic-00001\tmin.insync.replicas=1 (source DEFAULT_CONFIG): acks=all is satisfied by the leader alone\n"
         "Findings written to findings\n"
@@ -375,7 +377,7 @@ EXAMPLES: dict[str, str] = {
     "spark rules": (
         "$ kcli spark rules -o text\n"
         "replication-factor-below-floor\thigh\tTopics whose replication factor is below the floor: losing one broker can lose data or availability.\n"
-        "min-isr-unwritable\thigh\tmin.insync.replicas >= replication factor: acks=all writes fail as soon as one replica is out of sync (or always).\n"
+        "min-isr-unwritable\thigh\tmin.insync.replicas >= replication factor (above 1): acks=all writes fail as soon as one replica is out of sync (or always).\n"
         "min-isr-below-2\tmedium\tmin.insync.replicas < 2: an acknowledged acks=all write may live on a single replica.\n"
         "unclean-leader-election\thigh\tunclean.leader.election.enable=true: an out-of-sync replica may become leader and drop acknowledged writes.\n"
         "replicas-same-rack\tmedium\tPartitions with two or more replicas on the same rack in a multi-rack cluster: one rack failure takes several replicas.\n"

@@ -1,12 +1,11 @@
 """`kcli spark`: fleet audits as PySpark jobs (collect snapshots, audit them with rules, list rules).
 
-pyspark is imported only inside `kcli spark audit` (by kcli.audit.job), never by this module's top
-level, so `kcli --help` and every other command start without it.
+pyspark is imported only inside `kcli spark audit` (by kcli.audit.session and kcli.audit.job), never
+by this module's top level, so `kcli --help` and every other command start without it.
 """
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,8 +17,8 @@ from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
+    from kcli.audit.collect import ClusterSnapshot
     from kcli.audit.rules import Rule
-    from kcli.audit.snapshot import WrittenSnapshot
     from kcli.client.config import ClientConfig
     from kcli.env import Env
 
@@ -91,7 +90,15 @@ def rules_command(
 @app.command("collect")
 @guarded
 def collect_command(
-    out: Annotated[Path, typer.Option("--out", help="Directory to write the snapshots to (Parquet).")],
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help="Local directory to write the snapshots to (Parquet); `kcli spark audit --out URI` "
+            "writes them to any Hadoop filesystem.",
+        ),
+    ],
     bootstrap_server: BootstrapServersOpt = None,
     profile: ProfilesOpt = None,
     command_config: CommandConfigOpt = None,
@@ -101,10 +108,23 @@ def collect_command(
 ) -> None:
     """Collect a snapshot of each cluster (no Spark needed) as Parquet partitioned by cluster and time."""
     from kcli.audit import summary
+    from kcli.audit.collect import write_snapshot
+    from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
+    directory = local_path(to_uri(out))
+    if directory is None:
+        raise UsageError(
+            f"--out {out}: kcli spark collect writes a local directory; to write a snapshot to another "
+            "filesystem use `kcli spark audit --bootstrap-server ... --out URI`"
+        )
     configs = _cluster_configs(env, bootstrap_server, profile, command_config)
-    written = _collect(env, configs, out)
+    written = []
+    try:
+        for snapshot in _collect(env, configs, announce=True):
+            written.append(write_snapshot(snapshot, directory))
+    except OSError as error:
+        raise KcliError(f"cannot write snapshots to {directory}: {error.strerror or error}") from None
     emit(env, output, written, text=summary.collect_text, json_value=summary.collect_json)
 
 
@@ -112,28 +132,44 @@ def collect_command(
 @guarded
 def audit_command(
     input: Annotated[
-        list[Path] | None,
+        list[str] | None,
         typer.Option(
-            "--input", "-i", help="A snapshot directory written by `kcli spark collect` (repeatable)."
+            "--input",
+            "-i",
+            metavar="DIR|URI",
+            help="A snapshot directory written by `kcli spark collect`: a local path or any Hadoop URI "
+            "(hdfs://, s3a://, file://) (repeatable).",
         ),
     ] = None,
     metadata_dir: Annotated[
-        list[Path] | None,
+        list[str] | None,
         typer.Option(
             "--metadata-dir",
-            help="A KRaft log dir, a __cluster_metadata-0 dir, or a tree of them (repeatable).",
+            metavar="DIR|URI",
+            help="A KRaft log dir, a __cluster_metadata-0 dir, or a tree of them; a local path or any "
+            "Hadoop URI (repeatable).",
         ),
     ] = None,
     rules: RulesOpt = None,
     no_builtin_rules: NoBuiltinOpt = False,
-    master: Annotated[str, typer.Option("--master", help="Spark master URL.")] = "local[*]",
+    master: Annotated[
+        str | None,
+        typer.Option(
+            "--master",
+            help="Spark master URL. Default: the one spark-submit, PYSPARK_SUBMIT_ARGS or spark.master in "
+            "spark-defaults.conf sets, else local[*].",
+        ),
+    ] = None,
     conf: Annotated[
         list[str] | None, typer.Option("--conf", help="Spark configuration KEY=VALUE (repeatable).")
     ] = None,
     out: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
-            "--out", help="Directory for findings.parquet/ and findings.jsonl (and collected snapshots)."
+            "--out",
+            metavar="DIR|URI",
+            help="Where to write findings.parquet/, findings.jsonl, warnings.parquet, warnings.jsonl "
+            "(and collected snapshots, under snapshots/): a local path or any Hadoop URI.",
         ),
     ] = None,
     fail_on: Annotated[
@@ -142,6 +178,13 @@ def audit_command(
             "--fail-on", help="Exit 1 when a finding is at least this severe: info|low|medium|high."
         ),
     ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="Stop with exit 3 before any rule runs when the input is incomplete (a warning).",
+        ),
+    ] = False,
     worst: Annotated[int, typer.Option("--worst", help="How many of the worst findings to show.")] = 10,
     bootstrap_server: BootstrapServersOpt = None,
     profile: ProfilesOpt = None,
@@ -155,9 +198,16 @@ def audit_command(
         ),
     ] = OutputFormat.text,
 ) -> None:
-    """Audit snapshots and/or KRaft metadata logs with the rules, as a Spark job."""
+    """Audit snapshots and/or KRaft metadata logs with the rules, as a Spark job.
+
+    Exit status: 0 clean; 1 findings at or above --fail-on; 2 usage error; 3 the audit could not run
+    (Spark, an input) or its input was incomplete (a warning: a broker not collected, a corrupt
+    file) and nothing reached --fail-on.
+    """
     from kcli.audit import summary
+    from kcli.audit.job import AuditFailed, parse_conf
     from kcli.audit.rules import Severity, rule_set
+    from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
     threshold = None
@@ -169,20 +219,46 @@ def audit_command(
     if worst < 0:
         raise UsageError("--worst must be 0 or more")
     chosen = rule_set(list(rules or ()), builtin=not no_builtin_rules)
-    inputs = list(input or ())
-    metadata_dirs = list(metadata_dir or ())
-    for directory in (*inputs, *metadata_dirs):
-        if not directory.is_dir():
-            raise UsageError(f"{directory}: no such directory")
-    with tempfile.TemporaryDirectory(prefix="kcli-spark-") as scratch:
+    spark_conf = parse_conf(list(conf or ()))
+    inputs = [to_uri(text) for text in input or ()]
+    metadata_dirs = [to_uri(text) for text in metadata_dir or ()]
+    for flag, given, uri in [
+        *(("--input", text, uri) for text, uri in zip(input or (), inputs, strict=True)),
+        *(("--metadata-dir", text, uri) for text, uri in zip(metadata_dir or (), metadata_dirs, strict=True)),
+    ]:
+        directory = local_path(uri)
+        if directory is not None and not directory.is_dir():  # other filesystems are checked by Spark
+            raise UsageError(f"{flag} {given}: no such directory")
+    if not inputs and not metadata_dirs and not (bootstrap_server or profile):
+        raise UsageError("nothing to audit: give --input DIR, --metadata-dir DIR or --bootstrap-server")
+    try:
+        live = []
         if bootstrap_server or profile:
             configs = _cluster_configs(env, bootstrap_server, profile, command_config)
-            collected = (out / "snapshots") if out is not None else Path(scratch) / "snapshots"
-            _collect(env, configs, collected)
-            inputs.append(collected)
-        if not inputs and not metadata_dirs:
-            raise UsageError("nothing to audit: give --input DIR, --metadata-dir DIR or --bootstrap-server")
-        result = _audit(env, inputs, metadata_dirs, chosen, out, master, list(conf or ()), worst)
+            live = list(_collect(env, configs, announce=False))
+            found = sum(len(snapshot.warnings) for snapshot in live)
+            if strict and found:
+                raise AuditFailed(
+                    f"the audit's input is incomplete ({found} warning{'s' if found != 1 else ''} above; --strict)"
+                )
+        result = _audit(
+            env,
+            inputs=inputs,
+            metadata_dirs=metadata_dirs,
+            live=live,
+            rules=chosen,
+            out=to_uri(out) if out is not None else None,
+            master=master,
+            conf=spark_conf,
+            worst=worst,
+            strict=strict,
+        )
+    except UsageError:
+        raise
+    except KcliError as error:
+        if isinstance(error, AuditFailed):
+            raise
+        raise AuditFailed(error.message, hint=error.hint) from None
     # text is the rich summary on a terminal and plain lines elsewhere (pipes, files, CI logs).
     shown = OutputFormat.table if output is OutputFormat.text and env.stdout_isatty else output
     emit(
@@ -193,32 +269,53 @@ def audit_command(
         failing = sum(count.findings for count in result.counts if count.severity >= threshold)
         env.err(f"Error: {failing} findings at or above {threshold.name} (--fail-on {threshold.name})")
         raise typer.Exit(int(ExitCode.ERROR))
+    if result.warnings:
+        count = len(result.warnings)
+        env.err(
+            f"Error: the audit's input is incomplete ({count} warning{'s' if count != 1 else ''} above): "
+            "findings that need the missing data may be absent"
+        )
+        raise typer.Exit(int(ExitCode.INCOMPLETE))
 
 
 def _audit(
     env: Env,
-    inputs: list[Path],
-    metadata_dirs: list[Path],
+    *,
+    inputs: list[str],
+    metadata_dirs: list[str],
+    live: list[ClusterSnapshot],
     rules: tuple[Rule, ...],
-    out: Path | None,
-    master: str,
-    conf: list[str],
+    out: str | None,
+    master: str | None,
+    conf: dict[str, str],
     worst: int,
+    strict: bool,
 ) -> Any:
-    from kcli.audit.job import AuditRequest, parse_conf, run_audit, spark_session
+    from kcli.audit.job import AuditRequest, AuditWarning, run_audit
+    from kcli.audit.session import spark_session
 
     request = AuditRequest(
         inputs=tuple(inputs),
         metadata_dirs=tuple(metadata_dirs),
+        live=tuple(live),
         rules=rules,
         out=out,
-        master=master,
-        conf=parse_conf(conf),
+        conf=conf,
         worst=worst,
+        strict=strict,
     )
-    progress = env.err if _stderr_is_tty(env) else None
-    with spark_session(request.master, request.conf) as spark:
-        return run_audit(spark, request, progress=progress)
+
+    def warn(warning: AuditWarning) -> None:
+        env.err(f"Warning: {warning.message}")
+
+    with spark_session(master, conf, debug=env.debug) as spark:
+        if not _stderr_is_tty(env):
+            return run_audit(spark, request, warn=warn)
+        from kcli.audit.progress import LiveProgress
+        from kcli.render import console
+
+        with LiveProgress(spark, console(env, stderr=True)) as progress:
+            return run_audit(spark, request, say=progress.phase, warn=warn)
 
 
 def _cluster_configs(
@@ -238,46 +335,54 @@ def _cluster_configs(
     return configs
 
 
-def _collect(env: Env, configs: list[ClientConfig], out: Path) -> list[WrittenSnapshot]:
-    """Collect every cluster with a progress bar per cluster on stderr (plain lines off a terminal)."""
-    from kcli.audit.collect import STEPS, collect_fleet
+def _collect(env: Env, configs: list[ClientConfig], *, announce: bool) -> list[ClusterSnapshot]:
+    """Collect every cluster: a progress bar per cluster on a terminal, warnings on stderr.
 
-    def report(index: int, written: WrittenSnapshot, warnings: list[str]) -> None:
-        for warning in warnings:
-            env.err(f"Warning: {warning}")
-        if not interactive:
-            env.err(f"collected {written.cluster_id} ({index + 1}/{len(configs)})")
+    Off a terminal a "collected" line per cluster follows when `announce` (spark collect).
+    """
+    from kcli.audit.collect import STEPS, collect_each
 
     interactive = _stderr_is_tty(env)
-    try:
-        if not interactive:
-            return run(collect_fleet(configs, out, on_done=report))
-        from rich.progress import BarColumn, Progress, TextColumn
 
-        from kcli.render import console
+    def report(index: int, snapshot: ClusterSnapshot) -> None:
+        for warning in snapshot.warnings:
+            env.err(f"Warning: {warning}")
+        if announce and not interactive:
+            env.err(f"collected {snapshot.cluster_id} ({index + 1}/{len(configs)})")
 
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TextColumn("{task.fields[step]}"),
-            console=console(env, stderr=True),
-            transient=False,
-        ) as bar:
-            tasks = [
-                bar.add_task(f"cluster {i + 1}/{len(configs)} {c.bootstrap[0]}", total=len(STEPS), step="")
-                for i, c in enumerate(configs)
-            ]
+    async def gather(step: Any = None, done: Any = None) -> list[ClusterSnapshot]:
+        snapshots = []
+        async for index, snapshot in collect_each(configs, on_step=step):
+            (done or report)(index, snapshot)
+            snapshots.append(snapshot)
+        return snapshots
 
-            def step(index: int, name: str) -> None:
-                bar.update(tasks[index], advance=0 if name == STEPS[0] else 1, step=name)
+    if not interactive:
+        return list(run(gather()))
+    from rich.progress import BarColumn, Progress, TextColumn
 
-            def done(index: int, written: WrittenSnapshot, warnings: list[str]) -> None:
-                bar.update(tasks[index], completed=len(STEPS), step=f"done: {written.cluster_id}")
-                report(index, written, warnings)
+    from kcli.render import console
 
-            return run(collect_fleet(configs, out, on_step=step, on_done=done))
-    except OSError as error:
-        raise KcliError(f"cannot write snapshots to {out}: {error.strerror or error}") from None
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[step]}"),
+        console=console(env, stderr=True),
+        transient=False,
+    ) as bar:
+        tasks = [
+            bar.add_task(f"cluster {i + 1}/{len(configs)} {c.bootstrap[0]}", total=len(STEPS), step="")
+            for i, c in enumerate(configs)
+        ]
+
+        def step(index: int, name: str) -> None:
+            bar.update(tasks[index], advance=0 if name == STEPS[0] else 1, step=name)
+
+        def done(index: int, snapshot: ClusterSnapshot) -> None:
+            bar.update(tasks[index], completed=len(STEPS), step=f"done: {snapshot.cluster_id}")
+            report(index, snapshot)
+
+        return list(run(gather(step, done)))
 
 
 def _stderr_is_tty(env: Env) -> bool:

@@ -17,21 +17,20 @@ from tests.audit.crafted import write_crafted_fleet
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
-    """A small local[2] session: no UI, two shuffle partitions, modest driver memory."""
-    from kcli.audit.job import spark_session
+    """A local[2] session with kcli's command-line settings and a modest driver memory."""
+    from kcli.audit.session import spark_session
 
-    conf = {
-        "spark.ui.enabled": "false",
-        "spark.sql.shuffle.partitions": "2",
-        "spark.driver.memory": "512m",
-        "spark.default.parallelism": "2",
-        # Tiny tables: interpreted plans beat compiling code on a cold JVM, and AQE re-planning
-        # costs more than it saves.
-        "spark.sql.codegen.wholeStage": "false",
-        "spark.sql.adaptive.enabled": "false",
-    }
-    with spark_session("local[2]", conf) as session:
+    with spark_session("local[2]", {"spark.driver.memory": "1g"}) as session:
         yield session
+
+
+@pytest.fixture(scope="session")
+def audit_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A sandbox shaped like a small real cluster that no test changes: 3 brokers, 4 topics x 3 partitions."""
+    from kcli.sandbox import Sandbox
+
+    with Sandbox(directory=tmp_path_factory.mktemp("audit-sandbox"), brokers=3, topics=4, partitions=3) as sb:
+        yield sb
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,10 @@
 
 - dirty-a: one resource per snapshot rule that must fire (named after the rule), and a real KRaft
   metadata log (written with kcli.metadata's writer) with fence/unfence churn and a flapping leader.
-- dirty-b: shares topic `shared` with dirty-a under a different max.message.bytes (cross-cluster drift).
+  Broker 2 advertises broker 1's endpoint (a misroute); `rf1` has one replica and
+  min.insync.replicas=1 (below the floor, but writable).
+- dirty-b: shares topic `shared` with dirty-a under a different max.message.bytes (cross-cluster drift);
+  broker 3's endpoint answers for another cluster.
 - clean-a / clean-b: rack-aware, balanced, bounded retention, identical configs (they share the
   topic `clean-orders` with equal values), harmless ACLs, and a quiet metadata log.
 """
@@ -29,6 +32,13 @@ GOOD_TOPIC = {
     "max.message.bytes": "1048588",
 }
 GOOD_BROKER = {"num.io.threads": "8", "unclean.leader.election.enable": "false", "log.retention.hours": "168"}
+
+
+def write_clean_fleet(snapshots: Path) -> Path:
+    """Only the clean clusters: an audit of them has no finding and no warning."""
+    for name in ("clean-a", "clean-b"):
+        _clean(snapshots, name)
+    return snapshots
 
 
 def write_crafted_fleet(root: Path) -> tuple[Path, Path]:
@@ -134,6 +144,23 @@ def _log_dirs(sizes: dict[int, int]) -> list[dict[str, Any]]:
     ]
 
 
+def _endpoint(
+    node: int, host: str, *, served_by: int | None = None, cluster: str | None = None
+) -> dict[str, Any]:
+    """A broker endpoint as the collector records it: verified when served by its own node."""
+    return {
+        "role": "broker",
+        "node_id": node,
+        "host": host,
+        "port": 9092,
+        "answered": True,
+        "identity": "unchecked" if served_by is None else ("verified" if served_by == node else "mismatch"),
+        "served_by_node_id": served_by,
+        "served_by_cluster_id": cluster,
+        "error": None,
+    }
+
+
 def _finish(writer: SnapshotWriter) -> None:
     writer.finish(
         {
@@ -152,8 +179,26 @@ def _dirty_a(out: Path) -> None:
     writer.write(
         "brokers",
         [
-            {"broker_id": b, "host": f"b{b}", "port": 9092, "rack": rack, "fenced": b == 5}
+            {
+                "broker_id": b,
+                "host": "b1" if b == 2 else f"b{b}",
+                "port": 9092,
+                "rack": rack,
+                "fenced": b == 5,
+            }
             for b, rack in racks.items()
+        ],
+    )
+    writer.write(
+        "endpoints",
+        [_endpoint(b, "b1" if b == 2 else f"b{b}", served_by=1 if b == 2 else b) for b in racks if b != 5]
+        + [
+            {
+                **_endpoint(5, "b5", served_by=5),
+                "answered": False,
+                "identity": "unchecked",
+                "error": "refused",
+            }
         ],
     )
     partitions = [
@@ -174,7 +219,8 @@ def _dirty_a(out: Path) -> None:
     writer.write("topics", _topics(partitions))
     writer.write(
         "topic_configs",
-        _topic_configs("unwritable", min_insync_replicas="3")
+        _topic_configs("rf1", min_insync_replicas="1")
+        + _topic_configs("unwritable", min_insync_replicas="3")
         + _topic_configs("lowisr", min_insync_replicas="1")
         + _topic_configs("unclean", unclean_leader_election_enable="true")
         + _topic_configs("shared")
@@ -206,6 +252,14 @@ def _dirty_b(out: Path) -> None:
             for b in (1, 2, 3)
         ],
     )
+    writer.write(
+        "endpoints",
+        [
+            _endpoint(1, "b1", served_by=1),
+            _endpoint(2, "b2", served_by=2),
+            _endpoint(3, "b3", cluster="elsewhere"),
+        ],
+    )
     partitions = [_partition("shared", 0, 1, [1, 2, 3])]
     writer.write("partitions", partitions)
     writer.write("topics", _topics(partitions))
@@ -221,6 +275,7 @@ def _clean(out: Path, cluster_id: str) -> None:
         "brokers",
         [{"broker_id": b, "host": f"b{b}", "port": 9092, "rack": f"r{b}", "fenced": False} for b in brokers],
     )
+    writer.write("endpoints", [_endpoint(b, f"b{b}", served_by=b, cluster=cluster_id) for b in brokers])
     partitions = []
     for i in range(30):
         replicas = [brokers[(i + k) % 3] for k in range(3)]

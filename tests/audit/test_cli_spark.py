@@ -1,4 +1,4 @@
-"""`kcli spark` through the CLI: start-up without pyspark, audits with --fail-on, rule errors."""
+"""`kcli spark` through the CLI: start-up without pyspark, the exit-code contract, URIs, rule errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import invoke
+from kcli.audit.storage import to_uri
+from tests.audit.crafted import write_clean_fleet
+from tests.conftest import KRAFT_FIXTURES, invoke
+
+CORRUPT = KRAFT_FIXTURES / "apache-kafka-pr15553"  # the negative fixture: 6 problems in its files
 
 NO_PYSPARK = """
 import sys
@@ -101,9 +105,13 @@ sql = "SELECT cluster_id, concat('broker:', broker_id) AS resource, 'fenced' AS 
         "--fail-on", "high", "-o", "text",
     )  # fmt: skip
     assert result.code == 0, result.stderr
-    assert result.lines[0].startswith("Audited 4 clusters, ")
-    assert "fenced-brokers\tmedium\t1" in result.lines
-    assert "medium\tfenced-brokers\tdirty-a\tbroker:5\tfenced" in result.lines
+    assert result.lines[0].startswith("Audited 4 clusters (111 partitions): 1 finding")
+    assert result.lines[1:5] == [
+        "RULE\tSEVERITY\tFINDINGS",
+        "fenced-brokers\tmedium\t1",
+        "SEVERITY\tRULE\tCLUSTER\tRESOURCE\tMESSAGE",
+        "medium\tfenced-brokers\tdirty-a\tbroker:5\tfenced",
+    ]
 
 
 @pytest.mark.spark
@@ -113,7 +121,8 @@ def test_the_default_output_off_a_terminal_is_plain_lines(
     snapshots, _logs = crafted_fleet
     result = invoke("spark", "audit", "-i", str(snapshots), "--conf", "spark.sql.shuffle.partitions=2")
     assert result.code == 0, result.stderr
-    assert result.lines[0].startswith("Audited 4 clusters, ")
+    assert result.stderr == ""  # off a terminal: no progress, no Spark output
+    assert result.lines[0].startswith("Audited 4 clusters (")
     assert not set("─│┃━┏┓┗┛┌┐└┘╭╮╯╰") & set(result.stdout)
     assert all(line == line.rstrip() for line in result.stdout.splitlines())
     assert "offline-partitions\thigh\t" in result.stdout
@@ -148,3 +157,139 @@ def test_bad_rule_sql_is_one_line_naming_the_rule(
     assert len(lines) == 1
     assert lines[0].startswith(f"Error: rule broken ({rules}): ")
     assert expected in lines[0]
+
+
+@pytest.fixture(scope="module")
+def clean_fleet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_clean_fleet(tmp_path_factory.mktemp("clean") / "snapshots")
+
+
+@pytest.mark.spark
+def test_a_clean_complete_input_exits_0_and_prints_nothing_on_stderr(spark: Any, clean_fleet: Path) -> None:
+    result = invoke("spark", "audit", "-i", str(clean_fleet), "--fail-on", "info", "-o", "json")
+    assert (result.code, result.stderr) == (0, "")
+    assert result.json["findings"] == 0 and result.json["complete"] is True
+
+
+@pytest.mark.spark
+def test_a_corrupt_metadata_file_makes_the_input_incomplete_exit_3(spark: Any, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = invoke("spark", "audit", "--metadata-dir", str(CORRUPT), "--out", str(out), "-o", "json")
+    assert result.code == 3
+    summary = result.json
+    assert summary["complete"] is False and len(summary["warnings"]) == 6
+    assert {w["source"] for w in summary["warnings"]} == {"metadata"}
+    lines = result.stderr.strip().splitlines()
+    assert [line.removeprefix("Warning: ") for line in lines[:-1]] == [
+        w["message"] for w in summary["warnings"]
+    ]
+    assert lines[-1] == (
+        "Error: the audit's input is incomplete (6 warnings above): "
+        "findings that need the missing data may be absent"
+    )
+    listed = [json.loads(line) for line in (out / "warnings.jsonl").read_text().splitlines()]
+    assert listed == summary["warnings"]
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(out / "warnings.parquet").to_pylist() == summary["warnings"]
+    assert (out / "findings.jsonl").is_file()  # the audit still ran on what it could read
+
+
+@pytest.mark.spark
+def test_strict_stops_an_incomplete_audit_before_any_rule_runs(spark: Any, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = invoke("spark", "audit", "--metadata-dir", str(CORRUPT), "--out", str(out), "--strict")
+    assert result.code == 3
+    assert result.stdout == ""
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("Error: the audit's input is incomplete (6 warnings; --strict) (")
+    assert not (out / "findings.jsonl").exists()
+
+
+@pytest.mark.spark
+def test_findings_at_fail_on_exit_1_even_when_the_input_is_incomplete(
+    spark: Any, crafted_fleet: tuple[Path, Path]
+) -> None:
+    snapshots, _logs = crafted_fleet
+    result = invoke(
+        "spark", "audit", "-i", str(snapshots), "--metadata-dir", str(CORRUPT), "--fail-on", "high"
+    )
+    assert result.code == 1
+    assert result.stderr.strip().splitlines()[-1].endswith("(--fail-on high)")
+    assert sum(line.startswith("Warning: ") for line in result.stderr.splitlines()) == 6
+
+
+@pytest.mark.spark
+def test_a_failing_spark_job_exits_3_in_one_line(spark: Any, clean_fleet: Path, tmp_path: Path) -> None:
+    rules = tmp_path / "boom.toml"
+    rules.write_text(
+        '[[rule]]\nid = "boom"\nseverity = "low"\ndescription = "d"\n'
+        "sql = \"SELECT cluster_id, topic AS resource, raise_error('boom in a task') AS message FROM topics\"\n"
+    )
+    result = invoke("spark", "audit", "-i", str(clean_fleet), "--rules", str(rules), "--no-builtin-rules")
+    assert result.code == 3
+    lines = result.stderr.strip().splitlines()
+    assert (
+        len(lines) == 1 and lines[0].startswith("Error: Spark job failed: ") and "boom in a task" in lines[0]
+    )
+
+
+@pytest.mark.spark
+def test_a_filesystem_hadoop_cannot_reach_exits_3_in_one_line(spark: Any) -> None:
+    result = invoke("spark", "audit", "-i", "nosuchfs://bucket/fleet")
+    assert result.code == 3
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("Error: --input nosuchfs://bucket/fleet: cannot read it: ")
+    assert "nosuchfs" in lines[0].split("cannot read it: ", 1)[1]
+
+
+@pytest.mark.spark
+def test_file_uris_and_local_paths_give_the_same_audit(
+    spark: Any, crafted_fleet: tuple[Path, Path], tmp_path: Path
+) -> None:
+    snapshots, logs = crafted_fleet
+    by_path = tmp_path / "by path"
+    by_uri = tmp_path / "by uri with spaces"
+    first = invoke(
+        "spark",
+        "audit",
+        "-i",
+        str(snapshots),
+        "--metadata-dir",
+        str(logs),
+        "--out",
+        str(by_path),
+        "-o",
+        "json",
+    )
+    second = invoke(
+        "spark", "audit", "-i", to_uri(str(snapshots)), "--metadata-dir", to_uri(str(logs)),
+        "--out", to_uri(str(by_uri)), "-o", "json",
+    )  # fmt: skip
+    assert first.code == second.code == 0, (first.stderr, second.stderr)
+    assert to_uri(str(snapshots)).startswith("file:///")
+    assert (first.json["by_rule"], first.json["history_rows"]) == (
+        second.json["by_rule"],
+        second.json["history_rows"],
+    )
+    assert second.json["out"] == to_uri(str(by_uri))
+    assert sorted((by_path / "findings.jsonl").read_text().splitlines()) == sorted(
+        (by_uri / "findings.jsonl").read_text().splitlines()
+    )
+    assert {p.name for p in by_uri.iterdir()} == {
+        "findings.parquet", "findings.jsonl", "warnings.parquet", "warnings.jsonl",
+    }  # fmt: skip
+
+
+@pytest.mark.spark
+def test_a_small_audit_runs_a_handful_of_single_task_jobs(
+    spark: Any, crafted_fleet: tuple[Path, Path]
+) -> None:
+    snapshots, logs = crafted_fleet
+    result = invoke("spark", "audit", "-i", str(snapshots), "--metadata-dir", str(logs), "-o", "json")
+    assert result.code == 0, result.stderr
+    work = result.json["spark"]
+    # Before: 21 jobs and 449 tasks for a 12-partition audit. Now one partition per table: the
+    # metadata pass, the clusters rows, and the rules' summary with the few shuffles it still needs.
+    assert work["jobs"] <= 8 and work["tasks"] <= 12, work

@@ -1,4 +1,8 @@
-"""The metadata-log source: real Apache Kafka logs (fixtures) and logs written by the sandbox."""
+"""The metadata-log source: real Apache Kafka logs (fixtures) and logs written by the sandbox.
+
+Files are listed and read through Spark's Hadoop filesystem layer, so these tests use the shared
+Spark session; local paths and file:// URIs take the same path.
+"""
 
 from __future__ import annotations
 
@@ -7,45 +11,59 @@ from typing import Any
 
 import pytest
 
-from kcli.audit.metadata_source import metadata_log_dirs, plan_tasks
+from kcli.audit.storage import to_uri
 from tests.conftest import KRAFT_FIXTURES
+
+pytestmark = pytest.mark.spark
 
 FIXTURES = KRAFT_FIXTURES
 HIAGE = FIXTURES / "hiage-kafka-raft"  # Kafka 3.3.1, three nodes' copies of one log
 FURKAN = FIXTURES / "furkancets-flink-docker"  # Kafka 3.2.0: RegisterBrokerRecord v0 + UnfenceBrokerRecord
 DEVANDREF = FIXTURES / "devandref-kafka-eda-study"  # Kafka 4.0, two segments
 OTUS = FIXTURES / "1stapossum-otus-kafka"  # AK 3.8: one snapshot besides the log
+CORRUPT = FIXTURES / "apache-kafka-pr15553"  # pre-release trunk files: the deliberate negative case
 
 
-def test_tasks_are_one_per_segment_plus_the_newest_snapshot() -> None:
-    assert len(metadata_log_dirs(HIAGE)) == 3
-    tasks = plan_tasks([HIAGE, DEVANDREF])
-    hiage = [t for t in tasks if t.cluster_id == "EP6hyiddQNW5FPrAvR9kWw"]
+def _storage(spark: Any) -> Any:
+    from kcli.audit.storage import Storage
+
+    return Storage(spark)
+
+
+def test_tasks_are_one_per_segment_plus_the_newest_snapshot(spark: Any) -> None:
+    from kcli.audit.metadata_source import metadata_log_dirs, plan_tasks
+
+    storage = _storage(spark)
+    assert len(metadata_log_dirs(storage, to_uri(str(HIAGE)))) == 3
+    plan = plan_tasks(storage, [to_uri(str(HIAGE)), to_uri(str(DEVANDREF))])
+    hiage = [t for t in plan.tasks if t.cluster_id == "EP6hyiddQNW5FPrAvR9kWw"]
     assert sorted(t.node_id for t in hiage) == [1, 2, 3]
     assert {t.kind for t in hiage} == {"segment"}
-    devandref = [t for t in tasks if t not in hiage]
+    devandref = [t for t in plan.tasks if t not in hiage]
     segments = sorted(Path(t.path).name for t in devandref)
     assert segments == ["00000000000000000000.log", "00000000000000014667.log"]
-    otus = plan_tasks([OTUS])
-    assert sorted((t.kind, Path(t.path).name) for t in otus) == [
+    assert plan.logs == 4 and plan.size > 0
+    otus = plan_tasks(storage, [to_uri(str(OTUS))])
+    assert sorted((t.kind, Path(t.path).name) for t in otus.tasks) == [
         ("segment", "00000000000000000000.log"),
         ("snapshot", "00000000000000008931-0000000023.checkpoint"),
     ]
 
 
-def test_a_dir_without_a_metadata_log_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_dir_without_a_metadata_log_is_a_usage_error(spark: Any, tmp_path: Path) -> None:
+    from kcli.audit.metadata_source import plan_tasks
     from kcli.errors import UsageError
 
     with pytest.raises(UsageError, match="no __cluster_metadata-0 directory"):
-        plan_tasks([tmp_path])
+        plan_tasks(_storage(spark), [to_uri(str(tmp_path))])
 
 
-@pytest.mark.spark
 def test_fixture_logs_read_in_parallel_and_deduplicated(spark: Any) -> None:
-    from kcli.audit.metadata_source import history_frames
+    from kcli.audit.metadata_source import history_frames, plan_tasks
 
     warnings: list[str] = []
-    frames = history_frames(spark, [HIAGE, FURKAN], warnings=warnings)
+    plan = plan_tasks(_storage(spark), [to_uri(str(HIAGE)), to_uri(str(FURKAN))])
+    frames = history_frames(spark, plan, warnings=warnings)
     assert warnings == []
     events = {
         (row["cluster_id"], row["broker_id"], row["event"]) for row in frames["broker_events"].collect()
@@ -63,13 +81,23 @@ def test_fixture_logs_read_in_parallel_and_deduplicated(spark: Any) -> None:
     assert {"test1", "__consumer_offsets", "test5"} <= topics
 
 
+def test_a_corrupt_log_gives_its_good_records_and_a_warning_per_problem(spark: Any) -> None:
+    from kcli.audit.metadata_source import history_frames, plan_tasks
+
+    warnings: list[str] = []
+    plan = plan_tasks(_storage(spark), [to_uri(str(CORRUPT))])
+    frames = history_frames(spark, plan, warnings=warnings)
+    assert len(warnings) == 6
+    assert all(warning.startswith("file:/") and "__cluster_metadata-0/" in warning for warning in warnings)
+    assert frames["broker_events"].count() > 0
+
+
 @pytest.mark.sandbox
-@pytest.mark.spark
 def test_a_sandbox_log_reads_as_history(spark: Any, sandbox: Any) -> None:
-    from kcli.audit.metadata_source import history_frames
+    from kcli.audit.metadata_source import history_frames, plan_tasks
 
     log_dir = sandbox.metadata_log_dir(sandbox.active_controller_id)
-    frames = history_frames(spark, [log_dir.parent])
+    frames = history_frames(spark, plan_tasks(_storage(spark), [to_uri(str(log_dir.parent))]))
     registered = {row["broker_id"] for row in frames["broker_events"].filter("event = 'register'").collect()}
     assert set(sandbox.broker_ids) <= registered
     assert {row["cluster_id"] for row in frames["broker_events"].collect()} == {sandbox.cluster_id}

@@ -1,0 +1,222 @@
+"""Starting Spark for a command-line audit: the deployment's master, a quiet JVM, a quick start.
+
+Behavior:
+- The master: `--master` when given; else whatever spark-submit resolved for the JVM it started:
+  `--master` in PYSPARK_SUBMIT_ARGS, `spark.master` in spark-defaults.conf (SPARK_CONF_DIR), or a
+  driver already started by spark-submit; Spark's own fallback is local[*].
+- Quiet: the JVM's stdout and stderr (banners, log4j lines, Python worker tracebacks) go to a log
+  file that is read back only to explain a failure; with --debug they reach the terminal.
+- Quick: no UI, no console progress bar, in-memory catalogue, and a driver JVM tuned for short runs
+  (C1 compiler only, serial GC). Any of it can be overridden with --conf.
+- Local masters run Python workers with this interpreter (it has kcli and its readers); other
+  masters get kcli shipped to the executors (kcli.audit.shipping) when a job runs Python code.
+- A session that is already active (tests share one) is reused and left running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kcli.errors import KcliError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+FALLBACK_MASTER = "local[*]"
+# Defaults for a command-line run; a --conf overrides any of them.
+CLI_CONF: Mapping[str, str] = {
+    "spark.app.name": "kcli-audit",
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.catalogImplementation": "in-memory",
+    "spark.sql.adaptive.enabled": "true",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
+    # lower()/upper() as the JVM (and Kafka, parsing config values) does them; ICU's case mapping
+    # costs seconds of initialisation on the first call.
+    "spark.sql.icu.caseMappings.enabled": "false",
+    "spark.driver.memory": "2g",
+}
+# A short-lived driver spends much of its CPU in the JIT's optimising compiler and a parallel GC's
+# threads; C1 alone and the serial collector halve the CPU time of a session start.
+DRIVER_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+LAUNCHER_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto"
+# Spark's own log lines would bury the summary on stderr: only errors, and only from Spark.
+LOG4J2_PROPERTIES = """\
+status = error
+rootLogger.level = {level}
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = spark: %p %c{{1}}: %m%n%ex
+"""
+LOG_TAIL_BYTES = 64 * 1024
+
+
+def is_local(master: str) -> bool:
+    """True for masters whose executors run on this machine with this machine's files."""
+    return master == "local" or master.startswith(("local[", "local-cluster["))
+
+
+@contextlib.contextmanager
+def spark_session(
+    master: str | None, conf: Mapping[str, str], *, debug: bool = False
+) -> Iterator[SparkSession]:
+    """The audit's SparkSession; stopped (and its JVM ended) at the end unless it was already running."""
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        for key, value in conf.items():
+            if key.startswith("spark.sql."):
+                active.conf.set(key, value)
+        yield active
+        return
+    with tempfile.TemporaryDirectory(prefix="kcli-spark-") as scratch:
+        log_config = Path(scratch) / "log4j2.properties"
+        log_config.write_text(LOG4J2_PROPERTIES.format(level="warn" if debug else "error"), encoding="utf-8")
+        log_file = None if debug else Path(scratch) / "spark.log"
+        settings = {
+            **CLI_CONF,
+            # Spark creates its (unused) SQL warehouse dir in the working directory unless told otherwise.
+            "spark.sql.warehouse.dir": str(Path(scratch) / "warehouse"),
+            **conf,
+        }
+        java_options = settings.get("spark.driver.extraJavaOptions", "")
+        settings["spark.driver.extraJavaOptions"] = (
+            f"{DRIVER_JVM_OPTIONS} -Dlog4j2.configurationFile={log_config.as_uri()} {java_options}".strip()
+        )
+        chosen = master or settings.pop("spark.master", None)
+        gateway = _launch(settings, log_file, master=chosen)
+        try:
+            resolved = chosen or _submitted_master(gateway) or FALLBACK_MASTER
+            session = _create(settings, resolved, log_file, debug=debug)
+        except BaseException:
+            _shutdown(gateway)
+            raise
+        try:
+            yield session
+        finally:
+            with contextlib.suppress(Exception):
+                session.stop()
+            _shutdown(gateway)
+
+
+def _launch(settings: Mapping[str, str], log_file: Path | None, *, master: str | None) -> Any:
+    """Start the JVM (spark-submit's gateway) with its output in `log_file` (None: the terminal)."""
+    from pyspark import SparkConf
+    from pyspark.core.context import SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    launch_conf = SparkConf(loadDefaults=False)
+    for key, value in settings.items():
+        launch_conf.set(key, value)
+    if master is not None:
+        launch_conf.set("spark.master", master)
+    popen: dict[str, Any] = {}
+    output = None
+    if log_file is not None:
+        output = log_file.open("ab")
+        popen = {"stdout": output, "stderr": output}
+    try:
+        with _environ(SPARK_LAUNCHER_OPTS=os.environ.get("SPARK_LAUNCHER_OPTS", LAUNCHER_JVM_OPTIONS)):
+            gateway = launch_gateway(launch_conf, popen_kwargs=popen)
+    except Exception as error:
+        raise KcliError(f"cannot start Spark: {_failure(error, log_file)}", hint=_java_hint()) from None
+    finally:
+        if output is not None:
+            output.close()  # the JVM holds its own descriptor
+    SparkContext._ensure_initialized(gateway=gateway)
+    return gateway
+
+
+def _create(settings: Mapping[str, str], master: str, log_file: Path | None, *, debug: bool) -> SparkSession:
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.master(master)
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    # Local Python workers must run this interpreter (with kcli and its readers installed); pyspark
+    # takes the worker interpreter from the environment when the context starts.
+    python = sys.executable if is_local(master) and not os.environ.get("PYSPARK_PYTHON") else None
+    try:
+        with _environ(PYSPARK_PYTHON=python):
+            session = builder.getOrCreate()
+    except Exception as error:  # an unreachable master, a bad setting
+        raise KcliError(f"cannot start Spark (master {master}): {_failure(error, log_file)}") from None
+    session.sparkContext.setLogLevel("WARN" if debug else "ERROR")
+    return session
+
+
+def _submitted_master(gateway: Any) -> str | None:
+    """The master spark-submit resolved for the JVM (from its arguments, spark-defaults.conf, ...)."""
+    value = gateway.jvm.System.getProperty("spark.master")
+    return str(value) if value else None
+
+
+def _shutdown(gateway: Any) -> None:
+    """End the JVM and wait for it, so no Spark process outlives the command."""
+    from pyspark.core.context import SparkContext
+
+    SparkContext._gateway = None
+    SparkContext._jvm = None
+    with contextlib.suppress(Exception):
+        gateway.shutdown()
+    process = getattr(gateway, "proc", None)
+    if process is None:
+        return  # a JVM started by spark-submit belongs to it
+    with contextlib.suppress(Exception):
+        process.stdin.close()  # the gateway exits when its stdin closes
+    try:
+        process.wait(timeout=20)
+    except Exception:
+        process.kill()
+        process.wait(timeout=20)
+
+
+def log_tail(log_file: Path | None) -> list[str]:
+    """The last lines of the JVM's output (empty when it went to the terminal)."""
+    if log_file is None or not log_file.is_file():
+        return []
+    with log_file.open("rb") as handle:
+        handle.seek(max(0, log_file.stat().st_size - LOG_TAIL_BYTES))
+        text = handle.read().decode("utf-8", "replace")
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _failure(error: BaseException, log_file: Path | None) -> str:
+    """The telling line of a start-up failure: the JVM's last error line, else the exception's."""
+    for line in reversed(log_tail(log_file)):
+        if "Exception" in line or "Error" in line or line.lower().startswith(("error", "java_home")):
+            return line
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _java_hint() -> str:
+    return "kcli spark needs Java 17 or later on PATH or in JAVA_HOME; run with --debug to see Spark's output"
+
+
+@contextlib.contextmanager
+def _environ(**values: str | None) -> Iterator[None]:
+    """Set environment variables (None: leave as is) for the duration of the block."""
+    saved = {key: os.environ.get(key) for key, value in values.items() if value is not None}
+    for key, value in values.items():
+        if value is not None:
+            os.environ[key] = value
+    try:
+        yield
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = old

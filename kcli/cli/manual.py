@@ -1,0 +1,47 @@
+"""Man-page sections beyond a command's help: longer guidance that does not belong in --help.
+
+`kcli.cli.docgen` adds each section, titled in capitals, to the page of its command path.
+Paragraphs are separated by blank lines.
+"""
+
+from __future__ import annotations
+
+SPARK_CLUSTER = """\
+kcli spark audit is a Spark driver in client mode: it runs where you start it, collects live \
+clusters from there, plans the job and prints the result; executors do the reading and the rules.
+
+The master comes from --master, else from the deployment: --master in PYSPARK_SUBMIT_ARGS, \
+spark.master in spark-defaults.conf (in SPARK_CONF_DIR), or spark-submit itself (run \
+kcli/__main__.py as the application with the kcli arguments after it); only when nothing sets \
+one, local[*]. Other Spark settings go in the same places or in --conf KEY=VALUE.
+
+Inputs and --out are read and written through Spark's Hadoop filesystem layer and must be where \
+the executors reach them: hdfs://, s3a:// (with the hadoop-aws connector and its credentials \
+configured), or a mount shared by every node (file://). A path without a scheme is a local path of \
+the machine kcli runs on: right for local masters and shared mounts only. Live clusters \
+(--bootstrap-server, --profile) need no shared storage: the collected snapshot travels with the job.
+
+Executors need only Spark for snapshot audits: the rules are Spark SQL. --metadata-dir audits run \
+kcli's log reader in Python tasks: kcli ships itself to the job (a zip added with addPyFile, with \
+crc32c, cramjam and kio as built for the driver), so executors need a Python of the same minor \
+version on the same OS and CPU (named by PYSPARK_PYTHON or spark.pyspark.python), with nothing \
+installed. Executors on another platform need kcli installed, or a packed environment given with \
+spark.archives and spark.pyspark.python.
+
+Standalone (spark://host:7077): workers with Java and the same Spark version. YARN (yarn): \
+HADOOP_CONF_DIR or YARN_CONF_DIR on the kcli machine, client mode only, the executors' Python on \
+every NodeManager. Kubernetes (k8s://https://host:port): client mode with \
+spark.kubernetes.container.image naming an image with Spark (and Python for --metadata-dir), a \
+service account allowed to create executor pods, and a driver the pods can reach (spark.driver.host).
+
+Exit status: 0 clean; 1 a finding at or above --fail-on; 2 usage; 3 the audit could not run \
+(Spark failed, an input unreadable, a cluster not collected) or its input was incomplete (every \
+warning is printed on stderr, listed in -o json and written to warnings.parquet and warnings.jsonl \
+under --out) and no finding reached --fail-on. --strict stops an incomplete audit before any rule \
+runs. Spark's and the JVM's own output appears only with kcli --debug.
+"""
+
+SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "spark": (("Running on a Spark cluster", SPARK_CLUSTER),),
+    "spark audit": (("Running on a Spark cluster", SPARK_CLUSTER),),
+}
