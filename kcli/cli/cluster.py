@@ -212,7 +212,8 @@ def doctor(
     from both sides. Exit 0 healthy, 1 findings at or above --fail-on, 2 usage.
     """
     from kcli.client.api import cluster as wire
-    from kcli.ops.doctor import Severity, diagnose
+    from kcli.kafka import Severity
+    from kcli.ops.doctor import diagnose
     from kcli.render import doctor as render
 
     threshold = Severity.parse(fail_on)

@@ -288,7 +288,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Move partition replicas between brokers (like kafka-reassign-partitions.sh)."""
         from kcli.cli.argv import parsed_line
-        from kcli.client.config import EndpointType
+        from kcli.kafka import EndpointType
 
         env = env_of(ctx)
         line = parsed_line(ctx)

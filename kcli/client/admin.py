@@ -1,7 +1,7 @@
 """The Admin client every tool uses: bootstrap, routing, retries, rebootstrap, fan-out.
 
     async with Admin(config) as admin:
-        response = await admin.call(32, build, versions=(1, 4), target=Target.CONTROLLER)
+        response = await admin.call(ApiKey.DESCRIBE_CONFIGS, build, versions=(1, 4), target=Target.CONTROLLER)
 
 Behavior:
 - Entering bootstraps: each bootstrap address in turn until one answers DescribeCluster (or
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from kcli.client import cluster, protocol
 from kcli.client.cluster import ClusterDescription, NodeInfo
-from kcli.client.config import ClientConfig, Endpoint, EndpointType
+from kcli.client.config import ClientConfig, Endpoint
 from kcli.client.connection import Connection, ConnectionLost, PeerMemory, RebootstrapRequired
 from kcli.client.errors import (
     ClusterIdMismatch,
@@ -43,9 +43,14 @@ from kcli.client.errors import (
     KafkaError,
     RequestTimedOut,
     UnsupportedByServer,
+    code_of,
     error_info,
 )
 from kcli.errors import KcliError
+from kcli.kafka import EndpointType
+
+NOT_CONTROLLER = code_of("NOT_CONTROLLER")
+REBOOTSTRAP_REQUIRED = code_of("REBOOTSTRAP_REQUIRED")
 
 if TYPE_CHECKING:
     import ssl
@@ -53,8 +58,6 @@ if TYPE_CHECKING:
 __all__ = ["Admin", "ClusterDescription", "NodeInfo", "Target"]
 
 T = TypeVar("T")
-NOT_CONTROLLER = 41
-REBOOTSTRAP_REQUIRED = 129
 _NODE_ATTEMPTS = 4  # connection-level tries of one named node before giving up
 # First contact with a cluster whose every bootstrap address refuses: how long refusals are retried
 # unless default.api.timeout.ms is set explicitly (then they are retried until it runs out, as in Kafka).

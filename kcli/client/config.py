@@ -27,22 +27,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
 from kcli.errors import UsageError
-
-
-class EndpointType(IntEnum):
-    """KIP-919 endpoint types of DescribeCluster."""
-
-    BROKERS = 1
-    CONTROLLERS = 2
-
-    @property
-    def label(self) -> str:
-        return "brokers" if self is EndpointType.BROKERS else "controllers"
+from kcli.kafka import EndpointType
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

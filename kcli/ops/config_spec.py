@@ -12,9 +12,10 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum, IntEnum, StrEnum
+from enum import StrEnum
 
 from kcli.errors import UsageError
+from kcli.kafka import ConfigOp, ConfigResourceType, ConfigSource, ScramMechanism
 
 
 class EntityType(StrEnum):
@@ -44,48 +45,6 @@ class EntityType(StrEnum):
         return _RESOURCE_TYPE[self]
 
 
-class ConfigResourceType(IntEnum):
-    """ConfigResource type codes on the wire."""
-
-    UNKNOWN = 0
-    TOPIC = 2
-    BROKER = 4
-    BROKER_LOGGER = 8
-    CLIENT_METRICS = 16
-    GROUP = 32
-
-
-class ConfigSource(IntEnum):
-    """DescribeConfigs ConfigSource codes."""
-
-    UNKNOWN = 0
-    DYNAMIC_TOPIC_CONFIG = 1
-    DYNAMIC_BROKER_CONFIG = 2
-    DYNAMIC_DEFAULT_BROKER_CONFIG = 3
-    STATIC_BROKER_CONFIG = 4
-    DEFAULT_CONFIG = 5
-    DYNAMIC_BROKER_LOGGER_CONFIG = 6
-    DYNAMIC_CLIENT_METRICS_CONFIG = 7
-    DYNAMIC_GROUP_CONFIG = 8
-
-    @classmethod
-    def of(cls, code: int) -> ConfigSource:
-        """The source of a wire code (unknown codes: UNKNOWN); a dict lookup, as it runs per entry."""
-        return _SOURCE_BY_CODE.get(code, cls.UNKNOWN)
-
-
-_SOURCE_BY_CODE = {int(source): source for source in ConfigSource}
-
-
-class ConfigOp(IntEnum):
-    """IncrementalAlterConfigs operation codes."""
-
-    SET = 0
-    DELETE = 1
-    APPEND = 2
-    SUBTRACT = 3
-
-
 QUOTA_TYPES = frozenset({EntityType.USERS, EntityType.CLIENTS, EntityType.IPS})
 DEFAULTABLE_TYPES = frozenset({EntityType.USERS, EntityType.CLIENTS, EntityType.BROKERS, EntityType.IPS})
 _RESOURCE_TYPE = {
@@ -109,39 +68,6 @@ CLIENT_QUOTA_KEYS = frozenset(
 )
 IP_QUOTA_KEYS = frozenset({"connection_creation_rate"})
 QUOTA_ENTITY_KEY = {EntityType.USERS: "user", EntityType.CLIENTS: "client-id", EntityType.IPS: "ip"}
-
-
-class ScramMechanism(Enum):
-    """SCRAM mechanisms: wire code, hash name and digest size (AlterUserScramCredentials)."""
-
-    SCRAM_SHA_256 = (1, "sha256", 32)
-    SCRAM_SHA_512 = (2, "sha512", 64)
-
-    @property
-    def code(self) -> int:
-        return int(self.value[0])
-
-    @property
-    def hash_name(self) -> str:
-        return str(self.value[1])
-
-    @property
-    def mechanism_name(self) -> str:
-        return self.name.replace("_", "-")
-
-    @classmethod
-    def from_name(cls, name: str) -> ScramMechanism | None:
-        for mechanism in cls:
-            if mechanism.mechanism_name == name:
-                return mechanism
-        return None
-
-    @classmethod
-    def from_code(cls, code: int) -> ScramMechanism | None:
-        for mechanism in cls:
-            if mechanism.code == code:
-                return mechanism
-        return None
 
 
 SCRAM_MIN_ITERATIONS = 4096

@@ -9,7 +9,6 @@ import pytest
 from kcli.client.config import (
     ClientConfig,
     Endpoint,
-    EndpointType,
     load_profiles,
     parse_endpoints,
     parse_jaas,
@@ -17,6 +16,7 @@ from kcli.client.config import (
     resolve_client_config,
 )
 from kcli.errors import UsageError
+from kcli.kafka import EndpointType
 from tests.conftest import invoke
 
 # ---- .properties ----------------------------------------------------------------------------------

@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from kcli.errors import UsageError
+from kcli.kafka import ConfigOp, ScramMechanism
 from kcli.ops.config_spec import (
     ConfigChange,
-    ConfigOp,
     Entity,
     EntityFlags,
     EntityType,
     QuotaChange,
-    ScramMechanism,
     Selection,
     build_changes,
     parse_add_config,

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.client.errors import check
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import ApiKey, ConfigResourceType
 from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity, QuorumFacts
 from kcli.ops.quorum import QuorumInfo
 
@@ -36,11 +37,6 @@ if TYPE_CHECKING:
     from kcli.client.config import ClientConfig, Endpoint
     from kcli.client.connection import Connection
 
-DESCRIBE_CLUSTER = 60
-UNREGISTER_BROKER = 64
-DESCRIBE_CONFIGS = 32
-API_VERSIONS = 18
-BROKER_RESOURCE = 4
 METADATA_VERSION = "metadata.version"
 
 
@@ -66,8 +62,8 @@ async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoi
     """The brokers (with --bootstrap-server) or controllers (with --bootstrap-controller), by id."""
     from kcli.client.admin import Target
     from kcli.client.cluster import _check_describe_error, _from_describe_cluster
-    from kcli.client.config import EndpointType
     from kcli.client.protocol import make, request_class
+    from kcli.kafka import EndpointType
 
     controllers = admin.endpoint_type is EndpointType.CONTROLLERS
     if include_fenced and controllers:
@@ -76,7 +72,7 @@ async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoi
         )
     if include_fenced:
         response = await admin.call(
-            DESCRIBE_CLUSTER,
+            ApiKey.DESCRIBE_CLUSTER,
             lambda version: make(
                 request_class("describe_cluster", version),
                 include_cluster_authorized_operations=False,
@@ -107,7 +103,7 @@ async def unregister_broker(admin: Admin, broker_id: int) -> None:
     from kcli.client.protocol import request_class
 
     response = await admin.call(
-        UNREGISTER_BROKER,
+        ApiKey.UNREGISTER_BROKER,
         lambda version: request_class("unregister_broker", version)(broker_id=broker_id),
         versions=(0, 0),
         target=Target.CONTROLLER,
@@ -226,11 +222,11 @@ async def _identity_by_configs(connection: Connection, node_id: int, deadline: f
     """Ask the node for broker config resource `node_id`; Kafka refuses another node's id by name."""
     from kcli.client.protocol import make, request_class
 
-    if DESCRIBE_CONFIGS not in connection.supported:
+    if ApiKey.DESCRIBE_CONFIGS not in connection.supported:
         return Identity(
             method="none", verified=None, detail="neither ApiVersions v5 nor DescribeConfigs offered"
         )
-    version = connection.version_for(DESCRIBE_CONFIGS, (1, 4))
+    version = connection.version_for(ApiKey.DESCRIBE_CONFIGS, (1, 4))
     cls = request_class("describe_configs", version)
     import sys
 
@@ -238,7 +234,9 @@ async def _identity_by_configs(connection: Connection, node_id: int, deadline: f
     request = make(
         cls,
         resources=(
-            resource_cls(resource_type=BROKER_RESOURCE, resource_name=str(node_id), configuration_keys=None),
+            resource_cls(
+                resource_type=ConfigResourceType.BROKER, resource_name=str(node_id), configuration_keys=None
+            ),
         ),
         include_synonyms=False,
         include_documentation=False,
@@ -291,8 +289,8 @@ async def probe_endpoint(
     """
     from kcli.client import cluster as cluster_wire
     from kcli.client.api import quorum as quorum_wire
-    from kcli.client.config import EndpointType
     from kcli.client.connection import Connection, PeerMemory, RebootstrapRequired
+    from kcli.kafka import EndpointType
 
     address = str(endpoint)
     started = time.monotonic()
@@ -362,7 +360,7 @@ async def probe_endpoint(
         quorum_error: str | None = None
         if describe_quorum:
             try:
-                version = connection.version_for(quorum_wire.DESCRIBE_QUORUM, (0, 2))
+                version = connection.version_for(ApiKey.DESCRIBE_QUORUM, (0, 2))
                 response = await connection.request(quorum_wire._build_describe(version), deadline=deadline)
                 quorum = quorum_wire.quorum_from_response(
                     response, cluster_id=description.cluster_id, node=connection.where
@@ -396,7 +394,8 @@ async def probe_endpoint(
 
 async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> ClusterFacts:
     """Everything doctor checks, from one or two bootstrap kinds (brokers and/or controllers)."""
-    from kcli.client.config import Endpoint, EndpointType
+    from kcli.client.config import Endpoint
+    from kcli.kafka import EndpointType
     from kcli.ops.features import load_catalog
 
     not_checked: list[str] = []

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kcli.client.errors import code_of
 from kcli.errors import KcliError
 from kcli.ops.reassign.generate import GeneratePlan, Strategy, generate, select_brokers
 from kcli.ops.reassign.json_format import ReassignmentFile, format_reassignment
@@ -41,11 +42,12 @@ from kcli.ops.reassign.verify import (
     partition_states,
 )
 
+REPLICA_NOT_AVAILABLE = code_of("REPLICA_NOT_AVAILABLE")
+
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
     from kcli.client.api.log_dirs import BrokerLogDirs
 
-REPLICA_NOT_AVAILABLE = 9
 EXISTING_REASSIGNMENT = (
     "Cannot execute because there is an existing partition assignment.  Use --additional to override "
     "this and create a new partition assignment in addition to the existing one. The --additional flag "
@@ -305,7 +307,8 @@ async def _start_log_dir_moves(
 
 async def set_throttles(admin: Admin, plan: ThrottlePlan) -> None:
     """SET the plan's topic and broker configs; any failure stops --execute before it starts moving."""
-    from kcli.ops.config_spec import ConfigChange, ConfigChanges, ConfigOp
+    from kcli.kafka import ConfigOp
+    from kcli.ops.config_spec import ConfigChange, ConfigChanges
 
     topic = {
         t: ConfigChanges(changes=tuple(ConfigChange(key=k, op=ConfigOp.SET, value=v) for k, v in c.items()))
@@ -326,7 +329,8 @@ async def set_throttles(admin: Admin, plan: ThrottlePlan) -> None:
 
 async def clear_throttles(admin: Admin, brokers: Sequence[int], topics: Sequence[str]) -> list[str]:
     """DELETE the throttle configs on `brokers` and `topics`; the failures, one line each."""
-    from kcli.ops.config_spec import ConfigChange, ConfigChanges, ConfigOp
+    from kcli.kafka import ConfigOp
+    from kcli.ops.config_spec import ConfigChange, ConfigChanges
 
     topic_changes = ConfigChanges(
         changes=tuple(ConfigChange(key=k, op=ConfigOp.DELETE) for k in TOPIC_THROTTLE_KEYS)
@@ -349,7 +353,7 @@ async def alter_configs(
     controller quorum does not list the brokers as nodes.
     """
     from kcli.client.api.configs import incremental_alter_configs
-    from kcli.client.config import EndpointType
+    from kcli.kafka import EndpointType
     from kcli.ops.config_spec import ConfigChanges, Entity, EntityType
 
     items: list[tuple[Entity, ConfigChanges]] = []
@@ -457,7 +461,7 @@ class CancelReport:
 async def do_cancel(admin: Admin, file: ReassignmentFile, *, preserve_throttles: bool) -> CancelReport:
     """--cancel: cancel the file's running reassignments (the controller restores the original replicas)."""
     from kcli.client.api.reassign import alter_reassignments, list_reassignments
-    from kcli.client.config import EndpointType
+    from kcli.kafka import EndpointType
 
     targets = sorted(file.targets, key=sort_key)
     ongoing = await list_reassignments(admin, targets)
