@@ -52,7 +52,7 @@ def test_metadata_depends_on_nothing_above_it() -> None:
 
 
 def test_client_core_does_not_reach_into_tools() -> None:
-    allowed = ("kcli.client", "kcli.errors", "kcli.bounds", "kcli.env", "kcli.files")
+    allowed = ("kcli.client", "kcli.kafka", "kcli.errors", "kcli.bounds", "kcli.env", "kcli.files")
     assert violations("client", allowed, exclude=("client/api/",)) == []
 
 

@@ -6,36 +6,10 @@ else in the sandbox knows a config name.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
-
-class ConfigType(enum.IntEnum):
-    """DescribeConfigs ConfigType codes."""
-
-    BOOLEAN = 1
-    STRING = 2
-    INT = 3
-    SHORT = 4
-    LONG = 5
-    DOUBLE = 6
-    LIST = 7
-    CLASS = 8
-    PASSWORD = 9
-
-
-class ConfigSource(enum.IntEnum):
-    """DescribeConfigs ConfigSource codes."""
-
-    DYNAMIC_TOPIC_CONFIG = 1
-    DYNAMIC_BROKER_CONFIG = 2
-    DYNAMIC_DEFAULT_BROKER_CONFIG = 3
-    STATIC_BROKER_CONFIG = 4
-    DEFAULT_CONFIG = 5
-    DYNAMIC_BROKER_LOGGER_CONFIG = 6
-    DYNAMIC_CLIENT_METRICS_CONFIG = 7
-    DYNAMIC_GROUP_CONFIG = 8
+from kcli.kafka import ConfigResourceType, ConfigType
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -546,18 +520,13 @@ CLIENT_MATCH_SELECTORS = (
     "client_source_port",
 )
 
-TOPIC = 2
-BROKER = 4
-BROKER_LOGGER = 8
-CLIENT_METRICS = 16
-GROUP = 32
-
 
 def definitions(resource_type: int) -> dict[str, ConfigDef]:
     """The config table for a ConfigResource type (empty for types the sandbox has no keys for)."""
-    return {
-        TOPIC: TOPIC_CONFIGS,
-        BROKER: BROKER_CONFIGS,
-        GROUP: GROUP_CONFIGS,
-        CLIENT_METRICS: CLIENT_METRICS_CONFIGS,
-    }.get(resource_type, {})
+    tables: dict[int, dict[str, ConfigDef]] = {
+        ConfigResourceType.TOPIC: TOPIC_CONFIGS,
+        ConfigResourceType.BROKER: BROKER_CONFIGS,
+        ConfigResourceType.GROUP: GROUP_CONFIGS,
+        ConfigResourceType.CLIENT_METRICS: CLIENT_METRICS_CONFIGS,
+    }
+    return tables.get(resource_type, {})
