@@ -41,7 +41,7 @@ def profile_names(ctx: Any, incomplete: str) -> list[str]:
     """Profile names from the kcli config file ($KCLI_CONFIG or ~/.config/kcli/config.toml)."""
     try:
         from kcli.cli.common import env_of
-        from kcli.client.config import load_profiles
+        from kcli.client.toml_profiles import load_profiles
 
         names = load_profiles(env_of(ctx).config_file)
     except Exception:  # completion must never fail the shell

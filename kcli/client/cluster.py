@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kcli.client import protocol
-from kcli.client.config import Endpoint
 from kcli.client.connection import Connection
+from kcli.client.endpoints import Endpoint
 from kcli.client.errors import EndpointTypeMismatch, KafkaError, UnsupportedByServer, check, code_of
 from kcli.client.protocol import handshake
 from kcli.kafka import ApiKey, EndpointType

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from kcli import __version__
 from kcli.client import protocol
-from kcli.client.config import ClientConfig, Endpoint
+from kcli.client.config import ClientConfig
+from kcli.client.endpoints import Endpoint
 from kcli.client.errors import (
     AuthenticationFailed,
     ConnectionFailed,

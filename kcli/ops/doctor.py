@@ -1,6 +1,6 @@
 """`kcli cluster doctor`: health checks as pure functions over facts collected from a cluster.
 
-The collector (kcli.client.api.cluster.collect_facts) dials the bootstrap list and every advertised
+The collector (kcli.workflows.doctor.collect_facts) dials the bootstrap list and every advertised
 endpoint of every broker and controller and records what each said; the checks here turn those facts
 into findings with a severity. Nothing here touches the network, so every check is unit-tested.
 

@@ -11,14 +11,13 @@ from kcli.ops.config_spec import (
     Entity,
     EntityFlags,
     EntityType,
-    QuotaChange,
     Selection,
     build_changes,
     parse_add_config,
     parse_delete_config,
-    plan_quota_alter,
     resolve_selection,
 )
+from kcli.ops.quota_plan import QuotaChange, plan_quota_alter
 
 
 @pytest.mark.parametrize(

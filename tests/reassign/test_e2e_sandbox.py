@@ -103,7 +103,7 @@ def test_progress_is_reported_while_copying(sandbox: Any, tmp_path: Path) -> Non
     from kcli.cli.common import ConnectionArgs, client_config
     from kcli.client.admin import Admin
     from kcli.env import Env
-    from kcli.ops.reassign.actions import PartitionProgress, watch
+    from kcli.workflows.reassign.progress import PartitionProgress, watch
 
     b = sandbox.bootstrap_servers
     create_topic(b, "rs-progress", [[1, 2], [2, 1]])

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from kcli.ops.reassign.actions import CancelReport, VerifyReport
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition
 from kcli.ops.reassign.verify import PartitionState, Status, VerifyResult
 from kcli.render.reassign import cancel_json, cancel_text, clearing_lines, list_text, verify_text
+from kcli.workflows.reassign.verify import CancelReport, VerifyReport
 
 A0, A1, B2 = TopicPartition("a", 0), TopicPartition("a", 1), TopicPartition("b", 2)
 

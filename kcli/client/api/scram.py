@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from kcli.client.api.configs import CallStats, make, nested, request_cls, resource_error
 from kcli.kafka import ApiKey, ScramMechanism
 from kcli.ops.config_model import ResourceError, ScramInfo
-from kcli.ops.config_spec import ScramUpsert
+from kcli.ops.quota_plan import ScramUpsert
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin

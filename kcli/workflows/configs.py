@@ -23,7 +23,8 @@ from kcli.ops.config_model import (
     preview,
     unknown_keys,
 )
-from kcli.ops.config_spec import ConfigChanges, Entity, EntityType, Selection, plan_quota_alter
+from kcli.ops.config_spec import ConfigChanges, Entity, EntityType, Selection
+from kcli.ops.quota_plan import plan_quota_alter
 
 INVALID_CONFIG = code_of("INVALID_CONFIG")
 UNKNOWN_TOPIC_OR_PARTITION = code_of("UNKNOWN_TOPIC_OR_PARTITION")
