@@ -18,7 +18,11 @@ from kcli.kafka import ConfigOp, ConfigResourceType, ConfigSource
 
 
 class EntityType(StrEnum):
-    """The `--entity-type` values (Kafka's ConfigType strings plus the tool-only broker-loggers)."""
+    """The `--entity-type` values (Kafka's ConfigType strings plus the tool-only broker-loggers).
+
+    Everything kcli knows per type is one row of ENTITY_TYPES below; its config keys are the
+    catalogue's (kcli/data/config_catalogue.json) or, for quota types, the quota keys.
+    """
 
     TOPICS = "topics"
     CLIENTS = "clients"
@@ -30,38 +34,70 @@ class EntityType(StrEnum):
     BROKER_LOGGERS = "broker-loggers"
 
     @property
+    def spec(self) -> EntityTypeSpec:
+        return ENTITY_TYPES[self]
+
+    @property
     def singular(self) -> str:
         """Kafka's "type minus last char" label (`topic`, `broker-logger`, quirkily `client-metric`)."""
         return self.value[:-1]
 
     @property
     def is_quota(self) -> bool:
-        return self in QUOTA_TYPES
+        return self.spec.quota_key is not None
 
     @property
     def resource_type(self) -> ConfigResourceType:
         """The DescribeConfigs/IncrementalAlterConfigs resource type (quota types have none)."""
-        return _RESOURCE_TYPE[self]
+        resource_type = self.spec.resource_type
+        if resource_type is None:
+            raise KeyError(self)
+        return resource_type
 
 
-QUOTA_TYPES = frozenset({EntityType.USERS, EntityType.CLIENTS, EntityType.IPS})
-DEFAULTABLE_TYPES = frozenset({EntityType.USERS, EntityType.CLIENTS, EntityType.BROKERS, EntityType.IPS})
-_RESOURCE_TYPE = {
-    EntityType.TOPICS: ConfigResourceType.TOPIC,
-    EntityType.BROKERS: ConfigResourceType.BROKER,
-    EntityType.BROKER_LOGGERS: ConfigResourceType.BROKER_LOGGER,
-    EntityType.CLIENT_METRICS: ConfigResourceType.CLIENT_METRICS,
-    EntityType.GROUPS: ConfigResourceType.GROUP,
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntityTypeSpec:
+    """What one --entity-type is on the wire and in the tool."""
+
+    resource_type: ConfigResourceType | None = None  # config resources (Describe/AlterConfigs)
+    dynamic_source: ConfigSource | None = None  # what a plain --describe keeps (None: no filter)
+    quota_key: str | None = None  # client quota entity key (DescribeClientQuotas) of quota types
+    defaultable: bool = False  # --entity-default applies
+
+
+ENTITY_TYPES: Mapping[EntityType, EntityTypeSpec] = {
+    EntityType.TOPICS: EntityTypeSpec(
+        resource_type=ConfigResourceType.TOPIC, dynamic_source=ConfigSource.DYNAMIC_TOPIC_CONFIG
+    ),
+    EntityType.CLIENTS: EntityTypeSpec(quota_key="client-id", defaultable=True),
+    EntityType.USERS: EntityTypeSpec(quota_key="user", defaultable=True),
+    EntityType.BROKERS: EntityTypeSpec(
+        resource_type=ConfigResourceType.BROKER,
+        dynamic_source=ConfigSource.DYNAMIC_BROKER_CONFIG,
+        defaultable=True,
+    ),
+    EntityType.IPS: EntityTypeSpec(quota_key="ip", defaultable=True),
+    EntityType.CLIENT_METRICS: EntityTypeSpec(
+        resource_type=ConfigResourceType.CLIENT_METRICS,
+        dynamic_source=ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG,
+    ),
+    EntityType.GROUPS: EntityTypeSpec(
+        resource_type=ConfigResourceType.GROUP, dynamic_source=ConfigSource.DYNAMIC_GROUP_CONFIG
+    ),
+    EntityType.BROKER_LOGGERS: EntityTypeSpec(resource_type=ConfigResourceType.BROKER_LOGGER),
 }
-# The source a plain --describe (without --all) keeps, per entity type (broker-loggers: no filter).
+
+QUOTA_TYPES = frozenset(kind for kind, spec in ENTITY_TYPES.items() if spec.quota_key is not None)
+DEFAULTABLE_TYPES = frozenset(kind for kind, spec in ENTITY_TYPES.items() if spec.defaultable)
 DYNAMIC_SOURCE = {
-    EntityType.TOPICS: ConfigSource.DYNAMIC_TOPIC_CONFIG,
-    EntityType.BROKERS: ConfigSource.DYNAMIC_BROKER_CONFIG,
-    EntityType.CLIENT_METRICS: ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG,
-    EntityType.GROUPS: ConfigSource.DYNAMIC_GROUP_CONFIG,
+    kind: spec.dynamic_source for kind, spec in ENTITY_TYPES.items() if spec.dynamic_source is not None
 }
+QUOTA_ENTITY_KEY = {kind: spec.quota_key for kind, spec in ENTITY_TYPES.items() if spec.quota_key is not None}
 
-QUOTA_ENTITY_KEY = {EntityType.USERS: "user", EntityType.CLIENTS: "client-id", EntityType.IPS: "ip"}
+
+def entity_type_of_resource(resource_type: int) -> EntityType | None:
+    """The entity type of a ConfigResource type code (None for codes kcli has no type for)."""
+    return next((kind for kind, spec in ENTITY_TYPES.items() if spec.resource_type == resource_type), None)
 
 
 # kafka-configs lists the tool-only broker-loggers first, then Kafka's ConfigType values.
