@@ -31,7 +31,18 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "render": ("workflows", "client/api", "client", "ops", "metadata"),
     "shell": ("render", "client/api", "client", "ops", "metadata"),
     "audit": ("workflows", "client/api", "client", "client/protocol", "ops", "metadata"),
-    "cli": ("audit", "shell", "render", "sandbox", "workflows", "client/api", "client", "ops", "metadata"),
+    "cli": (
+        "audit",
+        "shell",
+        "render",
+        "sandbox",
+        "workflows",
+        "client/api",
+        "client",
+        "client/protocol",
+        "ops",
+        "metadata",
+    ),
     "__main__": ("cli",),
 }
 
@@ -119,3 +130,21 @@ def test_pyspark_and_prompt_toolkit_stay_in_their_corners() -> None:
                 assert "audit" in path.parts, f"{path} imports {name}"
             if name.startswith("prompt_toolkit"):
                 assert "shell" in path.parts, f"{path} imports {name}"
+
+
+def test_docs_architecture_states_the_same_layers() -> None:
+    """The who-imports-whom table of docs/architecture.md is this test's LAYERS, row for row."""
+    import re
+
+    text = (KCLI.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    documented: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 2 or not line.startswith("|") or cells[0] in ("layer", "---"):
+            continue
+        allowed = {re.sub(r"\s*\(.*\)", "", name).strip() for name in cells[1].split(",")} - {"—"}
+        for layer in cells[0].split(","):
+            documented[layer.strip()] = allowed
+    code = {layer: set(allowed) for layer, allowed in LAYERS.items() if layer != "__main__"}
+    code["cli"] = {"everything"}
+    assert documented == code
