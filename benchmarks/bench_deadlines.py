@@ -95,6 +95,10 @@ def timed(argv: list[str], env: dict[str, str], runs: int) -> float:
     return statistics.median(times)
 
 
+def report(name: str, seconds: float, target: str, baseline: float) -> None:
+    record(name, seconds, "s", target=target, baseline=baseline, baseline_name="python start")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
@@ -104,24 +108,18 @@ def main() -> int:
     baseline = timed([sys.executable, "-c", "import sys; sys.exit(1)"], env, args.runs)
     with tempfile.TemporaryDirectory() as scratch:
         config = Path(scratch) / "client.properties"
-        config.write_text("request.timeout.ms=400\n", encoding="utf-8")
-        with silent_port() as port:
-            seconds = timed(
-                [*kcli, "cluster-id", "-b", f"127.0.0.1:{port}", "-c", str(config)], env, args.runs
-            )
-        record("silent port, request.timeout.ms=400", seconds, "s", target="< 3", baseline=baseline,
-               baseline_name="python start")  # fmt: skip
-        config.write_text("request.timeout.ms=300\n", encoding="utf-8")
-        with http_port() as port:
-            seconds = timed(
-                [*kcli, "cluster-id", "-b", f"127.0.0.1:{port}", "-c", str(config)], env, args.runs
-            )
-        record("http.server, request.timeout.ms=300", seconds, "s", target="< 3", baseline=baseline,
-               baseline_name="python start")  # fmt: skip
+        for name, server, timeout_ms in (
+            ("silent port", silent_port, 400),
+            ("http.server", http_port, 300),
+        ):
+            config.write_text(f"request.timeout.ms={timeout_ms}\n", encoding="utf-8")
+            with server() as port:
+                argv = [*kcli, "cluster-id", "-b", f"127.0.0.1:{port}", "-c", str(config)]
+                seconds = timed(argv, env, args.runs)
+            report(f"{name}, request.timeout.ms={timeout_ms}", seconds, "< 3", baseline)
     refused_env = {**env, "KCLI_DEFAULT_API_TIMEOUT_MS": "2500"}
     seconds = timed([*kcli, "cluster-id", "-b", f"127.0.0.1:{closed_port()}"], refused_env, args.runs)
-    record("refused port, default.api.timeout.ms=2500", seconds, "s", target="< 4", baseline=baseline,
-           baseline_name="python start")  # fmt: skip
+    report("refused port, default.api.timeout.ms=2500", seconds, "< 4", baseline)
     return 0
 
 
