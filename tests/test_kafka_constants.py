@@ -37,9 +37,20 @@ def _int_literal(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int
 
 
+# Fields whose values are Kafka codes: compared with, or given as, a number they are hand-written codes.
+CODE_FIELDS = {
+    "error_code",
+    "endpoint_type",
+    "resource_type",
+    "pattern_type",
+    "permission_type",
+    "match_type",
+}
+
+
 def _is_error_code(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Attribute) and node.attr == "error_code") or (
-        isinstance(node, ast.Name) and node.id == "error_code"
+    return (isinstance(node, ast.Attribute) and node.attr in CODE_FIELDS) or (
+        isinstance(node, ast.Name) and node.id in CODE_FIELDS
     )
 
 
@@ -67,11 +78,14 @@ def offences(source: str, where: str) -> list[str]:
                 ]
                 if literals:
                     found.append(f"{where}:{node.lineno} {ast.unparse(node)}")
-        elif isinstance(node, ast.Call) and node.args and _int_literal(node.args[0]):
+        elif isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name in KEY_TAKERS:
+            if name in KEY_TAKERS and node.args and _int_literal(node.args[0]):
                 found.append(f"{where}:{node.lineno} {ast.unparse(node)}")
+            for keyword in node.keywords:
+                if keyword.arg in CODE_FIELDS - {"error_code"} and _int_literal(keyword.value):
+                    found.append(f"{where}:{node.lineno} {keyword.arg}={ast.unparse(keyword.value)}")
     return found
 
 
@@ -104,6 +118,9 @@ def test_no_kafka_code_is_written_as_a_number_outside_its_home() -> None:
         "ok = error_code in (3, 100)",
         "@api(81, (0, 0))\ndef handle(): pass",
         "admin.call(32, build)",
+        "make(cls, endpoint_type=1)",
+        "label = 'controller' if admin.endpoint_type == 2 else 'broker'",
+        "if acl.resource_type in (2, 3): pass",
     ],
 )
 def test_the_scan_finds_a_hand_written_code(source: str) -> None:

@@ -58,7 +58,7 @@ async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoi
             lambda version: make(
                 request_class("describe_cluster", version),
                 include_cluster_authorized_operations=False,
-                endpoint_type=1,
+                endpoint_type=EndpointType.BROKERS,
                 include_fenced_brokers=True,
             ),
             versions=(2, 2),

@@ -49,7 +49,7 @@ async def describe(admin: Admin, node_id: int | None = None) -> FeatureDescripti
         node_id = admin.controller_id
     if node_id is not None and node_id not in admin.nodes:
         raise KcliError(
-            f"node {node_id} is not a known {'controller' if admin.endpoint_type == 2 else 'broker'}",
+            f"node {node_id} is not a known {'controller' if admin.endpoint_type is EndpointType.CONTROLLERS else 'broker'}",
             hint=f"known: {', '.join(str(n) for n in sorted(admin.nodes))}",
         )
     response = await admin.api_versions(node_id)

@@ -23,16 +23,19 @@ from kcli.sandbox.registry import api
 
 R: Any = _records
 
+# A binding names one concrete resource type (not UNKNOWN or the ANY of filters).
+_SPECIFIC_RESOURCE_TYPES = frozenset(kind for kind in ResourceType if kind > ResourceType.ANY)
+
 
 def binding_problem(
     resource_type: int, name: str, pattern: int, principal: str, operation: int, permission: int
 ) -> str | None:
     """Why a binding cannot be stored (None when it can)."""
-    if resource_type not in (2, 3, 4, 5, 6, 7):
+    if resource_type not in _SPECIFIC_RESOURCE_TYPES:
         return "Invalid resource type"
     if pattern not in (PatternType.LITERAL, PatternType.PREFIXED):
         return "Invalid pattern type"
-    if operation < 2 or operation > 15:
+    if not AclOperation.ALL <= operation <= max(AclOperation):
         return "Invalid operation"
     if permission not in (PermissionType.ALLOW, PermissionType.DENY):
         return "Invalid permission type"
