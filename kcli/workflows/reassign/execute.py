@@ -15,10 +15,7 @@ from kcli.client.errors import code_of
 from kcli.errors import KcliError
 from kcli.ops.reassign.json_format import ReassignmentFile, format_reassignment
 from kcli.ops.reassign.model import TopicPartition, sort_key
-from kcli.ops.reassign.throttle import (
-    ThrottlePlan,
-    throttle_plan,
-)
+from kcli.ops.reassign.throttle import ThrottlePlan, throttle_plan
 from kcli.ops.reassign.validate import check_against_cluster
 from kcli.workflows.reassign.reads import log_dirs_quietly
 from kcli.workflows.reassign.throttles import set_throttles

@@ -9,10 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kcli.ops.reassign.model import TopicPartition, sort_key
-from kcli.ops.reassign.verify import (
-    PartitionState,
-    partition_states,
-)
+from kcli.ops.reassign.verify import PartitionState, partition_states
 from kcli.workflows.reassign.reads import current_replicas, file_of, log_dirs_quietly
 
 if TYPE_CHECKING:

@@ -29,6 +29,7 @@ async def log_dirs_quietly(
 
 
 def require_topics(missing: Sequence[str]) -> None:
+    """Refuse a plan naming topics the cluster does not have, as kafka-reassign-partitions.sh does."""
     if missing:
         raise KcliError(
             f"Topic {missing[0]} not found." + (f" (also {', '.join(missing[1:])})" if missing[1:] else "")
@@ -36,6 +37,7 @@ def require_topics(missing: Sequence[str]) -> None:
 
 
 async def current_replicas(admin: Admin, file: ReassignmentFile) -> dict[TopicPartition, tuple[int, ...]]:
+    """The replicas of every partition the file names (a KcliError names the first one missing)."""
     from kcli.client.api.topics import describe_assignments
 
     described = await describe_assignments(admin, file.topics)
@@ -46,6 +48,7 @@ async def current_replicas(admin: Admin, file: ReassignmentFile) -> dict[TopicPa
 
 
 def file_of(targets: Mapping[TopicPartition, tuple[int, ...]]) -> ReassignmentFile:
+    """A reassignment file of `targets`, to read their partitions back with current_replicas."""
     from kcli.ops.reassign.json_format import ReassignmentEntry
 
     return ReassignmentFile(

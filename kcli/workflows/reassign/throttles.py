@@ -6,11 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from kcli.errors import KcliError
-from kcli.ops.reassign.throttle import (
-    BROKER_THROTTLE_KEYS,
-    TOPIC_THROTTLE_KEYS,
-    ThrottlePlan,
-)
+from kcli.ops.reassign.throttle import BROKER_THROTTLE_KEYS, TOPIC_THROTTLE_KEYS, ThrottlePlan
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin

@@ -8,9 +8,7 @@ from typing import TYPE_CHECKING
 
 from kcli.ops.reassign.json_format import ReassignmentFile
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition, sort_key
-from kcli.ops.reassign.throttle import (
-    clear_targets,
-)
+from kcli.ops.reassign.throttle import clear_targets
 from kcli.ops.reassign.verify import (
     LogDirMoveState,
     ReplicaDirState,
