@@ -19,8 +19,7 @@ from kcli.metadata.reader import CorruptData, DecodeError, FileReader, ReadStats
 from tests.conftest import KRAFT_FIXTURES
 
 FIXTURE_LOG = (
-    KRAFT_FIXTURES
-    / "galgrayzer-kafka-docker-compose/kafka_data/data/__cluster_metadata-0/00000000000000000000.log"
+    KRAFT_FIXTURES / "galgrayzer-kafka-docker-compose/kafka_data/data/__cluster_metadata-0/00000000000000000000.log"
 )
 
 
