@@ -28,8 +28,8 @@ async def describe_all(
     from kcli.client.admin import Admin
     from kcli.client.api.configs import CallStats
     from kcli.client.config import resolve_client_config
-    from kcli.ops import config_run
     from kcli.ops.config_spec import Entity, EntityType, Selection
+    from kcli.workflows import configs as config_run
 
     config = resolve_client_config(
         bootstrap_server=None if controllers else bootstrap,

@@ -48,8 +48,9 @@ TIMEOUT_S = 5
 def _responses_target() -> object:
     from pathlib import Path as _Path
 
-    from kcli.client.config import Endpoint, resolve_client_config
+    from kcli.client.config import resolve_client_config
     from kcli.client.connection import Connection
+    from kcli.client.endpoints import Endpoint
     from kcli.client.errors import ProtocolError
     from tests.fuzz import seeds
 

@@ -479,8 +479,8 @@ async def _endpoints(
     import asyncio
     import dataclasses
 
-    from kcli.client.api.cluster import probe_endpoint
     from kcli.client.config import Endpoint, EndpointType
+    from kcli.workflows.doctor import probe_endpoint
 
     timeout_ms = min(config.request_timeout_ms, PROBE_TIMEOUT_MS)
     as_controllers = dataclasses.replace(config, endpoint_type=EndpointType.CONTROLLERS)

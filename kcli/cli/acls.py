@@ -106,10 +106,10 @@ def _do_list(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOpti
 
 def _do_add(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptions, dry_run: bool) -> int:
     from kcli.client.admin import Admin
-    from kcli.ops import acl_run
     from kcli.ops.acls import AclBinding, binding_to_json, bindings_to_add, list_filters
     from kcli.render import acls as view
     from kcli.render import write_json, write_rich
+    from kcli.workflows import acls as acl_run
 
     wanted = bindings_to_add(opts)
 
@@ -167,10 +167,10 @@ def _do_remove(
     env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptions, asker: _Asker, dry_run: bool
 ) -> int:
     from kcli.client.admin import Admin
-    from kcli.ops import acl_run
     from kcli.ops.acls import binding_to_json, deletion_filters, list_filters
     from kcli.render import acls as view
     from kcli.render import write_json
+    from kcli.workflows import acls as acl_run
 
     plan = deletion_filters(opts)
 
@@ -250,10 +250,10 @@ def _do_import(
 ) -> int:
     from kcli.client.admin import Admin
     from kcli.files import DOCUMENT_LIMIT, read_stream, read_text
-    from kcli.ops import acl_run
     from kcli.ops.acls import list_filters, parse_document
     from kcli.render import acls as view
     from kcli.render import write_json
+    from kcli.workflows import acls as acl_run
 
     try:
         text = (

@@ -211,9 +211,10 @@ def doctor(
     Both --bootstrap-server and --bootstrap-controller may be given to check brokers and controllers
     from both sides. Exit 0 healthy, 1 findings at or above --fail-on, 2 usage.
     """
-    from kcli.client.api import cluster as wire
-    from kcli.ops.doctor import Severity, diagnose
+    from kcli.kafka import Severity
+    from kcli.ops.doctor import diagnose
     from kcli.render import doctor as render
+    from kcli.workflows.doctor import collect_facts
 
     threshold = Severity.parse(fail_on)
     env = env_of(ctx)
@@ -241,7 +242,7 @@ def doctor(
         configs = [client_config(args, env)]
 
     async def go() -> ClusterFacts:
-        return await wire.collect_facts(configs, timeout_ms=timeout_ms)
+        return await collect_facts(configs, timeout_ms=timeout_ms)
 
     report = diagnose(run(go()), fail_on=threshold)
     emit(env, output, report, text=render.text_lines, json_value=render.json_value, table=render.table)

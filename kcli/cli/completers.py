@@ -18,22 +18,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-# Kafka's client quota keys (kafka-configs.sh --entity-type users|clients|ips).
-QUOTA_CONFIGS = ("consumer_byte_rate", "controller_mutation_rate", "producer_byte_rate", "request_percentage")
-SCRAM_CONFIGS = ("SCRAM-SHA-256", "SCRAM-SHA-512")
-GROUP_CONFIGS = (
-    "consumer.heartbeat.interval.ms",
-    "consumer.session.timeout.ms",
-    "share.auto.offset.reset",
-    "share.heartbeat.interval.ms",
-    "share.isolation.level",
-    "share.record.lock.duration.ms",
-    "share.session.timeout.ms",
-    "streams.heartbeat.interval.ms",
-    "streams.num.standby.replicas",
-    "streams.session.timeout.ms",
-)
-CLIENT_METRICS_CONFIGS = ("interval.ms", "match", "metrics")
 BROKER_LOGGER_NAMES = ("kafka", "kafka.controller", "kafka.log.LogCleaner", "kafka.request.logger", "root")
 
 
@@ -41,7 +25,7 @@ def profile_names(ctx: Any, incomplete: str) -> list[str]:
     """Profile names from the kcli config file ($KCLI_CONFIG or ~/.config/kcli/config.toml)."""
     try:
         from kcli.cli.common import env_of
-        from kcli.client.config import load_profiles
+        from kcli.client.toml_profiles import load_profiles
 
         names = load_profiles(env_of(ctx).config_file)
     except Exception:  # completion must never fail the shell
@@ -58,21 +42,25 @@ def entity_types(incomplete: str) -> list[str]:
 
 def config_keys(entity_type: str | None) -> tuple[str, ...]:
     """Config names an entity type takes (every kind's names when the type is not known yet)."""
-    from kcli.sandbox.configdefs import BROKER_CONFIGS, TOPIC_CONFIGS
+    from kcli.kafka import ScramMechanism
+    from kcli.ops.config_catalogue import configs_of
+    from kcli.ops.config_spec import EntityType
+    from kcli.ops.quota_plan import CLIENT_QUOTA_KEYS, IP_QUOTA_KEYS
 
-    by_type: dict[str, tuple[str, ...]] = {
-        "topics": tuple(TOPIC_CONFIGS),
-        "brokers": tuple(BROKER_CONFIGS),
-        "broker-loggers": BROKER_LOGGER_NAMES,
-        "users": QUOTA_CONFIGS + SCRAM_CONFIGS,
-        "clients": QUOTA_CONFIGS,
-        "ips": ("connection_creation_rate",),
-        "groups": GROUP_CONFIGS,
-        "client-metrics": CLIENT_METRICS_CONFIGS,
-    }
-    if entity_type in by_type:
-        return tuple(sorted(by_type[entity_type]))
-    return tuple(sorted({name for names in by_type.values() for name in names}))
+    def names(kind: EntityType) -> Iterable[str]:
+        if kind is EntityType.BROKER_LOGGERS:
+            return BROKER_LOGGER_NAMES
+        if kind is EntityType.IPS:
+            return IP_QUOTA_KEYS
+        if kind is EntityType.USERS:
+            return (*CLIENT_QUOTA_KEYS, *(m.mechanism_name for m in ScramMechanism))
+        if kind.is_quota:
+            return CLIENT_QUOTA_KEYS
+        return configs_of(kind)
+
+    if entity_type in set(EntityType):
+        return tuple(sorted(names(EntityType(entity_type))))
+    return tuple(sorted({name for kind in EntityType for name in names(kind)}))
 
 
 def config_names(ctx: Any, incomplete: str) -> list[str]:

@@ -119,7 +119,7 @@ def _entity_names_in_order(ctx: typer.Context, names: ListOpt) -> list[str]:
 
 
 def _read_config_file(path: Path) -> dict[str, str]:
-    from kcli.client.config import parse_properties
+    from kcli.client.properties import parse_properties
     from kcli.files import read_text
 
     try:
@@ -131,7 +131,7 @@ def _read_config_file(path: Path) -> dict[str, str]:
 
 async def _describe(config: ClientConfig, selection: Selection, describe_all: bool) -> DescribeResult:
     from kcli.client.admin import Admin
-    from kcli.ops import config_run
+    from kcli.workflows import configs as config_run
 
     async with Admin(config) as admin:
         return await config_run.describe(admin, selection, describe_all=describe_all)
@@ -141,7 +141,7 @@ async def _alter(
     config: ClientConfig, selection: Selection, changes: ConfigChanges, dry_run: bool
 ) -> AlterOutcome:
     from kcli.client.admin import Admin
-    from kcli.ops import config_run
+    from kcli.workflows import configs as config_run
 
     async with Admin(config) as admin:
         return await config_run.alter(admin, selection, changes, dry_run=dry_run)
@@ -151,8 +151,8 @@ async def _diff(
     configs: list[tuple[str | None, ClientConfig]], selection: Selection, describe_all: bool
 ) -> ConfigDiff:
     from kcli.client.admin import Admin
-    from kcli.ops import config_run
     from kcli.ops.config_model import diff_configs
+    from kcli.workflows import configs as config_run
 
     resources = []
     labels = []
@@ -421,13 +421,13 @@ def register(app: typer.Typer) -> None:
                 subtract_config=subtract_config or (),
             )
             if selection.is_quota:
-                from kcli.ops.config_spec import plan_quota_alter
+                from kcli.ops.quota_plan import plan_quota_alter
 
                 plan_quota_alter(selection, changes)  # quota/SCRAM usage errors before connecting
         if action == "--diff":
             _check_diff(selection, diff_profile)
         refuse_stray(ctx.args)
-        from kcli.ops.config_run import check_endpoint
+        from kcli.workflows.configs import check_endpoint
 
         check_endpoint(config, selection)
         if action == "--describe":
@@ -456,7 +456,7 @@ def _check_diff(selection: Selection, diff_profile: str | None) -> None:
 
 def _cluster_label(args: ConnectionArgs, env: Env) -> str:
     """How --diff names the command line's cluster: the address given, else the profile in use."""
-    from kcli.client.config import default_profile_name
+    from kcli.client.toml_profiles import default_profile_name
 
     address = args.bootstrap_server or args.bootstrap_controller
     if address:

@@ -233,7 +233,7 @@ def _watch(
 
 
 def _load_meta(path: Path) -> dict[str, str]:
-    from kcli.client.config import parse_properties
+    from kcli.client.properties import parse_properties
     from kcli.files import read_text
 
     return parse_properties(read_text(path, what="meta.properties"))
@@ -251,7 +251,7 @@ def add_controller(
     profile: ProfileOpt = None,
 ) -> None:
     """Add the controller whose server.properties is --command-config as a voter (AddRaftVoter)."""
-    from kcli.client.config import read_properties_file
+    from kcli.client.properties import read_properties_file
     from kcli.ops.quorum import ControllerChange, controller_to_add
 
     env = env_of(ctx)

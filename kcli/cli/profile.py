@@ -23,8 +23,8 @@ NameArg = Annotated[str, typer.Argument(help="Profile name.", autocompletion=pro
 @guarded
 def list_command(output: OutputOpt = OutputFormat.text) -> None:
     """List the profiles; the default one is marked with *."""
-    from kcli.ops.profiles import list_profiles
     from kcli.render.profiles import render_list
+    from kcli.workflows.profiles import list_profiles
 
     env = env_of()
     render_list(env, output, list_profiles(env.config_file))
@@ -40,10 +40,11 @@ def show_command(
     output: OutputOpt = OutputFormat.text,
 ) -> None:
     """Show a profile's settings (secrets are hidden)."""
-    from kcli.client.config import is_secret_key, load_profiles
+    from kcli.client.config_keys import is_secret_key
     from kcli.client.secret_refs import warn_if_exposed
-    from kcli.ops.profiles import show_profile
+    from kcli.client.toml_profiles import load_profiles
     from kcli.render.profiles import render_show
+    from kcli.workflows.profiles import show_profile
 
     env = env_of()
     view = show_profile(env.config_file, name)
@@ -75,7 +76,7 @@ def add_command(
 ) -> None:
     """Add a profile (the rest of the file, comments included, is left as it was)."""
     from kcli.errors import UsageError
-    from kcli.ops.profiles import add_profile, parse_settings, unknown_setting_warnings, use_profile
+    from kcli.workflows.profiles import add_profile, parse_settings, unknown_setting_warnings, use_profile
 
     env = env_of()
     values = parse_settings(settings or [])
@@ -98,7 +99,7 @@ def add_command(
 @guarded
 def use_command(name: NameArg) -> None:
     """Make a profile the default one."""
-    from kcli.ops.profiles import use_profile
+    from kcli.workflows.profiles import use_profile
 
     env = env_of()
     use_profile(env.config_file, name)

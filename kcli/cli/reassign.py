@@ -288,7 +288,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Move partition replicas between brokers (like kafka-reassign-partitions.sh)."""
         from kcli.cli.argv import parsed_line
-        from kcli.client.config import EndpointType
+        from kcli.kafka import EndpointType
 
         env = env_of(ctx)
         line = parsed_line(ctx)
@@ -385,11 +385,11 @@ def _generate(
     seed: int | None,
 ) -> None:
     from kcli.client.admin import Admin
-    from kcli.ops.reassign.actions import do_generate
     from kcli.ops.reassign.generate import Strategy
     from kcli.ops.reassign.json_format import parse_broker_list, parse_topics_to_move
     from kcli.render import emit
     from kcli.render import reassign as view
+    from kcli.workflows.reassign.generate import do_generate
 
     try:
         chosen = Strategy(strategy)
@@ -417,9 +417,9 @@ def _generate(
 
 def _list(env: Env, output: OutputFormat, config: ClientConfig) -> None:
     from kcli.client.admin import Admin
-    from kcli.ops.reassign.actions import do_list
     from kcli.render import emit
     from kcli.render import reassign as view
+    from kcli.workflows.reassign.verify import do_list
 
     async def go() -> Any:
         async with Admin(config) as admin:
@@ -444,10 +444,11 @@ def _execute(
     rollback_file: Path | None,
 ) -> None:
     from kcli.client.admin import Admin
-    from kcli.ops.reassign.actions import ExecutePrepared, do_execute, watch, write_rollback
     from kcli.ops.reassign.validate import check_file_shape
     from kcli.render import reassign as view
     from kcli.render import write_json
+    from kcli.workflows.reassign.execute import ExecutePrepared, do_execute, write_rollback
+    from kcli.workflows.reassign.progress import watch
 
     check_file_shape(file)
     path = (rollback_file or _default_rollback_path(env)).absolute()
@@ -508,9 +509,9 @@ def _execute(
 
 def _verify(env: Env, output: OutputFormat, config: ClientConfig, file: Any, preserve: bool) -> None:
     from kcli.client.admin import Admin
-    from kcli.ops.reassign.actions import do_verify
     from kcli.render import emit
     from kcli.render import reassign as view
+    from kcli.workflows.reassign.verify import do_verify
 
     async def go() -> Any:
         async with Admin(config) as admin:
@@ -523,9 +524,9 @@ def _verify(env: Env, output: OutputFormat, config: ClientConfig, file: Any, pre
 
 def _cancel(env: Env, output: OutputFormat, config: ClientConfig, file: Any, preserve: bool) -> None:
     from kcli.client.admin import Admin
-    from kcli.ops.reassign.actions import do_cancel
     from kcli.render import emit
     from kcli.render import reassign as view
+    from kcli.workflows.reassign.verify import do_cancel
 
     async def go() -> Any:
         async with Admin(config) as admin:

@@ -129,7 +129,7 @@ def up(
     if cluster_id is not None:
         _check_cluster_id(cluster_id)
     if profile is not None:
-        from kcli.ops.profiles import check_name
+        from kcli.workflows.profiles import check_name
 
         check_name(profile)
     path = _directory(directory).resolve()
@@ -216,7 +216,7 @@ def _announce(path: Path, info: Any, profile: str | None, *, detached: bool) -> 
         properties = write_properties(path / "client-admin.properties", settings)
         env.err(f"export KCLI_COMMAND_CONFIG={_quoted(properties)}")
     if profile is not None:
-        from kcli.ops.profiles import add_profile, use_profile
+        from kcli.workflows.profiles import add_profile, use_profile
 
         add_profile(
             env.config_file, profile, {"bootstrap.servers": info.bootstrap_servers, **settings}, replace=True

@@ -1,7 +1,7 @@
 """The Admin client every tool uses: bootstrap, routing, retries, rebootstrap, fan-out.
 
     async with Admin(config) as admin:
-        response = await admin.call(32, build, versions=(1, 4), target=Target.CONTROLLER)
+        response = await admin.call(ApiKey.DESCRIBE_CONFIGS, build, versions=(1, 4), target=Target.CONTROLLER)
 
 Behavior:
 - Entering bootstraps: each bootstrap address in turn until one answers DescribeCluster (or
@@ -34,18 +34,32 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from kcli.client import cluster, protocol
+from kcli.client.bootstrap_failures import (
+    REFUSED_RETRY_MS,
+    api_timeout_set,
+    bootstrap_failure,
+    refused_briefly,
+    warn_on_stderr,
+    worth_retrying,
+)
 from kcli.client.cluster import ClusterDescription, NodeInfo
-from kcli.client.config import ClientConfig, Endpoint, EndpointType
+from kcli.client.config import ClientConfig
 from kcli.client.connection import Connection, ConnectionLost, PeerMemory, RebootstrapRequired
+from kcli.client.endpoints import Endpoint
 from kcli.client.errors import (
     ClusterIdMismatch,
     ConnectionFailed,
     KafkaError,
     RequestTimedOut,
     UnsupportedByServer,
+    code_of,
     error_info,
 )
 from kcli.errors import KcliError
+from kcli.kafka import EndpointType
+
+NOT_CONTROLLER = code_of("NOT_CONTROLLER")
+REBOOTSTRAP_REQUIRED = code_of("REBOOTSTRAP_REQUIRED")
 
 if TYPE_CHECKING:
     import ssl
@@ -53,12 +67,7 @@ if TYPE_CHECKING:
 __all__ = ["Admin", "ClusterDescription", "NodeInfo", "Target"]
 
 T = TypeVar("T")
-NOT_CONTROLLER = 41
-REBOOTSTRAP_REQUIRED = 129
 _NODE_ATTEMPTS = 4  # connection-level tries of one named node before giving up
-# First contact with a cluster whose every bootstrap address refuses: how long refusals are retried
-# unless default.api.timeout.ms is set explicitly (then they are retried until it runs out, as in Kafka).
-REFUSED_RETRY_MS = 3000
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +110,7 @@ class Admin:
         `warn` (stderr by default) gets the rare line an operator should see while kcli keeps waiting."""
         self.config = config
         self._trace = trace
-        self._warn = warn or _warn_on_stderr
+        self._warn = warn or warn_on_stderr
         self.description: ClusterDescription | None = None
         self._connections: dict[int, Connection] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -173,7 +182,7 @@ class Admin:
         # default.api.timeout.ms was set. Rebootstrapping a cluster that answered before (KIP-899)
         # keeps waiting the whole timeout.
         started = time.monotonic()
-        brief = not self._reached and not _api_timeout_set(self.config)
+        brief = not self._reached and not api_timeout_set(self.config)
         retry_until = min(deadline, started + REFUSED_RETRY_MS / 1000) if brief else deadline
         while True:
             failures = []
@@ -202,7 +211,7 @@ class Admin:
             # Refused connections are retried (a node restarting, a cluster coming up) with backoff
             # until the deadline; anything else (timeouts, TLS, SASL, not Kafka) is final.
             passes += 1
-            if not failures or not all(_worth_retrying(error) for error in failures):
+            if not failures or not all(worth_retrying(error) for error in failures):
                 break
             if passes == 1 and not brief and deadline - time.monotonic() > 2.0:
                 # Kafka's clients keep retrying refused connections until the API timeout; say so at
@@ -216,8 +225,8 @@ class Admin:
             if self._trace is not None:
                 self._trace(f"bootstrap pass {passes} failed ({failures[0].message}); retrying")
         if brief and passes > 1:
-            raise _refused_briefly(self.config, failures, passes=passes, seconds=time.monotonic() - started)
-        raise _bootstrap_failure(self.config, failures, passes=passes)
+            raise refused_briefly(self.config, failures, passes=passes, seconds=time.monotonic() - started)
+        raise bootstrap_failure(self.config, failures, passes=passes)
 
     def _adopt(self, description: ClusterDescription, connection: Connection, endpoint: Endpoint) -> None:
         """Take a fresh description: pin and check the cluster id, keep the bootstrap connection."""
@@ -569,61 +578,3 @@ class Admin:
             return False
         await asyncio.sleep(delay)
         return True
-
-
-def _warn_on_stderr(line: str) -> None:
-    import sys
-
-    print(line, file=sys.stderr, flush=True)
-
-
-def _worth_retrying(error: KcliError) -> bool:
-    """A bootstrap failure that may go away by itself: a refused connection (a node starting up)."""
-    from kcli.client.errors import ConnectionRefused
-
-    return isinstance(error, ConnectionRefused)
-
-
-def _api_timeout_set(config: ClientConfig) -> bool:
-    """Whether default.api.timeout.ms was given (flag file, profile or environment), not defaulted."""
-    return bool(config.properties.get("default.api.timeout.ms", "").strip())
-
-
-def _refused_briefly(
-    config: ClientConfig, failures: list[KcliError], *, passes: int, seconds: float
-) -> KcliError:
-    """Every bootstrap address refused during the brief retry: say so, and how to wait as Kafka does."""
-    error = _summary(config, failures)
-    return ConnectionFailed(
-        f"{error.message}; {passes} tries in {seconds:.1f} s",
-        hint=(
-            "is a node listening there? kcli retries refused connections for "
-            f"{REFUSED_RETRY_MS // 1000} s only; set default.api.timeout.ms, "
-            "e.g. KCLI_DEFAULT_API_TIMEOUT_MS=60000, to keep retrying as long as Kafka's clients do"
-        ),
-    )
-
-
-def _bootstrap_failure(config: ClientConfig, failures: list[KcliError], *, passes: int = 1) -> KcliError:
-    if not failures:
-        return RequestTimedOut(
-            f"bootstrap did not complete within {config.default_api_timeout_ms} ms (default.api.timeout.ms)"
-        )
-    error = _summary(config, failures)
-    if passes > 1:
-        kind = RequestTimedOut if isinstance(error, RequestTimedOut) else ConnectionFailed
-        retried = f" (tried {passes} times within default.api.timeout.ms={config.default_api_timeout_ms})"
-        return kind(error.message + retried, hint=error.hint)
-    return error
-
-
-def _summary(config: ClientConfig, failures: list[KcliError]) -> KcliError:
-    if len(failures) == 1:
-        return failures[0]
-    first = failures[0]
-    kind = "controllers" if config.endpoint_type is EndpointType.CONTROLLERS else "brokers"
-    addresses = ", ".join(str(endpoint) for endpoint in config.bootstrap)
-    error_type = type(first) if isinstance(first, RequestTimedOut) else ConnectionFailed
-    return error_type(
-        f"none of the bootstrap {kind} answered ({addresses}); first error: {first.message}", hint=first.hint
-    )

@@ -18,16 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from kcli.client import protocol
-from kcli.client.config import Endpoint, EndpointType
 from kcli.client.connection import Connection
-from kcli.client.errors import EndpointTypeMismatch, KafkaError, UnsupportedByServer, check
+from kcli.client.endpoints import Endpoint
+from kcli.client.errors import EndpointTypeMismatch, KafkaError, UnsupportedByServer, check, code_of
 from kcli.client.protocol import handshake
+from kcli.kafka import ApiKey, EndpointType
 
-DESCRIBE_CLUSTER = 60
-METADATA = 3
-MISMATCHED_ENDPOINT_TYPE = 114
-UNSUPPORTED_ENDPOINT_TYPE = 115
-INVALID_REQUEST = 42
+INVALID_REQUEST = code_of("INVALID_REQUEST")
+MISMATCHED_ENDPOINT_TYPE = code_of("MISMATCHED_ENDPOINT_TYPE")
+UNSUPPORTED_ENDPOINT_TYPE = code_of("UNSUPPORTED_ENDPOINT_TYPE")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,15 +82,15 @@ async def describe(
     where = str(endpoint or connection.endpoint)
     if endpoint_type is EndpointType.CONTROLLERS:
         return await _describe_controllers(connection, where, deadline)
-    if DESCRIBE_CLUSTER in connection.supported:
+    if ApiKey.DESCRIBE_CLUSTER in connection.supported:
         return await _describe_brokers(connection, where, deadline, include_fenced_brokers)
     return await describe_with_metadata(connection, deadline=deadline)
 
 
 async def _describe_controllers(connection: Connection, where: str, deadline: float) -> ClusterDescription:
-    offered = connection.supported.get(DESCRIBE_CLUSTER)
+    offered = connection.supported.get(ApiKey.DESCRIBE_CLUSTER)
     if offered is None or offered[1] < 1:
-        if METADATA in connection.supported:
+        if ApiKey.METADATA in connection.supported:
             raise _broker_as_controller(where)
         raise UnsupportedByServer(
             f"{where} does not support DescribeCluster with endpoint types (KIP-919, Kafka 3.7+)",
@@ -103,7 +102,7 @@ async def _describe_controllers(connection: Connection, where: str, deadline: fl
         raise _broker_as_controller(where)
     # Some servers (tansu) ignore EndpointType and list brokers: a node that offers Metadata is a
     # broker, whatever it claims (controllers never serve Metadata).
-    if METADATA in connection.supported:
+    if ApiKey.METADATA in connection.supported:
         raise _broker_as_controller(where)
     return from_describe_cluster(response, version, EndpointType.CONTROLLERS)
 
@@ -126,9 +125,9 @@ async def _send_describe_cluster(
     low = 1 if endpoint_type is EndpointType.CONTROLLERS else 0
     high = 2 if include_fenced else 1
     try:
-        version = connection.version_for(DESCRIBE_CLUSTER, (low, max(high, low)))
+        version = connection.version_for(ApiKey.DESCRIBE_CLUSTER, (low, max(high, low)))
     except UnsupportedByServer:
-        version = connection.version_for(DESCRIBE_CLUSTER, (low, 2))
+        version = connection.version_for(ApiKey.DESCRIBE_CLUSTER, (low, 2))
     request = handshake.describe_cluster_request(
         version, endpoint_type=int(endpoint_type), include_fenced_brokers=include_fenced and version >= 2
     )
@@ -174,7 +173,7 @@ def from_describe_cluster(response: Any, version: int, endpoint_type: EndpointTy
 
 async def describe_with_metadata(connection: Connection, *, deadline: float) -> ClusterDescription:
     """Describe the cluster with Metadata (no topics): the path for brokers without DescribeCluster."""
-    version = connection.version_for(METADATA, (0, 12))
+    version = connection.version_for(ApiKey.METADATA, (0, 12))
     # v0 has no "no topics" request (an empty list means all topics); v1+ take an empty list.
     request = protocol.make(
         protocol.request_class("metadata", version),

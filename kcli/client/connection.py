@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from kcli import __version__
 from kcli.client import protocol
-from kcli.client.config import ClientConfig, Endpoint
+from kcli.client.config import ClientConfig
+from kcli.client.endpoints import Endpoint
 from kcli.client.errors import (
     AuthenticationFailed,
     ConnectionFailed,
@@ -37,19 +38,19 @@ from kcli.client.errors import (
     ProtocolError,
     RequestTimedOut,
     UnsupportedByServer,
+    code_of,
     error_info,
 )
 from kcli.client.protocol import handshake
 from kcli.client.protocol.handshake import HandRequest
+from kcli.kafka import ApiKey
+
+ILLEGAL_SASL_STATE = code_of("ILLEGAL_SASL_STATE")
+REBOOTSTRAP_REQUIRED = code_of("REBOOTSTRAP_REQUIRED")
+UNSUPPORTED_VERSION = code_of("UNSUPPORTED_VERSION")
 
 if TYPE_CHECKING:
     import ssl
-
-ILLEGAL_SASL_STATE = 34
-UNSUPPORTED_VERSION = 35
-REBOOTSTRAP_REQUIRED = 129
-_SASL_HANDSHAKE = 17
-_SASL_AUTHENTICATE = 36
 
 
 class ConnectionLost(ConnectionFailed):
@@ -249,12 +250,12 @@ class Connection:
 
         settings = self.config.sasl
         assert settings is not None
-        if _SASL_HANDSHAKE not in self.supported or _SASL_AUTHENTICATE not in self.supported:
+        if ApiKey.SASL_HANDSHAKE not in self.supported or ApiKey.SASL_AUTHENTICATE not in self.supported:
             raise AuthenticationFailed(
                 f"{self.where} does not offer SASL authentication",
                 hint="the listener may not be a SASL listener; check security.protocol",
             )
-        handshake_version = self.version_for(_SASL_HANDSHAKE, (1, 1))
+        handshake_version = self.version_for(ApiKey.SASL_HANDSHAKE, (1, 1))
         handshake = protocol.request_class("sasl_handshake", handshake_version)(mechanism=settings.mechanism)
         response = await self.request(handshake, deadline=deadline)
         if int(response.error_code) == ILLEGAL_SASL_STATE:
@@ -269,7 +270,7 @@ class Connection:
                 f"SASL mechanism {settings.mechanism} is not enabled on {self.where} (it offers: {offered})",
                 hint="set sasl.mechanism to one it offers",
             )
-        version = self.version_for(_SASL_AUTHENTICATE, (0, 2))
+        version = self.version_for(ApiKey.SASL_AUTHENTICATE, (0, 2))
         if settings.mechanism == "PLAIN":
             await self._sasl_round(
                 version, sasl_messages.plain_initial_response(settings.username, settings.password), deadline

@@ -484,6 +484,17 @@ def error_info(code: int) -> ErrorInfo:
     )
 
 
+_BY_NAME: dict[str, int] = {name: code for code, name, _, _ in _CODES}
+
+
+def code_of(name: str) -> int:
+    """The code of a Kafka error named as Kafka names it (NOT_CONTROLLER -> 41); a typo fails at import."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"no Kafka error is named {name}") from None
+
+
 def error_name(code: int) -> str:
     """Kafka's name for an error code, e.g. NOT_CONTROLLER for 41."""
     return error_info(code).name

@@ -13,8 +13,9 @@ import secrets
 from dataclasses import dataclass, field
 
 from kcli.client.errors import AuthenticationFailed
+from kcli.kafka import ScramMechanism
 
-_HASHES = {"SCRAM-SHA-256": "sha256", "SCRAM-SHA-512": "sha512"}
+_HASHES = {m.mechanism_name: m.hash_name for m in ScramMechanism}
 
 
 def plain_initial_response(username: str, password: str) -> bytes:

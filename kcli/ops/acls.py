@@ -15,98 +15,18 @@ from enum import IntEnum
 from typing import Any
 
 from kcli.errors import UsageError
+from kcli.kafka import (
+    CLUSTER_NAME,
+    SUPPORTED_OPERATIONS,
+    WILDCARD,
+    AclOperation,
+    PatternType,
+    PermissionType,
+    ResourceType,
+)
 
-CLUSTER_NAME = "kafka-cluster"
-WILDCARD = "*"
 EXPORT_VERSION = 1
 
-
-class ResourceType(IntEnum):
-    UNKNOWN = 0
-    ANY = 1
-    TOPIC = 2
-    GROUP = 3
-    CLUSTER = 4
-    TRANSACTIONAL_ID = 5
-    DELEGATION_TOKEN = 6
-    USER = 7
-
-
-class PatternType(IntEnum):
-    UNKNOWN = 0
-    ANY = 1
-    MATCH = 2
-    LITERAL = 3
-    PREFIXED = 4
-
-    @property
-    def is_specific(self) -> bool:
-        return self in (PatternType.LITERAL, PatternType.PREFIXED)
-
-
-class AclOperation(IntEnum):
-    UNKNOWN = 0
-    ANY = 1
-    ALL = 2
-    READ = 3
-    WRITE = 4
-    CREATE = 5
-    DELETE = 6
-    ALTER = 7
-    DESCRIBE = 8
-    CLUSTER_ACTION = 9
-    DESCRIBE_CONFIGS = 10
-    ALTER_CONFIGS = 11
-    IDEMPOTENT_WRITE = 12
-    CREATE_TOKENS = 13
-    DESCRIBE_TOKENS = 14
-    TWO_PHASE_COMMIT = 15
-
-    @property
-    def pascal(self) -> str:
-        """The operation's kafka-acls.sh spelling: `DescribeConfigs`."""
-        return "".join(part.capitalize() for part in self.name.split("_"))
-
-
-class PermissionType(IntEnum):
-    UNKNOWN = 0
-    ANY = 1
-    DENY = 2
-    ALLOW = 3
-
-
-# Operations each resource type supports (AclEntry.supportedOperations), ALL always allowed too.
-SUPPORTED_OPERATIONS: Mapping[ResourceType, tuple[AclOperation, ...]] = {
-    ResourceType.TOPIC: (
-        AclOperation.READ,
-        AclOperation.WRITE,
-        AclOperation.CREATE,
-        AclOperation.DESCRIBE,
-        AclOperation.DELETE,
-        AclOperation.ALTER,
-        AclOperation.DESCRIBE_CONFIGS,
-        AclOperation.ALTER_CONFIGS,
-    ),
-    ResourceType.GROUP: (
-        AclOperation.READ,
-        AclOperation.DESCRIBE,
-        AclOperation.DELETE,
-        AclOperation.DESCRIBE_CONFIGS,
-        AclOperation.ALTER_CONFIGS,
-    ),
-    ResourceType.CLUSTER: (
-        AclOperation.CREATE,
-        AclOperation.CLUSTER_ACTION,
-        AclOperation.DESCRIBE_CONFIGS,
-        AclOperation.ALTER_CONFIGS,
-        AclOperation.IDEMPOTENT_WRITE,
-        AclOperation.ALTER,
-        AclOperation.DESCRIBE,
-    ),
-    ResourceType.TRANSACTIONAL_ID: (AclOperation.DESCRIBE, AclOperation.WRITE, AclOperation.TWO_PHASE_COMMIT),
-    ResourceType.DELEGATION_TOKEN: (AclOperation.DESCRIBE,),
-    ResourceType.USER: (AclOperation.CREATE_TOKENS, AclOperation.DESCRIBE_TOKENS),
-}
 
 _CAMEL_SPLIT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 

@@ -12,16 +12,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from kcli.errors import KcliError, UsageError
-from kcli.ops.config_spec import (
-    DYNAMIC_SOURCE,
-    ConfigChange,
-    ConfigChanges,
-    ConfigOp,
-    ConfigSource,
-    Entity,
-    EntityType,
-    ScramMechanism,
-)
+from kcli.kafka import ConfigOp, ConfigSource, ScramMechanism
+from kcli.ops.config_spec import DYNAMIC_SOURCE, ConfigChange, ConfigChanges, Entity, EntityType
 
 CONFIG_TYPE_NAMES = (
     "UNKNOWN",

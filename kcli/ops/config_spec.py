@@ -8,17 +8,21 @@ usage errors exiting 2 instead of 1.
 from __future__ import annotations
 
 import ipaddress
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import Enum, IntEnum, StrEnum
+from dataclasses import dataclass
+from enum import StrEnum
 
 from kcli.errors import UsageError
+from kcli.kafka import ConfigOp, ConfigResourceType, ConfigSource
 
 
 class EntityType(StrEnum):
-    """The `--entity-type` values (Kafka's ConfigType strings plus the tool-only broker-loggers)."""
+    """The `--entity-type` values (Kafka's ConfigType strings plus the tool-only broker-loggers).
+
+    Everything kcli knows per type is one row of ENTITY_TYPES below; its config keys are the
+    catalogue's (kcli/data/config_catalogue.json) or, for quota types, the quota keys.
+    """
 
     TOPICS = "topics"
     CLIENTS = "clients"
@@ -30,122 +34,71 @@ class EntityType(StrEnum):
     BROKER_LOGGERS = "broker-loggers"
 
     @property
+    def spec(self) -> EntityTypeSpec:
+        return ENTITY_TYPES[self]
+
+    @property
     def singular(self) -> str:
         """Kafka's "type minus last char" label (`topic`, `broker-logger`, quirkily `client-metric`)."""
         return self.value[:-1]
 
     @property
     def is_quota(self) -> bool:
-        return self in QUOTA_TYPES
+        return self.spec.quota_key is not None
 
     @property
     def resource_type(self) -> ConfigResourceType:
         """The DescribeConfigs/IncrementalAlterConfigs resource type (quota types have none)."""
-        return _RESOURCE_TYPE[self]
+        resource_type = self.spec.resource_type
+        if resource_type is None:
+            raise KeyError(self)
+        return resource_type
 
 
-class ConfigResourceType(IntEnum):
-    """ConfigResource type codes on the wire."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntityTypeSpec:
+    """What one --entity-type is on the wire and in the tool."""
 
-    UNKNOWN = 0
-    TOPIC = 2
-    BROKER = 4
-    BROKER_LOGGER = 8
-    CLIENT_METRICS = 16
-    GROUP = 32
-
-
-class ConfigSource(IntEnum):
-    """DescribeConfigs ConfigSource codes."""
-
-    UNKNOWN = 0
-    DYNAMIC_TOPIC_CONFIG = 1
-    DYNAMIC_BROKER_CONFIG = 2
-    DYNAMIC_DEFAULT_BROKER_CONFIG = 3
-    STATIC_BROKER_CONFIG = 4
-    DEFAULT_CONFIG = 5
-    DYNAMIC_BROKER_LOGGER_CONFIG = 6
-    DYNAMIC_CLIENT_METRICS_CONFIG = 7
-    DYNAMIC_GROUP_CONFIG = 8
-
-    @classmethod
-    def of(cls, code: int) -> ConfigSource:
-        """The source of a wire code (unknown codes: UNKNOWN); a dict lookup, as it runs per entry."""
-        return _SOURCE_BY_CODE.get(code, cls.UNKNOWN)
+    resource_type: ConfigResourceType | None = None  # config resources (Describe/AlterConfigs)
+    dynamic_source: ConfigSource | None = None  # what a plain --describe keeps (None: no filter)
+    quota_key: str | None = None  # client quota entity key (DescribeClientQuotas) of quota types
+    defaultable: bool = False  # --entity-default applies
 
 
-_SOURCE_BY_CODE = {int(source): source for source in ConfigSource}
-
-
-class ConfigOp(IntEnum):
-    """IncrementalAlterConfigs operation codes."""
-
-    SET = 0
-    DELETE = 1
-    APPEND = 2
-    SUBTRACT = 3
-
-
-QUOTA_TYPES = frozenset({EntityType.USERS, EntityType.CLIENTS, EntityType.IPS})
-DEFAULTABLE_TYPES = frozenset({EntityType.USERS, EntityType.CLIENTS, EntityType.BROKERS, EntityType.IPS})
-_RESOURCE_TYPE = {
-    EntityType.TOPICS: ConfigResourceType.TOPIC,
-    EntityType.BROKERS: ConfigResourceType.BROKER,
-    EntityType.BROKER_LOGGERS: ConfigResourceType.BROKER_LOGGER,
-    EntityType.CLIENT_METRICS: ConfigResourceType.CLIENT_METRICS,
-    EntityType.GROUPS: ConfigResourceType.GROUP,
+ENTITY_TYPES: Mapping[EntityType, EntityTypeSpec] = {
+    EntityType.TOPICS: EntityTypeSpec(
+        resource_type=ConfigResourceType.TOPIC, dynamic_source=ConfigSource.DYNAMIC_TOPIC_CONFIG
+    ),
+    EntityType.CLIENTS: EntityTypeSpec(quota_key="client-id", defaultable=True),
+    EntityType.USERS: EntityTypeSpec(quota_key="user", defaultable=True),
+    EntityType.BROKERS: EntityTypeSpec(
+        resource_type=ConfigResourceType.BROKER,
+        dynamic_source=ConfigSource.DYNAMIC_BROKER_CONFIG,
+        defaultable=True,
+    ),
+    EntityType.IPS: EntityTypeSpec(quota_key="ip", defaultable=True),
+    EntityType.CLIENT_METRICS: EntityTypeSpec(
+        resource_type=ConfigResourceType.CLIENT_METRICS,
+        dynamic_source=ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG,
+    ),
+    EntityType.GROUPS: EntityTypeSpec(
+        resource_type=ConfigResourceType.GROUP, dynamic_source=ConfigSource.DYNAMIC_GROUP_CONFIG
+    ),
+    EntityType.BROKER_LOGGERS: EntityTypeSpec(resource_type=ConfigResourceType.BROKER_LOGGER),
 }
-# The source a plain --describe (without --all) keeps, per entity type (broker-loggers: no filter).
+
+QUOTA_TYPES = frozenset(kind for kind, spec in ENTITY_TYPES.items() if spec.quota_key is not None)
+DEFAULTABLE_TYPES = frozenset(kind for kind, spec in ENTITY_TYPES.items() if spec.defaultable)
 DYNAMIC_SOURCE = {
-    EntityType.TOPICS: ConfigSource.DYNAMIC_TOPIC_CONFIG,
-    EntityType.BROKERS: ConfigSource.DYNAMIC_BROKER_CONFIG,
-    EntityType.CLIENT_METRICS: ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG,
-    EntityType.GROUPS: ConfigSource.DYNAMIC_GROUP_CONFIG,
+    kind: spec.dynamic_source for kind, spec in ENTITY_TYPES.items() if spec.dynamic_source is not None
 }
-
-# Client quota keys by entity kind (QuotaConfig in Kafka).
-CLIENT_QUOTA_KEYS = frozenset(
-    {"producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"}
-)
-IP_QUOTA_KEYS = frozenset({"connection_creation_rate"})
-QUOTA_ENTITY_KEY = {EntityType.USERS: "user", EntityType.CLIENTS: "client-id", EntityType.IPS: "ip"}
+QUOTA_ENTITY_KEY = {kind: spec.quota_key for kind, spec in ENTITY_TYPES.items() if spec.quota_key is not None}
 
 
-class ScramMechanism(Enum):
-    """SCRAM mechanisms: wire code, hash name and digest size (AlterUserScramCredentials)."""
+def entity_type_of_resource(resource_type: int) -> EntityType | None:
+    """The entity type of a ConfigResource type code (None for codes kcli has no type for)."""
+    return next((kind for kind, spec in ENTITY_TYPES.items() if spec.resource_type == resource_type), None)
 
-    SCRAM_SHA_256 = (1, "sha256", 32)
-    SCRAM_SHA_512 = (2, "sha512", 64)
-
-    @property
-    def code(self) -> int:
-        return int(self.value[0])
-
-    @property
-    def hash_name(self) -> str:
-        return str(self.value[1])
-
-    @property
-    def mechanism_name(self) -> str:
-        return self.name.replace("_", "-")
-
-    @classmethod
-    def from_name(cls, name: str) -> ScramMechanism | None:
-        for mechanism in cls:
-            if mechanism.mechanism_name == name:
-                return mechanism
-        return None
-
-    @classmethod
-    def from_code(cls, code: int) -> ScramMechanism | None:
-        for mechanism in cls:
-            if mechanism.code == code:
-                return mechanism
-        return None
-
-
-SCRAM_MIN_ITERATIONS = 4096
-SCRAM_DEFAULT_ITERATIONS = 4096
 
 # kafka-configs lists the tool-only broker-loggers first, then Kafka's ConfigType values.
 ENTITY_TYPE_LIST = ", ".join(
@@ -559,140 +512,3 @@ def build_changes(
     changes += [ConfigChange(key=k, op=ConfigOp.APPEND, value=v) for k, v in appends.items()]
     changes += [ConfigChange(key=k, op=ConfigOp.SUBTRACT, value=v) for k, v in subtracts.items()]
     return ConfigChanges(changes=tuple(changes))
-
-
-# --- quotas and SCRAM ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class QuotaChange:
-    """One AlterClientQuotas op: a value to set, or None to remove the key."""
-
-    key: str
-    value: float | None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ScramUpsert:
-    """A SCRAM credential to create or replace (the password is salted client-side before sending)."""
-
-    mechanism: ScramMechanism
-    iterations: int
-    password: str = field(repr=False)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class QuotaPlan:
-    """What an --alter of users/clients/ips sends: quota ops, or SCRAM upserts and deletions."""
-
-    quota: tuple[QuotaChange, ...] = ()
-    scram_upserts: tuple[ScramUpsert, ...] = ()
-    scram_deletes: tuple[ScramMechanism, ...] = ()
-
-    @property
-    def is_scram(self) -> bool:
-        return bool(self.scram_upserts or self.scram_deletes)
-
-
-def plan_quota_alter(selection: Selection, changes: ConfigChanges) -> QuotaPlan:
-    """Split quota/SCRAM changes and check them the way ConfigCommand does (UsageError if bad)."""
-    if any(c.op in (ConfigOp.APPEND, ConfigOp.SUBTRACT) for c in changes.changes):
-        raise UsageError("--append-config/--subtract-config apply to list configs, not to quotas or SCRAM")
-    types = set(selection.types)
-    allowed = IP_QUOTA_KEYS if EntityType.IPS in types else CLIENT_QUOTA_KEYS
-    sets = changes.sets
-    deletes = changes.deletes
-    scram_sets = {k: v for k, v in sets.items() if ScramMechanism.from_name(k)}
-    scram_deletes = [k for k in deletes if ScramMechanism.from_name(k)]
-    unknown_sets = [k for k in sets if k not in allowed and k not in scram_sets]
-    unknown_deletes = [k for k in deletes if k not in allowed and k not in scram_deletes]
-    users_only = types == {EntityType.USERS}
-    if EntityType.IPS in types:
-        bad = [k for k in dict.fromkeys([*sets, *deletes]) if k not in IP_QUOTA_KEYS]
-        if bad:
-            raise UsageError(
-                "Only connection quota configs can be added for 'ips' using --bootstrap-server. "
-                f"Unexpected config names: {', '.join(bad)}"
-            )
-    elif not users_only:
-        bad_add = unknown_sets + list(scram_sets)
-        bad_delete = unknown_deletes + scram_deletes
-        if bad_add:
-            raise UsageError(
-                "Only quota configs can be added for 'clients' using --bootstrap-server. "
-                f"Unexpected config names: {','.join(bad_add)}"
-            )
-        if bad_delete:
-            raise UsageError(
-                "Only quota configs can be deleted for 'clients' using --bootstrap-server. "
-                f"Unexpected config names: {','.join(bad_delete)}"
-            )
-    else:
-        if unknown_sets:
-            raise UsageError(
-                "Only quota and SCRAM credential configs can be added for 'users' using --bootstrap-server. "
-                f"Unexpected config names: {','.join(unknown_sets)}"
-            )
-        if unknown_deletes:
-            raise UsageError(
-                "Only quota and SCRAM credential configs can be deleted for 'users' using --bootstrap-server. "
-                f"Unexpected config names: {','.join(unknown_deletes)}"
-            )
-        if scram_sets or scram_deletes:
-            if any(e.default for e in selection.entities):
-                raise UsageError(
-                    "The use of --entity-default or --user-defaults is not allowed with User SCRAM "
-                    "Credentials using --bootstrap-server."
-                )
-            if len(scram_sets) != len(sets) or len(scram_deletes) != len(deletes):
-                raise UsageError(
-                    "Cannot alter both quota and SCRAM credential configs simultaneously for 'users' "
-                    "using --bootstrap-server."
-                )
-            upserts = tuple(parse_scram_value(k, v) for k, v in scram_sets.items())
-            mechanisms = tuple(
-                m for m in (ScramMechanism.from_name(k) for k in scram_deletes) if m is not None
-            )
-            return QuotaPlan(scram_upserts=upserts, scram_deletes=mechanisms)
-    quota = [QuotaChange(key=k, value=parse_quota_value(k, v)) for k, v in sets.items()]
-    quota += [QuotaChange(key=k, value=None) for k in deletes]
-    return QuotaPlan(quota=tuple(quota))
-
-
-def parse_quota_value(key: str, value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise UsageError(f"Cannot parse quota configuration value for {key}: {value}") from None
-    if not math.isfinite(number):
-        raise UsageError(f"Cannot parse quota configuration value for {key}: {value}")
-    return number
-
-
-def parse_scram_value(key: str, value: str) -> ScramUpsert:
-    """`SCRAM-SHA-512=[iterations=8192,password=secret]` (brackets already stripped)."""
-    mechanism = ScramMechanism.from_name(key)
-    assert mechanism is not None
-    fields: dict[str, str] = {}
-    for part in value.split(","):
-        name, sep, item = part.partition("=")
-        if not sep or name.strip() not in ("iterations", "password"):
-            raise UsageError(
-                f"Invalid SCRAM credential for {key}: expected [iterations=N,password=P] or [password=P]"
-            )
-        fields[name.strip()] = item
-    if "password" not in fields:
-        raise UsageError(f"Invalid SCRAM credential for {key}: a password is required")
-    iterations = SCRAM_DEFAULT_ITERATIONS
-    if "iterations" in fields:
-        try:
-            iterations = int(fields["iterations"].strip())
-        except ValueError:
-            raise UsageError(f"Invalid SCRAM iterations for {key}: {fields['iterations']}") from None
-        if iterations == -1:
-            iterations = SCRAM_DEFAULT_ITERATIONS
-        elif iterations < SCRAM_MIN_ITERATIONS:
-            raise UsageError(
-                f"Iterations {iterations} is less than the minimum {SCRAM_MIN_ITERATIONS} required for {key}"
-            )
-    return ScramUpsert(mechanism=mechanism, iterations=iterations, password=fields["password"])

@@ -1,6 +1,6 @@
 """`kcli cluster doctor`: health checks as pure functions over facts collected from a cluster.
 
-The collector (kcli.client.api.cluster.collect_facts) dials the bootstrap list and every advertised
+The collector (kcli.workflows.doctor.collect_facts) dials the bootstrap list and every advertised
 endpoint of every broker and controller and records what each said; the checks here turn those facts
 into findings with a severity. Nothing here touches the network, so every check is unit-tested.
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum
 
+from kcli.kafka import Severity
 from kcli.ops.quorum import ReplicaState
 
 # A voter whose log is this many offsets behind the leader, or that has not caught up for this
@@ -26,24 +26,6 @@ VOTER_STALE_MS = 30_000
 # healthy listener answers in milliseconds, and a second is already a third of a typical client
 # request.timeout.ms budget spent on the handshake alone.
 SLOW_ENDPOINT_MS = 1000
-
-
-class Severity(IntEnum):
-    info = 0
-    low = 1
-    medium = 2
-    high = 3
-    critical = 4
-
-    @classmethod
-    def parse(cls, text: str) -> Severity:
-        try:
-            return cls[text.strip().lower()]
-        except KeyError:
-            from kcli.errors import UsageError
-
-            names = ", ".join(s.name for s in cls)
-            raise UsageError(f"unknown severity {text!r} (one of {names})") from None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

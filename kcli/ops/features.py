@@ -10,10 +10,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from types import MappingProxyType
 
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import FeatureUpgradeType
 
 METADATA_VERSION = "metadata.version"
 
@@ -204,19 +205,11 @@ class Operation(StrEnum):
     disable = "disable"
 
 
-class UpgradeType(IntEnum):
-    """FeatureUpdate.UpgradeType as sent in UpdateFeatures v1+."""
-
-    UPGRADE = 1
-    SAFE_DOWNGRADE = 2
-    UNSAFE_DOWNGRADE = 3
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FeatureUpdate:
     feature: str
     level: int
-    upgrade_type: UpgradeType
+    upgrade_type: FeatureUpgradeType
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -292,9 +285,9 @@ def plan_update(
 ) -> UpdatePlan:
     """Turn the flags of upgrade/downgrade/disable into a plan, validating as FeatureCommand does."""
     if operation is Operation.upgrade:
-        upgrade_type = UpgradeType.UPGRADE
+        upgrade_type = FeatureUpgradeType.UPGRADE
     else:
-        upgrade_type = UpgradeType.UNSAFE_DOWNGRADE if unsafe else UpgradeType.SAFE_DOWNGRADE
+        upgrade_type = FeatureUpgradeType.UNSAFE_DOWNGRADE if unsafe else FeatureUpgradeType.SAFE_DOWNGRADE
     if release_version is not None and (metadata is not None or features):
         raise UsageError("Can not specify `release-version` with other feature flags.")
 

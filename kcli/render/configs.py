@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from kcli.kafka import ConfigOp
 from kcli.ops.config_model import (
     AlterOutcome,
     ConfigDiff,
@@ -19,7 +20,7 @@ from kcli.ops.config_model import (
     ScramInfo,
     java_double,
 )
-from kcli.ops.config_spec import ConfigOp, Entity, EntityType
+from kcli.ops.config_spec import Entity, EntityType
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kcli.ops.doctor import DoctorReport, Severity
+from kcli.kafka import Severity
+from kcli.ops.doctor import DoctorReport
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from kcli.env import Env
-from kcli.ops.profiles import ProfileSummary, ProfileView
 from kcli.render import OutputFormat, emit
+from kcli.workflows.profiles import ProfileSummary, ProfileView
 
 
 def render_list(env: Env, fmt: OutputFormat, profiles: list[ProfileSummary]) -> None:

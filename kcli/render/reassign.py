@@ -16,16 +16,11 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from kcli.env import Env
-    from kcli.ops.reassign.actions import (
-        CancelReport,
-        ExecutePrepared,
-        ExecuteResult,
-        PartitionProgress,
-        VerifyReport,
-        WaitResult,
-    )
     from kcli.ops.reassign.generate import GeneratePlan
     from kcli.ops.reassign.stats import PlanStats
+    from kcli.workflows.reassign.execute import ExecutePrepared, ExecuteResult
+    from kcli.workflows.reassign.progress import PartitionProgress, WaitResult
+    from kcli.workflows.reassign.verify import CancelReport, VerifyReport
 
 SAVE_FOR_ROLLBACK = "Save this to use as the --reassignment-json-file option during rollback"
 THROTTLE_WARNING = (

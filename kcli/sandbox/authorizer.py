@@ -14,48 +14,38 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kcli.kafka import (
+    SUPPORTED_OPERATIONS,
+    WILDCARD,
+    AclOperation,
+    PatternType,
+    PermissionType,
+)
+
 if TYPE_CHECKING:
     from kcli.sandbox.cluster import Cluster
 
-# AclOperation codes
-ANY, ALL, READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE = 1, 2, 3, 4, 5, 6, 7, 8
-CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE = 9, 10, 11, 12
-CREATE_TOKENS, DESCRIBE_TOKENS = 13, 14
-# ResourceType codes
-TOPIC, GROUP, CLUSTER, TRANSACTIONAL_ID, DELEGATION_TOKEN, USER = 2, 3, 4, 5, 6, 7
-# PatternType codes
-PATTERN_ANY, PATTERN_MATCH, LITERAL, PREFIXED = 1, 2, 3, 4
-# PermissionType codes
-PERMISSION_ANY, DENY, ALLOW = 1, 2, 3
-
-CLUSTER_NAME = "kafka-cluster"
-WILDCARD = "*"
-
-_IMPLIES = {DESCRIBE: (READ, WRITE, DELETE, ALTER), DESCRIBE_CONFIGS: (ALTER_CONFIGS,)}
-
-# Operations reported in *_authorized_operations, per resource type.
-OPERATIONS_BY_TYPE: dict[int, tuple[int, ...]] = {
-    TOPIC: (READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS),
-    GROUP: (READ, DELETE, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS),
-    CLUSTER: (CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE),
+_IMPLIES: dict[int, tuple[AclOperation, ...]] = {
+    AclOperation.DESCRIBE: (AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE, AclOperation.ALTER),
+    AclOperation.DESCRIBE_CONFIGS: (AclOperation.ALTER_CONFIGS,),
 }
 
 
 def _resource_matches(acl: Any, resource_type: int, name: str) -> bool:
     if acl.resource_type != resource_type:
         return False
-    if acl.pattern_type == LITERAL:
+    if acl.pattern_type == PatternType.LITERAL:
         return acl.resource_name in (name, WILDCARD)
-    if acl.pattern_type == PREFIXED:
+    if acl.pattern_type == PatternType.PREFIXED:
         return name.startswith(acl.resource_name)
     return False
 
 
 def _operation_matches(acl_operation: int, operation: int, permission: int) -> bool:
-    if acl_operation in (ALL, operation):
+    if acl_operation in (AclOperation.ALL, operation):
         return True
     # implication applies to ALLOW entries only: a DENY READ does not deny DESCRIBE
-    return permission == ALLOW and acl_operation in _IMPLIES.get(operation, ())
+    return permission == PermissionType.ALLOW and acl_operation in _IMPLIES.get(operation, ())
 
 
 def authorize(
@@ -72,9 +62,9 @@ def authorize(
             continue
         if not _operation_matches(acl.operation, operation, acl.permission_type):
             continue
-        if acl.permission_type == DENY:
+        if acl.permission_type == PermissionType.DENY:
             return False
-        if acl.permission_type == ALLOW:
+        if acl.permission_type == PermissionType.ALLOW:
             allowed = True
     return allowed
 
@@ -82,7 +72,7 @@ def authorize(
 def authorized_operations(ctx: Any, resource_type: int, name: str) -> int:
     """The bit field of operations the caller may do on the resource (KIP-430)."""
     bits = 0
-    for operation in OPERATIONS_BY_TYPE.get(resource_type, ()):
+    for operation in SUPPORTED_OPERATIONS.get(resource_type, ()):
         if ctx.authorize(operation, resource_type, name):
             bits |= 1 << operation
     return bits
@@ -94,14 +84,14 @@ def filter_matches(acl: Any, f: Any) -> bool:
         return False
     pattern = f.pattern_type_filter
     name = f.resource_name_filter
-    if pattern == PATTERN_MATCH:
+    if pattern == PatternType.MATCH:
         if name is not None:
-            if acl.pattern_type == LITERAL and acl.resource_name not in (name, WILDCARD):
+            if acl.pattern_type == PatternType.LITERAL and acl.resource_name not in (name, WILDCARD):
                 return False
-            if acl.pattern_type == PREFIXED and not name.startswith(acl.resource_name):
+            if acl.pattern_type == PatternType.PREFIXED and not name.startswith(acl.resource_name):
                 return False
     else:
-        if pattern not in (PATTERN_ANY, acl.pattern_type):
+        if pattern not in (PatternType.ANY, acl.pattern_type):
             return False
         if name is not None and acl.resource_name != name:
             return False
@@ -109,6 +99,6 @@ def filter_matches(acl: Any, f: Any) -> bool:
         return False
     if f.host_filter is not None and acl.host != f.host_filter:
         return False
-    if f.operation not in (ANY, acl.operation):
+    if f.operation not in (AclOperation.ANY, acl.operation):
         return False
-    return f.permission_type in (PERMISSION_ANY, acl.permission_type)
+    return f.permission_type in (PermissionType.ANY, acl.permission_type)

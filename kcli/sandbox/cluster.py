@@ -21,14 +21,13 @@ from typing import Any
 
 from kcli.metadata import records as _records
 from kcli.sandbox.features import (
-    CONTROL_FEATURES,
     KRAFT_VERSION,
     bootstrap_levels,
     release_level,
-    supported_features,
 )
 from kcli.sandbox.image import Image
 from kcli.sandbox.loggers import initial_levels
+from kcli.sandbox.registration import bootstrap_records, register_broker, register_controller, static_config
 from kcli.sandbox.registry import Listener
 from kcli.sandbox.settings import CONTROLLER_ID_FLOOR, SandboxSettings
 
@@ -170,14 +169,14 @@ class Cluster:
         self.leader_epoch += 1
         await self.metalog.change_leader(self.active_controller_id, self.leader_epoch, controllers)
         if existing is None:
-            await self.commit(self._bootstrap_records(), transaction="Bootstrap records")
+            await self.commit(bootstrap_records(self), transaction="Bootstrap records")
             from kcli.sandbox.settings import save_settings
 
             save_settings(self.settings, self.cluster_id)  # what `up` on this DIR restores
-        await self.commit([self._register_controller(n) for n in self.nodes.values() if not n.is_broker])
+        await self.commit([register_controller(self, n) for n in self.nodes.values() if not n.is_broker])
         for node in self.nodes.values():
             if node.is_broker:
-                await self.commit(self._register_broker(node))
+                await self.commit(register_broker(self, node))
         if existing is None and self.settings.topics:
             from kcli.sandbox.placement import bulk_topic_records
 
@@ -235,65 +234,6 @@ class Cluster:
         if self.settings.base_port:
             return [self.settings.base_port + index for index in range(count)]
         return [0] * count
-
-    # ---------------------------------------------------------------- records
-
-    def _bootstrap_records(self) -> list[Any]:
-        from kcli.sandbox.security import scram_credential
-
-        records: list[Any] = [
-            R.FeatureLevelRecord(name=name, feature_level=level)
-            for name, level in self.bootstrap_levels.items()
-            if name not in CONTROL_FEATURES and level > 0
-        ]
-        if self.settings.security.sasl:
-            for user, password in self.security.scram_users().items():
-                for mechanism in (1, 2):
-                    records.append(scram_credential(user, password, mechanism))
-        return records
-
-    def _features(self, cls: type) -> tuple[Any, ...]:
-        return tuple(
-            cls(name=f.name, min_supported_version=f.min_level, max_supported_version=f.max_level)
-            for f in supported_features()
-        )
-
-    def _register_controller(self, node: Node) -> Any:
-        endpoint = R.ControllerEndpoint(
-            name="CONTROLLER",
-            host=node.host,
-            port=node.port,
-            security_protocol=self.settings.security.protocol_id,
-        )
-        return R.RegisterControllerRecord(
-            controller_id=node.node_id,
-            incarnation_id=node.incarnation_id,
-            zk_migration_ready=False,
-            end_points=(endpoint,),
-            features=self._features(R.ControllerFeature),
-        )
-
-    def _register_broker(self, node: Node) -> list[Any]:
-        epoch = self.metalog.end_offset
-        endpoint = R.BrokerEndpoint(
-            name=self.settings.security.protocol_name,
-            host=node.host,
-            port=node.port,
-            security_protocol=self.settings.security.protocol_id,
-        )
-        return [
-            R.RegisterBrokerRecord(
-                broker_id=node.node_id,
-                incarnation_id=node.incarnation_id,
-                broker_epoch=epoch,
-                end_points=(endpoint,),
-                features=self._features(R.BrokerFeature),
-                rack=self.settings.rack_of(node.node_id),
-                fenced=True,
-                log_dirs=tuple(d.directory_id for d in self.log_dirs[node.node_id]),
-            ),
-            R.BrokerRegistrationChangeRecord(broker_id=node.node_id, broker_epoch=epoch, fenced=-1),
-        ]
 
     async def commit(self, records: Sequence[Any], *, transaction: str | None = None) -> int:
         """Append `records` as the active controller, apply them, and return (the first offset) once
@@ -408,46 +348,13 @@ class Cluster:
         """Static (server.properties) values of a node: source STATIC_BROKER_CONFIG (cached per topology)."""
         cached = self._static_configs.get(node_id)
         if cached is None:
-            cached = self._static_configs[node_id] = self._broker_config(node_id)
+            cached = self._static_configs[node_id] = static_config(self, node_id)
         return cached
 
     def topology_changed(self) -> None:
         """Forget what depends on node ports and states (static configs, cached responses)."""
         self._static_configs.clear()
         self.response_cache.clear()
-
-    def _broker_config(self, node_id: int) -> dict[str, str]:
-        node = self.nodes.get(node_id)
-        roles = "broker" if node is None or node.is_broker else "controller"
-        security = self.settings.security
-        listener = "CONTROLLER" if roles == "controller" else security.protocol_name
-        port = node.port if node is not None else 0
-        values = {
-            "node.id": str(node_id),
-            "broker.id": str(node_id),
-            "process.roles": roles,
-            "listeners": f"{listener}://{self.settings.host}:{port}",
-            "advertised.listeners": f"{listener}://{self.settings.host}:{port}",
-            "controller.listener.names": "CONTROLLER",
-            "controller.quorum.bootstrap.servers": self.bootstrap_controllers,
-            "log.dirs": ",".join(str(d.path) for d in self.log_dirs.get(node_id, ()))
-            or str(self.settings.directory / str(node_id)),
-            "metadata.log.dir": str(self.settings.directory / str(node_id)),
-            "super.users": ";".join(self.settings.super_users),
-        }
-        rack = self.settings.rack_of(node_id) if roles == "broker" else None
-        if rack is not None:
-            values["broker.rack"] = rack
-        if self.settings.authorizer:
-            values["authorizer.class.name"] = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
-        if security.sasl:
-            values["sasl.enabled.mechanisms"] = "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
-            values["sasl.jaas.config"] = "org.apache.kafka.common.security.plain.PlainLoginModule required;"
-        if security.tls and self.security is not None:
-            values["ssl.keystore.location"] = str(self.security.cert_file(node_id))
-            values["ssl.keystore.password"] = "sandbox"
-            values["ssl.truststore.location"] = str(self.security.ca_file)
-        return values
 
     # ---------------------------------------------------------------- faults
 
@@ -506,10 +413,10 @@ class Cluster:
         await server.bind(self, node)
         # it fetches what it missed (truncating anything that diverged) in the commit's round
         if node.is_broker:
-            await self.commit(self._register_broker(node))
+            await self.commit(register_broker(self, node))
             await self.commit(leadership_after_return(self, node_id))
         else:
-            await self.commit([self._register_controller(node)])
+            await self.commit([register_controller(self, node)])
 
     async def prepare_controller(self, node_id: int, client_properties: Sequence[str] = ()) -> Path:
         """Start a new controller that is not a voter yet (an observer) and write its server.properties.
@@ -537,7 +444,7 @@ class Cluster:
         self.nodes[node_id] = node
         await server.bind(self, node)
         self.metalog.add_node(node)
-        await self.commit([self._register_controller(node)])
+        await self.commit([register_controller(self, node)])
         config = self.broker_config(node_id)
         keys = (
             "process.roles",
@@ -630,7 +537,7 @@ class Cluster:
             self._prepare_log_dirs(fresh)
             await server.bind(self, fresh)
             self.metalog.add_node(fresh)
-            await self.commit(self._register_broker(fresh))
+            await self.commit(register_broker(self, fresh))
         from kcli.sandbox.placement import remap_replicas
 
         await self.commit(remap_replicas(self, mapping))

@@ -28,23 +28,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import ConfigOp, ConfigResourceType, ConfigSource, ConfigType
 from kcli.metadata import records as _records
 from kcli.sandbox.configdefs import (
-    BROKER,
     BROKER_CONFIGS,
-    BROKER_LOGGER,
     BROKER_SYNONYMS,
     CLIENT_MATCH_SELECTORS,
-    CLIENT_METRICS,
-    GROUP,
     GROUP_BROKER_KEYS,
     GROUP_CONFIGS,
-    TOPIC,
     TOPIC_CONFIGS,
     UNIT_SCALE,
     ConfigDef,
-    ConfigSource,
-    ConfigType,
     definitions,
 )
 
@@ -53,9 +49,6 @@ R: Any = _records
 
 if TYPE_CHECKING:
     from kcli.sandbox.cluster import Cluster
-
-INVALID_CONFIG, INVALID_REQUEST, UNKNOWN_TOPIC_OR_PARTITION = 40, 42, 3
-SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -102,8 +95,11 @@ def _layers(cluster: Cluster, node_id: int) -> tuple[tuple[dict[str, str], Confi
     """The broker-level config layers of node `node_id`, most specific first (without the defaults)."""
     image = cluster.image
     return (
-        (image.configs.get((BROKER, str(node_id)), {}), ConfigSource.DYNAMIC_BROKER_CONFIG),
-        (image.configs.get((BROKER, ""), {}), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+        (
+            image.configs.get((ConfigResourceType.BROKER, str(node_id)), {}),
+            ConfigSource.DYNAMIC_BROKER_CONFIG,
+        ),
+        (image.configs.get((ConfigResourceType.BROKER, ""), {}), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
         (cluster.broker_config(node_id), ConfigSource.STATIC_BROKER_CONFIG),
     )
 
@@ -221,7 +217,7 @@ def _plain(name: str, value: str | None, source: int, type_: int, doc: str | Non
 
 def group_entries(cluster: Cluster, node_id: int, group: str) -> list[Entry]:
     """Every config of a group: its own values, else the broker's group.* defaults."""
-    dynamic = cluster.image.configs.get((GROUP, group), {})
+    dynamic = cluster.image.configs.get((ConfigResourceType.GROUP, group), {})
     out = []
     for key, definition in GROUP_CONFIGS.items():
         value: str | None
@@ -237,7 +233,7 @@ def group_entries(cluster: Cluster, node_id: int, group: str) -> list[Entry]:
 
 def client_metrics_entries(cluster: Cluster, name: str) -> list[Entry]:
     """The set configs of a client-metrics subscription (Kafka lists no defaults for these)."""
-    dynamic = cluster.image.configs.get((CLIENT_METRICS, name), {})
+    dynamic = cluster.image.configs.get((ConfigResourceType.CLIENT_METRICS, name), {})
     source = int(ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG)
     return [
         Entry(name=k, value=v, source=source, read_only=False, sensitive=False, type=0, doc="", synonyms=())
@@ -257,13 +253,13 @@ def logger_entries(levels: dict[str, str]) -> list[Entry]:
 def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> list[Entry]:
     """Every config of a resource as node `node_id` sees it (ConfigProblem when it does not exist)."""
     image = cluster.image
-    if resource_type == TOPIC:
+    if resource_type == ConfigResourceType.TOPIC:
         if image.topic(name) is None:
-            raise ConfigProblem(UNKNOWN_TOPIC_OR_PARTITION, f"Topic {name} does not exist.")
-        return topic_entries(cluster, node_id, image.configs.get((TOPIC, name), {}))
-    if resource_type == BROKER:
+            raise ConfigProblem(ErrorCode.unknown_topic_or_partition, f"Topic {name} does not exist.")
+        return topic_entries(cluster, node_id, image.configs.get((ConfigResourceType.TOPIC, name), {}))
+    if resource_type == ConfigResourceType.BROKER:
         if name == "":
-            defaults = image.configs.get((BROKER, ""), {})
+            defaults = image.configs.get((ConfigResourceType.BROKER, ""), {})
             return [
                 _entry(
                     BROKER_CONFIGS[key],
@@ -276,49 +272,60 @@ def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> l
             ]
         if name != str(node_id):
             raise ConfigProblem(
-                INVALID_REQUEST,
+                ErrorCode.invalid_request,
                 f"Unexpected broker id, expected {node_id} or empty string, but received {name}",
             )
         return [broker_entry(cluster, node_id, definition) for definition in BROKER_CONFIGS.values()]
-    if resource_type == BROKER_LOGGER:
+    if resource_type == ConfigResourceType.BROKER_LOGGER:
         if not name:
-            raise ConfigProblem(INVALID_REQUEST, "Broker id must not be empty")
+            raise ConfigProblem(ErrorCode.invalid_request, "Broker id must not be empty")
         if name != str(node_id):
             raise ConfigProblem(
-                INVALID_REQUEST, f"Unexpected broker id, expected {node_id}, but received {name}"
+                ErrorCode.invalid_request, f"Unexpected broker id, expected {node_id}, but received {name}"
             )
         return logger_entries(cluster.nodes[node_id].log_levels)
-    if resource_type == GROUP:
+    if resource_type == ConfigResourceType.GROUP:
         if not name:
-            raise ConfigProblem(INVALID_REQUEST, "Group name must not be empty")
+            raise ConfigProblem(ErrorCode.invalid_request, "Group name must not be empty")
         return group_entries(cluster, node_id, name)
-    if resource_type == CLIENT_METRICS:
+    if resource_type == ConfigResourceType.CLIENT_METRICS:
         if not name:
-            raise ConfigProblem(INVALID_REQUEST, "Client metrics subscription name must not be empty")
+            raise ConfigProblem(
+                ErrorCode.invalid_request, "Client metrics subscription name must not be empty"
+            )
         return client_metrics_entries(cluster, name)
-    raise ConfigProblem(INVALID_REQUEST, f"Unsupported resource type {resource_type}")
+    raise ConfigProblem(ErrorCode.invalid_request, f"Unsupported resource type {resource_type}")
 
 
 _definitions = definitions
-_KIND = {TOPIC: "topic", BROKER: "broker", GROUP: "group", CLIENT_METRICS: "client metrics"}
+_KIND: dict[int, str] = {
+    ConfigResourceType.TOPIC: "topic",
+    ConfigResourceType.BROKER: "broker",
+    ConfigResourceType.GROUP: "group",
+    ConfigResourceType.CLIENT_METRICS: "client metrics",
+}
 
 
 def check_resource(cluster: Cluster, resource_type: int, name: str) -> None:
     """That an altered resource exists (ConfigProblem otherwise)."""
-    if resource_type == TOPIC:
+    if resource_type == ConfigResourceType.TOPIC:
         if cluster.image.topic(name) is None:
-            raise ConfigProblem(UNKNOWN_TOPIC_OR_PARTITION, f"Topic {name} does not exist.")
-    elif resource_type == BROKER:
+            raise ConfigProblem(ErrorCode.unknown_topic_or_partition, f"Topic {name} does not exist.")
+    elif resource_type == ConfigResourceType.BROKER:
         if name and (not name.isdigit() or int(name) not in cluster.nodes):
-            raise ConfigProblem(INVALID_REQUEST, f"Unknown broker id {name}")
-    elif resource_type == GROUP:
+            raise ConfigProblem(ErrorCode.invalid_request, f"Unknown broker id {name}")
+    elif resource_type == ConfigResourceType.GROUP:
         if not name:
-            raise ConfigProblem(INVALID_REQUEST, "Group name must not be empty")
-    elif resource_type == CLIENT_METRICS:
+            raise ConfigProblem(ErrorCode.invalid_request, "Group name must not be empty")
+    elif resource_type == ConfigResourceType.CLIENT_METRICS:
         if not name:
-            raise ConfigProblem(INVALID_REQUEST, "Client metrics subscription name must not be empty")
+            raise ConfigProblem(
+                ErrorCode.invalid_request, "Client metrics subscription name must not be empty"
+            )
     else:
-        raise ConfigProblem(INVALID_REQUEST, f"Unsupported resource type {resource_type} for alteration")
+        raise ConfigProblem(
+            ErrorCode.invalid_request, f"Unsupported resource type {resource_type} for alteration"
+        )
 
 
 def validate_value(resource_type: int, key: str, value: str | None) -> None:
@@ -327,16 +334,18 @@ def validate_value(resource_type: int, key: str, value: str | None) -> None:
     definition = definitions.get(key)
     if definition is None:
         kind = _KIND.get(resource_type, "broker")
-        raise ConfigProblem(INVALID_CONFIG, f"Unknown {kind} config name: {key}")
+        raise ConfigProblem(ErrorCode.invalid_config, f"Unknown {kind} config name: {key}")
     # A broker change that fails validation is INVALID_REQUEST in Kafka (ConfigAdminManager, KAFKA-13609).
-    refused = INVALID_REQUEST if resource_type == BROKER else INVALID_CONFIG
-    if resource_type == BROKER and definition.read_only:
+    refused = (
+        ErrorCode.invalid_request if resource_type == ConfigResourceType.BROKER else ErrorCode.invalid_config
+    )
+    if resource_type == ConfigResourceType.BROKER and definition.read_only:
         raise ConfigProblem(refused, f"Cannot update these configs dynamically: Set({key})")
     if value is not None:
         message = definition.validate(value)
         if message:
             raise ConfigProblem(refused, message)
-        if resource_type == CLIENT_METRICS and key == "match":
+        if resource_type == ConfigResourceType.CLIENT_METRICS and key == "match":
             _check_match(value)
 
 
@@ -347,11 +356,13 @@ def _check_match(value: str) -> None:
     for item in (part.strip() for part in value.split(",") if part.strip()):
         selector, eq, pattern = item.partition("=")
         if not eq or selector.strip() not in CLIENT_MATCH_SELECTORS:
-            raise ConfigProblem(INVALID_CONFIG, f"Illegal client matching pattern: {item}")
+            raise ConfigProblem(ErrorCode.invalid_config, f"Illegal client matching pattern: {item}")
         try:
             re.compile(pattern.strip())
         except re.error:
-            raise ConfigProblem(INVALID_CONFIG, f"Illegal regex pattern: {pattern.strip()}") from None
+            raise ConfigProblem(
+                ErrorCode.invalid_config, f"Illegal regex pattern: {pattern.strip()}"
+            ) from None
 
 
 def check_group_bounds(cluster: Cluster, values: dict[str, str]) -> None:
@@ -363,9 +374,9 @@ def check_group_bounds(cluster: Cluster, values: dict[str, str]) -> None:
         number = int(values[key])
         low, high = broker_value(cluster, node_id, low_key), broker_value(cluster, node_id, high_key)
         if low is not None and number < int(low):
-            raise ConfigProblem(INVALID_CONFIG, f"{key} must be greater than or equal to {low_key}")
+            raise ConfigProblem(ErrorCode.invalid_config, f"{key} must be greater than or equal to {low_key}")
         if high is not None and number > int(high):
-            raise ConfigProblem(INVALID_CONFIG, f"{key} must be less than or equal to {high_key}")
+            raise ConfigProblem(ErrorCode.invalid_config, f"{key} must be less than or equal to {high_key}")
 
 
 def incremental_records(
@@ -377,38 +388,38 @@ def incremental_records(
     seen: set[str] = set()
     for key, op, value in ops:
         if key in seen:
-            raise ConfigProblem(INVALID_REQUEST, f"Error due to duplicate config keys: {key}")
+            raise ConfigProblem(ErrorCode.invalid_request, f"Error due to duplicate config keys: {key}")
         seen.add(key)
-        if op not in (SET, DELETE, APPEND, SUBTRACT):
-            raise ConfigProblem(INVALID_REQUEST, f"Unknown alter configs operation {op}")
+        if op not in (ConfigOp.SET, ConfigOp.DELETE, ConfigOp.APPEND, ConfigOp.SUBTRACT):
+            raise ConfigProblem(ErrorCode.invalid_request, f"Unknown alter configs operation {op}")
         definition = _definitions(resource_type).get(key)
-        if op in (APPEND, SUBTRACT):
+        if op in (ConfigOp.APPEND, ConfigOp.SUBTRACT):
             validate_value(resource_type, key, None)
             assert definition is not None
             if definition.type is not ConfigType.LIST:
-                verb = "append" if op == APPEND else "subtract"
+                verb = "append" if op == ConfigOp.APPEND else "subtract"
                 raise ConfigProblem(
-                    INVALID_CONFIG, f"Config value {verb} is not allowed for config key: {key}"
+                    ErrorCode.invalid_config, f"Config value {verb} is not allowed for config key: {key}"
                 )
             base = current.get(key, definition.default or "")
             items = [item for item in base.split(",") if item]
             added = [item.strip() for item in (value or "").split(",") if item.strip()]
-            if op == APPEND:
+            if op == ConfigOp.APPEND:
                 items += [item for item in added if item not in items]
             else:
                 items = [item for item in items if item not in added]
             value = ",".join(items)
             validate_value(resource_type, key, value)
             current[key] = value
-        elif op == SET:
+        elif op == ConfigOp.SET:
             if value is None:
-                raise ConfigProblem(INVALID_REQUEST, f"Null value not supported for: {key}")
+                raise ConfigProblem(ErrorCode.invalid_request, f"Null value not supported for: {key}")
             validate_value(resource_type, key, value)
             current[key] = value
         else:
             validate_value(resource_type, key, None)
             current.pop(key, None)
-    if resource_type == GROUP:
+    if resource_type == ConfigResourceType.GROUP:
         check_group_bounds(cluster, current)
     before = cluster.image.configs.get((resource_type, name), {})
     return _diff(resource_type, name, before, current)
@@ -422,7 +433,7 @@ def replace_records(
     for key, value in values.items():
         validate_value(resource_type, key, value)
     wanted = {k: v for k, v in values.items() if v is not None}
-    if resource_type == GROUP:
+    if resource_type == ConfigResourceType.GROUP:
         check_group_bounds(cluster, wanted)
     before = cluster.image.configs.get((resource_type, name), {})
     return _diff(resource_type, name, before, wanted)

@@ -6,6 +6,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kcli.kafka import ResourceType
 from kcli.sandbox.wire import make
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class RequestContext:
     def is_broker(self) -> bool:
         return self.node.is_broker
 
-    def authorize(self, operation: int, resource_type: int, resource_name: str) -> bool:
+    def authorize(self, operation: int, resource_type: ResourceType, resource_name: str) -> bool:
         """Whether this principal may do `operation` on the resource (always true without --authorizer)."""
         if not self.cluster.settings.authorizer:
             return True

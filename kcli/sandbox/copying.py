@@ -6,7 +6,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 
-from kcli.sandbox.configdefs import BROKER
+from kcli.kafka import ConfigResourceType
 
 log = logging.getLogger("kcli.sandbox")
 
@@ -19,7 +19,7 @@ def broker_setting(
 ) -> str | None:
     """A dynamic broker config of one broker: its own value, else the cluster-wide default, else None."""
     for resource in (str(broker_id), ""):
-        value = configs.get((BROKER, resource), {}).get(key)
+        value = configs.get((ConfigResourceType.BROKER, resource), {}).get(key)
         if value is not None:
             return value
     return None

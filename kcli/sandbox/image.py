@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kcli.kafka import ConfigResourceType
+
 # ConfigResource type ids (ConfigRecord.ResourceType)
-TOPIC_RESOURCE = 2
-BROKER_RESOURCE = 4
 
 
 @dataclass(slots=True, kw_only=True)
@@ -216,7 +216,7 @@ def _remove_topic(image: Image, r: Any) -> None:
     topic = image.topics.pop(r.topic_id, None)
     if topic is not None:
         image.topic_ids.pop(topic.name, None)
-        image.configs.pop((TOPIC_RESOURCE, topic.name), None)
+        image.configs.pop((ConfigResourceType.TOPIC, topic.name), None)
 
 
 def _partition(image: Image, r: Any) -> None:
@@ -263,7 +263,7 @@ def _partition_change(image: Image, r: Any) -> None:
 
 def _config(image: Image, r: Any) -> None:
     key = (int(r.resource_type), r.resource_name)
-    if key[0] == BROKER_RESOURCE:
+    if key[0] == ConfigResourceType.BROKER:
         image.broker_config_version += 1
     if r.value is None:
         entries = image.configs.get(key)

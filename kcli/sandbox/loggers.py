@@ -10,6 +10,10 @@ Behavior:
 
 from __future__ import annotations
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import ConfigOp
+
 ROOT = "root"
 VALID_LEVELS = ("FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE")
 
@@ -26,9 +30,6 @@ INITIAL_LEVELS: dict[str, str] = {
     "org.apache.kafka.controller": "INFO",
     "state.change.logger": "INFO",
 }
-
-SET, DELETE = 0, 1
-INVALID_CONFIG, INVALID_REQUEST = 40, 42
 
 
 class LoggerProblem(Exception):
@@ -48,38 +49,38 @@ def initial_levels() -> dict[str, str]:
 def validate(levels: dict[str, str], ops: list[tuple[str, int, str | None]]) -> None:
     """Reject the operations as ConfigAdminManager.validateLogLevelConfigs does (LoggerProblem)."""
     for name, op, value in ops:
-        if op == SET:
+        if op == ConfigOp.SET:
             if name not in levels:
-                raise LoggerProblem(INVALID_CONFIG, f"Logger {name} does not exist!")
+                raise LoggerProblem(ErrorCode.invalid_config, f"Logger {name} does not exist!")
             if value not in VALID_LEVELS:
                 raise LoggerProblem(
-                    INVALID_CONFIG,
+                    ErrorCode.invalid_config,
                     f"Cannot set the log level of {name} to {value} as it is not a supported log level. "
                     f"Valid log levels are {', '.join(VALID_LEVELS)}",
                 )
-        elif op == DELETE:
+        elif op == ConfigOp.DELETE:
             if name not in levels:
-                raise LoggerProblem(INVALID_CONFIG, f"Logger {name} does not exist!")
+                raise LoggerProblem(ErrorCode.invalid_config, f"Logger {name} does not exist!")
             if name == ROOT:
                 raise LoggerProblem(
-                    INVALID_REQUEST, f"Removing the log level of the {ROOT} logger is not allowed"
+                    ErrorCode.invalid_request, f"Removing the log level of the {ROOT} logger is not allowed"
                 )
         else:
-            kind = {2: "APPEND", 3: "SUBTRACT"}.get(op)
+            kind = ConfigOp(op).name if op in (ConfigOp.APPEND, ConfigOp.SUBTRACT) else None
             if kind is None:
                 raise LoggerProblem(
-                    INVALID_REQUEST,
+                    ErrorCode.invalid_request,
                     f"Unknown operation type {op} is not allowed for the BROKER_LOGGER resource",
                 )
             raise LoggerProblem(
-                INVALID_REQUEST, f"{kind} operation is not allowed for the BROKER_LOGGER resource"
+                ErrorCode.invalid_request, f"{kind} operation is not allowed for the BROKER_LOGGER resource"
             )
 
 
 def apply(levels: dict[str, str], ops: list[tuple[str, int, str | None]]) -> None:
     """Carry out validated operations on `levels`."""
     for name, op, value in ops:
-        if op == SET and value is not None:
+        if op == ConfigOp.SET and value is not None:
             levels[name] = value
-        elif op == DELETE:
+        elif op == ConfigOp.DELETE:
             levels[name] = levels[ROOT]

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from kcli.metadata import records as _records
 from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
 from kcli.metadata.writer import METADATA_PARTITION, MetadataLogWriter
+from kcli.sandbox.registration import bootstrap_records
 from kcli.sandbox.replica import ReplicaError, ReplicaLog, fetch
 from kcli.sandbox.settings import CONTROLLER_ID_FLOOR
 
@@ -199,7 +200,7 @@ class MetadataLog:
             )
             try:
                 if not (node_dir / "bootstrap.checkpoint").exists():
-                    writer.write_bootstrap_checkpoint(self.cluster._bootstrap_records())
+                    writer.write_bootstrap_checkpoint(bootstrap_records(self.cluster))
             finally:
                 writer.close()
         else:

@@ -20,8 +20,8 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kcli.kafka import ConfigResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.configdefs import TOPIC
 from kcli.sandbox.copying import UNTHROTTLED_RATE, broker_setting, tick_forever
 from kcli.sandbox.image import Partition
 from kcli.sandbox.logdirs import directories_for
@@ -124,7 +124,7 @@ class Reassignments:
     def rate(self, topic_name: str, partition: Partition) -> float:
         """Bytes per second the adding replicas of `partition` copy."""
         configs = self.cluster.image.configs
-        topic_configs = configs.get((TOPIC, topic_name), {})
+        topic_configs = configs.get((ConfigResourceType.TOPIC, topic_name), {})
         throttled = False
         for key in ("leader.replication.throttled.replicas", "follower.replication.throttled.replicas"):
             value = topic_configs.get(key, "")

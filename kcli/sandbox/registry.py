@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kcli.kafka import ApiKey
+
 if TYPE_CHECKING:
     from kcli.sandbox.context import RequestContext
 
@@ -47,8 +49,7 @@ _loaded = False
 
 
 def api(
-    key: int,
-    name: str,
+    key: ApiKey,
     versions: tuple[int, int],
     *,
     listeners: Listener = Listener.BOTH,
@@ -56,12 +57,12 @@ def api(
     needs_auth: bool = True,
     forwards_itself: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Register `handler` for API `key` (kio schema `name`) over the inclusive `versions` range."""
+    """Register `handler` for API `key` over the inclusive `versions` range (kio names its schema)."""
 
     def register(handler: Handler) -> Handler:
         _REGISTRY[key] = ApiSpec(
-            key=key,
-            name=name,
+            key=int(key),
+            name=key.name.lower(),
             min_version=versions[0],
             max_version=versions[1],
             listeners=listeners,

@@ -13,27 +13,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kcli.kafka import read_uvarint
 from kcli.metadata.codec import control_body_reader, metadata_body_reader
 
 CONTROL_FLAG = 0x20
 
 
-def _uvarint(data: bytes, offset: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        byte = data[offset]
-        offset += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, offset
-        shift += 7
-
-
 def decode_value(value: bytes) -> Any | None:
     """One metadata record from its framed value (None for unknown types)."""
-    _frame_version, offset = _uvarint(value, 0)
-    api_key, offset = _uvarint(value, offset)
-    version, offset = _uvarint(value, offset)
+    offset = 0
+    fields = []
+    for _ in range(3):  # frame version, api key, record version
+        field, size = read_uvarint(value, offset)
+        fields.append(field)
+        offset += size
+    _frame_version, api_key, version = fields
     reader = metadata_body_reader(api_key, version)
     if reader is None:
         return None

@@ -21,20 +21,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kcli.kafka import ScramMechanism
 from kcli.sandbox.settings import BROKER_USER, SandboxSettings
 
 if TYPE_CHECKING:
     from kcli.sandbox.image import Image
 
-SCRAM_MECHANISMS = {1: "SCRAM-SHA-256", 2: "SCRAM-SHA-512"}
+SCRAM_MECHANISMS = {m.code: m.mechanism_name for m in ScramMechanism}
 SCRAM_IDS = {name: key for key, name in SCRAM_MECHANISMS.items()}
-_HASHES = {1: "sha256", 2: "sha512"}
+HASHES = {m.code: m.hash_name for m in ScramMechanism}
 DEFAULT_ITERATIONS = 4096
 
 
 def scram_keys(password: str, salt: bytes, iterations: int, mechanism: int) -> tuple[bytes, bytes]:
     """(StoredKey, ServerKey) of a SCRAM credential (RFC 5802)."""
-    name = _HASHES[mechanism]
+    name = HASHES[mechanism]
     salted = hashlib.pbkdf2_hmac(name, password.encode(), salt, iterations)
     client_key = hmac.new(salted, b"Client Key", name).digest()
     stored_key = hashlib.new(name, client_key).digest()
@@ -97,7 +98,7 @@ class ScramExchange:
         credential = image.scram.get((self.user, self.mechanism))
         if credential is None or fields.get("r") != self.nonce:
             raise ValueError("invalid SCRAM nonce")
-        name = _HASHES[self.mechanism]
+        name = HASHES[self.mechanism]
         auth_message = f"{self.client_first_bare},{self.server_first},{without_proof}".encode()
         signature = hmac.new(credential.stored_key, auth_message, name).digest()
         proof = base64.b64decode(proof_text)

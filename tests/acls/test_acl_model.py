@@ -7,18 +7,15 @@ import json
 import pytest
 
 from kcli.errors import UsageError
+from kcli.kafka import AclOperation, PatternType, PermissionType, ResourceType
 from kcli.ops.acls import (
     CLUSTER_FILTER,
     AccessControlEntry,
     AclBinding,
     AclBindingFilter,
-    AclOperation,
     AclOptions,
-    PatternType,
-    PermissionType,
     ResourcePattern,
     ResourcePatternFilter,
-    ResourceType,
     bindings_to_add,
     check_options,
     deletion_filters,

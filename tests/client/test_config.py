@@ -6,17 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from kcli.client.config import (
-    ClientConfig,
-    Endpoint,
-    EndpointType,
-    load_profiles,
-    parse_endpoints,
-    parse_jaas,
-    parse_properties,
-    resolve_client_config,
-)
+from kcli.client.config import ClientConfig, resolve_client_config
+from kcli.client.endpoints import Endpoint, parse_endpoints
+from kcli.client.jaas import parse_jaas
+from kcli.client.properties import parse_properties
+from kcli.client.toml_profiles import load_profiles
 from kcli.errors import UsageError
+from kcli.kafka import EndpointType
 from tests.conftest import invoke
 
 # ---- .properties ----------------------------------------------------------------------------------

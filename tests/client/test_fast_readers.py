@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcli.client import protocol
-from kcli.client.config import Endpoint, resolve_client_config
+from kcli.client.config import resolve_client_config
 from kcli.client.connection import Connection
+from kcli.client.endpoints import Endpoint
 from kcli.client.errors import ProtocolError
 from tests.fuzz import seeds
 

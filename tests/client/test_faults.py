@@ -6,7 +6,6 @@ import contextlib
 import http.server
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -75,12 +74,11 @@ def test_port_that_accepts_and_never_answers(tmp_path: Path) -> None:
 
     config = _props(tmp_path, "request.timeout.ms=400\n")
     with tcp_server(silent) as port:
-        started = time.monotonic()
         result = invoke("cluster-id", "-b", f"127.0.0.1:{port}", "--command-config", str(config))
-        elapsed = time.monotonic() - started
     line = _assert_one_clean_line(result)
-    assert f"ApiVersions v4 request to 127.0.0.1:{port} timed out after 400 ms" in line
-    assert elapsed < 3
+    assert (
+        f"ApiVersions v4 request to 127.0.0.1:{port} timed out after 400 ms" in line
+    )  # (timing: bench_deadlines)
 
 
 def test_server_that_closes_mid_response() -> None:
@@ -132,14 +130,12 @@ def test_http_server_that_waits_for_a_request_line_is_bounded(tmp_path: Path) ->
     thread.start()
     config = _props(tmp_path, "request.timeout.ms=300\n")
     try:
-        started = time.monotonic()
         result = invoke("cluster-id", "-b", f"127.0.0.1:{server.server_address[1]}", "-c", str(config))
-        elapsed = time.monotonic() - started
     finally:
         server.shutdown()
         server.server_close()
     line = _assert_one_clean_line(result)
-    assert "timed out after 300 ms" in line and elapsed < 3
+    assert "timed out after 300 ms" in line  # how long it takes: benchmarks/bench_deadlines.py
 
 
 def test_connection_refused() -> None:

@@ -11,9 +11,11 @@ from kio.schema.errors import ErrorCode
 
 from kcli.client import protocol
 from kcli.client.admin import Admin, Target
-from kcli.client.config import ClientConfig, Endpoint, EndpointType, config_from_properties
+from kcli.client.config import ClientConfig, config_from_properties
 from kcli.client.connection import Connection, PeerMemory, RebootstrapRequired
+from kcli.client.endpoints import Endpoint
 from kcli.client.errors import ProtocolError, UnsupportedByServer
+from kcli.kafka import EndpointType
 from tests.client.kafka_double import KafkaDouble, Received, api_versions_response, encode_response, serving
 
 CLUSTER = "double-cluster"

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from kcli.client import protocol
-from kcli.client.admin import REFUSED_RETRY_MS, Admin
+from kcli.client.admin import Admin
+from kcli.client.bootstrap_failures import REFUSED_RETRY_MS
 from kcli.client.config import ClientConfig, config_from_properties
 from kcli.client.errors import ConnectionFailed
 from tests.client.kafka_double import KafkaDouble, describe_cluster_handler

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 
 from tests.conftest import invoke
 
@@ -16,9 +15,7 @@ def _closed_port() -> int:
 
 def test_long_retry_is_announced_on_stderr_then_one_error() -> None:
     port = _closed_port()
-    started = time.monotonic()
     result = invoke("cluster-id", "-b", f"127.0.0.1:{port}", environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "2500"})
-    elapsed = time.monotonic() - started
     assert result.code == 1 and result.stdout == ""
     warning, error = result.stderr.strip().splitlines()
     assert warning.startswith(
@@ -27,8 +24,7 @@ def test_long_retry_is_announced_on_stderr_then_one_error() -> None:
     assert "(Ctrl-C to stop)" in warning
     assert error.startswith("Error: ")
     tries = int(error.split("tried ", 1)[1].split(" ", 1)[0])
-    assert tries > 1  # it retried with backoff ...
-    assert 1.0 <= elapsed < 2.5 + 1.5  # ... and gave up once the next wait would pass the timeout
+    assert tries > 1  # it retried with backoff (how long it takes: benchmarks/bench_deadlines.py)
 
 
 def test_short_timeouts_fail_with_the_error_line_alone() -> None:

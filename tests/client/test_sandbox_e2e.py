@@ -10,8 +10,9 @@ import pytest
 
 from kcli.client import protocol
 from kcli.client.admin import Admin, Target
-from kcli.client.config import config_from_properties, parse_properties
+from kcli.client.config import config_from_properties
 from kcli.client.errors import ConnectionFailed
+from kcli.client.properties import parse_properties
 from kcli.errors import KcliError
 from tests.conftest import invoke
 

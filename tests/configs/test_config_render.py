@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import ConfigOp, ConfigSource, ScramMechanism
 from kcli.ops.config_model import (
     AlterOutcome,
     ConfigEntry,
@@ -20,7 +21,7 @@ from kcli.ops.config_model import (
     preview,
     unknown_keys,
 )
-from kcli.ops.config_spec import ConfigOp, ConfigSource, Entity, EntityType, ScramMechanism, build_changes
+from kcli.ops.config_spec import Entity, EntityType, build_changes
 from kcli.render.configs import (
     alter_text,
     describe_json,

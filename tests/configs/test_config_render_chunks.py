@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from kcli.kafka import ConfigSource, ScramMechanism
 from kcli.ops.config_model import (
     ConfigEntry,
     ConfigSynonym,
@@ -16,7 +17,7 @@ from kcli.ops.config_model import (
     ResourceError,
     ScramInfo,
 )
-from kcli.ops.config_spec import ConfigSource, Entity, EntityType, ScramMechanism
+from kcli.ops.config_spec import Entity, EntityType
 from kcli.render.configs import describe_json, describe_json_chunks, describe_text, entry_line
 
 DEFAULT = ConfigEntry(

@@ -5,21 +5,19 @@ from __future__ import annotations
 import pytest
 
 from kcli.errors import UsageError
+from kcli.kafka import ConfigOp, ScramMechanism
 from kcli.ops.config_spec import (
     ConfigChange,
-    ConfigOp,
     Entity,
     EntityFlags,
     EntityType,
-    QuotaChange,
-    ScramMechanism,
     Selection,
     build_changes,
     parse_add_config,
     parse_delete_config,
-    plan_quota_alter,
     resolve_selection,
 )
+from kcli.ops.quota_plan import QuotaChange, plan_quota_alter
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kcli.client.api.scram import random_salt, salted_password
-from kcli.ops.config_spec import ScramMechanism
+from kcli.kafka import ScramMechanism
 from tests.conftest import invoke
 
 # A closed port: any test below that reached the network would fail with exit 1, not 2.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kcli.errors import UsageError
+from kcli.kafka import Severity
 from kcli.ops.doctor import (
     AdvertisedNode,
     ClusterFacts,
@@ -12,7 +13,6 @@ from kcli.ops.doctor import (
     EndpointProbe,
     Identity,
     QuorumFacts,
-    Severity,
     diagnose,
 )
 from kcli.ops.quorum import ReplicaState

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import FeatureUpgradeType
 from kcli.ops.features import (
     FeatureUpdate,
     Operation,
     UpdateOutcome,
     UpdateResult,
-    UpgradeType,
     describe_features,
     feature_dependencies,
     load_catalog,
@@ -78,15 +78,15 @@ def test_plan_upgrade_sorts_and_marks_upgrade_type() -> None:
         Operation.upgrade, features=["transaction.version=2", "group.version=1"], catalog=CATALOG
     )
     assert plan.updates == (
-        FeatureUpdate(feature="group.version", level=1, upgrade_type=UpgradeType.UPGRADE),
-        FeatureUpdate(feature="transaction.version", level=2, upgrade_type=UpgradeType.UPGRADE),
+        FeatureUpdate(feature="group.version", level=1, upgrade_type=FeatureUpgradeType.UPGRADE),
+        FeatureUpdate(feature="transaction.version", level=2, upgrade_type=FeatureUpgradeType.UPGRADE),
     )
 
 
 def test_plan_downgrade_unsafe_and_metadata_flag() -> None:
     plan = plan_update(Operation.downgrade, metadata="3.8-IV0", unsafe=True, catalog=CATALOG)
     assert plan.updates == (
-        FeatureUpdate(feature="metadata.version", level=20, upgrade_type=UpgradeType.UNSAFE_DOWNGRADE),
+        FeatureUpdate(feature="metadata.version", level=20, upgrade_type=FeatureUpgradeType.UNSAFE_DOWNGRADE),
     )
     assert plan.notices == (" `metadata` flag is deprecated and may be removed in a future release.",)
 
@@ -94,7 +94,7 @@ def test_plan_downgrade_unsafe_and_metadata_flag() -> None:
 def test_plan_disable_sends_level_zero_safe_downgrade() -> None:
     plan = plan_update(Operation.disable, features=["group.version"], catalog=CATALOG)
     assert plan.updates == (
-        FeatureUpdate(feature="group.version", level=0, upgrade_type=UpgradeType.SAFE_DOWNGRADE),
+        FeatureUpdate(feature="group.version", level=0, upgrade_type=FeatureUpgradeType.SAFE_DOWNGRADE),
     )
 
 

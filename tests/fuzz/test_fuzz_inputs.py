@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcli.client.config import load_profiles, parse_properties, resolve_client_config
+from kcli.client.config import resolve_client_config
+from kcli.client.properties import parse_properties
+from kcli.client.toml_profiles import load_profiles
 from kcli.errors import KcliError
 from kcli.ops import acls
 from kcli.ops.config_spec import parse_add_config

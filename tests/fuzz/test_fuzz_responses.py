@@ -21,8 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcli.client.config import Endpoint, resolve_client_config
+from kcli.client.config import resolve_client_config
 from kcli.client.connection import Connection
+from kcli.client.endpoints import Endpoint
 from kcli.client.errors import ProtocolError
 from kcli.errors import KcliError
 from tests.conftest import invoke

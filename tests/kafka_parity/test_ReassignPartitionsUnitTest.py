@@ -138,9 +138,9 @@ def test_ReassignPartitionsUnitTest_testCompareTopicPartitionReplicas() -> None:
 
 
 def _verify_lines(states: Any, moves: Any = ()) -> list[str]:
-    from kcli.ops.reassign.actions import VerifyReport
     from kcli.ops.reassign.verify import VerifyResult
     from kcli.render.reassign import verify_text
+    from kcli.workflows.reassign.verify import VerifyReport
 
     return list(
         verify_text(VerifyReport(result=VerifyResult(states=states, any_ongoing=True), log_dirs=moves))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 
 from kcli.ops.reassign.model import TopicPartition
 from tests.conftest import CliResult, invoke
+from tests.polling import wait_for
 from tests.reassign.peer import broker_configs, create_topic, replicas_of, topic_configs
 
 pytestmark = pytest.mark.sandbox
@@ -105,7 +105,7 @@ def test_progress_is_reported_while_copying(sandbox: Any, tmp_path: Path) -> Non
     from kcli.cli.common import ConnectionArgs, client_config
     from kcli.client.admin import Admin
     from kcli.env import Env
-    from kcli.ops.reassign.actions import PartitionProgress, watch
+    from kcli.workflows.reassign.progress import PartitionProgress, watch
 
     b = sandbox.bootstrap_servers
     create_topic(b, "rs-progress", [[1, 2], [2, 1]])
@@ -225,10 +225,10 @@ def test_controller_failover_during_execute_converges(fresh_sandbox: Any, tmp_pa
 
     worker = threading.Thread(target=execute)
     worker.start()
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and not (tmp_path / "rb.json").exists():
-        time.sleep(0.05)
-    time.sleep(0.3)
+    # Fail over once the reassignment is under way on the controller, not after a guessed delay.
+    wait_for(
+        lambda: sb.run(_moving("rs-failover")), timeout=30, what="the reassignment of rs-failover started"
+    )
     old = sb.active_controller_id
     new = sb.failover()
     assert new != old
@@ -238,6 +238,14 @@ def test_controller_failover_during_execute_converges(fresh_sandbox: Any, tmp_pa
     assert result.code == 0, result.stderr
     assert result.lines[-4:] == [f"Reassignment of partition rs-failover-{p} is completed." for p in range(4)]
     assert replicas_of(b, "rs-failover") == dict(enumerate(target))
+
+
+def _moving(topic: str) -> Any:
+    def check(cluster: Any) -> bool:
+        found = cluster.image.topic(topic)
+        return found is not None and any(p.adding_replicas for p in found.partitions.values())
+
+    return check
 
 
 @pytest.mark.parametrize(

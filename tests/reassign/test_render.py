@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 from kcli.env import Env
-from kcli.ops.reassign.actions import CancelReport, PartitionProgress, VerifyReport
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition
 from kcli.ops.reassign.verify import PartitionState, Status, VerifyResult
 from kcli.render.reassign import (
@@ -16,6 +15,8 @@ from kcli.render.reassign import (
     list_text,
     verify_text,
 )
+from kcli.workflows.reassign.progress import PartitionProgress
+from kcli.workflows.reassign.verify import CancelReport, VerifyReport
 
 A0, A1, B2 = TopicPartition("a", 0), TopicPartition("a", 1), TopicPartition("b", 2)
 

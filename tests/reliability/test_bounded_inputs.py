@@ -229,8 +229,8 @@ def test_valid_settings_at_the_edges_of_their_types_are_taken() -> None:
 
 
 def test_every_setting_kcli_knows_has_a_kafka_type() -> None:
-    from kcli.client.config import HONOURED_KEYS, KNOWN_KAFKA_KEYS
     from kcli.client.config_defs import DEFS
+    from kcli.client.config_keys import HONOURED_KEYS, KNOWN_KAFKA_KEYS
 
     assert sorted((HONOURED_KEYS | KNOWN_KAFKA_KEYS) - set(DEFS)) == []
 

@@ -89,8 +89,8 @@ async def _alter_in_process(bootstrap: str, index: int) -> str | None:
     from kcli.client.admin import Admin
     from kcli.client.config import config_from_properties
     from kcli.errors import KcliError
-    from kcli.ops import config_run
     from kcli.ops.config_spec import EntityFlags, build_changes, resolve_selection
+    from kcli.workflows import configs as config_run
 
     config = config_from_properties({"bootstrap.servers": bootstrap}, warn=lambda _line: None)
     selection = resolve_selection(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import pytest
 from kcli.sandbox.progress import PROGRESS_FILE, load
 from kcli.sandbox.reassign import partition_size
 from tests.conftest import invoke
+from tests.polling import wait_for
 from tests.reassign.peer import create_topic
 from tests.sandbox.raw import RawConnection
 
@@ -58,8 +58,12 @@ def test_reassignment_and_log_dir_move_resume_after_restart(tmp_path: Path) -> N
         assert topic_throttle.code == 0, topic_throttle.stderr
         start: Any = _start_moves
         assert sb.run(start)
-        time.sleep(1.5)
-        before = sizes(sb, 3)[(0, False)], sizes(sb, 1)[(1, True)]
+
+        def copying() -> tuple[int, int] | None:
+            now = sizes(sb, 3).get((0, False), 0), sizes(sb, 1).get((1, True), 0)
+            return now if now[0] > 0 and now[1] > 0 else None
+
+        before = wait_for(copying, timeout=20, what="both copies under way")
         assert 0 < before[0] < partition_size(TOPIC, 0) and 0 < before[1] < partition_size(TOPIC, 1)
     saved = load(directory)  # written at shutdown
     assert saved.copies and saved.moves
@@ -71,11 +75,13 @@ def test_reassignment_and_log_dir_move_resume_after_restart(tmp_path: Path) -> N
         for broker in (1, 2, 3):
             set_broker_config(sb, broker, "follower.replication.throttled.rate=100000000")
         set_broker_config(sb, 1, "replica.alter.log.dirs.io.max.bytes.per.second=100000000")
-        deadline = time.monotonic() + 20
-        while (sizes(sb, 3).get((0, False)) != partition_size(TOPIC, 0) or (1, True) in sizes(sb, 1)) and (
-            time.monotonic() < deadline
-        ):
-            time.sleep(0.2)
+        wait_for(
+            lambda: (
+                sizes(sb, 3).get((0, False)) == partition_size(TOPIC, 0) and (1, True) not in sizes(sb, 1)
+            ),
+            timeout=20,
+            what="both copies finished",
+        )
         final = sizes(sb, 1)
         assert (1, True) not in final and final[(1, False)] == partition_size(TOPIC, 1)
         assert sizes(sb, 3)[(0, False)] == partition_size(TOPIC, 0)

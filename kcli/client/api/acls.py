@@ -21,24 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.client.api.configs import CallStats, make, nested, request_cls, resource_error
 from kcli.errors import KcliError
-from kcli.ops.acls import (
-    AccessControlEntry,
-    AclBinding,
-    AclBindingFilter,
-    AclOperation,
-    PatternType,
-    PermissionType,
-    ResourcePattern,
-    ResourceType,
-)
+from kcli.kafka import AclOperation, ApiKey, PatternType, PermissionType, ResourceType
+from kcli.ops.acls import AccessControlEntry, AclBinding, AclBindingFilter, ResourcePattern
 from kcli.ops.config_model import ResourceError
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
 
-DESCRIBE_ACLS = 29
-CREATE_ACLS = 30
-DELETE_ACLS = 31
 VERSIONS = (1, 3)
 
 
@@ -96,7 +85,7 @@ async def describe_acls(
 
         if stats is not None:
             stats.count("DescribeAcls")
-        response = await admin.call(DESCRIBE_ACLS, build, versions=VERSIONS, target=Target.ANY)
+        response = await admin.call(ApiKey.DESCRIBE_ACLS, build, versions=VERSIONS, target=Target.ANY)
         check(int(response.error_code), response.error_message, what="DescribeAcls")
         return [
             _binding(r.resource_type, r.resource_name, getattr(r, "pattern_type", 3), acl)
@@ -140,7 +129,7 @@ async def create_acls(
 
     if stats is not None:
         stats.count("CreateAcls")
-    response = await admin.call(CREATE_ACLS, build, versions=VERSIONS, target=Target.CONTROLLER)
+    response = await admin.call(ApiKey.CREATE_ACLS, build, versions=VERSIONS, target=Target.CONTROLLER)
     results = response.results or ()
     if len(results) != len(bindings):
         raise MalformedReply(
@@ -176,7 +165,7 @@ async def delete_acls(
 
     if stats is not None:
         stats.count("DeleteAcls")
-    response = await admin.call(DELETE_ACLS, build, versions=VERSIONS, target=Target.CONTROLLER)
+    response = await admin.call(ApiKey.DELETE_ACLS, build, versions=VERSIONS, target=Target.CONTROLLER)
     results = response.filter_results or ()
     if len(results) != len(filters):
         raise MalformedReply(

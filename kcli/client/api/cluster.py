@@ -1,4 +1,4 @@
-"""The cluster tool on the wire: DescribeCluster (60) v2, UnregisterBroker (64), ApiVersions (18), doctor.
+"""The cluster tool on the wire: DescribeCluster (60) v2, UnregisterBroker (64), ApiVersions (18).
 
 Behavior:
 - api-versions: the ApiVersions answer of every broker (or controller), each compared with the
@@ -6,42 +6,20 @@ Behavior:
 - list-endpoints: DescribeCluster through the admin; --include-fenced-brokers needs v2 (Kafka 4.0)
   and brokers (controllers do not describe brokers).
 - unregister: UnregisterBroker v0 to the active controller (or through a broker).
-- collect_facts (doctor): dial each bootstrap address and then every advertised endpoint of every
-  broker and controller on its own connection, concurrently, each within the probe timeout.
-  Identity: ApiVersions v5 carries ClusterId+NodeId (KIP-1242) where the node offers it; a node
-  that is not the one advertised answers REBOOTSTRAP_REQUIRED. Otherwise the node's own broker
-  config resource is asked (DescribeConfigs BROKER <id>: Kafka answers "Unexpected broker id,
-  expected N" on another node), and failing that the node id is reported as not verifiable.
-  Controllers are found from DescribeQuorum v2's voter endpoints when bootstrapping from brokers.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import re
-import time
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kcli.client.errors import check
 from kcli.errors import KcliError, UsageError
-from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity, QuorumFacts
-from kcli.ops.quorum import QuorumInfo
+from kcli.kafka import ApiKey
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
-    from kcli.client.config import ClientConfig, Endpoint
-    from kcli.client.connection import Connection
-
-DESCRIBE_CLUSTER = 60
-UNREGISTER_BROKER = 64
-DESCRIBE_CONFIGS = 32
-API_VERSIONS = 18
-BROKER_RESOURCE = 4
-METADATA_VERSION = "metadata.version"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,8 +44,8 @@ async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoi
     """The brokers (with --bootstrap-server) or controllers (with --bootstrap-controller), by id."""
     from kcli.client.admin import Target
     from kcli.client.cluster import _check_describe_error, _from_describe_cluster
-    from kcli.client.config import EndpointType
     from kcli.client.protocol import make, request_class
+    from kcli.kafka import EndpointType
 
     controllers = admin.endpoint_type is EndpointType.CONTROLLERS
     if include_fenced and controllers:
@@ -76,11 +54,11 @@ async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoi
         )
     if include_fenced:
         response = await admin.call(
-            DESCRIBE_CLUSTER,
+            ApiKey.DESCRIBE_CLUSTER,
             lambda version: make(
                 request_class("describe_cluster", version),
                 include_cluster_authorized_operations=False,
-                endpoint_type=1,
+                endpoint_type=EndpointType.BROKERS,
                 include_fenced_brokers=True,
             ),
             versions=(2, 2),
@@ -107,7 +85,7 @@ async def unregister_broker(admin: Admin, broker_id: int) -> None:
     from kcli.client.protocol import request_class
 
     response = await admin.call(
-        UNREGISTER_BROKER,
+        ApiKey.UNREGISTER_BROKER,
         lambda version: request_class("unregister_broker", version)(broker_id=broker_id),
         versions=(0, 0),
         target=Target.CONTROLLER,
@@ -193,320 +171,3 @@ def api_entries(offered: dict[int, tuple[int, int]]) -> tuple[ApiEntry, ...]:
                 )
             )
     return tuple(entries)
-
-
-# ------------------------------------------------------------------------------------------ doctor
-
-
-def _features_of(response: Any) -> tuple[int | None, tuple[int, int] | None, int | None]:
-    finalized = next(
-        (
-            int(f.max_version_level)
-            for f in getattr(response, "finalized_features", ())
-            if f.name == METADATA_VERSION
-        ),
-        None,
-    )
-    supported = next(
-        (
-            (int(f.min_version), int(f.max_version))
-            for f in getattr(response, "supported_features", ())
-            if f.name == METADATA_VERSION
-        ),
-        None,
-    )
-    epoch = getattr(response, "finalized_features_epoch", None)
-    return finalized, supported, (int(epoch) if epoch is not None and int(epoch) >= 0 else None)
-
-
-_EXPECTED_ID = re.compile(r"expected (-?\d+)")
-
-
-async def _identity_by_configs(connection: Connection, node_id: int, deadline: float) -> Identity:
-    """Ask the node for broker config resource `node_id`; Kafka refuses another node's id by name."""
-    from kcli.client.protocol import make, request_class
-
-    if DESCRIBE_CONFIGS not in connection.supported:
-        return Identity(
-            method="none", verified=None, detail="neither ApiVersions v5 nor DescribeConfigs offered"
-        )
-    version = connection.version_for(DESCRIBE_CONFIGS, (1, 4))
-    cls = request_class("describe_configs", version)
-    import sys
-
-    resource_cls = sys.modules[cls.__module__].DescribeConfigsResource
-    request = make(
-        cls,
-        resources=(
-            resource_cls(resource_type=BROKER_RESOURCE, resource_name=str(node_id), configuration_keys=None),
-        ),
-        include_synonyms=False,
-        include_documentation=False,
-    )
-    response = await connection.request(request, deadline=deadline)
-    result = response.results[0] if response.results else None
-    if result is None:
-        return Identity(method="describe_configs", verified=None, detail="empty DescribeConfigs answer")
-    code = int(result.error_code)
-    if code != 0:
-        match = _EXPECTED_ID.search(result.error_message or "")
-        if match:
-            actual = int(match.group(1))
-            return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
-        return Identity(method="describe_configs", verified=None, detail=result.error_message)
-    values = {str(c.name): c.value for c in result.configs}
-    seen = values.get("node.id") or values.get("broker.id")
-    if seen is None or not str(seen).lstrip("-").isdigit():
-        return Identity(
-            method="describe_configs", verified=None, detail="the node does not report its node.id"
-        )
-    actual = int(str(seen))
-    return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProbeResult:
-    """One endpoint's probe, and (for bootstrap addresses) the cluster and quorum it described."""
-
-    probe: EndpointProbe
-    description: Any = None  # kcli.client.cluster.ClusterDescription
-    quorum: QuorumInfo | None = None
-    quorum_error: str | None = None
-
-
-async def probe_endpoint(
-    config: ClientConfig,
-    endpoint: Endpoint,
-    *,
-    role: str,
-    node_id: int | None,
-    cluster_id: str | None,
-    timeout_ms: int,
-    describe_quorum: bool = False,
-) -> ProbeResult:
-    """Dial one endpoint on a fresh connection and record what it says about itself and the cluster.
-
-    Every probe has its own connection and deadline, so one misrouted or stopped node cannot
-    hold up the others (the Admin's routing and rebootstrap are deliberately not used here).
-    """
-    from kcli.client import cluster as cluster_wire
-    from kcli.client.api import quorum as quorum_wire
-    from kcli.client.config import EndpointType
-    from kcli.client.connection import Connection, PeerMemory, RebootstrapRequired
-
-    address = str(endpoint)
-    started = time.monotonic()
-    deadline = started + timeout_ms / 1000
-    endpoint_type = EndpointType.CONTROLLERS if role == "controller" else config.endpoint_type
-    connection: Connection | None = None
-
-    def failed(message: str, hint: str | None = None, *, auth_failed: bool = False) -> ProbeResult:
-        return ProbeResult(
-            probe=EndpointProbe(
-                role=role,
-                address=address,
-                node_id=node_id,
-                ok=False,
-                error=message,
-                error_hint=hint,
-                auth_failed=auth_failed,
-            )
-        )
-
-    try:
-        try:
-            connection = await Connection.open(
-                endpoint,
-                config=config,
-                deadline=deadline,
-                node_id=node_id,
-                cluster_id=cluster_id,
-                memory=PeerMemory(),
-            )
-        except RebootstrapRequired:
-            refused = Identity(
-                method="api_versions_v5",
-                verified=False,
-                detail=f"refused ClusterId {cluster_id} NodeId {node_id} with REBOOTSTRAP_REQUIRED",
-            )
-            latency = (time.monotonic() - started) * 1000
-            return ProbeResult(
-                probe=EndpointProbe(
-                    role=role,
-                    address=address,
-                    node_id=node_id,
-                    ok=True,
-                    latency_ms=latency,
-                    identity=refused,
-                )
-            )
-        latency = (time.monotonic() - started) * 1000
-        api_versions = connection.api_versions_response
-        finalized, supported, epoch = _features_of(api_versions)
-        identity: Identity | None = None
-        if node_id is not None:
-            if int(type(api_versions).__version__) >= 5 and cluster_id is not None and config.cluster_check:
-                identity = Identity(method="api_versions_v5", verified=True, actual_node_id=node_id)
-            else:
-                try:
-                    identity = await _identity_by_configs(connection, node_id, deadline)
-                except KcliError as error:
-                    identity = Identity(method="describe_configs", verified=None, detail=error.line())
-                    if connection.closed:
-                        connection = await Connection.open(endpoint, config=config, deadline=deadline)
-        fenced = role == "bootstrap" and endpoint_type is EndpointType.BROKERS
-        description = await cluster_wire.describe(
-            connection, endpoint_type, deadline=deadline, include_fenced_brokers=fenced
-        )
-        quorum: QuorumInfo | None = None
-        quorum_error: str | None = None
-        if describe_quorum:
-            try:
-                version = connection.version_for(quorum_wire.DESCRIBE_QUORUM, (0, 2))
-                response = await connection.request(quorum_wire._build_describe(version), deadline=deadline)
-                quorum = quorum_wire.quorum_from_response(
-                    response, cluster_id=description.cluster_id, node=connection.where
-                )
-            except KcliError as error:
-                quorum_error = error.line()
-        probe = EndpointProbe(
-            role=role,
-            address=address,
-            node_id=node_id,
-            ok=True,
-            latency_ms=latency,
-            cluster_id=description.cluster_id,
-            controller_id=description.controller_id,
-            identity=identity,
-            finalized_metadata_version=finalized,
-            supported_metadata_version=supported,
-            features_epoch=epoch,
-        )
-        return ProbeResult(probe=probe, description=description, quorum=quorum, quorum_error=quorum_error)
-    except KcliError as error:
-        from kcli.client.errors import AuthenticationFailed
-
-        return failed(error.message, error.hint, auth_failed=isinstance(error, AuthenticationFailed))
-    except TimeoutError:
-        return failed(f"no answer within {timeout_ms} ms")
-    finally:
-        if connection is not None:
-            await connection.close()
-
-
-async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> ClusterFacts:
-    """Everything doctor checks, from one or two bootstrap kinds (brokers and/or controllers)."""
-    from kcli.client.config import Endpoint, EndpointType
-    from kcli.ops.features import load_catalog
-
-    not_checked: list[str] = []
-    kinds = {config.endpoint_type for config in configs}
-    jobs = [(config, endpoint) for config in configs for endpoint in config.bootstrap]
-    bootstrap = await asyncio.gather(
-        *(
-            probe_endpoint(
-                config,
-                endpoint,
-                role="bootstrap",
-                node_id=None,
-                cluster_id=None,
-                timeout_ms=timeout_ms,
-                describe_quorum=True,
-            )
-            for config, endpoint in jobs
-        )
-    )
-    ids = Counter(r.probe.cluster_id for r in bootstrap if r.probe.ok and r.probe.cluster_id)
-    cluster_id = ids.most_common(1)[0][0] if ids else None
-
-    nodes: list[AdvertisedNode] = []
-    targets: dict[tuple[str, int], tuple[ClientConfig, Endpoint]] = {}
-    controller_id: int | None = None
-    quorum: QuorumInfo | None = None
-    quorum_errors: list[str] = []
-    for config in configs:
-        role = "controller" if config.endpoint_type is EndpointType.CONTROLLERS else "broker"
-        answered = [
-            r
-            for (c, _), r in zip(jobs, bootstrap, strict=True)
-            if c is config and r.description is not None and r.probe.cluster_id == cluster_id
-        ]
-        if not answered:
-            continue
-        description = answered[0].description
-        if role == "controller":
-            controller_id = description.controller_id
-        for node in sorted(description.nodes, key=lambda n: n.node_id):
-            nodes.append(
-                AdvertisedNode(
-                    role=role,
-                    node_id=node.node_id,
-                    host=node.host,
-                    port=node.port,
-                    rack=node.rack,
-                    fenced=node.fenced,
-                )
-            )
-            targets[(role, node.node_id)] = (config, node.endpoint)
-        for result in answered:
-            if result.quorum is not None and quorum is None:
-                quorum = result.quorum
-                # Voters come from DescribeQuorum too: a stopped voter is missing from
-                # DescribeCluster's list of controllers but must still be probed.
-                controllers = next((c for c in configs if c.endpoint_type is EndpointType.CONTROLLERS), None)
-                controllers = controllers or dataclasses.replace(
-                    config, endpoint_type=EndpointType.CONTROLLERS
-                )
-                for voter_id, endpoints in quorum.nodes.items():
-                    first = _first_listener(endpoints)
-                    if first is not None:
-                        targets.setdefault(
-                            ("controller", voter_id),
-                            (controllers, Endpoint(host=first[0], port=first[1], node_id=voter_id)),
-                        )
-                if not quorum.nodes and EndpointType.CONTROLLERS not in kinds:
-                    not_checked.append(
-                        "controller endpoints: DescribeQuorum v2 (Kafka 3.9+) not offered; "
-                        "add --bootstrap-controller to check controllers"
-                    )
-            elif result.quorum_error:
-                quorum_errors.append(result.quorum_error)
-    if quorum is None and quorum_errors:
-        not_checked.append(f"metadata quorum: {quorum_errors[0]}")
-    if EndpointType.BROKERS not in kinds:
-        not_checked.append(
-            "brokers: bootstrapped from controllers only; add --bootstrap-server to check brokers"
-        )
-
-    probes = await asyncio.gather(
-        *(
-            probe_endpoint(
-                config, endpoint, role=role, node_id=node_id, cluster_id=cluster_id, timeout_ms=timeout_ms
-            )
-            for (role, node_id), (config, endpoint) in sorted(targets.items())
-        )
-    )
-    return ClusterFacts(
-        cluster_id=cluster_id,
-        bootstrap_kind="controllers" if kinds == {EndpointType.CONTROLLERS} else "brokers",
-        bootstrap=tuple(r.probe for r in bootstrap),
-        nodes=tuple(nodes),
-        probes=tuple(r.probe for r in probes),
-        quorum=None
-        if quorum is None
-        else QuorumFacts(
-            leader_id=quorum.leader_id,
-            leader_epoch=quorum.leader_epoch,
-            high_watermark=quorum.high_watermark,
-            voters=quorum.voters,
-            observers=quorum.observers,
-        ),
-        controller_id=controller_id,
-        now_ms=int(time.time() * 1000),
-        not_checked=tuple(not_checked),
-        metadata_version_names=dict(load_catalog().metadata_versions),
-    )
-
-
-def _first_listener(endpoints: Sequence[Any]) -> tuple[str, int] | None:
-    return (endpoints[0].host, endpoints[0].port) if endpoints else None

@@ -26,17 +26,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
+from kcli.kafka import ApiKey, ConfigResourceType, ConfigSource
 from kcli.ops.config_model import ConfigEntry, ConfigSynonym, ResourceConfigs, ResourceError
-from kcli.ops.config_spec import ConfigChanges, ConfigResourceType, ConfigSource, Entity, EntityType
+from kcli.ops.config_spec import ConfigChanges, Entity, EntityType
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin, Target
 
-DESCRIBE_CONFIGS = 32
-INCREMENTAL_ALTER_CONFIGS = 44
-METADATA = 3
-LIST_GROUPS = 16
-LIST_CONFIG_RESOURCES = 74
 # Above this many resources for "any node", a describe is spread over the live nodes.
 SPREAD_THRESHOLD = 2000
 
@@ -179,7 +175,9 @@ async def describe_configs(
         if stats is not None:
             stats.count("DescribeConfigs")
         try:
-            response = await admin.call(DESCRIBE_CONFIGS, build, versions=(1, 4), target=target, fast=True)
+            response = await admin.call(
+                ApiKey.DESCRIBE_CONFIGS, build, versions=(1, 4), target=target, fast=True
+            )
         except KcliError as error:
             return [ResourceConfigs(entity=e, error=failure(error)) for e in group]
         by_key = {(int(r.resource_type), r.resource_name): r for r in response.results}
@@ -257,7 +255,9 @@ async def incremental_alter_configs(
         if stats is not None:
             stats.count("IncrementalAlterConfigs")
         try:
-            response = await admin.call(INCREMENTAL_ALTER_CONFIGS, build, versions=(0, 1), target=target)
+            response = await admin.call(
+                ApiKey.INCREMENTAL_ALTER_CONFIGS, build, versions=(0, 1), target=target
+            )
             for _retry in range(3):
                 # Every resource NOT_CONTROLLER: the controller moved before applying anything (the
                 # error is per resource here, not top-level), so find the new one and send it again.
@@ -265,7 +265,9 @@ async def incremental_alter_configs(
                     break
                 await asyncio.sleep(admin.config.retry_backoff_ms / 1000)
                 await admin.describe_cluster()
-                response = await admin.call(INCREMENTAL_ALTER_CONFIGS, build, versions=(0, 1), target=target)
+                response = await admin.call(
+                    ApiKey.INCREMENTAL_ALTER_CONFIGS, build, versions=(0, 1), target=target
+                )
         except KcliError as error:
             return {(e.type, e.resource_name): failure(error) for e in group}
         by_key = {(int(r.resource_type), r.resource_name): r for r in response.responses}
@@ -306,7 +308,7 @@ async def list_topic_names(admin: Admin, stats: CallStats | None = None) -> list
 
     if stats is not None:
         stats.count("Metadata")
-    response = await admin.call(METADATA, build, versions=(1, 12), target=Target.ANY, fast=True)
+    response = await admin.call(ApiKey.METADATA, build, versions=(1, 12), target=Target.ANY, fast=True)
     names = []
     for topic in response.topics:
         if int(topic.error_code) not in (0, 3) and topic.name is None:
@@ -333,7 +335,7 @@ async def list_config_resources(admin: Admin, resource_type: ConfigResourceType)
         return make(cls, resource_types=(i8(int(resource_type)),))
 
     versions = (0, 1) if resource_type is ConfigResourceType.CLIENT_METRICS else (1, 1)
-    response = await admin.call(LIST_CONFIG_RESOURCES, build, versions=versions, target=Target.ANY)
+    response = await admin.call(ApiKey.LIST_CONFIG_RESOURCES, build, versions=versions, target=Target.ANY)
     check(int(response.error_code), None, what="ListConfigResources")
     return sorted(
         r.resource_name
@@ -363,7 +365,7 @@ async def list_group_ids(admin: Admin) -> list[str]:
     def build(node_id: int, version: int) -> Any:
         return make(request_cls("list_groups", version))
 
-    replies = await admin.call_each(sorted(admin.nodes), LIST_GROUPS, build, versions=(0, 5))
+    replies = await admin.call_each(sorted(admin.nodes), ApiKey.LIST_GROUPS, build, versions=(0, 5))
     ids: set[str] = set()
     for reply in replies.values():
         if isinstance(reply, KcliError):

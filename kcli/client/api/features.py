@@ -19,19 +19,12 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
-from kcli.ops.features import (
-    FeatureDescription,
-    UpdateOutcome,
-    UpdatePlan,
-    UpdateResult,
-    UpgradeType,
-    describe_features,
-)
+from kcli.kafka import ApiKey, FeatureUpgradeType
+from kcli.ops.features import FeatureDescription, UpdateOutcome, UpdatePlan, UpdateResult, describe_features
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
 
-UPDATE_FEATURES = 57
 UPDATE_FEATURES_VERSIONS = (0, 2)
 
 
@@ -50,13 +43,13 @@ def description_from_api_versions(response: Any, *, node: int | None = None) -> 
 
 async def describe(admin: Admin, node_id: int | None = None) -> FeatureDescription:
     """The features of one node (see module doc for which)."""
-    from kcli.client.config import EndpointType
+    from kcli.kafka import EndpointType
 
     if node_id is None and admin.endpoint_type is EndpointType.CONTROLLERS and admin.controller_id >= 0:
         node_id = admin.controller_id
     if node_id is not None and node_id not in admin.nodes:
         raise KcliError(
-            f"node {node_id} is not a known {'controller' if admin.endpoint_type == 2 else 'broker'}",
+            f"node {node_id} is not a known {'controller' if admin.endpoint_type is EndpointType.CONTROLLERS else 'broker'}",
             hint=f"known: {', '.join(str(n) for n in sorted(admin.nodes))}",
         )
     response = await admin.api_versions(node_id)
@@ -70,7 +63,7 @@ def _build_update(plan: UpdatePlan, timeout_ms: int) -> Any:
         from kcli.client.protocol import request_class
 
         if version == 0 and (
-            plan.dry_run or any(u.upgrade_type is UpgradeType.UNSAFE_DOWNGRADE for u in plan.updates)
+            plan.dry_run or any(u.upgrade_type is FeatureUpgradeType.UNSAFE_DOWNGRADE for u in plan.updates)
         ):
             raise KcliError(
                 "this cluster only offers UpdateFeatures v0, which has no --dry-run or --unsafe",
@@ -83,7 +76,7 @@ def _build_update(plan: UpdatePlan, timeout_ms: int) -> Any:
                 key_cls(
                     feature=u.feature,
                     max_version_level=i16(u.level),
-                    allow_downgrade=u.upgrade_type is not UpgradeType.UPGRADE,
+                    allow_downgrade=u.upgrade_type is not FeatureUpgradeType.UPGRADE,
                 )
                 for u in plan.updates
             )
@@ -128,7 +121,7 @@ async def update(admin: Admin, plan: UpdatePlan) -> UpdateResult:
 
     timeout_ms = admin.config.default_api_timeout_ms
     response = await admin.call(
-        UPDATE_FEATURES,
+        ApiKey.UPDATE_FEATURES,
         _build_update(plan, timeout_ms),
         versions=UPDATE_FEATURES_VERSIONS,
         target=Target.CONTROLLER,

@@ -16,14 +16,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
+from kcli.kafka import ApiKey
 from kcli.ops.config_model import ResourceError
 from kcli.ops.reassign.model import TopicPartition
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
-
-ALTER_REPLICA_LOG_DIRS = 34
-DESCRIBE_LOG_DIRS = 35
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,7 +65,7 @@ async def describe_log_dirs(
         )
         return make(cls, topics=topics)
 
-    raw = await admin.call_each(list(brokers), DESCRIBE_LOG_DIRS, build, versions=(1, 4))
+    raw = await admin.call_each(list(brokers), ApiKey.DESCRIBE_LOG_DIRS, build, versions=(1, 4))
     out: dict[int, BrokerLogDirs | KcliError] = {}
     for broker, response in raw.items():
         if isinstance(response, KcliError):
@@ -159,7 +157,9 @@ async def alter_replica_log_dirs(
             ),
         )
 
-    response = await admin.call(ALTER_REPLICA_LOG_DIRS, build, versions=(1, 2), target=Target.node(broker))
+    response = await admin.call(
+        ApiKey.ALTER_REPLICA_LOG_DIRS, build, versions=(1, 2), target=Target.node(broker)
+    )
     out: dict[TopicPartition, ResourceError | None] = {}
     for topic in response.results:
         for p in topic.partitions:

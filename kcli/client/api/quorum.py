@@ -24,15 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.client.errors import check
 from kcli.errors import KcliError
+from kcli.kafka import ApiKey
 from kcli.ops.quorum import ControllerToAdd, QuorumEndpoint, QuorumInfo, ReplicaState
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
     from kcli.client.config import ClientConfig
 
-DESCRIBE_QUORUM = 55
-ADD_RAFT_VOTER = 80
-REMOVE_RAFT_VOTER = 81
 METADATA_TOPIC = "__cluster_metadata"
 
 
@@ -97,7 +95,11 @@ async def describe(admin: Admin, *, timeout_ms: int | None = None) -> QuorumInfo
     from kcli.client.admin import Target
 
     response = await admin.call(
-        DESCRIBE_QUORUM, _build_describe, versions=(0, 2), target=Target.CONTROLLER, timeout_ms=timeout_ms
+        ApiKey.DESCRIBE_QUORUM,
+        _build_describe,
+        versions=(0, 2),
+        target=Target.CONTROLLER,
+        timeout_ms=timeout_ms,
     )
     return quorum_from_response(response, cluster_id=admin.cluster_id)
 
@@ -125,7 +127,7 @@ async def add_controller(admin: Admin, controller: ControllerToAdd) -> None:
         )
 
     response = await admin.call(
-        ADD_RAFT_VOTER, build, versions=(0, 1), target=Target.CONTROLLER, idempotent=False
+        ApiKey.ADD_RAFT_VOTER, build, versions=(0, 1), target=Target.CONTROLLER, idempotent=False
     )
     check(
         int(response.error_code),
@@ -146,7 +148,7 @@ async def remove_controller(admin: Admin, node_id: int, directory_id: uuid.UUID)
         )
 
     response = await admin.call(
-        REMOVE_RAFT_VOTER, build, versions=(0, 0), target=Target.CONTROLLER, idempotent=False
+        ApiKey.REMOVE_RAFT_VOTER, build, versions=(0, 0), target=Target.CONTROLLER, idempotent=False
     )
     check(int(response.error_code), response.error_message, what=f"RemoveRaftVoter of controller {node_id}")
 

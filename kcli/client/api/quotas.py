@@ -17,15 +17,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kcli.client.api.configs import CallStats, make, nested, request_cls, resource_error
+from kcli.kafka import ApiKey, QuotaMatchType
 from kcli.ops.config_model import QuotaEntity, QuotaEntry, ResourceError
-from kcli.ops.config_spec import QUOTA_ENTITY_KEY, Entity, QuotaChange
+from kcli.ops.config_spec import QUOTA_ENTITY_KEY, Entity
+from kcli.ops.quota_plan import QuotaChange
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
 
-DESCRIBE_CLIENT_QUOTAS = 48
-ALTER_CLIENT_QUOTAS = 49
-MATCH_EXACT, MATCH_DEFAULT, MATCH_SPECIFIED = 0, 1, 2
 _ORDER = {"user": 0, "client-id": 1, "ip": 2}
 
 
@@ -44,11 +43,11 @@ async def describe_client_quotas(
         data = []
         for entity in components:
             if entity.default:
-                match_type, match = MATCH_DEFAULT, None
+                match_type, match = QuotaMatchType.DEFAULT, None
             elif entity.name is not None:
-                match_type, match = MATCH_EXACT, entity.name
+                match_type, match = QuotaMatchType.EXACT, entity.name
             else:
-                match_type, match = MATCH_SPECIFIED, None
+                match_type, match = QuotaMatchType.SPECIFIED, None
             data.append(
                 component(entity_type=QUOTA_ENTITY_KEY[entity.type], match_type=i8(match_type), match=match)
             )
@@ -56,7 +55,7 @@ async def describe_client_quotas(
 
     if stats is not None:
         stats.count("DescribeClientQuotas")
-    response = await admin.call(DESCRIBE_CLIENT_QUOTAS, build, versions=(0, 1), target=Target.ANY)
+    response = await admin.call(ApiKey.DESCRIBE_CLIENT_QUOTAS, build, versions=(0, 1), target=Target.ANY)
     check(int(response.error_code), response.error_message, what="DescribeClientQuotas")
     out = []
     for entry in response.entries or ():
@@ -102,7 +101,7 @@ async def alter_client_quotas(
 
     if stats is not None:
         stats.count("AlterClientQuotas")
-    response = await admin.call(ALTER_CLIENT_QUOTAS, build, versions=(0, 1), target=Target.CONTROLLER)
+    response = await admin.call(ApiKey.ALTER_CLIENT_QUOTAS, build, versions=(0, 1), target=Target.CONTROLLER)
     if not response.entries:
         return ResourceError(
             code=-1, name="MISSING_RESULT", message="the server did not report on the entity"

@@ -16,14 +16,12 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kcli.kafka import ApiKey
 from kcli.ops.config_model import ResourceError
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
-
-ALTER_PARTITION_REASSIGNMENTS = 45
-LIST_PARTITION_REASSIGNMENTS = 46
 
 
 def _timeout(ms: int) -> Any:
@@ -61,7 +59,7 @@ async def list_reassignments(
         return make(cls, timeout=_timeout(timeout_ms), topics=topics)
 
     response = await admin.call(
-        LIST_PARTITION_REASSIGNMENTS, build, versions=(0, 0), target=Target.CONTROLLER
+        ApiKey.LIST_PARTITION_REASSIGNMENTS, build, versions=(0, 0), target=Target.CONTROLLER
     )
     check(int(response.error_code), response.error_message, what="ListPartitionReassignments")
     out: dict[TopicPartition, OngoingReassignment] = {}
@@ -110,7 +108,7 @@ async def alter_reassignments(
         )
 
     response = await admin.call(
-        ALTER_PARTITION_REASSIGNMENTS, build, versions=(0, 1), target=Target.CONTROLLER
+        ApiKey.ALTER_PARTITION_REASSIGNMENTS, build, versions=(0, 1), target=Target.CONTROLLER
     )
     top = resource_error(int(response.error_code), response.error_message)
     if top is not None:

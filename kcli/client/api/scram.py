@@ -18,14 +18,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kcli.client.api.configs import CallStats, make, nested, request_cls, resource_error
+from kcli.kafka import ApiKey, ScramMechanism
 from kcli.ops.config_model import ResourceError, ScramInfo
-from kcli.ops.config_spec import ScramMechanism, ScramUpsert
+from kcli.ops.quota_plan import ScramUpsert
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
 
-DESCRIBE_USER_SCRAM_CREDENTIALS = 50
-ALTER_USER_SCRAM_CREDENTIALS = 51
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -58,7 +57,9 @@ async def describe_user_scram_credentials(
 
     if stats is not None:
         stats.count("DescribeUserScramCredentials")
-    response = await admin.call(DESCRIBE_USER_SCRAM_CREDENTIALS, build, versions=(0, 0), target=Target.ANY)
+    response = await admin.call(
+        ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, build, versions=(0, 0), target=Target.ANY
+    )
     check(int(response.error_code), response.error_message, what="DescribeUserScramCredentials")
     out = []
     for result in response.results:
@@ -117,7 +118,7 @@ async def alter_user_scram_credentials(
     if stats is not None:
         stats.count("AlterUserScramCredentials")
     response = await admin.call(
-        ALTER_USER_SCRAM_CREDENTIALS, build, versions=(0, 0), target=Target.CONTROLLER, idempotent=True
+        ApiKey.ALTER_USER_SCRAM_CREDENTIALS, build, versions=(0, 0), target=Target.CONTROLLER, idempotent=True
     )
     if not response.results:
         return ResourceError(

@@ -17,13 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kcli.client.errors import code_of
+from kcli.kafka import ApiKey
 from kcli.ops.reassign.model import TopicPartition
+
+UNKNOWN_TOPIC_OR_PARTITION = code_of("UNKNOWN_TOPIC_OR_PARTITION")
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
-
-METADATA = 3
-UNKNOWN_TOPIC_OR_PARTITION = 3
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,7 +54,7 @@ async def describe_assignments(admin: Admin, topics: Sequence[str]) -> TopicAssi
             include_cluster_authorized_operations=False,
         )
 
-    response = await admin.call(METADATA, build, versions=(1, 12))
+    response = await admin.call(ApiKey.METADATA, build, versions=(1, 12))
     replicas: dict[TopicPartition, tuple[int, ...]] = {}
     missing: list[str] = []
     for topic in response.topics:

@@ -20,19 +20,20 @@ from __future__ import annotations
 import uuid
 from typing import Any, TypeGuard
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import AclOperation, ApiKey, ResourceType
 from kcli.sandbox import fastcodec
-from kcli.sandbox.authorizer import DESCRIBE, TOPIC, authorized_operations
+from kcli.sandbox.authorizer import authorized_operations
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.image import Topic
 from kcli.sandbox.registry import Listener, api
 from kcli.sandbox.wire import PreEncoded, has_field
 
-UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_ID = 3, 29, 100
-LEADER_NOT_AVAILABLE = 5
 AUTHORIZED_OPERATIONS_UNSET = -(2**31)
 
 
-@api(3, "metadata", (0, 13), listeners=Listener.BROKER)
+@api(ApiKey.METADATA, (0, 13), listeners=Listener.BROKER)
 async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
     """Describe brokers and topics."""
     cluster = ctx.cluster
@@ -52,7 +53,7 @@ async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
     topics: list[Any] = []
     if request.topics is None:
         for each in image.topics.values():
-            if ctx.authorize(DESCRIBE, TOPIC, each.name):
+            if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, each.name):
                 topics.append(_topic(ctx, each, live, with_ops))
     else:
         for wanted in request.topics:
@@ -61,18 +62,18 @@ async def handle_metadata(ctx: RequestContext, request: Any) -> Any:
             if _by_id(topic_id):
                 topic = image.topics.get(topic_id)
                 if topic is None:
-                    topics.append(_error(ctx, UNKNOWN_TOPIC_ID, None, topic_id))
+                    topics.append(_error(ctx, ErrorCode.unknown_topic_id, None, topic_id))
                     continue
-                if not ctx.authorize(DESCRIBE, TOPIC, topic.name):
-                    topics.append(_error(ctx, TOPIC_AUTHORIZATION_FAILED, None, topic_id))
+                if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name):
+                    topics.append(_error(ctx, ErrorCode.topic_authorization_failed, None, topic_id))
                     continue
             else:
                 topic = image.topic(name or "")
-                if not ctx.authorize(DESCRIBE, TOPIC, name or ""):
-                    topics.append(_error(ctx, TOPIC_AUTHORIZATION_FAILED, name, None))
+                if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name or ""):
+                    topics.append(_error(ctx, ErrorCode.topic_authorization_failed, name, None))
                     continue
                 if topic is None:
-                    topics.append(_error(ctx, UNKNOWN_TOPIC_OR_PARTITION, name, None))
+                    topics.append(_error(ctx, ErrorCode.unknown_topic_or_partition, name, None))
                     continue
             topics.append(_topic(ctx, topic, live, with_ops))
     return ctx.r(
@@ -112,7 +113,7 @@ def _topic(ctx: RequestContext, topic: Topic, live: set[int], with_ops: bool) ->
     partitions = []
     for p in sorted(topic.partitions.values(), key=lambda p: p.partition_id):
         offline = tuple(b for b in p.replicas if b not in live)
-        error = LEADER_NOT_AVAILABLE if p.leader == -1 else 0
+        error = ErrorCode.leader_not_available if p.leader == -1 else 0
         if full:
             partitions.append(
                 make(
@@ -138,7 +139,11 @@ def _topic(ctx: RequestContext, topic: Topic, live: set[int], with_ops: bool) ->
                     offline_replicas=offline,
                 )
             )
-    operations = authorized_operations(ctx, TOPIC, topic.name) if with_ops else AUTHORIZED_OPERATIONS_UNSET
+    operations = (
+        authorized_operations(ctx, ResourceType.TOPIC, topic.name)
+        if with_ops
+        else AUTHORIZED_OPERATIONS_UNSET
+    )
     return ctx.r(
         "MetadataResponseTopic",
         error_code=0,
@@ -160,7 +165,7 @@ def _topic_bytes(ctx: RequestContext, topic: Topic, live: set[int]) -> bytes:
         return bytes(cached[1])
     partitions = [
         fastcodec.metadata_partition(
-            LEADER_NOT_AVAILABLE if p.leader == -1 else 0,
+            ErrorCode.leader_not_available if p.leader == -1 else 0,
             p.partition_id,
             p.leader,
             p.leader_epoch,
@@ -188,7 +193,7 @@ def _fast(ctx: RequestContext, request: Any, live: set[int]) -> Any:
     topics: list[bytes] = []
     if request.topics is None:
         for each in image.topics.values():
-            if ctx.authorize(DESCRIBE, TOPIC, each.name):
+            if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, each.name):
                 topics.append(_topic_bytes(ctx, each, live))
     else:
         for wanted in request.topics:
@@ -196,25 +201,35 @@ def _fast(ctx: RequestContext, request: Any, live: set[int]) -> Any:
             name = wanted.name
             if _by_id(topic_id):
                 found = image.topics.get(topic_id)
-                if found is None or not ctx.authorize(DESCRIBE, TOPIC, found.name):
-                    code = UNKNOWN_TOPIC_ID if found is None else TOPIC_AUTHORIZATION_FAILED
+                if found is None or not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, found.name):
+                    code = (
+                        ErrorCode.unknown_topic_id if found is None else ErrorCode.topic_authorization_failed
+                    )
                     topics.append(
                         fastcodec.metadata_topic(code, None, topic_id, (), AUTHORIZED_OPERATIONS_UNSET)
                     )
                     continue
             else:
                 found = image.topic(name or "")
-                if not ctx.authorize(DESCRIBE, TOPIC, name or ""):
+                if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name or ""):
                     topics.append(
                         fastcodec.metadata_topic(
-                            TOPIC_AUTHORIZATION_FAILED, name, null_id, (), AUTHORIZED_OPERATIONS_UNSET
+                            ErrorCode.topic_authorization_failed,
+                            name,
+                            null_id,
+                            (),
+                            AUTHORIZED_OPERATIONS_UNSET,
                         )
                     )
                     continue
                 if found is None:
                     topics.append(
                         fastcodec.metadata_topic(
-                            UNKNOWN_TOPIC_OR_PARTITION, name, null_id, (), AUTHORIZED_OPERATIONS_UNSET
+                            ErrorCode.unknown_topic_or_partition,
+                            name,
+                            null_id,
+                            (),
+                            AUTHORIZED_OPERATIONS_UNSET,
                         )
                     )
                     continue

@@ -15,21 +15,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import ApiKey
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
-UNSUPPORTED_SASL_MECHANISM, ILLEGAL_SASL_STATE = 33, 34
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 
 
-@api(17, "sasl_handshake", (0, 1), needs_auth=False)
+@api(ApiKey.SASL_HANDSHAKE, (0, 1), needs_auth=False)
 async def handle_sasl_handshake(ctx: RequestContext, request: Any) -> Any:
     """Choose a mechanism."""
     session = ctx.extra["session"]
     if not ctx.cluster.settings.security.sasl or session.authenticated:
-        return ctx.r("SaslHandshakeResponse", error_code=ILLEGAL_SASL_STATE, mechanisms=MECHANISMS)
+        return ctx.r("SaslHandshakeResponse", error_code=ErrorCode.illegal_sasl_state, mechanisms=MECHANISMS)
     if request.mechanism not in MECHANISMS:
-        return ctx.r("SaslHandshakeResponse", error_code=UNSUPPORTED_SASL_MECHANISM, mechanisms=MECHANISMS)
+        return ctx.r(
+            "SaslHandshakeResponse", error_code=ErrorCode.unsupported_sasl_mechanism, mechanisms=MECHANISMS
+        )
     session.mechanism = request.mechanism
     session.sasl_state = None
     session.raw_tokens = ctx.version == 0

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import ApiKey
 from kcli.sandbox import wire
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.features import supported_features
 from kcli.sandbox.registry import api, specs_for
-
-REBOOTSTRAP_REQUIRED = 129
-INVALID_REQUEST = 42
-UNSUPPORTED_VERSION = 35
 
 
 def decode_api_versions(frame: bytes, version: int) -> tuple[Any, Any, Any]:
@@ -58,14 +57,14 @@ def unsupported_version_response(cluster: Any, node: Any, correlation_id: int) -
     module = wire.classes("api_versions", 0)[2]
     response = wire.make(
         module.ApiVersionsResponse,
-        error_code=UNSUPPORTED_VERSION,
+        error_code=ErrorCode.unsupported_version,
         api_keys=api_table(module, node.kind),
         throttle_time=ZERO,
     )
     return wire.encode_response(response, correlation_id)
 
 
-@api(18, "api_versions", (0, 5), needs_auth=False)
+@api(ApiKey.API_VERSIONS, (0, 5), needs_auth=False)
 async def handle_api_versions(ctx: RequestContext, request: Any) -> Any:
     """Answer ApiVersions from the registry and the image's features."""
     module = ctx.response_module
@@ -105,7 +104,7 @@ def _kip1242_error(ctx: RequestContext, request: Any) -> int:
     cluster_id = getattr(request, "cluster_id", None)
     node_id = getattr(request, "node_id", -1)
     if cluster_id is None:
-        return INVALID_REQUEST if node_id != -1 else 0
+        return ErrorCode.invalid_request if node_id != -1 else 0
     if cluster_id != ctx.cluster.cluster_id or (node_id != -1 and node_id != ctx.node.node_id):
-        return REBOOTSTRAP_REQUIRED
+        return ErrorCode.rebootstrap_required
     return 0

@@ -19,9 +19,10 @@ import re
 import uuid
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ConfigResourceType, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, CREATE, TOPIC
-from kcli.sandbox.configdefs import TOPIC as TOPIC_RESOURCE
 from kcli.sandbox.configview import ConfigProblem, topic_entries, validate_value
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.placement import assign, partition_records
@@ -30,9 +31,6 @@ from kcli.sandbox.registry import api
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
 
-INVALID_TOPIC_EXCEPTION, TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS = 17, 36, 37
-INVALID_REPLICATION_FACTOR, INVALID_REPLICA_ASSIGNMENT, INVALID_REQUEST = 38, 39, 42
-TOPIC_AUTHORIZATION_FAILED = 29
 _LEGAL = re.compile(r"^[a-zA-Z0-9._-]+$")
 
 
@@ -46,17 +44,17 @@ class TopicProblem(Exception):
 def check_topic_name(name: str) -> None:
     """Kafka's Topic.validate rules."""
     if not name:
-        raise TopicProblem(INVALID_TOPIC_EXCEPTION, "Topic name is illegal, it can't be empty")
+        raise TopicProblem(ErrorCode.invalid_topic_exception, "Topic name is illegal, it can't be empty")
     if name in (".", ".."):
-        raise TopicProblem(INVALID_TOPIC_EXCEPTION, 'Topic name cannot be "." or ".."')
+        raise TopicProblem(ErrorCode.invalid_topic_exception, 'Topic name cannot be "." or ".."')
     if len(name) > 249:
         raise TopicProblem(
-            INVALID_TOPIC_EXCEPTION,
+            ErrorCode.invalid_topic_exception,
             f"Topic name is illegal, it can't be longer than 249 characters, topic name: {name}",
         )
     if not _LEGAL.match(name):
         raise TopicProblem(
-            INVALID_TOPIC_EXCEPTION,
+            ErrorCode.invalid_topic_exception,
             f"Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'",
         )
 
@@ -65,20 +63,22 @@ def default_replication_factor(ctx: RequestContext) -> int:
     return ctx.cluster.settings.replication_factor or min(3, len(ctx.cluster.settings.broker_ids()))
 
 
-@api(19, "create_topics", (2, 7), forward=True)
+@api(ApiKey.CREATE_TOPICS, (2, 7), forward=True)
 async def handle_create_topics(ctx: RequestContext, request: Any) -> Any:
     """Create topics."""
     names = [t.name for t in request.topics]
     duplicates = {n for n in names if names.count(n) > 1}
-    cluster_ok = ctx.authorize(CREATE, CLUSTER, CLUSTER_NAME)
+    cluster_ok = ctx.authorize(AclOperation.CREATE, ResourceType.CLUSTER, CLUSTER_NAME)
     results = []
     records: list[Any] = []
     for topic in request.topics:
         try:
             if topic.name in duplicates:
-                raise TopicProblem(INVALID_REQUEST, f"Duplicate topic name {topic.name} in the request.")
-            if not cluster_ok and not ctx.authorize(CREATE, TOPIC, topic.name):
-                raise TopicProblem(TOPIC_AUTHORIZATION_FAILED, "Authorization failed.")
+                raise TopicProblem(
+                    ErrorCode.invalid_request, f"Duplicate topic name {topic.name} in the request."
+                )
+            if not cluster_ok and not ctx.authorize(AclOperation.CREATE, ResourceType.TOPIC, topic.name):
+                raise TopicProblem(ErrorCode.topic_authorization_failed, "Authorization failed.")
             new = _plan(ctx, topic)
         except TopicProblem as problem:
             results.append(_result(ctx, topic.name, None, problem.code, problem.message))
@@ -98,30 +98,31 @@ def _plan(ctx: RequestContext, topic: Any) -> list[Any]:
     check_topic_name(topic.name)
     cluster = ctx.cluster
     if cluster.image.topic(topic.name) is not None:
-        raise TopicProblem(TOPIC_ALREADY_EXISTS, f"Topic '{topic.name}' already exists.")
+        raise TopicProblem(ErrorCode.topic_already_exists, f"Topic '{topic.name}' already exists.")
     brokers = cluster.live_broker_ids()
     if topic.assignments:
         if topic.num_partitions != -1 or topic.replication_factor != -1:
             raise TopicProblem(
-                INVALID_REQUEST,
+                ErrorCode.invalid_request,
                 "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.",
             )
         assignment = []
         for index, a in enumerate(sorted(topic.assignments, key=lambda a: a.partition_index)):
             if a.partition_index != index:
                 raise TopicProblem(
-                    INVALID_REPLICA_ASSIGNMENT, "Partitions should be a consecutive 0-based integer sequence"
+                    ErrorCode.invalid_replica_assignment,
+                    "Partitions should be a consecutive 0-based integer sequence",
                 )
             replicas = list(a.broker_ids)
             if not replicas or len(set(replicas)) != len(replicas):
                 raise TopicProblem(
-                    INVALID_REPLICA_ASSIGNMENT,
+                    ErrorCode.invalid_replica_assignment,
                     f"Duplicate brokers not allowed in replica assignment: {replicas} for partition id {index}.",
                 )
             unknown = [b for b in replicas if b not in cluster.image.brokers]
             if unknown:
                 raise TopicProblem(
-                    INVALID_REPLICA_ASSIGNMENT,
+                    ErrorCode.invalid_replica_assignment,
                     f"The manual partition assignment includes broker {unknown[0]}, but no such broker is registered.",
                 )
             assignment.append(replicas)
@@ -134,16 +135,16 @@ def _plan(ctx: RequestContext, topic: Any) -> list[Any]:
             factor = default_replication_factor(ctx)
         if partitions <= 0:
             raise TopicProblem(
-                INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value."
+                ErrorCode.invalid_partitions, "Number of partitions was set to an invalid non-positive value."
             )
         if factor <= 0:
             raise TopicProblem(
-                INVALID_REPLICATION_FACTOR,
+                ErrorCode.invalid_replication_factor,
                 "Replication factor must be larger than 0, or -1 to use the default value.",
             )
         if factor > len(brokers):
             raise TopicProblem(
-                INVALID_REPLICATION_FACTOR,
+                ErrorCode.invalid_replication_factor,
                 f"Unable to replicate the partition {factor} time(s): The target replication factor of {factor} "
                 f"cannot be reached because only {len(brokers)} broker(s) are registered.",
             )
@@ -153,13 +154,13 @@ def _plan(ctx: RequestContext, topic: Any) -> list[Any]:
     seen: set[str] = set()
     for config in topic.configs:
         if config.name in seen:
-            raise ConfigProblem(INVALID_REQUEST, f"Duplicate configuration key {config.name}")
+            raise ConfigProblem(ErrorCode.invalid_request, f"Duplicate configuration key {config.name}")
         seen.add(config.name)
-        validate_value(TOPIC_RESOURCE, config.name, config.value)
+        validate_value(ConfigResourceType.TOPIC, config.name, config.value)
         if config.value is not None:
             configs.append(
                 R.ConfigRecord(
-                    resource_type=TOPIC_RESOURCE,
+                    resource_type=ConfigResourceType.TOPIC,
                     resource_name=topic.name,
                     name=config.name,
                     value=config.value,

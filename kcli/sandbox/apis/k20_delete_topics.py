@@ -13,19 +13,20 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import AclOperation, ApiKey, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.authorizer import DELETE, TOPIC
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
 
-UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_ID = 3, 29, 100
 NULL_ID = uuid.UUID(int=0)
 
 
-@api(20, "delete_topics", (1, 6), forward=True)
+@api(ApiKey.DELETE_TOPICS, (1, 6), forward=True)
 async def handle_delete_topics(ctx: RequestContext, request: Any) -> Any:
     """Delete topics."""
     image = ctx.cluster.image
@@ -40,12 +41,16 @@ async def handle_delete_topics(ctx: RequestContext, request: Any) -> Any:
         if name is None and topic_id is not None and topic_id != NULL_ID:
             topic = image.topics.get(topic_id)
             if topic is None:
-                results.append(_result(ctx, None, topic_id, UNKNOWN_TOPIC_ID, "Topic id does not exist."))
+                results.append(
+                    _result(ctx, None, topic_id, ErrorCode.unknown_topic_id, "Topic id does not exist.")
+                )
                 continue
         else:
             topic = image.topic(name or "")
-            if not ctx.authorize(DELETE, TOPIC, name or ""):
-                results.append(_result(ctx, name, None, TOPIC_AUTHORIZATION_FAILED, "Authorization failed."))
+            if not ctx.authorize(AclOperation.DELETE, ResourceType.TOPIC, name or ""):
+                results.append(
+                    _result(ctx, name, None, ErrorCode.topic_authorization_failed, "Authorization failed.")
+                )
                 continue
             if topic is None:
                 results.append(
@@ -53,14 +58,20 @@ async def handle_delete_topics(ctx: RequestContext, request: Any) -> Any:
                         ctx,
                         name,
                         None,
-                        UNKNOWN_TOPIC_OR_PARTITION,
+                        ErrorCode.unknown_topic_or_partition,
                         "This server does not host this topic-partition.",
                     )
                 )
                 continue
-        if not ctx.authorize(DELETE, TOPIC, topic.name):
+        if not ctx.authorize(AclOperation.DELETE, ResourceType.TOPIC, topic.name):
             results.append(
-                _result(ctx, topic.name, topic.topic_id, TOPIC_AUTHORIZATION_FAILED, "Authorization failed.")
+                _result(
+                    ctx,
+                    topic.name,
+                    topic.topic_id,
+                    ErrorCode.topic_authorization_failed,
+                    "Authorization failed.",
+                )
             )
             continue
         records.append(R.RemoveTopicRecord(topic_id=topic.topic_id))

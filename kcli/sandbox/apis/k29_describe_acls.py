@@ -11,29 +11,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE, filter_matches
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
+from kcli.sandbox.authorizer import filter_matches
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
-SECURITY_DISABLED, CLUSTER_AUTHORIZATION_FAILED = 54, 31
 
-
-@api(29, "describe_acls", (1, 3))
+@api(ApiKey.DESCRIBE_ACLS, (1, 3))
 async def handle_describe_acls(ctx: RequestContext, request: Any) -> Any:
     """Describe ACLs."""
     if not ctx.cluster.settings.authorizer:
         return ctx.r(
             "DescribeAclsResponse",
             throttle_time=ZERO,
-            error_code=SECURITY_DISABLED,
+            error_code=ErrorCode.security_disabled,
             error_message="No Authorizer is configured.",
             resources=(),
         )
-    if not ctx.authorize(DESCRIBE, CLUSTER, CLUSTER_NAME):
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.r(
             "DescribeAclsResponse",
             throttle_time=ZERO,
-            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_code=ErrorCode.cluster_authorization_failed,
             error_message="Authorization failed.",
             resources=(),
         )

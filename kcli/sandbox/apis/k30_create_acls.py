@@ -14,50 +14,54 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, PatternType, PermissionType, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.authorizer import ALLOW, ALTER, CLUSTER, CLUSTER_NAME, DENY, LITERAL, PREFIXED
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
 R: Any = _records
-SECURITY_DISABLED, CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST = 54, 31, 42
+
+# A binding names one concrete resource type (not UNKNOWN or the ANY of filters).
+_SPECIFIC_RESOURCE_TYPES = frozenset(kind for kind in ResourceType if kind > ResourceType.ANY)
 
 
 def binding_problem(
     resource_type: int, name: str, pattern: int, principal: str, operation: int, permission: int
 ) -> str | None:
     """Why a binding cannot be stored (None when it can)."""
-    if resource_type not in (2, 3, 4, 5, 6, 7):
+    if resource_type not in _SPECIFIC_RESOURCE_TYPES:
         return "Invalid resource type"
-    if pattern not in (LITERAL, PREFIXED):
+    if pattern not in (PatternType.LITERAL, PatternType.PREFIXED):
         return "Invalid pattern type"
-    if operation < 2 or operation > 15:
+    if not AclOperation.ALL <= operation <= max(AclOperation):
         return "Invalid operation"
-    if permission not in (ALLOW, DENY):
+    if permission not in (PermissionType.ALLOW, PermissionType.DENY):
         return "Invalid permission type"
     if ":" not in principal or not principal.split(":", 1)[0]:
         return f"Could not parse principal from `{principal}` (no colon is present separating the principal type from the principal name)"
-    if resource_type == CLUSTER and name != CLUSTER_NAME:
+    if resource_type == ResourceType.CLUSTER and name != CLUSTER_NAME:
         return "The only valid name for the CLUSTER resource is kafka-cluster"
     if not name:
         return "Resource name must not be empty"
     return None
 
 
-@api(30, "create_acls", (1, 3), forward=True)
+@api(ApiKey.CREATE_ACLS, (1, 3), forward=True)
 async def handle_create_acls(ctx: RequestContext, request: Any) -> Any:
     """Create ACLs."""
     if not ctx.cluster.settings.authorizer:
         results = [
             ctx.r(
                 "AclCreationResult",
-                error_code=SECURITY_DISABLED,
+                error_code=ErrorCode.security_disabled,
                 error_message="No Authorizer is configured.",
             )
             for _ in request.creations
         ]
         return ctx.r("CreateAclsResponse", throttle_time=ZERO, results=tuple(results))
-    allowed = ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME)
+    allowed = ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME)
     existing = {
         (
             a.resource_type,
@@ -77,7 +81,7 @@ async def handle_create_acls(ctx: RequestContext, request: Any) -> Any:
             results.append(
                 ctx.r(
                     "AclCreationResult",
-                    error_code=CLUSTER_AUTHORIZATION_FAILED,
+                    error_code=ErrorCode.cluster_authorization_failed,
                     error_message="Authorization failed.",
                 )
             )
@@ -91,7 +95,9 @@ async def handle_create_acls(ctx: RequestContext, request: Any) -> Any:
             c.permission_type,
         )
         if problem:
-            results.append(ctx.r("AclCreationResult", error_code=INVALID_REQUEST, error_message=problem))
+            results.append(
+                ctx.r("AclCreationResult", error_code=ErrorCode.invalid_request, error_message=problem)
+            )
             continue
         key = (
             c.resource_type,

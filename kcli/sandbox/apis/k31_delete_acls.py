@@ -12,25 +12,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME, filter_matches
+from kcli.sandbox.authorizer import filter_matches
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
 R: Any = _records
-SECURITY_DISABLED, CLUSTER_AUTHORIZATION_FAILED = 54, 31
 
 
-@api(31, "delete_acls", (1, 3), forward=True)
+@api(ApiKey.DELETE_ACLS, (1, 3), forward=True)
 async def handle_delete_acls(ctx: RequestContext, request: Any) -> Any:
     """Delete ACLs."""
     enabled = ctx.cluster.settings.authorizer
-    allowed = enabled and ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME)
+    allowed = enabled and ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME)
     removed: dict[Any, Any] = {}
     results = []
     for f in request.filters:
         if not enabled or not allowed:
-            code = SECURITY_DISABLED if not enabled else CLUSTER_AUTHORIZATION_FAILED
+            code = ErrorCode.security_disabled if not enabled else ErrorCode.cluster_authorization_failed
             message = "No Authorizer is configured." if not enabled else "Authorization failed."
             results.append(
                 ctx.r("DeleteAclsFilterResult", error_code=code, error_message=message, matching_acls=())

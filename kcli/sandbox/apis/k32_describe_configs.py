@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcli.kafka import AclOperation, ApiKey, ConfigResourceType
 from kcli.sandbox import fastcodec
 from kcli.sandbox.apis.k44_incremental_alter_configs import authorize_config
-from kcli.sandbox.authorizer import DESCRIBE_CONFIGS
-from kcli.sandbox.configdefs import TOPIC as TOPIC_RESOURCE
 from kcli.sandbox.configdefs import TOPIC_CONFIGS
 from kcli.sandbox.configview import ConfigProblem, Entry, describe, topic_entry
 from kcli.sandbox.context import ZERO, RequestContext
@@ -29,7 +28,7 @@ from kcli.sandbox.registry import api
 from kcli.sandbox.wire import PreEncoded
 
 
-@api(32, "describe_configs", (1, 4))
+@api(ApiKey.DESCRIBE_CONFIGS, (1, 4))
 async def handle_describe_configs(ctx: RequestContext, request: Any) -> Any:
     """Describe configs."""
     if ctx.version == 4:
@@ -38,7 +37,7 @@ async def handle_describe_configs(ctx: RequestContext, request: Any) -> Any:
     for resource in request.resources:
         entries = []
         code, message = authorize_config(
-            ctx, DESCRIBE_CONFIGS, resource.resource_type, resource.resource_name
+            ctx, AclOperation.DESCRIBE_CONFIGS, resource.resource_type, resource.resource_name
         )
         if not code:
             try:
@@ -122,12 +121,12 @@ def _fast(ctx: RequestContext, request: Any) -> Any:
         name, resource_type = resource.resource_name, resource.resource_type
         keys = None if resource.configuration_keys is None else set(resource.configuration_keys)
         entries = []
-        code, message = authorize_config(ctx, DESCRIBE_CONFIGS, resource_type, name)
+        code, message = authorize_config(ctx, AclOperation.DESCRIBE_CONFIGS, resource_type, name)
         if code:
             pass
-        elif resource_type == TOPIC_RESOURCE and image.topic(name) is not None:
+        elif resource_type == ConfigResourceType.TOPIC and image.topic(name) is not None:
             defaults = _topic_defaults(ctx, synonyms, docs)
-            dynamic = image.configs.get((TOPIC_RESOURCE, name), {})
+            dynamic = image.configs.get((ConfigResourceType.TOPIC, name), {})
             for key, definition in TOPIC_CONFIGS.items():
                 if keys is not None and key not in keys:
                     continue

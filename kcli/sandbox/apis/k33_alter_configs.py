@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcli.kafka import ApiKey
 from kcli.sandbox.apis.k44_incremental_alter_configs import authorize_alter
 from kcli.sandbox.configview import ConfigProblem, replace_records
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
 
-@api(33, "alter_configs", (0, 2), forward=True)
+@api(ApiKey.ALTER_CONFIGS, (0, 2), forward=True)
 async def handle_alter_configs(ctx: RequestContext, request: Any) -> Any:
     """Replace configs."""
     results = []

@@ -19,24 +19,23 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import Listener, api
-
-UNKNOWN_TOPIC_OR_PARTITION, REPLICA_NOT_AVAILABLE = 3, 9
-CLUSTER_AUTHORIZATION_FAILED, LOG_DIR_NOT_FOUND = 31, 57
 
 
 def _normal(path: str) -> str:
     return os.path.normpath(os.path.abspath(path))
 
 
-@api(34, "alter_replica_log_dirs", (1, 2), listeners=Listener.BROKER)
+@api(ApiKey.ALTER_REPLICA_LOG_DIRS, (1, 2), listeners=Listener.BROKER)
 async def handle_alter_replica_log_dirs(ctx: RequestContext, request: Any) -> Any:
     """Move replicas of this broker to other log dirs."""
     cluster = ctx.cluster
     broker_id = ctx.node.node_id
-    allowed = ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME)
+    allowed = ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME)
     dirs = {_normal(str(d.path)): d.directory_id for d in cluster.log_dirs.get(broker_id, ())}
     wanted: dict[tuple[str, int], str] = {}
     for entry in request.dirs:
@@ -50,13 +49,13 @@ async def handle_alter_replica_log_dirs(ctx: RequestContext, request: Any) -> An
         topic = cluster.image.topic(name)
         partition = topic.partitions.get(partition_id) if topic is not None else None
         if not allowed:
-            code = CLUSTER_AUTHORIZATION_FAILED
+            code = ErrorCode.cluster_authorization_failed
         elif target is None:
-            code = LOG_DIR_NOT_FOUND
+            code = ErrorCode.log_dir_not_found
         elif partition is None:
-            code = UNKNOWN_TOPIC_OR_PARTITION
+            code = ErrorCode.unknown_topic_or_partition
         elif broker_id not in partition.replicas:
-            code = REPLICA_NOT_AVAILABLE
+            code = ErrorCode.replica_not_available
         else:
             await cluster.log_dir_moves.request(name, partition, broker_id, target)
         codes.setdefault(name, []).append((partition_id, code))

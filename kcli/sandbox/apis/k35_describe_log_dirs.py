@@ -16,23 +16,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.logdirs import LogDir, replica_directory
 from kcli.sandbox.reassign import partition_size
 from kcli.sandbox.registry import Listener, api
 
-CLUSTER_AUTHORIZATION_FAILED = 31
 TOTAL_BYTES = 1 << 40  # a 1 TiB simulated disk
 RECORD_BYTES = 1024  # simulated bytes per record, for offset lag
 
 
-@api(35, "describe_log_dirs", (1, 4), listeners=Listener.BROKER)
+@api(ApiKey.DESCRIBE_LOG_DIRS, (1, 4), listeners=Listener.BROKER)
 async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
     """Describe this broker's log directories."""
-    if not ctx.authorize(DESCRIBE, CLUSTER, CLUSTER_NAME):
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.r(
-            "DescribeLogDirsResponse", throttle_time=ZERO, error_code=CLUSTER_AUTHORIZATION_FAILED, results=()
+            "DescribeLogDirsResponse",
+            throttle_time=ZERO,
+            error_code=ErrorCode.cluster_authorization_failed,
+            results=(),
         )
     cluster = ctx.cluster
     broker_id = ctx.node.node_id

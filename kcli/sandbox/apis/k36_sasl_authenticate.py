@@ -15,11 +15,13 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import ApiKey
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 from kcli.sandbox.security import SCRAM_IDS, ScramExchange
 
-ILLEGAL_SASL_STATE, SASL_AUTHENTICATION_FAILED = 34, 58
 NO_LIFETIME = datetime.timedelta(0)
 
 
@@ -29,7 +31,11 @@ def sasl_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None
     Shared by SaslAuthenticate and the raw tokens that follow a SaslHandshake v0.
     """
     if session.mechanism is None or session.authenticated:
-        return ILLEGAL_SASL_STATE, "Unexpected SASL request (no handshake or already authenticated)", b""
+        return (
+            ErrorCode.illegal_sasl_state,
+            "Unexpected SASL request (no handshake or already authenticated)",
+            b"",
+        )
     if session.mechanism == "PLAIN":
         parts = token.split(b"\0")
         if len(parts) == 3:
@@ -39,7 +45,11 @@ def sasl_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None
                 session.principal = f"User:{user}"
                 return 0, None, b""
         session.mechanism = None
-        return SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password", b""
+        return (
+            ErrorCode.sasl_authentication_failed,
+            "Authentication failed: Invalid username or password",
+            b"",
+        )
     exchange = session.sasl_state
     try:
         if exchange is None:
@@ -49,13 +59,13 @@ def sasl_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None
     except (ValueError, UnicodeDecodeError, KeyError) as error:
         session.mechanism = None
         session.sasl_state = None
-        return SASL_AUTHENTICATION_FAILED, str(error) or "Authentication failed", b""
+        return ErrorCode.sasl_authentication_failed, str(error) or "Authentication failed", b""
     session.authenticated = True
     session.principal = f"User:{exchange.user}"
     return 0, None, reply
 
 
-@api(36, "sasl_authenticate", (0, 2), needs_auth=False)
+@api(ApiKey.SASL_AUTHENTICATE, (0, 2), needs_auth=False)
 async def handle_sasl_authenticate(ctx: RequestContext, request: Any) -> Any:
     """Authenticate."""
     code, message, data = sasl_step(ctx.cluster, ctx.extra["session"], bytes(request.auth_bytes))

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import ALTER, TOPIC
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import AclOperation, ApiKey, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.placement import assign, partition_records
 from kcli.sandbox.registry import api
 
-UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED, INVALID_PARTITIONS = 3, 29, 37
-INVALID_REPLICA_ASSIGNMENT, INVALID_REQUEST = 39, 42
 
-
-@api(37, "create_partitions", (0, 3), forward=True)
+@api(ApiKey.CREATE_PARTITIONS, (0, 3), forward=True)
 async def handle_create_partitions(ctx: RequestContext, request: Any) -> Any:
     """Add partitions."""
     cluster = ctx.cluster
@@ -34,18 +33,18 @@ async def handle_create_partitions(ctx: RequestContext, request: Any) -> Any:
         topic = cluster.image.topic(t.name)
         current = len(topic.partitions) if topic else 0
         if names.count(t.name) > 1:
-            code, message = INVALID_REQUEST, "Duplicate topic in request."
-        elif not ctx.authorize(ALTER, TOPIC, t.name):
-            code, message = TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
+            code, message = ErrorCode.invalid_request, "Duplicate topic in request."
+        elif not ctx.authorize(AclOperation.ALTER, ResourceType.TOPIC, t.name):
+            code, message = ErrorCode.topic_authorization_failed, "Authorization failed."
         elif topic is None:
-            code, message = UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{t.name}' does not exist."
+            code, message = ErrorCode.unknown_topic_or_partition, f"The topic '{t.name}' does not exist."
         elif t.count < current:
             code, message = (
-                INVALID_PARTITIONS,
+                ErrorCode.invalid_partitions,
                 f"Topic currently has {current} partitions, which is higher than the requested {t.count}.",
             )
         elif t.count == current:
-            code, message = INVALID_PARTITIONS, f"Topic already has {current} partitions."
+            code, message = ErrorCode.invalid_partitions, f"Topic already has {current} partitions."
         else:
             factor = len(topic.partitions[0].replicas) if 0 in topic.partitions else 1
             brokers = cluster.live_broker_ids()
@@ -58,17 +57,17 @@ async def handle_create_partitions(ctx: RequestContext, request: Any) -> Any:
                 ]
                 if len(assignment) != t.count - current:
                     code, message = (
-                        INVALID_REPLICA_ASSIGNMENT,
+                        ErrorCode.invalid_replica_assignment,
                         f"Attempted to add {t.count - current} additional partition(s), but only {len(assignment)} assignment(s) were specified.",
                     )
                 elif bad:
                     code, message = (
-                        INVALID_REPLICA_ASSIGNMENT,
+                        ErrorCode.invalid_replica_assignment,
                         f"The manual partition assignment {bad[0]} is not valid.",
                     )
             elif factor > len(brokers):
                 code, message = (
-                    INVALID_REPLICA_ASSIGNMENT,
+                    ErrorCode.invalid_replica_assignment,
                     f"Unable to replicate the partition {factor} time(s): only {len(brokers)} broker(s) are registered.",
                 )
             else:

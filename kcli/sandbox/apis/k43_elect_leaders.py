@@ -16,33 +16,33 @@ from __future__ import annotations
 
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.image import Partition
 from kcli.sandbox.registry import api
 
 R: Any = _records
-UNKNOWN_TOPIC_OR_PARTITION, CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST = 3, 31, 42
-PREFERRED_LEADER_NOT_AVAILABLE, ELIGIBLE_LEADERS_NOT_AVAILABLE, ELECTION_NOT_NEEDED = 80, 83, 84
 
 
-@api(43, "elect_leaders", (0, 2), forward=True)
+@api(ApiKey.ELECT_LEADERS, (0, 2), forward=True)
 async def handle_elect_leaders(ctx: RequestContext, request: Any) -> Any:
     """Elect leaders."""
     election = getattr(request, "election_type", 0)
-    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
+    if not ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.r(
             "ElectLeadersResponse",
             throttle_time=ZERO,
-            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_code=ErrorCode.cluster_authorization_failed,
             replica_election_results=(),
         )
     if election not in (0, 1):
         return ctx.r(
             "ElectLeadersResponse",
             throttle_time=ZERO,
-            error_code=INVALID_REQUEST,
+            error_code=ErrorCode.invalid_request,
             replica_election_results=(),
         )
     cluster = ctx.cluster
@@ -63,12 +63,16 @@ async def handle_elect_leaders(ctx: RequestContext, request: Any) -> Any:
             code: int
             message: str | None
             if partition is None:
-                code, message, record = UNKNOWN_TOPIC_OR_PARTITION, "The partition does not exist.", None
+                code, message, record = (
+                    ErrorCode.unknown_topic_or_partition,
+                    "The partition does not exist.",
+                    None,
+                )
             else:
                 code, message, record = _elect(partition, election, live)
             if record is not None:
                 records.append(record)
-            if everything and code == ELECTION_NOT_NEEDED:
+            if everything and code == ErrorCode.election_not_needed:
                 continue
             outcomes.append(
                 ctx.r("PartitionResult", partition_id=index, error_code=code, error_message=message)
@@ -85,10 +89,10 @@ def _elect(p: Partition, election: int, live: set[int]) -> tuple[int, str | None
     if election == 0:
         preferred = p.replicas[0]
         if p.leader == preferred:
-            return ELECTION_NOT_NEEDED, "Leader election not needed for topic partition.", None
+            return ErrorCode.election_not_needed, "Leader election not needed for topic partition.", None
         if preferred not in p.isr or preferred not in live:
             return (
-                PREFERRED_LEADER_NOT_AVAILABLE,
+                ErrorCode.preferred_leader_not_available,
                 f"Failed to elect leader for partition {p.partition_id} under strategy PreferredReplicaPartitionLeaderElectionStrategy",
                 None,
             )
@@ -98,11 +102,11 @@ def _elect(p: Partition, election: int, live: set[int]) -> tuple[int, str | None
             R.PartitionChangeRecord(partition_id=p.partition_id, topic_id=p.topic_id, leader=preferred),
         )
     if p.leader != -1:
-        return ELECTION_NOT_NEEDED, "Leader election not needed for topic partition.", None
+        return ErrorCode.election_not_needed, "Leader election not needed for topic partition.", None
     candidates = [b for b in p.replicas if b in live]
     if not candidates:
         return (
-            ELIGIBLE_LEADERS_NOT_AVAILABLE,
+            ErrorCode.eligible_leaders_not_available,
             f"Failed to elect leader for partition {p.partition_id} under strategy UncleanLeaderElection",
             None,
         )

@@ -19,48 +19,44 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ConfigResourceType, ResourceType
 from kcli.sandbox import loggers
-from kcli.sandbox.authorizer import ALTER_CONFIGS, CLUSTER, CLUSTER_NAME, GROUP, TOPIC
-from kcli.sandbox.configdefs import BROKER_LOGGER
-from kcli.sandbox.configdefs import GROUP as GROUP_RESOURCE
-from kcli.sandbox.configdefs import TOPIC as TOPIC_RESOURCE
 from kcli.sandbox.configview import ConfigProblem, incremental_records
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
-
-TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED = 29, 30, 31
-INVALID_REQUEST = 42
 
 
 def authorize_config(
     ctx: RequestContext, operation: int, resource_type: int, name: str
 ) -> tuple[int, str | None]:
     """(error code, message) of a config operation on one resource (0 when allowed)."""
-    if resource_type == TOPIC_RESOURCE:
-        if not ctx.authorize(operation, TOPIC, name):
-            return TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
-    elif resource_type == GROUP_RESOURCE:
-        if not ctx.authorize(operation, GROUP, name):
-            return GROUP_AUTHORIZATION_FAILED, "Authorization failed."
-    elif not ctx.authorize(operation, CLUSTER, CLUSTER_NAME):
-        return CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+    if resource_type == ConfigResourceType.TOPIC:
+        if not ctx.authorize(operation, ResourceType.TOPIC, name):
+            return ErrorCode.topic_authorization_failed, "Authorization failed."
+    elif resource_type == ConfigResourceType.GROUP:
+        if not ctx.authorize(operation, ResourceType.GROUP, name):
+            return ErrorCode.group_authorization_failed, "Authorization failed."
+    elif not ctx.authorize(operation, ResourceType.CLUSTER, CLUSTER_NAME):
+        return ErrorCode.cluster_authorization_failed, "Authorization failed."
     return 0, None
 
 
 def authorize_alter(ctx: RequestContext, resource_type: int, name: str) -> tuple[int, str | None]:
     """(error code, message) of ALTER_CONFIGS on one resource (0 when allowed)."""
-    return authorize_config(ctx, ALTER_CONFIGS, resource_type, name)
+    return authorize_config(ctx, AclOperation.ALTER_CONFIGS, resource_type, name)
 
 
 def _alter_loggers(ctx: RequestContext, resource: Any, validate_only: bool) -> tuple[int, str | None]:
     """Carry out one BROKER_LOGGER resource on the answering node: (error code, message)."""
-    code, message = authorize_alter(ctx, BROKER_LOGGER, resource.resource_name)
+    code, message = authorize_alter(ctx, ConfigResourceType.BROKER_LOGGER, resource.resource_name)
     if code:
         return code, message
     node_id = ctx.node.node_id
     if resource.resource_name != str(node_id):
         return (
-            INVALID_REQUEST,
+            ErrorCode.invalid_request,
             f"Unexpected broker id, expected {node_id}, but received {resource.resource_name}",
         )
     ops = [(c.name, int(c.config_operation), c.value) for c in resource.configs]
@@ -88,11 +84,11 @@ async def _forward_rest(ctx: RequestContext, request: Any, rest: list[Any]) -> l
     return list(answer.responses)
 
 
-@api(44, "incremental_alter_configs", (0, 1), forward=True, forwards_itself=True)
+@api(ApiKey.INCREMENTAL_ALTER_CONFIGS, (0, 1), forward=True, forwards_itself=True)
 async def handle_incremental_alter_configs(ctx: RequestContext, request: Any) -> Any:
     """Alter configs incrementally."""
-    local = [r for r in request.resources if r.resource_type == BROKER_LOGGER]
-    rest = [r for r in request.resources if r.resource_type != BROKER_LOGGER]
+    local = [r for r in request.resources if r.resource_type == ConfigResourceType.BROKER_LOGGER]
+    rest = [r for r in request.resources if r.resource_type != ConfigResourceType.BROKER_LOGGER]
     results: dict[int, tuple[int, str | None]] = {}
     forwarded: list[Any] = []
     for resource in local:

@@ -18,19 +18,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
-UNKNOWN_TOPIC_OR_PARTITION, CLUSTER_AUTHORIZATION_FAILED = 3, 31
-INVALID_REPLICATION_FACTOR, INVALID_REPLICA_ASSIGNMENT, NO_REASSIGNMENT_IN_PROGRESS = 38, 39, 85
 
-
-@api(45, "alter_partition_reassignments", (0, 1), forward=True)
+@api(ApiKey.ALTER_PARTITION_REASSIGNMENTS, (0, 1), forward=True)
 async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any) -> Any:
     """Start or cancel reassignments."""
     allow_factor_change = getattr(request, "allow_replication_factor_change", True)
-    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
+    if not ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
         # Kafka's error response repeats the error for every partition asked for; the Java client
         # counts them ("The server returned too less results" otherwise).
         refusal = "Authorization failed."
@@ -42,7 +41,7 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
                     ctx.r(
                         "ReassignablePartitionResponse",
                         partition_index=p.partition_index,
-                        error_code=CLUSTER_AUTHORIZATION_FAILED,
+                        error_code=ErrorCode.cluster_authorization_failed,
                         error_message=refusal,
                     )
                     for p in t.partitions
@@ -53,7 +52,7 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
         return ctx.r(
             "AlterPartitionReassignmentsResponse",
             throttle_time=ZERO,
-            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_code=ErrorCode.cluster_authorization_failed,
             error_message=refusal,
             responses=denied,
             allow_replication_factor_change=allow_factor_change,
@@ -68,11 +67,11 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
             code, message = 0, None
             partition = topic.partitions.get(wanted.partition_index) if topic else None
             if partition is None:
-                code, message = UNKNOWN_TOPIC_OR_PARTITION, "The partition does not exist."
+                code, message = ErrorCode.unknown_topic_or_partition, "The partition does not exist."
             elif wanted.replicas is None:
                 if not partition.adding_replicas and not partition.removing_replicas:
                     code, message = (
-                        NO_REASSIGNMENT_IN_PROGRESS,
+                        ErrorCode.no_reassignment_in_progress,
                         "There is no ongoing reassignment for this partition.",
                     )
                 else:
@@ -83,19 +82,19 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
                 unknown = [b for b in target if b not in cluster.image.brokers]
                 if not target:
                     code, message = (
-                        INVALID_REPLICA_ASSIGNMENT,
+                        ErrorCode.invalid_replica_assignment,
                         "The manual partition assignment includes an empty replica list.",
                     )
                 elif len(set(target)) != len(target):
                     code, message = (
-                        INVALID_REPLICA_ASSIGNMENT,
+                        ErrorCode.invalid_replica_assignment,
                         f"The manual partition assignment includes duplicate replicas: {target}",
                     )
                 elif unknown:
-                    code = INVALID_REPLICA_ASSIGNMENT
+                    code = ErrorCode.invalid_replica_assignment
                     message = f"The manual partition assignment includes broker {unknown[0]}, but no such broker is registered."
                 elif not allow_factor_change and len(target) != len(original):
-                    code = INVALID_REPLICATION_FACTOR
+                    code = ErrorCode.invalid_replication_factor
                     message = (
                         f"The replication factor is changed from {len(original)} to {len(target)} "
                         "but allowReplicationFactorChange is false"

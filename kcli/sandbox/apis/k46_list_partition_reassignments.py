@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
-CLUSTER_AUTHORIZATION_FAILED = 31
 
-
-@api(46, "list_partition_reassignments", (0, 0), forward=True)
+@api(ApiKey.LIST_PARTITION_REASSIGNMENTS, (0, 0), forward=True)
 async def handle_list_partition_reassignments(ctx: RequestContext, request: Any) -> Any:
     """List ongoing reassignments."""
-    if not ctx.authorize(DESCRIBE, CLUSTER, CLUSTER_NAME):
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.r(
             "ListPartitionReassignmentsResponse",
             throttle_time=ZERO,
-            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_code=ErrorCode.cluster_authorization_failed,
             error_message="Authorization failed.",
             topics=(),
         )

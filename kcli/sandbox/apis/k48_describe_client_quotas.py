@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE_CONFIGS
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, QuotaMatchType, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import Listener, api
 
-CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST = 31, 42
-EXACT, DEFAULT, ANY = 0, 1, 2
 ENTITY_TYPES = ("user", "client-id", "ip")
 
 
-@api(48, "describe_client_quotas", (0, 1), listeners=Listener.BROKER)
+@api(ApiKey.DESCRIBE_CLIENT_QUOTAS, (0, 1), listeners=Listener.BROKER)
 async def handle_describe_client_quotas(ctx: RequestContext, request: Any) -> Any:
     """Describe client quotas."""
 
@@ -34,16 +34,22 @@ async def handle_describe_client_quotas(ctx: RequestContext, request: Any) -> An
             entries=None,
         )
 
-    if not ctx.authorize(DESCRIBE_CONFIGS, CLUSTER, CLUSTER_NAME):
-        return fail(CLUSTER_AUTHORIZATION_FAILED, "Authorization failed.")
+    if not ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME):
+        return fail(ErrorCode.cluster_authorization_failed, "Authorization failed.")
     types = [c.entity_type for c in request.components]
     if len(set(types)) != len(types):
-        return fail(INVALID_REQUEST, "Duplicate entity type in the filter.")
+        return fail(ErrorCode.invalid_request, "Duplicate entity type in the filter.")
     for component in request.components:
         if component.entity_type not in ENTITY_TYPES:
-            return fail(INVALID_REQUEST, f"Custom entity type {component.entity_type!r} not supported")
-        if component.match_type not in (EXACT, DEFAULT, ANY):
-            return fail(INVALID_REQUEST, f"Unknown match type {component.match_type}")
+            return fail(
+                ErrorCode.invalid_request, f"Custom entity type {component.entity_type!r} not supported"
+            )
+        if component.match_type not in (
+            QuotaMatchType.EXACT,
+            QuotaMatchType.DEFAULT,
+            QuotaMatchType.SPECIFIED,
+        ):
+            return fail(ErrorCode.invalid_request, f"Unknown match type {component.match_type}")
     entries = []
     for entity, values in sorted(ctx.cluster.image.quotas.items(), key=lambda kv: repr(kv[0])):
         names = dict(entity)
@@ -71,8 +77,8 @@ def _matches(component: Any, names: dict[str, str | None]) -> bool:
     if component.entity_type not in names:
         return False
     name = names[component.entity_type]
-    if component.match_type == EXACT:
+    if component.match_type == QuotaMatchType.EXACT:
         return name == component.match
-    if component.match_type == DEFAULT:
+    if component.match_type == QuotaMatchType.DEFAULT:
         return name is None
     return True

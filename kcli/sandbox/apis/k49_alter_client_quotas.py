@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.authorizer import ALTER_CONFIGS, CLUSTER, CLUSTER_NAME
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
 R: Any = _records
-CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST = 31, 42
 CLIENT_KEYS = frozenset(
     {"producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"}
 )
@@ -43,21 +44,21 @@ def _problem(entity: list[tuple[str, str | None]], ops: list[Any]) -> str | None
     return None
 
 
-@api(49, "alter_client_quotas", (0, 1), forward=True)
+@api(ApiKey.ALTER_CLIENT_QUOTAS, (0, 1), forward=True)
 async def handle_alter_client_quotas(ctx: RequestContext, request: Any) -> Any:
     """Alter client quotas."""
-    allowed = ctx.authorize(ALTER_CONFIGS, CLUSTER, CLUSTER_NAME)
+    allowed = ctx.authorize(AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME)
     records: list[Any] = []
     results = []
     for entry in request.entries:
         entity = [(e.entity_type, e.entity_name) for e in entry.entity]
         code, message = 0, None
         if not allowed:
-            code, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+            code, message = ErrorCode.cluster_authorization_failed, "Authorization failed."
         else:
             problem = _problem(entity, list(entry.ops))
             if problem:
-                code, message = INVALID_REQUEST, problem
+                code, message = ErrorCode.invalid_request, problem
             else:
                 data = tuple(R.EntityData(entity_type=t, entity_name=n) for t, n in entity)
                 records.extend(

@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
-CLUSTER_AUTHORIZATION_FAILED, RESOURCE_NOT_FOUND, DUPLICATE_RESOURCE = 31, 91, 92
 
-
-@api(50, "describe_user_scram_credentials", (0, 0))
+@api(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, (0, 0))
 async def handle_describe_user_scram_credentials(ctx: RequestContext, request: Any) -> Any:
     """Describe SCRAM credentials."""
-    if not ctx.authorize(DESCRIBE, CLUSTER, CLUSTER_NAME):
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.r(
             "DescribeUserScramCredentialsResponse",
             throttle_time=ZERO,
-            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_code=ErrorCode.cluster_authorization_failed,
             error_message="Authorization failed.",
             results=(),
         )
@@ -36,18 +36,18 @@ async def handle_describe_user_scram_credentials(ctx: RequestContext, request: A
     for name in names:
         if names.count(name) > 1:
             code, message, infos = (
-                DUPLICATE_RESOURCE,
+                ErrorCode.duplicate_resource,
                 f"Cannot describe SCRAM credentials for the same user twice in a single request: {name}",
                 (),
             )
         elif name not in by_user:
             code, message, infos = (
-                RESOURCE_NOT_FOUND,
+                ErrorCode.resource_not_found,
                 f"Attempt to describe a user credential that does not exist: {name}",
                 (),
             )
         else:
-            code, message = 0, None
+            code, message = ErrorCode.none, None
             infos = tuple(
                 ctx.r("CredentialInfo", mechanism=c.mechanism, iterations=c.iterations)
                 for c in sorted(by_user[name], key=lambda c: c.mechanism)

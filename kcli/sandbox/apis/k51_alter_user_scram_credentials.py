@@ -16,21 +16,21 @@ import hashlib
 import hmac
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
+from kcli.sandbox.security import HASHES
 
 R: Any = _records
-CLUSTER_AUTHORIZATION_FAILED, UNSUPPORTED_SASL_MECHANISM = 31, 33
-RESOURCE_NOT_FOUND, DUPLICATE_RESOURCE, UNACCEPTABLE_CREDENTIAL = 91, 92, 93
-HASHES = {1: "sha256", 2: "sha512"}
 
 
-@api(51, "alter_user_scram_credentials", (0, 0), forward=True)
+@api(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, (0, 0), forward=True)
 async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any) -> Any:
     """Alter SCRAM credentials."""
-    allowed = ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME)
+    allowed = ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME)
     image = ctx.cluster.image
     keys = [(d.name, d.mechanism) for d in request.deletions] + [
         (u.name, u.mechanism) for u in request.upsertions
@@ -43,7 +43,7 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
             errors.setdefault(
                 name,
                 (
-                    DUPLICATE_RESOURCE,
+                    ErrorCode.duplicate_resource,
                     f"A user credential cannot be altered twice in the same request: {name}",
                 ),
             )
@@ -51,10 +51,10 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
         if d.name in errors:
             continue
         if d.mechanism not in HASHES:
-            errors[d.name] = (UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism")
+            errors[d.name] = (ErrorCode.unsupported_sasl_mechanism, "Unknown SCRAM mechanism")
         elif (d.name, d.mechanism) not in image.scram:
             errors[d.name] = (
-                RESOURCE_NOT_FOUND,
+                ErrorCode.resource_not_found,
                 f"Attempt to delete a user credential that does not exist: {d.name}",
             )
         else:
@@ -65,16 +65,16 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
         if u.name in errors:
             continue
         if u.mechanism not in HASHES:
-            errors[u.name] = (UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism")
+            errors[u.name] = (ErrorCode.unsupported_sasl_mechanism, "Unknown SCRAM mechanism")
         elif not u.name:
-            errors[u.name] = (UNACCEPTABLE_CREDENTIAL, "Username must not be empty")
+            errors[u.name] = (ErrorCode.unacceptable_credential, "Username must not be empty")
         elif not 4096 <= u.iterations <= 16384:
             errors[u.name] = (
-                UNACCEPTABLE_CREDENTIAL,
+                ErrorCode.unacceptable_credential,
                 f"Too {'few' if u.iterations < 4096 else 'many'} iterations",
             )
         elif not u.salt:
-            errors[u.name] = (UNACCEPTABLE_CREDENTIAL, "Salt must not be empty")
+            errors[u.name] = (ErrorCode.unacceptable_credential, "Salt must not be empty")
         else:
             digest = HASHES[u.mechanism]
             client_key = hmac.new(u.salted_password, b"Client Key", digest).digest()
@@ -94,7 +94,7 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
         code: int
         message: str | None
         if not allowed:
-            code, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+            code, message = ErrorCode.cluster_authorization_failed, "Authorization failed."
         else:
             code, message = errors.get(name, (0, None))
             if not code:

@@ -16,22 +16,23 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.cluster import now_ms
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 METADATA_TOPIC = "__cluster_metadata"
-CLUSTER_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_OR_PARTITION = 31, 3
 
 
-@api(55, "describe_quorum", (0, 2), forward=True)
+@api(ApiKey.DESCRIBE_QUORUM, (0, 2), forward=True)
 async def handle_describe_quorum(ctx: RequestContext, request: Any) -> Any:
     """Describe the metadata quorum."""
-    if not ctx.authorize(DESCRIBE, CLUSTER, CLUSTER_NAME):
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.r(
             "DescribeQuorumResponse",
-            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_code=ErrorCode.cluster_authorization_failed,
             error_message="Authorization failed.",
             topics=(),
             nodes=(),
@@ -47,7 +48,7 @@ async def handle_describe_quorum(ctx: RequestContext, request: Any) -> Any:
                     ctx.r(
                         "PartitionData",
                         partition_index=wanted.partition_index,
-                        error_code=UNKNOWN_TOPIC_OR_PARTITION,
+                        error_code=ErrorCode.unknown_topic_or_partition,
                         error_message=None,
                         leader_id=-1,
                         leader_epoch=-1,

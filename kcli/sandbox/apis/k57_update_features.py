@@ -24,16 +24,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, FeatureUpgradeType, ResourceType
 from kcli.metadata import records as _records
 from kcli.ops.features import load_catalog
-from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.features import dependency_problem, supported_feature
 from kcli.sandbox.registry import api
 
 R: Any = _records
-CLUSTER_AUTHORIZATION_FAILED, INVALID_UPDATE_VERSION, INVALID_REQUEST = 31, 95, 42
-UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE = 1, 2, 3
 FAILED_ALL = "The update failed for all features since the following feature had an error: "
 
 
@@ -54,13 +54,16 @@ def _problem(
         return f"{prefix} Local controller {node_id} only supports versions {spec.min_level}-{spec.max_level}"
     if feature == "metadata.version" and level == 0:
         return f"{prefix} metadata.version cannot be removed."
-    if level < current and upgrade_type == UPGRADE:
+    if level < current and upgrade_type == FeatureUpgradeType.UPGRADE:
         return f"{prefix} Can't downgrade the version of this feature without setting the upgrade type to either safe or unsafe downgrade."
-    if level > current and upgrade_type in (SAFE_DOWNGRADE, UNSAFE_DOWNGRADE):
+    if level > current and upgrade_type in (
+        FeatureUpgradeType.SAFE_DOWNGRADE,
+        FeatureUpgradeType.UNSAFE_DOWNGRADE,
+    ):
         return f"{prefix} Can't downgrade to a newer version."
     if feature == "metadata.version":
         if level < current and load_catalog().downgrade_changes_metadata(current, level):
-            if upgrade_type == UNSAFE_DOWNGRADE:
+            if upgrade_type == FeatureUpgradeType.UNSAFE_DOWNGRADE:
                 return f"Invalid metadata.version {level}. Unsafe metadata downgrade is not supported in this version."
             return f"Invalid metadata.version {level}. Refusing to perform the requested downgrade because it might delete metadata information."
         return None
@@ -73,15 +76,18 @@ def _problem(
     return None
 
 
-@api(57, "update_features", (0, 2), forward=True)
+@api(ApiKey.UPDATE_FEATURES, (0, 2), forward=True)
 async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
     """Update finalized features."""
     code, message = 0, None
     names = [u.feature for u in request.feature_updates]
-    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
-        code, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+    if not ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
+        code, message = ErrorCode.cluster_authorization_failed, "Authorization failed."
     elif len(set(names)) != len(names):
-        code, message = INVALID_REQUEST, "The request contains multiple updates of the same feature."
+        code, message = (
+            ErrorCode.invalid_request,
+            "The request contains multiple updates of the same feature.",
+        )
     cluster = ctx.cluster
     levels = dict(cluster.image.features)
     levels["kraft.version"] = cluster.kraft_version
@@ -91,18 +97,26 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
     if not code:
         for update in request.feature_updates:
             if ctx.version == 0:
-                upgrade_type = SAFE_DOWNGRADE if update.allow_downgrade else UPGRADE
+                upgrade_type = (
+                    FeatureUpgradeType.SAFE_DOWNGRADE
+                    if update.allow_downgrade
+                    else FeatureUpgradeType.UPGRADE
+                )
             else:
                 upgrade_type = update.upgrade_type
-            if upgrade_type not in (UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE):
-                code = INVALID_UPDATE_VERSION
+            if upgrade_type not in (
+                FeatureUpgradeType.UPGRADE,
+                FeatureUpgradeType.SAFE_DOWNGRADE,
+                FeatureUpgradeType.UNSAFE_DOWNGRADE,
+            ):
+                code = ErrorCode.invalid_update_version
                 message = f"Invalid update version {update.max_version_level} for feature {update.feature}. The controller does not support the given upgrade type."
                 break
             problem = _problem(
                 levels, proposed, update.feature, update.max_version_level, upgrade_type, ctx.node.node_id
             )
             if problem:
-                code, message = INVALID_UPDATE_VERSION, problem
+                code, message = ErrorCode.invalid_update_version, problem
                 break
             if update.feature == "kraft.version":
                 kraft = update.max_version_level
@@ -116,10 +130,10 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
             missing = dependency_problem(name, level, proposed)
             if missing is not None:
                 other, minimum = missing
-                code = INVALID_UPDATE_VERSION
+                code = ErrorCode.invalid_update_version
                 message = f"Invalid update version {proposed.get(other, 0)} for feature {other}. Feature {name} at level {level} requires {other} >= {minimum}."
                 break
-    if code == INVALID_UPDATE_VERSION and message:
+    if code == ErrorCode.invalid_update_version and message:
         message = FAILED_ALL + message
     if not code and not getattr(request, "validate_only", False):
         await cluster.commit(records)

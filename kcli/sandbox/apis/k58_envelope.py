@@ -13,20 +13,22 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox import wire
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_ACTION, CLUSTER_NAME
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.forwarding import decode_principal
 from kcli.sandbox.registry import Listener, api, load_all
 
-CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST = 31, 42
 
-
-@api(58, "envelope", (0, 0), listeners=Listener.CONTROLLER)
+@api(ApiKey.ENVELOPE, (0, 0), listeners=Listener.CONTROLLER)
 async def handle_envelope(ctx: RequestContext, request: Any) -> Any:
     """Unwrap, answer and wrap one forwarded request."""
-    if not ctx.authorize(CLUSTER_ACTION, CLUSTER, CLUSTER_NAME):
-        return ctx.r("EnvelopeResponse", response_data=None, error_code=CLUSTER_AUTHORIZATION_FAILED)
+    if not ctx.authorize(AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME):
+        return ctx.r(
+            "EnvelopeResponse", response_data=None, error_code=ErrorCode.cluster_authorization_failed
+        )
     principal = decode_principal(request.request_principal)
     frame = bytes(request.request_data)
     try:
@@ -36,7 +38,7 @@ async def handle_envelope(ctx: RequestContext, request: Any) -> Any:
             raise wire.FrameError(f"api {prefix.api_key} v{prefix.api_version} cannot be forwarded")
         header, inner, _ = wire.decode_request(frame, spec.name, prefix.api_version)
     except wire.FrameError:
-        return ctx.r("EnvelopeResponse", response_data=None, error_code=INVALID_REQUEST)
+        return ctx.r("EnvelopeResponse", response_data=None, error_code=ErrorCode.invalid_request)
     try:
         client_host = str(ipaddress.ip_address(bytes(request.client_host_address)))
     except ValueError:

@@ -16,24 +16,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcli.kafka import ApiKey, EndpointType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
-BROKERS, CONTROLLERS = 1, 2
 CLUSTER_AUTHORIZED_OPERATIONS_UNSET = -(2**31)
 
 
-@api(60, "describe_cluster", (0, 2))
+@api(ApiKey.DESCRIBE_CLUSTER, (0, 2))
 async def handle_describe_cluster(ctx: RequestContext, request: Any) -> Any:
     """Describe the cluster through this listener."""
-    wanted = getattr(request, "endpoint_type", BROKERS)
-    own = BROKERS if ctx.is_broker else CONTROLLERS
+    wanted = getattr(request, "endpoint_type", EndpointType.BROKERS)
+    own = EndpointType.BROKERS if ctx.is_broker else EndpointType.CONTROLLERS
     error, message = 0, None
-    if wanted not in (BROKERS, CONTROLLERS):
+    if wanted not in (EndpointType.BROKERS, EndpointType.CONTROLLERS):
         error, message = 115, f"Unsupported endpoint type {wanted}"
     elif wanted != own:
         error = 114
-        names = {BROKERS: "BROKER", CONTROLLERS: "CONTROLLER"}
+        names = {EndpointType.BROKERS: "BROKER", EndpointType.CONTROLLERS: "CONTROLLER"}
         message = f"The request was sent to an endpoint of type {names[own]}, but we wanted an endpoint of type {names[wanted]}"
     if error and ctx.version == 0:
         error = 42
@@ -51,7 +51,7 @@ async def handle_describe_cluster(ctx: RequestContext, request: Any) -> Any:
         )
     cluster = ctx.cluster
     nodes = []
-    if own == BROKERS:
+    if own == EndpointType.BROKERS:
         include_fenced = bool(getattr(request, "include_fenced_brokers", False))
         for broker in sorted(cluster.image.brokers.values(), key=lambda b: b.broker_id):
             if broker.fenced and not include_fenced:

@@ -11,24 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.placement import leadership_after_loss
 from kcli.sandbox.registry import api
 
 R: Any = _records
-CLUSTER_AUTHORIZATION_FAILED, BROKER_ID_NOT_REGISTERED = 31, 102
 
 
-@api(64, "unregister_broker", (0, 0), forward=True)
+@api(ApiKey.UNREGISTER_BROKER, (0, 0), forward=True)
 async def handle_unregister_broker(ctx: RequestContext, request: Any) -> Any:
     """Unregister a broker."""
-    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
+    if not ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.r(
             "UnregisterBrokerResponse",
             throttle_time=ZERO,
-            error_code=CLUSTER_AUTHORIZATION_FAILED,
+            error_code=ErrorCode.cluster_authorization_failed,
             error_message="Authorization failed.",
         )
     cluster = ctx.cluster
@@ -37,7 +38,7 @@ async def handle_unregister_broker(ctx: RequestContext, request: Any) -> Any:
         return ctx.r(
             "UnregisterBrokerResponse",
             throttle_time=ZERO,
-            error_code=BROKER_ID_NOT_REGISTERED,
+            error_code=ErrorCode.broker_id_not_registered,
             error_message=f"Broker ID {request.broker_id} is not currently registered",
         )
     records = [

@@ -14,25 +14,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import CLUSTER, CLUSTER_NAME, DESCRIBE_CONFIGS
-from kcli.sandbox.configdefs import BROKER, BROKER_LOGGER, CLIENT_METRICS, GROUP, TOPIC
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ConfigResourceType, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import Listener, api
 
-CLUSTER_AUTHORIZATION_FAILED, UNSUPPORTED_VERSION = 31, 35
-SUPPORTED_TYPES = (GROUP, CLIENT_METRICS, BROKER_LOGGER, BROKER, TOPIC)
+SUPPORTED_TYPES = (
+    ConfigResourceType.GROUP,
+    ConfigResourceType.CLIENT_METRICS,
+    ConfigResourceType.BROKER_LOGGER,
+    ConfigResourceType.BROKER,
+    ConfigResourceType.TOPIC,
+)
 
 
 def _names(ctx: RequestContext, resource_type: int) -> list[str]:
     image = ctx.cluster.image
-    if resource_type in (GROUP, CLIENT_METRICS):
+    if resource_type in (ConfigResourceType.GROUP, ConfigResourceType.CLIENT_METRICS):
         return sorted(name for kind, name in image.configs if kind == resource_type)
-    if resource_type in (BROKER, BROKER_LOGGER):
+    if resource_type in (ConfigResourceType.BROKER, ConfigResourceType.BROKER_LOGGER):
         return [str(n) for n, node in sorted(ctx.cluster.nodes.items()) if node.is_broker]
     return sorted(topic.name for topic in image.topics.values())
 
 
-@api(74, "list_config_resources", (0, 1), listeners=Listener.BROKER)
+@api(ApiKey.LIST_CONFIG_RESOURCES, (0, 1), listeners=Listener.BROKER)
 async def handle_list_config_resources(ctx: RequestContext, request: Any) -> Any:
     """List the resources that have configs."""
 
@@ -46,13 +52,19 @@ async def handle_list_config_resources(ctx: RequestContext, request: Any) -> Any
             ),
         )
 
-    if not ctx.authorize(DESCRIBE_CONFIGS, CLUSTER, CLUSTER_NAME):
-        return answer(CLUSTER_AUTHORIZATION_FAILED, [])
+    if not ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME):
+        return answer(ErrorCode.cluster_authorization_failed, [])
     if ctx.version == 0:
-        return answer(0, [(name, CLIENT_METRICS) for name in _names(ctx, CLIENT_METRICS)])
+        return answer(
+            0,
+            [
+                (name, ConfigResourceType.CLIENT_METRICS)
+                for name in _names(ctx, ConfigResourceType.CLIENT_METRICS)
+            ],
+        )
     wanted = [int(t) for t in request.resource_types] or list(SUPPORTED_TYPES)
     if any(t not in SUPPORTED_TYPES for t in wanted):
-        return answer(UNSUPPORTED_VERSION, [])
+        return answer(ErrorCode.unsupported_version, [])
     return answer(
         0, [(name, kind) for kind in SUPPORTED_TYPES if kind in wanted for name in _names(ctx, kind)]
     )

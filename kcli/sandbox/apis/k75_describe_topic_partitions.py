@@ -12,14 +12,15 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from kcli.sandbox.authorizer import DESCRIBE, TOPIC, authorized_operations
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import AclOperation, ApiKey, ResourceType
+from kcli.sandbox.authorizer import authorized_operations
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import Listener, api
 
-UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED = 3, 29
 
-
-@api(75, "describe_topic_partitions", (0, 0), listeners=Listener.BROKER)
+@api(ApiKey.DESCRIBE_TOPIC_PARTITIONS, (0, 0), listeners=Listener.BROKER)
 async def handle_describe_topic_partitions(ctx: RequestContext, request: Any) -> Any:
     """Describe topic partitions page by page."""
     image = ctx.cluster.image
@@ -27,7 +28,11 @@ async def handle_describe_topic_partitions(ctx: RequestContext, request: Any) ->
     names = (
         sorted({t.name for t in request.topics})
         if request.topics
-        else sorted(t.name for t in image.topics.values() if ctx.authorize(DESCRIBE, TOPIC, t.name))
+        else sorted(
+            t.name
+            for t in image.topics.values()
+            if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, t.name)
+        )
     )
     cursor = request.cursor
     if cursor is not None:
@@ -40,8 +45,12 @@ async def handle_describe_topic_partitions(ctx: RequestContext, request: Any) ->
         if budget == 0 and topic is not None:
             next_cursor = ctx.r("Cursor", topic_name=name, partition_index=0)
             break
-        if not ctx.authorize(DESCRIBE, TOPIC, name) or topic is None:
-            code = TOPIC_AUTHORIZATION_FAILED if topic is not None else UNKNOWN_TOPIC_OR_PARTITION
+        if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name) or topic is None:
+            code = (
+                ErrorCode.topic_authorization_failed
+                if topic is not None
+                else ErrorCode.unknown_topic_or_partition
+            )
             topics.append(
                 ctx.r(
                     "DescribeTopicPartitionsResponseTopic",
@@ -85,7 +94,7 @@ async def handle_describe_topic_partitions(ctx: RequestContext, request: Any) ->
                 topic_id=topic.topic_id,
                 is_internal=False,
                 partitions=tuple(partitions),
-                topic_authorized_operations=authorized_operations(ctx, TOPIC, name),
+                topic_authorized_operations=authorized_operations(ctx, ResourceType.TOPIC, name),
             )
         )
         if next_cursor is not None:

@@ -15,32 +15,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.sandbox.authorizer import ALTER, CLUSTER, CLUSTER_NAME
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
-
-CLUSTER_AUTHORIZATION_FAILED, UNSUPPORTED_VERSION, INVALID_REQUEST = 31, 35, 42
-INCONSISTENT_CLUSTER_ID, DUPLICATE_VOTER = 104, 126
 
 
 def check_cluster(ctx: RequestContext, cluster_id: str | None) -> tuple[int, str | None]:
     """(code, message) for the common voter-change checks (0 when they pass)."""
-    if not ctx.authorize(ALTER, CLUSTER, CLUSTER_NAME):
-        return CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+    if not ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
+        return ErrorCode.cluster_authorization_failed, "Authorization failed."
     if cluster_id is not None and cluster_id != ctx.cluster.cluster_id:
         return (
-            INCONSISTENT_CLUSTER_ID,
+            ErrorCode.inconsistent_cluster_id,
             f"The cluster id {cluster_id} does not match {ctx.cluster.cluster_id}.",
         )
     if ctx.cluster.kraft_version < 1:
         return (
-            UNSUPPORTED_VERSION,
+            ErrorCode.unsupported_version,
             "Cluster doesn't support adding voter because the kraft.version feature is 0",
         )
     return 0, None
 
 
-@api(80, "add_raft_voter", (0, 1), forward=True)
+@api(ApiKey.ADD_RAFT_VOTER, (0, 1), forward=True)
 async def handle_add_raft_voter(ctx: RequestContext, request: Any) -> Any:
     """Add a voter."""
     code, message = check_cluster(ctx, request.cluster_id)
@@ -49,17 +48,17 @@ async def handle_add_raft_voter(ctx: RequestContext, request: Any) -> Any:
     if not code:
         if request.voter_id in cluster.voters:
             code, message = (
-                DUPLICATE_VOTER,
+                ErrorCode.duplicate_voter,
                 f"The voter id {request.voter_id} is already part of the set of voters.",
             )
         elif node is None or node.is_broker or not node.running:
             code, message = (
-                INVALID_REQUEST,
+                ErrorCode.invalid_request,
                 f"Node {request.voter_id} is not a running controller of this cluster.",
             )
         elif request.voter_directory_id is not None and request.voter_directory_id != node.directory_id:
             code, message = (
-                INVALID_REQUEST,
+                ErrorCode.invalid_request,
                 f"Directory id {request.voter_directory_id} does not match node {request.voter_id}.",
             )
     if not code and node is not None:

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from kio.schema.errors import ErrorCode
+
+from kcli.kafka import ApiKey
 from kcli.metadata.uuids import kafka_uuid
 from kcli.sandbox.apis.k80_add_raft_voter import check_cluster
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
-INVALID_REQUEST, VOTER_NOT_FOUND = 42, 127
 
-
-@api(81, "remove_raft_voter", (0, 0), forward=True)
+@api(ApiKey.REMOVE_RAFT_VOTER, (0, 0), forward=True)
 async def handle_remove_raft_voter(ctx: RequestContext, request: Any) -> Any:
     """Remove a voter."""
     code, message = check_cluster(ctx, request.cluster_id)
@@ -31,11 +32,11 @@ async def handle_remove_raft_voter(ctx: RequestContext, request: Any) -> Any:
         # a zero directory id (None here) matches no voter that has one.
         if directory is None or request.voter_directory_id != directory:
             code, message = (
-                VOTER_NOT_FOUND,
+                ErrorCode.voter_not_found,
                 f"The voter id {request.voter_id} with directory id {kafka_uuid(request.voter_directory_id)} is not part of the set of voters.",
             )
         elif len(cluster.voters) == 1:
-            code, message = INVALID_REQUEST, "Cannot remove the last voter of the quorum."
+            code, message = ErrorCode.invalid_request, "Cannot remove the last voter of the quorum."
     if not code:
         await cluster.change_voters(remove=request.voter_id)
     return ctx.r("RemoveRaftVoterResponse", throttle_time=ZERO, error_code=code, error_message=message)

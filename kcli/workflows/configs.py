@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from kcli.client.errors import code_of
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import ConfigOp, ConfigResourceType
 from kcli.ops.config_model import (
     AlterOutcome,
     DescribeResult,
@@ -21,28 +23,21 @@ from kcli.ops.config_model import (
     preview,
     unknown_keys,
 )
-from kcli.ops.config_spec import (
-    ConfigChanges,
-    ConfigOp,
-    ConfigResourceType,
-    Entity,
-    EntityType,
-    Selection,
-    plan_quota_alter,
-)
+from kcli.ops.config_spec import ConfigChanges, Entity, EntityType, Selection
+from kcli.ops.quota_plan import plan_quota_alter
+
+INVALID_CONFIG = code_of("INVALID_CONFIG")
+UNKNOWN_TOPIC_OR_PARTITION = code_of("UNKNOWN_TOPIC_OR_PARTITION")
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
     from kcli.client.api.configs import CallStats
     from kcli.client.config import ClientConfig
 
-UNKNOWN_TOPIC_OR_PARTITION = 3
-INVALID_CONFIG = 40
-
 
 def check_endpoint(config: ClientConfig, selection: Selection) -> None:
     """What a controller cannot do for configs (KIP-919), refused before connecting."""
-    from kcli.client.config import EndpointType
+    from kcli.kafka import EndpointType
 
     if config.endpoint_type is not EndpointType.CONTROLLERS:
         return
@@ -117,8 +112,8 @@ async def _not_existing(admin: Admin, entities: Sequence[Entity]) -> list[Entity
     import contextlib
 
     from kcli.client.api import configs as api
-    from kcli.client.config import EndpointType
     from kcli.client.errors import UnsupportedByServer
+    from kcli.kafka import EndpointType
 
     named = [e for e in entities if e.name is not None and not e.default]
     if not named or admin.endpoint_type is EndpointType.CONTROLLERS:

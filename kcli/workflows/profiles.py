@@ -12,14 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kcli.client.config import (
-    HONOURED_KEYS,
-    KNOWN_KAFKA_KEYS,
-    default_profile_name,
-    is_secret_key,
-    load_profiles,
-)
+from kcli.client.config_keys import HONOURED_KEYS, KNOWN_KAFKA_KEYS, is_secret_key
 from kcli.client.secret_refs import is_reference
+from kcli.client.toml_profiles import default_profile_name, load_profiles
 from kcli.errors import UsageError
 
 HIDDEN = "[hidden]"

@@ -1,0 +1,152 @@
+"""--alter of users, clients and ips: quota changes and SCRAM credentials, checked as ConfigCommand does."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from kcli.errors import UsageError
+from kcli.kafka import ConfigOp, ScramMechanism
+from kcli.ops.config_spec import ConfigChanges, EntityType, Selection
+
+# Client quota keys by entity kind (QuotaConfig in Kafka).
+CLIENT_QUOTA_KEYS = frozenset(
+    {"producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"}
+)
+IP_QUOTA_KEYS = frozenset({"connection_creation_rate"})
+SCRAM_MIN_ITERATIONS = 4096
+SCRAM_DEFAULT_ITERATIONS = 4096
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuotaChange:
+    """One AlterClientQuotas op: a value to set, or None to remove the key."""
+
+    key: str
+    value: float | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScramUpsert:
+    """A SCRAM credential to create or replace (the password is salted client-side before sending)."""
+
+    mechanism: ScramMechanism
+    iterations: int
+    password: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuotaPlan:
+    """What an --alter of users/clients/ips sends: quota ops, or SCRAM upserts and deletions."""
+
+    quota: tuple[QuotaChange, ...] = ()
+    scram_upserts: tuple[ScramUpsert, ...] = ()
+    scram_deletes: tuple[ScramMechanism, ...] = ()
+
+    @property
+    def is_scram(self) -> bool:
+        return bool(self.scram_upserts or self.scram_deletes)
+
+
+def plan_quota_alter(selection: Selection, changes: ConfigChanges) -> QuotaPlan:
+    """Split quota/SCRAM changes and check them the way ConfigCommand does (UsageError if bad)."""
+    if any(c.op in (ConfigOp.APPEND, ConfigOp.SUBTRACT) for c in changes.changes):
+        raise UsageError("--append-config/--subtract-config apply to list configs, not to quotas or SCRAM")
+    types = set(selection.types)
+    allowed = IP_QUOTA_KEYS if EntityType.IPS in types else CLIENT_QUOTA_KEYS
+    sets = changes.sets
+    deletes = changes.deletes
+    scram_sets = {k: v for k, v in sets.items() if ScramMechanism.from_name(k)}
+    scram_deletes = [k for k in deletes if ScramMechanism.from_name(k)]
+    unknown_sets = [k for k in sets if k not in allowed and k not in scram_sets]
+    unknown_deletes = [k for k in deletes if k not in allowed and k not in scram_deletes]
+    users_only = types == {EntityType.USERS}
+    if EntityType.IPS in types:
+        bad = [k for k in dict.fromkeys([*sets, *deletes]) if k not in IP_QUOTA_KEYS]
+        if bad:
+            raise UsageError(
+                "Only connection quota configs can be added for 'ips' using --bootstrap-server. "
+                f"Unexpected config names: {', '.join(bad)}"
+            )
+    elif not users_only:
+        bad_add = unknown_sets + list(scram_sets)
+        bad_delete = unknown_deletes + scram_deletes
+        if bad_add:
+            raise UsageError(
+                "Only quota configs can be added for 'clients' using --bootstrap-server. "
+                f"Unexpected config names: {','.join(bad_add)}"
+            )
+        if bad_delete:
+            raise UsageError(
+                "Only quota configs can be deleted for 'clients' using --bootstrap-server. "
+                f"Unexpected config names: {','.join(bad_delete)}"
+            )
+    else:
+        if unknown_sets:
+            raise UsageError(
+                "Only quota and SCRAM credential configs can be added for 'users' using --bootstrap-server. "
+                f"Unexpected config names: {','.join(unknown_sets)}"
+            )
+        if unknown_deletes:
+            raise UsageError(
+                "Only quota and SCRAM credential configs can be deleted for 'users' using --bootstrap-server. "
+                f"Unexpected config names: {','.join(unknown_deletes)}"
+            )
+        if scram_sets or scram_deletes:
+            if any(e.default for e in selection.entities):
+                raise UsageError(
+                    "The use of --entity-default or --user-defaults is not allowed with User SCRAM "
+                    "Credentials using --bootstrap-server."
+                )
+            if len(scram_sets) != len(sets) or len(scram_deletes) != len(deletes):
+                raise UsageError(
+                    "Cannot alter both quota and SCRAM credential configs simultaneously for 'users' "
+                    "using --bootstrap-server."
+                )
+            upserts = tuple(parse_scram_value(k, v) for k, v in scram_sets.items())
+            mechanisms = tuple(
+                m for m in (ScramMechanism.from_name(k) for k in scram_deletes) if m is not None
+            )
+            return QuotaPlan(scram_upserts=upserts, scram_deletes=mechanisms)
+    quota = [QuotaChange(key=k, value=parse_quota_value(k, v)) for k, v in sets.items()]
+    quota += [QuotaChange(key=k, value=None) for k in deletes]
+    return QuotaPlan(quota=tuple(quota))
+
+
+def parse_quota_value(key: str, value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise UsageError(f"Cannot parse quota configuration value for {key}: {value}") from None
+    if not math.isfinite(number):
+        raise UsageError(f"Cannot parse quota configuration value for {key}: {value}")
+    return number
+
+
+def parse_scram_value(key: str, value: str) -> ScramUpsert:
+    """`SCRAM-SHA-512=[iterations=8192,password=secret]` (brackets already stripped)."""
+    mechanism = ScramMechanism.from_name(key)
+    assert mechanism is not None
+    fields: dict[str, str] = {}
+    for part in value.split(","):
+        name, sep, item = part.partition("=")
+        if not sep or name.strip() not in ("iterations", "password"):
+            raise UsageError(
+                f"Invalid SCRAM credential for {key}: expected [iterations=N,password=P] or [password=P]"
+            )
+        fields[name.strip()] = item
+    if "password" not in fields:
+        raise UsageError(f"Invalid SCRAM credential for {key}: a password is required")
+    iterations = SCRAM_DEFAULT_ITERATIONS
+    if "iterations" in fields:
+        try:
+            iterations = int(fields["iterations"].strip())
+        except ValueError:
+            raise UsageError(f"Invalid SCRAM iterations for {key}: {fields['iterations']}") from None
+        if iterations == -1:
+            iterations = SCRAM_DEFAULT_ITERATIONS
+        elif iterations < SCRAM_MIN_ITERATIONS:
+            raise UsageError(
+                f"Iterations {iterations} is less than the minimum {SCRAM_MIN_ITERATIONS} required for {key}"
+            )
+    return ScramUpsert(mechanism=mechanism, iterations=iterations, password=fields["password"])
