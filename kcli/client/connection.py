@@ -347,7 +347,8 @@ class Connection:
     ) -> Any:
         """Decode a response with one of kcli's own readers; malformed bytes are a ProtocolError."""
         try:
-            return reader(frame, protocol.body_offset(frame, header_flexible=header_flexible))
+            with protocol.collector_paused():
+                return reader(frame, protocol.body_offset(frame, header_flexible=header_flexible))
         except ValueError as error:
             raise ProtocolError(
                 f"could not decode the {what} response from {self.where}: {type(error).__name__}: {error}",

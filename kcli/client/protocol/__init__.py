@@ -11,10 +11,12 @@ uses header v0 so that a client can read it whatever version it asked for.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import io
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 API_VERSIONS_KEY = 18
@@ -227,8 +229,27 @@ def decode_response(frame: bytes, response_type: type, *, header_flexible: bool)
 
     check(response_type, frame, offset)  # a forged length must not reach kio's native allocator
     value: Any
-    value, _ = entity_reader(response_type)(frame, offset)
+    with collector_paused():
+        value, _ = entity_reader(response_type)(frame, offset)
     return value
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a response is decoded.
+
+    A large response becomes hundreds of thousands of objects, none in a reference cycle; with the
+    collector running, each allocation threshold crossed rescans the growing heap, which costs
+    several times the decoding itself (100k partitions: ~0.3 s instead of ~0.07 s).
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def fast_reader(api_key: int, version: int) -> Callable[[bytes, int], Any] | None:
