@@ -39,8 +39,6 @@ from kcli.client.errors import (
     UnsupportedByServer,
     error_info,
 )
-from kcli.client.protocol import handshake
-from kcli.client.protocol.handshake import HandRequest
 
 if TYPE_CHECKING:
     import ssl
@@ -211,7 +209,9 @@ class Connection:
                 # that does not parse (librdkafka's mock broker sends a flexible one) or that omits
                 # ApiVersions means: use v0, which every server supports.
                 try:
-                    response = self._read(frame, handshake.api_versions_reader(0), False, "ApiVersions")
+                    response = self._decode(
+                        frame, protocol.response_class("api_versions", 0), False, "ApiVersions"
+                    )
                     keys = response.api_keys
                 except ProtocolError:
                     keys = ()
@@ -221,7 +221,9 @@ class Connection:
                 version = ceiling
                 use_v5 = False
                 continue
-            response = self._read(frame, handshake.api_versions_reader(version), False, "ApiVersions")
+            response = self._decode(
+                frame, protocol.response_class("api_versions", version), False, "ApiVersions"
+            )
             code = int(response.error_code)
             if code == REBOOTSTRAP_REQUIRED:
                 raise RebootstrapRequired(self.where)
@@ -236,8 +238,8 @@ class Connection:
 
     @staticmethod
     def _api_versions_request(version: int, cluster_id: str | None, node_id: int | None) -> Any:
-        return handshake.api_versions_request(
-            version,
+        return protocol.make(
+            protocol.request_class("api_versions", version),
             client_software_name="kcli",
             client_software_version=__version__,
             cluster_id=cluster_id,
@@ -333,8 +335,6 @@ class Connection:
         api_key = int(request.__api_key__)
         what = f"{protocol.api_name(api_key)} v{int(request.__version__)}"
         frame = await self.request_raw(request, deadline=deadline, what=what, timeout_ms=timeout_ms)
-        if isinstance(request, HandRequest):
-            return self._read(frame, request.reader, request.response_header_flexible, what)
         response_type = protocol.response_class_for(request)
         flexible = protocol.response_header_flexible(api_key, response_type)
         reader = protocol.fast_reader(api_key, int(request.__version__)) if fast else None

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from kcli.metadata import records as _records
 from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
 from kcli.metadata.writer import METADATA_PARTITION, MetadataLogWriter
-from kcli.sandbox.logwriter import SandboxLogWriter
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
@@ -146,7 +145,7 @@ class MetadataLog:
     def _open_leader(self, node_id: int) -> None:
         if self.leader is not None:
             self.leader.close()
-        self.leader = SandboxLogWriter(
+        self.leader = MetadataLogWriter(
             self.node_dir(node_id), node_id=node_id, cluster_id=self.cluster.cluster_id
         )
         self.leader_id = node_id

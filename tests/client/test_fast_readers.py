@@ -1,4 +1,4 @@
-"""kcli's hand-written decoders (DescribeConfigs v4, Metadata v12) against kio's reader.
+"""kcli's hand-written DescribeConfigs v4 decoder against kio's reader.
 
 Values come from kio's own types (hypothesis `from_type`) and from responses shaped like a large
 describe (many resources sharing most entries byte for byte); each is encoded with kio's writer and
@@ -22,7 +22,7 @@ from kcli.client.connection import Connection
 from kcli.client.errors import ProtocolError
 from tests.fuzz import seeds
 
-READERS = (("describe_configs", 4), ("metadata", 12))
+READERS = (("describe_configs", 4),)
 
 
 def plain(value: Any) -> Any:
@@ -51,12 +51,8 @@ def both(name: str, version: int, value: Any) -> tuple[Any, Any]:
 
 def test_field_names_are_kio_names() -> None:
     from kcli.client.protocol import fast_describe_configs as dc
-    from kcli.client.protocol import fast_metadata as md
 
-    pairs = [
-        (dc.DescribeConfigsResponse, protocol.response_class("describe_configs", 4)),
-        (md.MetadataResponse, protocol.response_class("metadata", 12)),
-    ]
+    pairs = [(dc.DescribeConfigsResponse, protocol.response_class("describe_configs", 4))]
     for fast_cls, kio_cls in pairs:
         kio_module = __import__(kio_cls.__module__, fromlist=["x"])
         fast_module = __import__(fast_cls.__module__, fromlist=["x"])
@@ -185,7 +181,7 @@ def test_damaged_frames_are_protocol_errors_through_the_connection(data: st.Data
         value = reader(frame, protocol.body_offset(frame, header_flexible=True))
     except ValueError:
         return  # MalformedResponse, struct.error and UnicodeDecodeError all land here
-    assert type(value).__name__ in ("DescribeConfigsResponse", "MetadataResponse")
+    assert type(value).__name__ == "DescribeConfigsResponse"
 
 
 def test_connection_reports_malformed_fast_response_as_protocol_error() -> None:

@@ -309,7 +309,7 @@ async def list_topic_names(admin: Admin, stats: CallStats | None = None) -> list
 
     if stats is not None:
         stats.count("Metadata")
-    response = await admin.call(METADATA, build, versions=(1, 12), target=Target.ANY, fast=True)
+    response = await admin.call(METADATA, build, versions=(1, 12), target=Target.ANY)
     names = []
     for topic in response.topics:
         if int(topic.error_code) not in (0, 3) and topic.name is None:

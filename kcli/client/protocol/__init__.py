@@ -184,26 +184,30 @@ def response_class_for(request: Any) -> type:
 
 
 def encode_request(request: Any, *, correlation_id: int, client_id: str | None) -> bytes:
-    """One size-prefixed request frame: header v1/v2 by flexibility, then the body.
-
-    The header is written here (it is a few fixed fields); the body by kio's writer, or taken as
-    is from a HandRequest (kcli.client.protocol.handshake), which spares the import of kio.
-    """
-    from kcli.client.protocol.handshake import HandRequest, request_header
+    """One size-prefixed request frame: header v1/v2 by flexibility, then the body (kio's writer)."""
+    from kio.serial import entity_writer
 
     flexible = bool(request.__flexible__)
     header = request_header(
         int(request.__api_key__), int(request.__version__), correlation_id, client_id, flexible
     )
-    if isinstance(request, HandRequest):
-        body = request.body
-    else:
-        from kio.serial import entity_writer
-
-        buffer = io.BytesIO()
-        entity_writer(type(request))(buffer, request)
-        body = buffer.getvalue()
+    buffer = io.BytesIO()
+    entity_writer(type(request))(buffer, request)
+    body = buffer.getvalue()
     return struct.pack(">i", len(header) + len(body)) + header + body
+
+
+def request_header(
+    api_key: int, version: int, correlation_id: int, client_id: str | None, flexible: bool
+) -> bytes:
+    """Request header v1 (v2 when `flexible`: plus an empty tagged-field section); client id is int16-sized."""
+    head = struct.pack(">hhi", api_key, version, correlation_id)
+    if client_id is None:
+        head += b"\xff\xff"
+    else:
+        raw = client_id.encode("utf-8")
+        head += struct.pack(">h", len(raw)) + raw
+    return head + b"\x00" if flexible else head
 
 
 def response_header_flexible(api_key: int, response_type: type) -> bool:
@@ -256,16 +260,14 @@ def fast_reader(api_key: int, version: int) -> Callable[[bytes, int], Any] | Non
     """A hand-written body decoder for a large response (api key, version), or None: use kio's.
 
     Such a decoder returns NamedTuples with kio's field names instead of kio's dataclasses; callers
-    opt in (Admin.call(..., fast=True)) where they only read fields.
+    opt in (Admin.call(..., fast=True)) where they only read fields. Only DescribeConfigs v4 has
+    one: a hand-written decoder stays only where it makes a whole command at least 2x faster than
+    kio's reader on the same bytes (benchmarks/bench_codecs.py, figures in benchmarks/RESULTS.md).
     """
     if api_key == 32 and version == 4:
         from kcli.client.protocol.fast_describe_configs import read_describe_configs_v4
 
         return read_describe_configs_v4
-    if api_key == 3 and version == 12:
-        from kcli.client.protocol.fast_metadata import read_metadata_v12
-
-        return read_metadata_v12
     return None
 
 

@@ -15,7 +15,7 @@ every topic), so this decoder:
 - checks every declared length against the bytes left (a forged count raises ValueError, it
   never allocates), accepts booleans 0/1 only, skips unknown tagged fields by their size, and
   raises ValueError (or struct.error / UnicodeDecodeError, both ValueErrors) on malformed bytes.
-  tests/client/test_fast_describe_configs.py checks it equals kio's reader on generated inputs.
+  tests/client/test_fast_readers.py checks it equals kio's reader on generated inputs.
 """
 
 from __future__ import annotations
