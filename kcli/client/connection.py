@@ -324,36 +324,14 @@ class Connection:
             )
         return high
 
-    async def request(
-        self, request: Any, *, deadline: float, timeout_ms: int | None = None, fast: bool = False
-    ) -> Any:
-        """Send one kio request and return the decoded kio response.
-
-        fast=True: decode with kcli's own reader when there is one for this API and version
-        (protocol.fast_reader), which returns NamedTuples with kio's field names.
-        """
+    async def request(self, request: Any, *, deadline: float, timeout_ms: int | None = None) -> Any:
+        """Send one kio request and return the decoded kio response."""
         api_key = int(request.__api_key__)
         what = f"{protocol.api_name(api_key)} v{int(request.__version__)}"
         frame = await self.request_raw(request, deadline=deadline, what=what, timeout_ms=timeout_ms)
         response_type = protocol.response_class_for(request)
         flexible = protocol.response_header_flexible(api_key, response_type)
-        reader = protocol.fast_reader(api_key, int(request.__version__)) if fast else None
-        if reader is not None:
-            return self._read(frame, reader, flexible, what)
         return self._decode(frame, response_type, flexible, what)
-
-    def _read(
-        self, frame: bytes, reader: Callable[[bytes, int], Any], header_flexible: bool, what: str
-    ) -> Any:
-        """Decode a response with one of kcli's own readers; malformed bytes are a ProtocolError."""
-        try:
-            with protocol.collector_paused():
-                return reader(frame, protocol.body_offset(frame, header_flexible=header_flexible))
-        except ValueError as error:
-            raise ProtocolError(
-                f"could not decode the {what} response from {self.where}: {type(error).__name__}: {error}",
-                hint="the server sent a malformed response; this is a server bug or not a Kafka server",
-            ) from None
 
     async def request_raw(
         self, request: Any, *, deadline: float, what: str, timeout_ms: int | None = None

@@ -182,7 +182,7 @@ async def describe_configs(
         if stats is not None:
             stats.count("DescribeConfigs")
         try:
-            response = await admin.call(DESCRIBE_CONFIGS, build, versions=(1, 4), target=target, fast=True)
+            response = await admin.call(DESCRIBE_CONFIGS, build, versions=(1, 4), target=target)
         except KcliError as error:
             return [ResourceConfigs(entity=e, error=failure(error)) for e in group]
         by_key = {(int(r.resource_type), r.resource_name): r for r in response.results}

@@ -16,7 +16,7 @@ import functools
 import gc
 import io
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 API_VERSIONS_KEY = 18
@@ -254,51 +254,6 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-def fast_reader(api_key: int, version: int) -> Callable[[bytes, int], Any] | None:
-    """A hand-written body decoder for a large response (api key, version), or None: use kio's.
-
-    Such a decoder returns NamedTuples with kio's field names instead of kio's dataclasses; callers
-    opt in (Admin.call(..., fast=True)) where they only read fields. Only DescribeConfigs v4 has
-    one: a hand-written decoder stays only where it makes a whole command at least 2x faster than
-    kio's reader on the same bytes (benchmarks/bench_codecs.py, figures in benchmarks/RESULTS.md).
-    """
-    if api_key == 32 and version == 4:
-        from kcli.client.protocol.fast_describe_configs import read_describe_configs_v4
-
-        return read_describe_configs_v4
-    return None
-
-
-def body_offset(frame: bytes, *, header_flexible: bool) -> int:
-    """Where the body starts in a response frame: after the correlation id and, in header v1, its tags."""
-    if not header_flexible:
-        return 4
-    from kcli.client.protocol.fast_describe_configs import MalformedResponse
-
-    pos = 4
-    count, pos = _uvarint(frame, pos)
-    for _ in range(count):
-        _tag, pos = _uvarint(frame, pos)
-        size, pos = _uvarint(frame, pos)
-        if size > len(frame) - pos:
-            raise MalformedResponse("a header tagged field runs past the end")
-        pos += size
-    return pos
-
-
-def _uvarint(buf: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    for index in range(5):
-        if pos + index >= len(buf):
-            raise ValueError("the response header ends in the middle of a varint")
-        byte = buf[pos + index]
-        value |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return value, pos + index + 1
-        shift += 7
-    raise ValueError("varint longer than 5 bytes in the response header")
 
 
 def make(cls: type, **values: Any) -> Any:
