@@ -43,10 +43,12 @@ def test_real_cluster_suite_passes_against_a_cluster_named_by_the_environment(sa
     assert "7 passed" in done.stdout
 
 
-def test_real_cluster_suite_is_deselected_without_a_cluster() -> None:
+def test_real_cluster_suite_is_shown_skipped_with_its_reason_without_a_cluster() -> None:
+    from tests.conftest import REAL_CLUSTER_SKIP
+
     env = {key: value for key, value in os.environ.items() if not key.startswith("KCLI_TEST_")}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/realcluster"],
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "tests/realcluster"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -54,4 +56,8 @@ def test_real_cluster_suite_is_deselected_without_a_cluster() -> None:
         timeout=120,
         check=False,
     )
-    assert "7 deselected" in done.stdout, done.stdout
+    assert done.returncode == 0, done.stdout
+    summary = done.stdout.strip().splitlines()
+    assert summary[-1].startswith("7 skipped"), done.stdout
+    skipped = [line for line in summary if line.startswith("SKIPPED")]
+    assert len(skipped) == 1 and skipped[0].endswith(f": {REAL_CLUSTER_SKIP}"), done.stdout

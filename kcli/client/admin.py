@@ -273,15 +273,12 @@ class Admin:
         target: Target = Target.ANY,
         timeout_ms: int | None = None,
         idempotent: bool = True,
-        fast: bool = False,
     ) -> Any:
         """Send build(version) to `target` at the highest version in `versions` both sides support.
 
         Returns the kio response; a top-level error code is left for the caller (errors.check),
         except NOT_CONTROLLER, REBOOTSTRAP_REQUIRED and retriable codes, which are retried within
         the deadline. With idempotent=False a connection lost after sending is reported, not retried.
-        fast=True decodes a large response with kcli's own reader where one exists for the negotiated
-        version (NamedTuples with kio's field names; see protocol.fast_reader).
         """
         deadline = self._deadline(timeout_ms)
         name = protocol.api_name(api_key)
@@ -291,7 +288,7 @@ class Admin:
             async def send(connection: Connection) -> Any:
                 version = connection.version_for(api_key, versions)
                 request = build(version)
-                return await connection.request(request, deadline=deadline, fast=fast)
+                return await connection.request(request, deadline=deadline)
 
             response = await self._run(target, deadline, send, what=name, idempotent=idempotent)
             code = int(getattr(response, "error_code", 0) or 0)

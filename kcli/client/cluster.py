@@ -21,7 +21,6 @@ from kcli.client import protocol
 from kcli.client.connection import Connection
 from kcli.client.endpoints import Endpoint
 from kcli.client.errors import EndpointTypeMismatch, KafkaError, UnsupportedByServer, check, code_of
-from kcli.client.protocol import handshake
 from kcli.kafka import ApiKey, EndpointType
 
 INVALID_REQUEST = code_of("INVALID_REQUEST")
@@ -128,8 +127,11 @@ async def _send_describe_cluster(
         version = connection.version_for(ApiKey.DESCRIBE_CLUSTER, (low, max(high, low)))
     except UnsupportedByServer:
         version = connection.version_for(ApiKey.DESCRIBE_CLUSTER, (low, 2))
-    request = handshake.describe_cluster_request(
-        version, endpoint_type=int(endpoint_type), include_fenced_brokers=include_fenced and version >= 2
+    request = protocol.make(
+        protocol.request_class("describe_cluster", version),
+        include_cluster_authorized_operations=False,
+        endpoint_type=int(endpoint_type),
+        include_fenced_brokers=include_fenced and version >= 2,
     )
     return await connection.request(request, deadline=deadline), version
 

@@ -41,8 +41,6 @@ from kcli.client.errors import (
     code_of,
     error_info,
 )
-from kcli.client.protocol import handshake
-from kcli.client.protocol.handshake import HandRequest
 from kcli.kafka import ApiKey
 
 ILLEGAL_SASL_STATE = code_of("ILLEGAL_SASL_STATE")
@@ -212,7 +210,9 @@ class Connection:
                 # that does not parse (librdkafka's mock broker sends a flexible one) or that omits
                 # ApiVersions means: use v0, which every server supports.
                 try:
-                    response = self._read(frame, handshake.api_versions_reader(0), False, "ApiVersions")
+                    response = self._decode(
+                        frame, protocol.response_class("api_versions", 0), False, "ApiVersions"
+                    )
                     keys = response.api_keys
                 except ProtocolError:
                     keys = ()
@@ -222,7 +222,9 @@ class Connection:
                 version = ceiling
                 use_v5 = False
                 continue
-            response = self._read(frame, handshake.api_versions_reader(version), False, "ApiVersions")
+            response = self._decode(
+                frame, protocol.response_class("api_versions", version), False, "ApiVersions"
+            )
             code = int(response.error_code)
             if code == REBOOTSTRAP_REQUIRED:
                 raise RebootstrapRequired(self.where)
@@ -237,8 +239,8 @@ class Connection:
 
     @staticmethod
     def _api_versions_request(version: int, cluster_id: str | None, node_id: int | None) -> Any:
-        return handshake.api_versions_request(
-            version,
+        return protocol.make(
+            protocol.request_class("api_versions", version),
             client_software_name="kcli",
             client_software_version=__version__,
             cluster_id=cluster_id,
@@ -323,37 +325,14 @@ class Connection:
             )
         return high
 
-    async def request(
-        self, request: Any, *, deadline: float, timeout_ms: int | None = None, fast: bool = False
-    ) -> Any:
-        """Send one kio request and return the decoded kio response.
-
-        fast=True: decode with kcli's own reader when there is one for this API and version
-        (protocol.fast_reader), which returns NamedTuples with kio's field names.
-        """
+    async def request(self, request: Any, *, deadline: float, timeout_ms: int | None = None) -> Any:
+        """Send one kio request and return the decoded kio response."""
         api_key = int(request.__api_key__)
         what = f"{protocol.api_name(api_key)} v{int(request.__version__)}"
         frame = await self.request_raw(request, deadline=deadline, what=what, timeout_ms=timeout_ms)
-        if isinstance(request, HandRequest):
-            return self._read(frame, request.reader, request.response_header_flexible, what)
         response_type = protocol.response_class_for(request)
         flexible = protocol.response_header_flexible(api_key, response_type)
-        reader = protocol.fast_reader(api_key, int(request.__version__)) if fast else None
-        if reader is not None:
-            return self._read(frame, reader, flexible, what)
         return self._decode(frame, response_type, flexible, what)
-
-    def _read(
-        self, frame: bytes, reader: Callable[[bytes, int], Any], header_flexible: bool, what: str
-    ) -> Any:
-        """Decode a response with one of kcli's own readers; malformed bytes are a ProtocolError."""
-        try:
-            return reader(frame, protocol.body_offset(frame, header_flexible=header_flexible))
-        except ValueError as error:
-            raise ProtocolError(
-                f"could not decode the {what} response from {self.where}: {type(error).__name__}: {error}",
-                hint="the server sent a malformed response; this is a server bug or not a Kafka server",
-            ) from None
 
     async def request_raw(
         self, request: Any, *, deadline: float, what: str, timeout_ms: int | None = None

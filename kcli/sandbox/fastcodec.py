@@ -1,13 +1,14 @@
-"""Hand-written encoders for the sandbox's few bulk payloads, byte-identical to kio's writer.
+"""Hand-written encoders for the sandbox's two bulk responses, byte-identical to kio's writer.
 
-kio's writer is exact but pure Python; at 100k partitions the hot paths (PartitionRecord and
-TopicRecord values in the metadata log, the topics of a Metadata response, the configs of a
-DescribeConfigs response) are encoded here with struct instead. tests/sandbox/test_fastcodec.py
-checks every encoder against kio's output, so the schema facts still come from kio.
+kio's writer is exact but pure Python; at 100k partitions the topics of a Metadata response and
+the configs of a DescribeConfigs response are encoded here with struct instead, which makes the
+sandbox serve `configs --describe` of 10,000 topics several times cheaper than with kio's writer
+(benchmarks/bench_codecs.py). tests/sandbox/test_fastcodec.py checks every encoder against kio's
+output, so the schema facts still come from kio.
 
 Behavior:
-- Only flexible versions are covered (Metadata v10-13, DescribeConfigs v4, PartitionRecord v2,
-  TopicRecord v0); everything else goes through kio.
+- Only flexible versions are covered (Metadata v10-13, DescribeConfigs v4); everything else goes
+  through kio.
 - Tagged fields at their defaults are omitted (tag count 0), as kio and Kafka write them.
 """
 
@@ -16,11 +17,9 @@ from __future__ import annotations
 import struct
 import uuid
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 _I16 = struct.Struct(">h")
 _I32 = struct.Struct(">i")
-_I16_I32 = struct.Struct(">hi")
 _I32_I32_I32 = struct.Struct(">iii")
 NO_TAGS = b"\x00"
 
@@ -54,62 +53,12 @@ def compact_int32s(values: Sequence[int]) -> bytes:
     return _len(len(values) + 1) + struct.pack(f">{len(values)}i", *values)
 
 
-def compact_uuids(values: Sequence[uuid.UUID]) -> bytes:
-    return _len(len(values) + 1) + b"".join(v.bytes for v in values)
-
-
 def compact_array(items: Sequence[bytes]) -> bytes:
     return _len(len(items) + 1) + b"".join(items)
 
 
 def _bool(value: bool) -> bytes:
     return b"\x01" if value else b"\x00"
-
-
-# ---------------------------------------------------------------- metadata records
-
-_PARTITION_FRAME = b"\x01" + uvarint(3) + uvarint(2)  # frame version 1, PartitionRecord, v2
-_TOPIC_FRAME = b"\x01" + uvarint(2) + uvarint(0)
-
-
-def partition_record_value(r: Any) -> bytes:
-    """The framed value of a PartitionRecord v2 (leader recovery state 0, no ELR)."""
-    return b"".join(
-        (
-            _PARTITION_FRAME,
-            _I32.pack(r.partition_id),
-            r.topic_id.bytes,
-            compact_int32s(r.replicas),
-            compact_int32s(r.isr),
-            compact_int32s(r.removing_replicas),
-            compact_int32s(r.adding_replicas),
-            _I32_I32_I32.pack(r.leader, r.leader_epoch, r.partition_epoch),
-            compact_uuids(r.directories),
-            NO_TAGS,
-        )
-    )
-
-
-def topic_record_value(r: Any) -> bytes:
-    """The framed value of a TopicRecord v0."""
-    return _TOPIC_FRAME + compact_string(r.name) + r.topic_id.bytes + NO_TAGS
-
-
-def fast_record_value(record: Any) -> bytes | None:
-    """The framed value of `record` when a fast encoder covers it exactly, else None."""
-    cls = type(record)
-    name = getattr(cls, "__record_name__", "")
-    if name == "PartitionRecord" and cls.__version__ == 2:
-        if (
-            record.leader_recovery_state == 0
-            and record.eligible_leader_replicas is None
-            and record.last_known_elr is None
-        ):
-            return partition_record_value(record)
-        return None
-    if name == "TopicRecord" and cls.__version__ == 0:
-        return topic_record_value(record)
-    return None
 
 
 # ---------------------------------------------------------------- Metadata v10-13 topics

@@ -1,9 +1,7 @@
-"""Encode the sandbox's metadata batches and snapshots, with its fast record encoder plugged in.
+"""Encode the sandbox's metadata batches and snapshots.
 
-Bulk topic creation (`up --topics 10000 --partitions 10`) appends ~110k records; kio's pure-Python
-encoder spends most of the start-up time on them. TopicRecord and PartitionRecord values are
-encoded by kcli.sandbox.fastcodec (byte-identical, see tests/sandbox/test_fastcodec.py), everything
-else by kcli.metadata.codec; batches by kcli.metadata.batch, split at Kafka's 8 MiB batch limit.
+Record values by kcli.metadata.codec (kio's encoders), batches by kcli.metadata.batch, split at
+Kafka's 8 MiB batch limit.
 """
 
 from __future__ import annotations
@@ -17,13 +15,11 @@ from typing import Any
 from kcli.metadata import writer as base
 from kcli.metadata.batch import encode_batch
 from kcli.metadata.codec import encode_control_record, encode_metadata_record
-from kcli.sandbox.fastcodec import fast_record_value
 
 
 def record_value(record: Any) -> bytes:
     """The framed value bytes of one metadata record."""
-    value = fast_record_value(record)
-    return value if value is not None else encode_metadata_record(record)
+    return encode_metadata_record(record)
 
 
 def data_batches(records: Sequence[Any], *, base_offset: int, epoch: int, timestamp_ms: int) -> list[bytes]:

@@ -247,10 +247,12 @@ def test_kcli_error_is_what_decode_failures_derive_from() -> None:
 
 
 def test_regressions_found_by_the_long_fuzz_run_survive_in_a_child_process() -> None:
-    """Inputs benchmarks/fuzz_long.py found (the first byte picks the response type, as there).
+    """Inputs that aborted the interpreter (the first byte picks the response type, as in fuzz_long.py).
 
-    Each runs in a child process: before kcli.bounds, these aborted the interpreter inside kio's native
-    decoder ("memory allocation of 105226698736 bytes failed"), which no except clause can catch.
+    Each runs in a child process: these aborted it inside kio's native decoder ("memory allocation of
+    105226698736 bytes failed"), which no except clause can catch; the first was found by
+    benchmarks/fuzz_long.py before kcli.bounds existed, the second (a tagged field whose declared
+    size exceeds its content) got past kcli.bounds until the walk required the two to agree.
     """
     import subprocess
     import sys

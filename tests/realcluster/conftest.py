@@ -1,4 +1,4 @@
-"""The opt-in suite against a real cluster, named by the environment (deselected when it is not):
+"""The opt-in suite against a real cluster, named by the environment (shown skipped when it is not):
 
     KCLI_TEST_BOOTSTRAP_SERVER=k1:9092          brokers (required: it turns the suite on)
     KCLI_TEST_BOOTSTRAP_CONTROLLER=c1:9093      controllers (optional: the KIP-919 tests need it)

@@ -20,35 +20,6 @@ def kio_bytes(value: Any) -> bytes:
     return buffer.getvalue()
 
 
-@pytest.mark.parametrize("replicas", [(), (1,), (1, 2, 3), tuple(range(1, 200))])
-def test_partition_record(replicas: tuple[int, ...]) -> None:
-    from kcli.metadata import records as R
-    from kcli.metadata.codec import encode_metadata_record
-
-    record = R.PartitionRecord(
-        partition_id=7,
-        topic_id=uuid.uuid4(),
-        replicas=replicas,
-        isr=replicas[:1],
-        removing_replicas=replicas[1:2],
-        adding_replicas=(),
-        leader=replicas[0] if replicas else -1,
-        leader_epoch=3,
-        partition_epoch=9,
-        directories=tuple(uuid.uuid4() for _ in replicas),
-    )
-    assert fastcodec.fast_record_value(record) == encode_metadata_record(record)
-
-
-def test_topic_record_and_fallback() -> None:
-    from kcli.metadata import records as R
-    from kcli.metadata.codec import encode_metadata_record
-
-    record = R.TopicRecord(name="ü-topic." + "x" * 300, topic_id=uuid.uuid4())
-    assert fastcodec.fast_record_value(record) == encode_metadata_record(record)
-    assert fastcodec.fast_record_value(R.FeatureLevelRecord(name="metadata.version", feature_level=7)) is None
-
-
 @pytest.mark.parametrize("version", [10, 11, 12, 13])
 def test_metadata_response(version: int) -> None:
     from kio.index import load_response_schema

@@ -162,7 +162,8 @@ def _topic_bytes(ctx: RequestContext, topic: Topic, live: set[int]) -> bytes:
     key = ("metadata-topic", topic.topic_id)
     cached = cluster.response_cache.get(key)
     if cached is not None and cached[0] == stamp:
-        return bytes(cached[1])
+        encoded: bytes = cached[1]
+        return encoded
     partitions = [
         fastcodec.metadata_partition(
             ErrorCode.leader_not_available if p.leader == -1 else 0,
