@@ -1,9 +1,10 @@
 """No shell, eval, exec or pickle on anything read from a file or the network (checked on kcli's AST).
 
-Two sites generate Python source with exec: metadata readers and JSON formatters compiled per
-record class. Their source is built from kcli's own record schema classes (looked up by the integer
-api key and version), never from bytes read from a file; the last test checks that by feeding them a
-record whose strings are Python code.
+Three sites generate Python source with exec: metadata readers and JSON formatters compiled per
+record class, and the bounds walk compiled per response class. Their source is built from kcli's own
+record schema classes (looked up by the integer api key and version) or kio's response classes, never
+from bytes read from a file or the network; the last test checks that for the metadata readers by
+feeding them a record whose strings are Python code.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ SUBPROCESS_CALLS = {"run", "Popen", "call", "check_call", "check_output", "getou
 ALLOWED_EXEC = {
     ("metadata/fastdecode.py", "_compile"): "reader source built from a kcli record schema class",
     ("metadata/dump.py", "json_formatter"): "formatter source built from a kcli record schema class",
+    ("bounds.py", "compile"): "walk source built from a kio response schema class",
 }
 # The audit collector resolves kio classes by their module name: a constant of kio's, not input.
 ALLOWED_IMPORT = {("audit/collect.py", "__import__")}
