@@ -192,7 +192,9 @@ def controller_text(record: Any) -> str:
     )
 
 
-def partition_text(partition: PartitionState) -> str:
+def partition_text(values: tuple[Any, ...]) -> str:
+    """PartitionRegistration.toString of a partition's values (see PartitionState)."""
+    partition = PartitionState.of(values)
     return (
         f"PartitionRegistration(replicas={_ids(partition.replicas)}, "
         f"directories=[{', '.join(kafka_uuid(d) for d in partition.directories)}], isr={_ids(partition.isr)}, "

@@ -29,6 +29,7 @@ SUBPROCESS_CALLS = {"run", "Popen", "call", "check_call", "check_output", "getou
 ALLOWED_EXEC = {
     ("metadata/fastdecode.py", "_compile"): "reader source built from a kcli record schema class",
     ("metadata/dump.py", "json_formatter"): "formatter source built from a kcli record schema class",
+    ("metadata/layouts.py", "_define"): "layout function source built from a kcli record schema class",
 }
 # The audit collector resolves kio classes by their module name: a constant of kio's, not input.
 ALLOWED_IMPORT = {("audit/collect.py", "__import__")}
