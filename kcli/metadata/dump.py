@@ -372,7 +372,15 @@ class DumpSink:
         family = LayoutFamily(
             api_key, version, build, install=install, failed=False, context="offset", blobs=blobs
         )
-        self.runs[header] = family.run
+        lines, flush, run = self.lines, self.flush, family.run
+
+        def run_and_flush(*run_arguments: Any) -> int:  # a batch may hold a million lines: stream them
+            done = run(*run_arguments)
+            if len(lines) >= 4096:
+                flush()
+            return done
+
+        self.runs[header] = run_and_flush
         return family.first
 
     def _handler(self, api_key: int, version: int) -> Any:

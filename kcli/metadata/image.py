@@ -176,6 +176,8 @@ class MetadataImage:
     open_transaction: str | None = None
     unapplied_records: int = 0
     partial: str | None = None  # set when the image comes from a live read that cannot see everything
+    # parts of the tree such a read cannot fill: path under /image -> why (the shell says so)
+    unavailable: dict[tuple[str, ...], str] = field(default_factory=dict)
 
 
 # Record types whose handlers take field-value tuples (the reader's `values=True` shape): the hot

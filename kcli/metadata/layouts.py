@@ -212,22 +212,26 @@ class Layout:
         self.handle: Callable[..., Any] = namespace["handle"]
         self.attempt: Callable[..., Any] = namespace["attempt"]
 
-    def run_function(
-        self, length: bytes, head_width: int, value_length: bytes, header: bytes
-    ) -> Callable[..., int]:
-        """The bulk function of this layout for records framed as `length` (the record length
-        varint), attributes/timestamp delta/offset delta/key (`head_width` bytes), `value_length`
-        (the value length varint) and `header` (the value's frame header)."""
-        found = self.runs.get((len(length), head_width, len(value_length)))
+    def run_function(self, length_width: int, head_width: int, value_width: int) -> Callable[..., int] | None:
+        """The bulk function of this layout for records whose length varint, attributes/timestamp
+        delta/offset delta/key and value length varint take these widths (None: not this layout's)."""
+        widths = (length_width, head_width, value_width)
+        found = self.runs.get(widths)
         if found is not None:
             return found
         family = self._family
+        value_length = 3 + self.size
+        record_length = head_width + value_width + value_length + 1
+        length, value_length_bytes = _varint(record_length), _varint(value_length)
+        if len(length) != length_width or len(value_length_bytes) != value_width:
+            return None
         shift = 3  # the framing items before the body's
         sources = [source._replace(slot=source.slot + shift) for source in self.sources]
         action = family.build(sources)
-        record_fmt = f">{len(length)}s{head_width}s{len(value_length) + 3}s{self.fmt}B"
+        record_fmt = f">{length_width}s{head_width}s{value_width + 3}s{self.fmt}B"
         checks = [0, 2, *(index + shift for index, _byte in self.checks), shift + _items(self.fmt)]
-        expected = (length, value_length + header, *(byte for _index, byte in self.checks), 0)
+        header = bytes((1, family.api_key, family.version))
+        expected = (length, value_length_bytes + header, *(byte for _index, byte in self.checks), 0)
         unpack = struct.Struct(record_fmt)
         namespace = {
             **action.names,
@@ -250,8 +254,19 @@ class Layout:
         )
         _define(code, f"<run {family.cls.__name__}>", namespace)
         run: Callable[..., int] = namespace["run"]
-        self.runs[(len(length), head_width, len(value_length))] = run
+        self.runs[widths] = run
         return run
+
+
+def _varint(value: int) -> bytes:
+    """A non-negative length as the record layer writes it (zig-zag varint)."""
+    value <<= 1
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
 
 
 def _define(code: str, filename: str, namespace: dict[str, Any]) -> None:
@@ -310,6 +325,8 @@ class LayoutFamily:
         if found is None:
             raise ValueError(f"record type {api_key} v{version} has no layouts")
         self.cls, self.fields = found
+        self.api_key = api_key
+        self.version = version
         self.build = build
         self.install = install
         self.failed = failed
@@ -348,22 +365,18 @@ class LayoutFamily:
         self.current = layout
         self.install(layout.handle)
 
-    def run(self, view: Any, pos: int, value: int, end: int, heads: list[bytes], offset: int) -> int:
-        """Handle a run of records starting at `pos` (framed as KRaft writes them, all as long as
-        the first, whose value is `value`..`end` and whose offset deltas are in `heads`) in the
+    def run(
+        self, view: Any, pos: int, size: int, hdr: int, value: int, heads: list[bytes], offset: int
+    ) -> int:
+        """Handle a run of records of `size` bytes from `pos`, framed as KRaft writes them (the first
+        one's attributes at `hdr`, its value at `value`; their offset deltas in `heads`) in the
         current layout: -> how many were handled from the first (0: none, use the per-record path)."""
         layout = self.current
-        if layout is None or end - value - 3 != layout.size:
+        if layout is None or size - (value + 3 - pos) - 1 != layout.size:
             return 0
         head_width = len(heads[0])
-        length_width = value - pos - head_width
-        value_width = 1 if view[value - 2] >= 0x80 else 0  # the value length varint: 1 or 2 bytes
-        length_width -= 1 + value_width
-        length = bytes(view[pos : pos + length_width])
-        value_length = bytes(view[value - 1 - value_width : value])
-        header = bytes(view[value : value + 3])
-        run = layout.run_function(length, head_width, value_length, header)
-        return run(view, pos, len(heads), heads, offset)
+        run = layout.run_function(hdr - pos, head_width, value - hdr - head_width)
+        return 0 if run is None else run(view, pos, len(heads), heads, offset)
 
 
 # -- the field values --------------------------------------------------------------------------------

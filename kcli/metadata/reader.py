@@ -42,7 +42,7 @@ from typing import IO, Any, NamedTuple, Protocol
 from crc32c import crc32c
 
 from kcli.errors import KcliError
-from kcli.metadata.codec import control_body_reader, encode_uvarint, metadata_body_reader
+from kcli.metadata.codec import control_body_reader, metadata_body_reader
 
 _BATCH = struct.Struct(">qiibIhiqqqhii")
 BATCH_OVERHEAD = 61
@@ -340,8 +340,14 @@ def _plain_headers(count: int) -> list[bytes]:
     value of record i, for i < count (cached up to a bound; larger batches frame the rest generally)."""
     wanted = min(count, _HEADER_CACHE_LIMIT)
     if len(_PLAIN_HEADERS) < wanted:
+        # the zig-zag offset delta 2i as a varint: 1 byte below 64, 2 below 8192, 3 below 2**20
         _PLAIN_HEADERS.extend(
-            b"\x00\x00" + encode_uvarint(2 * index) + b"\x01" for index in range(len(_PLAIN_HEADERS), wanted)
+            bytes((0, 0, 2 * i, 1))
+            if i < 64
+            else bytes((0, 0, (2 * i & 0x7F) | 0x80, 2 * i >> 7, 1))
+            if i < 8192
+            else bytes((0, 0, (2 * i & 0x7F) | 0x80, (2 * i >> 7 & 0x7F) | 0x80, 2 * i >> 14, 1))
+            for i in range(len(_PLAIN_HEADERS), wanted)
         )
     return _PLAIN_HEADERS
 
@@ -409,46 +415,31 @@ def _skip_headers(area: Any, pos: int, record_end: int, position: int) -> int:
 RUN_LIMIT = 256
 
 
-def _first_change(area: Any, pos: int, size: int, count: int) -> int:
-    """How many of the `count` records of `size` bytes from `pos` do not start with the first one's
-    two bytes (its length varint, or its first byte and attributes): counted from the end."""
-    span = pos + count * size
-    firsts = area[pos:span:size]
-    seconds = area[pos + 1 : span : size]
-    return max(len(firsts.lstrip(firsts[:1])), len(seconds.lstrip(seconds[:1])))
-
-
 _SKIPS: dict[tuple[int, int, int, int], Any] = {}
 
 
-def _skip_run(view: Any, pos: int, value: int, end: int, heads: list[bytes], offset: int) -> int:
-    """A run handler for records nobody reads: their framing is checked as `scan_batch` checks it (the
-    same record length varint, attributes 0, timestamp delta 0, offset delta = index, null key, the
-    same value length varint and frame header, no headers), their bodies are passed over."""
-    head_width = len(heads[0])
-    value_width = 2 if view[value - 2] >= 0x80 else 1
-    length_width = value - pos - head_width - value_width
-    key = (length_width, head_width, value_width, end - value)
+def _skip_run(view: Any, pos: int, size: int, hdr: int, value: int, heads: list[bytes], offset: int) -> int:
+    """A run handler for records nobody reads: their framing is checked as `scan_batch` checks it
+    (the first record's length varint, value length varint and frame header, attributes 0,
+    timestamp delta 0, offset delta = index, null key, no headers), their bodies are passed over."""
+    key = (hdr - pos, len(heads[0]), value - hdr - len(heads[0]), size)
     checker = _SKIPS.get(key)
     if checker is None:
         if len(_SKIPS) > 4096:
             _SKIPS.clear()
-        record = struct.Struct(f">{length_width}s{head_width}s{value_width + 3}s{end - value - 3}xB")
-        checker = _SKIPS[key] = (
-            record.iter_unpack,
-            record.size,
-            operator.itemgetter(0, 2, 3),
-            operator.itemgetter(1),
-        )
-    records_of, size, constant, head = checker
+        length_width, head_width, value_width, _size = key
+        body = size - (value + 3 - pos) - 1
+        record = struct.Struct(f">{length_width}s{head_width}s{value_width + 3}s{body}xB")
+        checker = _SKIPS[key] = (record.iter_unpack, operator.itemgetter(0, 2, 3), operator.itemgetter(1))
+    records_of, constant, head = checker
     records = list(records_of(view[pos : pos + len(heads) * size]))
-    expected = (bytes(view[pos : pos + length_width]), bytes(view[value - value_width : value + 3]), 0)
     constants = list(map(constant, records))
-    heads_read = list(map(head, records))
-    if constants.count(expected) == len(records) and heads_read == heads:
+    found = list(map(head, records))
+    expected = constants[0]  # the first record's framing: checked already
+    if constants.count(expected) == len(records) and found == heads:
         return len(records)
-    for index, (found, read) in enumerate(zip(constants, heads_read, strict=True)):
-        if found != expected or read != heads[index]:
+    for index, (framing, read) in enumerate(zip(constants, found, strict=True)):
+        if framing != expected or read != heads[index]:
             return index
     return len(records)
 
@@ -458,9 +449,10 @@ def _skip_run(view: Any, pos: int, value: int, end: int, heads: list[bytes], off
 # (area, body start, value end, offset) -> True when the record was taken care of; False leaves it
 # to the general decoder (which decides between a value and an error).
 FastHandler = Callable[[Any, int, int, int], bool]
-# (view, record start, value start, value end, the plain headers of the run's records, offset) ->
-# how many of those records, from the first, were checked and taken care of (0: none).
-RunHandler = Callable[[Any, int, int, int, list[bytes], int], int]
+# (view, record start, record size, where its attributes start, where its value starts, the plain
+# headers of the run's records, the first one's offset) -> how many of those records, from the
+# first, were checked and taken care of (0: none).
+RunHandler = Callable[[Any, int, int, int, int, list[bytes], int], int]
 
 
 class RecordSink(Protocol):
@@ -662,25 +654,24 @@ class FileReader:
                             if runner is not None:
                                 stop = 64 if index < 64 else 8192 if index < 8192 else limit
                                 more = min(stop - index, (end - pos) // size, RUN_LIMIT)
-                                if view is None:
-                                    view = memoryview(area)
-                                more -= _first_change(area, pos, size, more)
-                                done = (
-                                    runner(
+                                firsts = area[pos : pos + more * size : size]
+                                more -= len(firsts.lstrip(firsts[:1]))  # those as long, by their first byte
+                                if more > 1:
+                                    if view is None:
+                                        view = memoryview(area)
+                                    done = runner(
                                         view,
                                         pos,
+                                        size,
+                                        hdr,
                                         value,
-                                        value_end,
                                         headers[index : index + more],
                                         base_offset + index,
                                     )
-                                    if more > 1
-                                    else 0
-                                )
-                                if done:
-                                    pos += done * size
-                                    index += done
-                                    continue
+                                    if done:
+                                        pos += done * size
+                                        index += done
+                                        continue
                         if handler is None or handler(area, value + 3, value_end, base_offset + index):
                             pos = record_end
                             index += 1
@@ -1041,11 +1032,11 @@ class FileReader:
 
 
 def _refill(handle: IO[bytes], buf: bytes, base: int, pos: int, need: int) -> tuple[bytes, int, int]:
-    """A new window starting at `pos` of the old one and holding at least `need` bytes (if the file
-    has them): -> (buffer, its file position, 0)."""
-    kept = buf[pos:]
-    more = handle.read(max(WINDOW_BYTES, need - len(kept)))
-    return kept + more, base + pos, 0
+    """A new window from file position `base + pos`, holding at least `need` bytes (if the file has
+    them): -> (buffer, its file position, 0). Read afresh rather than joined to what was kept: the
+    file is in the page cache, and a join would copy the window once more."""
+    handle.seek(base + pos)
+    return handle.read(max(WINDOW_BYTES, need)), base + pos, 0
 
 
 def _zero_to_end(handle: IO[bytes] | None, rest: memoryview) -> bool:

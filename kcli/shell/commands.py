@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from kcli.metadata.tree import Node
+from kcli.metadata.tree import Node, Unavailable
 from kcli.shell.glob import Path, display, expand, normalize
 
 HistorySource = Callable[[Path], Iterable[str]]
@@ -91,23 +91,30 @@ class LsCommand:
     def run(self, shell: Shell) -> bool:
         ok = True
         files: list[tuple[str, Node]] = []
-        directories: list[tuple[str, Node]] = []
+        directories: list[tuple[str, list[str], Node]] = []
         for target in effective_paths(self.targets):
-            matches = expand(shell.root, shell.cwd, target)
-            if not matches:
-                shell.err(f"ls: {target}: no such file or directory.")
+            try:
+                matches = expand(shell.root, shell.cwd, target)
+                if not matches:
+                    shell.err(f"ls: {target}: no such file or directory.")
+                    ok = False
+                for path, node in matches:
+                    # Each block is headed by the last path component, as kafka-metadata-shell's ls does.
+                    name = path[-1] if path else "/"
+                    if node.is_directory():
+                        directories.append((name, node.child_names(), node))
+                    else:
+                        files.append((name, node))
+            except Unavailable as reason:
+                shell.err(f"ls: {target}: {reason}")
                 ok = False
-            for path, node in matches:
-                # Each block is headed by the last path component, as kafka-metadata-shell's ls does.
-                (directories if node.is_directory() else files).append((path[-1] if path else "/", node))
         width = shell.width if shell.interactive else None
         if self.long:
-            blocks = [(name, _long_lines(node)) for name, node in directories]
+            blocks = [(name, _long_lines(node, children)) for name, children, node in directories]
             lines = print_targets(None, _long_lines_of(files), blocks, heading=LONG_HEADING)
         else:
-            lines = print_targets(
-                width, [name for name, _node in files], [(n, d.child_names()) for n, d in directories]
-            )
+            names = [name for name, _node in files]
+            lines = print_targets(width, names, [(name, children) for name, children, _node in directories])
         for line in lines:
             shell.out(line)
         return ok
@@ -118,13 +125,16 @@ LONG_HEADING = f"{'type':<4} {'size':>9}  name"
 
 
 def _long_line(name: str, node: Node | None) -> str:
-    if node is not None and node.is_directory():
-        return f"{'dir':<4} {len(node.child_names()):>9}  {name}"
-    return f"{'file':<4} {len(node.text()) if node is not None else 0:>9}  {name}"
+    try:
+        if node is not None and node.is_directory():
+            return f"{'dir':<4} {len(node.child_names()):>9}  {name}"
+        return f"{'file':<4} {len(node.text()) if node is not None else 0:>9}  {name}"
+    except Unavailable:
+        return f"{'dir':<4} {'?':>9}  {name}"
 
 
-def _long_lines(directory: Node) -> list[str]:
-    return [_long_line(name, directory.child(name)) for name in directory.child_names()]
+def _long_lines(directory: Node, children: Sequence[str]) -> list[str]:
+    return [_long_line(name, directory.child(name)) for name in children]
 
 
 def _long_lines_of(files: Sequence[tuple[str, Node]]) -> list[str]:
@@ -216,7 +226,11 @@ class CdCommand:
         return ((self.target, 0),)
 
     def run(self, shell: Shell) -> bool:
-        matches = expand(shell.root, shell.cwd, self.target)
+        try:
+            matches = expand(shell.root, shell.cwd, self.target)
+        except Unavailable as reason:
+            shell.err(f"cd: {self.target}: {reason}")
+            return False
         if not matches:
             shell.err(f"cd: {self.target}: no such directory.")
             return False
@@ -258,16 +272,20 @@ class CatCommand:
     def run(self, shell: Shell) -> bool:
         ok = True
         for target in self.targets:
-            matches = expand(shell.root, shell.cwd, target)
-            if not matches:
-                shell.err(f"cat: {target}: No such file or directory.")
-                ok = False
-            for path, node in matches:
-                if node.is_directory():
-                    shell.err(f"cat: {target if len(matches) == 1 else display(path)}: Is a directory")
+            try:
+                matches = expand(shell.root, shell.cwd, target)
+                if not matches:
+                    shell.err(f"cat: {target}: No such file or directory.")
                     ok = False
-                else:
-                    shell.out(node.text())
+                for path, node in matches:
+                    if node.is_directory():
+                        shell.err(f"cat: {target if len(matches) == 1 else display(path)}: Is a directory")
+                        ok = False
+                    else:
+                        shell.out(node.text())
+            except Unavailable as reason:
+                shell.err(f"cat: {target}: {reason}")
+                ok = False
         return ok
 
 
@@ -284,25 +302,38 @@ class TreeCommand:
     def run(self, shell: Shell) -> bool:
         ok = True
         for target in self.targets:
-            matches = expand(shell.root, shell.cwd, target)
+            try:
+                matches = expand(shell.root, shell.cwd, target)
+            except Unavailable as reason:
+                shell.err(f"tree: {target}: {reason}")
+                ok = False
+                continue
             if not matches:
                 shell.err(f"tree: {target}: No such file or directory.")
                 ok = False
             for path, node in matches:
-                _print_tree(path[-1] if path else "/", node, "", shell)
+                ok &= _print_tree(path[-1] if path else "/", node, "", shell, display(path))
         return ok
 
 
-def _print_tree(name: str, node: Node, indent: str, shell: Shell) -> None:
+def _print_tree(name: str, node: Node, indent: str, shell: Shell, path: str) -> bool:
+    """Print a subtree; False when part of it could not be shown (it says why on stderr)."""
     shell.out(f"{indent}{name}:")
-    if node.is_directory():
-        for child_name in node.child_names():
-            child = node.child(child_name)
-            if child is not None:
-                _print_tree(child_name, child, indent + "  ", shell)
-    else:
-        for line in node.text().splitlines() or [""]:
-            shell.out(f"{indent}  {line}")
+    try:
+        if not node.is_directory():
+            for line in node.text().splitlines() or [""]:
+                shell.out(f"{indent}  {line}")
+            return True
+        names = node.child_names()
+    except Unavailable as reason:
+        shell.err(f"tree: {path}: {reason}")
+        return False
+    ok = True
+    for child_name in names:
+        child = node.child(child_name)
+        if child is not None:
+            ok &= _print_tree(child_name, child, indent + "  ", shell, f"{path.rstrip('/')}/{child_name}")
+    return ok
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -318,23 +349,37 @@ class FindCommand:
     def run(self, shell: Shell) -> bool:
         ok = True
         for target in effective_paths(self.targets):
-            matches = expand(shell.root, shell.cwd, target)
+            try:
+                matches = expand(shell.root, shell.cwd, target)
+            except Unavailable as reason:
+                shell.err(f"find: {target}: {reason}")
+                ok = False
+                continue
             if not matches:
                 shell.err(f"find: {target}: no such file or directory.")
                 ok = False
             for path, node in matches:
-                _find(display(path) if target.startswith("/") or len(matches) > 1 else target, node, shell)
+                ok &= _find(
+                    display(path) if target.startswith("/") or len(matches) > 1 else target, node, shell
+                )
         return ok
 
 
-def _find(shown: str, node: Node, shell: Shell) -> None:
+def _find(shown: str, node: Node, shell: Shell) -> bool:
+    """Print a path and every path below it; False when part of it could not be shown."""
     shell.out(shown)
-    if node.is_directory():
-        prefix = "" if shown == "/" else shown
-        for name in node.child_names():
-            child = node.child(name)
-            if child is not None:
-                _find(f"{prefix}/{name}", child, shell)
+    try:
+        names = node.child_names() if node.is_directory() else []
+    except Unavailable as reason:
+        shell.err(f"find: {shown}: {reason}")
+        return False
+    ok = True
+    prefix = "" if shown == "/" else shown
+    for name in names:
+        child = node.child(name)
+        if child is not None:
+            ok &= _find(f"{prefix}/{name}", child, shell)
+    return ok
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
