@@ -65,9 +65,9 @@ def keys_for(path: tuple[str, ...], depth: int | None) -> frozenset[int] | None:
         return frozenset()
     needed: set[int] = set()
     for area, names, more in _AREAS:
-        if path[: len(area)] == area:  # the node is in this area
-            level = len(path) - len(area) + (depth if depth is not None else 99)
-            return names if level <= 1 else more
+        if path[: len(area)] == area:  # the node is in this area: names do for listing the area itself
+            listing_the_area = len(path) == len(area) and depth is not None and depth <= 1
+            return names if listing_the_area else more
         if area[: len(path)] == path:  # the area is below the node
             distance = len(area) - len(path)
             if depth is None or distance < depth:
