@@ -102,6 +102,12 @@ def component_regex(component: str) -> re.Pattern[str] | None:
         return None
 
 
+def component_matches(component: str, name: str) -> bool:
+    """Whether a child named `name` matches one glob component (GlobComponent.matches)."""
+    regex = component_regex(component)
+    return component == name if regex is None else regex.fullmatch(name) is not None
+
+
 def lookup(root: Node, path: Path) -> Node | None:
     """The node at an absolute path, or None."""
     node: Node | None = root

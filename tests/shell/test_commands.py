@@ -207,3 +207,29 @@ def test_ls_introduces_and_names_by_last_path_component(small_log: Path) -> None
     assert _run(shell, "ls /image/topics/byName/orders/name /")
     assert out == ["name", "", "/:", "image", "local"]
     assert err == []
+
+
+def test_a_live_image_says_what_controllers_cannot_show() -> None:
+    from kcli.metadata.image import MetadataImage
+    from kcli.shell.live import PARTIAL, UNAVAILABLE
+
+    image = MetadataImage(partial=PARTIAL, unavailable=dict(UNAVAILABLE))
+    image.features["metadata.version"] = 25
+    out: list[str] = []
+    err: list[str] = []
+    shell = Shell(root=build_tree(image), out=out.append, err=err.append)
+    reason = UNAVAILABLE[("topics",)]
+    assert not _run(shell, "ls /image/topics/byName")
+    assert (out, err) == ([], [f"ls: /image/topics/byName: {reason}"])
+    err.clear()
+    assert not _run(shell, "cat /topics/orders/0")
+    assert err == [f"cat: /topics/orders/0: {reason}"]
+    err.clear()
+    assert _run(shell, "ls /image/cluster") and out == ["brokers", "controllers"]
+    out.clear()
+    assert not _run(shell, "find /image/cluster")
+    assert out == ["/image/cluster", "/image/cluster/brokers", "/image/cluster/controllers"]
+    assert err == [f"find: /image/cluster/brokers: {UNAVAILABLE[('cluster', 'brokers')]}"]
+    out.clear()
+    err.clear()
+    assert _run(shell, "cat /image/features/metadataVersion") and out == ["4.0-IV3"]
