@@ -9,9 +9,10 @@ unpacked items `t`: the image stores the values, the dump formats a line. The la
 previous record is tried first; consecutive records mostly share it.
 
 Records framed the same way with the same layout (a snapshot's PartitionRecords, a controller's
-batch of changes) also run in bulk: `LayoutFamily.run` unpacks up to a few hundred whole records at
-once (their framing included) with `struct.iter_unpack`, checks every framing, length and tag byte
-of all of them with two list comparisons, and runs the statements in one loop.
+batch of changes) also run in bulk: `LayoutFamily.run` checks the framing of up to a few hundred
+records at once (kcli.metadata.reader.framed_alike), unpacks their bodies at once with
+`struct.iter_unpack`, checks every length and tag byte of them all with one list comparison, and
+runs the statements in one loop.
 
 Behavior:
 - Only classes made of int8/16/32/64 and uuid fields and arrays of them have layouts.
@@ -34,6 +35,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from kcli.metadata.fastdecode import FieldLayout, describe_fields, shared_uuid
+from kcli.metadata.reader import framed_alike
 from kcli.metadata.records import METADATA_RECORD_CLASSES
 
 _CODES = {"int8": ("b", 1), "int16": ("h", 2), "int32": ("i", 4), "int64": ("q", 8), "uuid": ("16s", 16)}
@@ -181,7 +183,7 @@ class Layout:
         self.size = struct.calcsize(">" + self.fmt)
         self.checks = checks
         self.sources = [sources.get(f.name) or Source(f, "default") for f in fields]
-        self.runs: dict[tuple[int, int, int], Callable[..., int]] = {}
+        self.runs: dict[int, Callable[..., int]] = {}
         action = family.build(self.sources)
         namespace = {
             **action.names,
@@ -212,41 +214,29 @@ class Layout:
         self.handle: Callable[..., Any] = namespace["handle"]
         self.attempt: Callable[..., Any] = namespace["attempt"]
 
-    def run_function(self, length_width: int, head_width: int, value_width: int) -> Callable[..., int] | None:
-        """The bulk function of this layout for records whose length varint, attributes/timestamp
-        delta/offset delta/key and value length varint take these widths (None: not this layout's)."""
-        widths = (length_width, head_width, value_width)
-        found = self.runs.get(widths)
+    def run_function(self, prefix: int) -> Callable[..., int]:
+        """The bulk function of this layout for records whose body starts `prefix` bytes in (their
+        framing is checked apart: kcli.metadata.reader.framed_alike)."""
+        found = self.runs.get(prefix)
         if found is not None:
             return found
         family = self._family
-        value_length = 3 + self.size
-        record_length = head_width + value_width + value_length + 1
-        length, value_length_bytes = _varint(record_length), _varint(value_length)
-        if len(length) != length_width or len(value_length_bytes) != value_width:
-            return None
-        shift = 3  # the framing items before the body's
-        sources = [source._replace(slot=source.slot + shift) for source in self.sources]
-        action = family.build(sources)
-        record_fmt = f">{length_width}s{head_width}s{value_width + 3}s{self.fmt}B"
-        checks = [0, 2, *(index + shift for index, _byte in self.checks), shift + _items(self.fmt)]
-        header = bytes((1, family.api_key, family.version))
-        expected = (length, value_length_bytes + header, *(byte for _index, byte in self.checks), 0)
-        unpack = struct.Struct(record_fmt)
+        action = family.build(self.sources)
+        unpack = struct.Struct(f">{prefix}x{self.fmt}x")
         namespace = {
             **action.names,
             "_records": unpack.iter_unpack,
-            "_constant": operator.itemgetter(*checks),
-            "_expected": expected,
-            "_head": operator.itemgetter(1),
-            "_agree": _agree,
+            "_layout": _getter([index for index, _byte in self.checks]),
+            "_expected": _expected([byte for _index, byte in self.checks]),
+            "_first_other": _first_other,
         }
         loop = "".join(f"        {line}\n" for line in action.lines) or "        pass\n"
         code = (
-            "def run(view, pos, count, heads, offset):\n"
-            f"    records = list(_records(view[pos : pos + count * {unpack.size}]))\n"
-            "    count = _agree(list(map(_constant, records)), _expected, list(map(_head, records)), heads)\n"
-            "    if count < len(records):\n"
+            "def run(area, pos, count, offset):\n"
+            f"    records = list(_records(area[pos : pos + count * {unpack.size}]))\n"
+            "    layouts = list(map(_layout, records))\n"
+            "    if layouts.count(_expected) != count:\n"
+            "        count = _first_other(layouts, _expected)\n"
             "        del records[count:]\n"
             "    for offset, t in enumerate(records, offset):\n"
             f"{loop}"
@@ -254,19 +244,13 @@ class Layout:
         )
         _define(code, f"<run {family.cls.__name__}>", namespace)
         run: Callable[..., int] = namespace["run"]
-        self.runs[widths] = run
+        self.runs[prefix] = run
         return run
 
 
-def _varint(value: int) -> bytes:
-    """A non-negative length as the record layer writes it (zig-zag varint)."""
-    value <<= 1
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+def _first_other(values: list[Any], expected: Any) -> int:
+    """The index of the first value that is not `expected`."""
+    return next(index for index, value in enumerate(values) if value != expected)
 
 
 def _define(code: str, filename: str, namespace: dict[str, Any]) -> None:
@@ -286,17 +270,6 @@ def _getter(indexes: list[int]) -> Callable[[tuple[Any, ...]], Any]:
 
 def _expected(values: list[int]) -> Any:
     return tuple(values) if len(values) > 1 else values[0]
-
-
-def _agree(constants: list[Any], expected: Any, heads: list[bytes], wanted: list[bytes]) -> int:
-    """How many records, from the first, have the expected constant bytes and offset deltas."""
-    count = len(constants)
-    if constants.count(expected) == count and heads == wanted[:count]:
-        return count
-    for index in range(count):
-        if constants[index] != expected or heads[index] != wanted[index]:
-            return index
-    return count
 
 
 class LayoutFamily:
@@ -366,17 +339,17 @@ class LayoutFamily:
         self.install(layout.handle)
 
     def run(
-        self, view: Any, pos: int, size: int, hdr: int, value: int, heads: list[bytes], offset: int
+        self, area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int, offset: int
     ) -> int:
-        """Handle a run of records of `size` bytes from `pos`, framed as KRaft writes them (the first
-        one's attributes at `hdr`, its value at `value`; their offset deltas in `heads`) in the
-        current layout: -> how many were handled from the first (0: none, use the per-record path)."""
+        """A run handler (kcli.metadata.reader.RunHandler) for records of the current layout: the
+        framing of them all checked at once, their bodies unpacked at once, the statements run for
+        each. -> how many were handled from the first (0: none, use the per-record path)."""
         layout = self.current
-        if layout is None or size - (value + 3 - pos) - 1 != layout.size:
+        prefix = value + 3 - pos
+        if layout is None or size - prefix - 1 != layout.size:
             return 0
-        head_width = len(heads[0])
-        run = layout.run_function(hdr - pos, head_width, value - hdr - head_width)
-        return 0 if run is None else run(view, pos, len(heads), heads, offset)
+        count = framed_alike(area, pos, size, hdr, value, index, count)
+        return layout.run_function(prefix)(area, pos, count, offset) if count else 0
 
 
 # -- the field values --------------------------------------------------------------------------------

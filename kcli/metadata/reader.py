@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import operator
 import os
 import re
 import struct
@@ -415,33 +414,75 @@ def _skip_headers(area: Any, pos: int, record_end: int, position: int) -> int:
 RUN_LIMIT = 256
 
 
-_SKIPS: dict[tuple[int, int, int, int], Any] = {}
+# The offset deltas of a run, a column at a time: for a delta of `width` bytes (records 0-63: 1,
+# 64-8191: 2, 8192 on: 3), byte k of record i's delta is _DELTA_COLUMNS[width][k][i - first of width].
+_DELTA_FIRST = {1: 0, 2: 64, 3: 8192}
+_DELTA_COLUMNS: dict[int, list[bytes]] = {}
 
 
-def _skip_run(view: Any, pos: int, size: int, hdr: int, value: int, heads: list[bytes], offset: int) -> int:
-    """A run handler for records nobody reads: their framing is checked as `scan_batch` checks it
-    (the first record's length varint, value length varint and frame header, attributes 0,
-    timestamp delta 0, offset delta = index, null key, no headers), their bodies are passed over."""
-    key = (hdr - pos, len(heads[0]), value - hdr - len(heads[0]), size)
-    checker = _SKIPS.get(key)
-    if checker is None:
-        if len(_SKIPS) > 4096:
-            _SKIPS.clear()
-        length_width, head_width, value_width, _size = key
-        body = size - (value + 3 - pos) - 1
-        record = struct.Struct(f">{length_width}s{head_width}s{value_width + 3}s{body}xB")
-        checker = _SKIPS[key] = (record.iter_unpack, operator.itemgetter(0, 2, 3), operator.itemgetter(1))
-    records_of, constant, head = checker
-    records = list(records_of(view[pos : pos + len(heads) * size]))
-    constants = list(map(constant, records))
-    found = list(map(head, records))
-    expected = constants[0]  # the first record's framing: checked already
-    if constants.count(expected) == len(records) and found == heads:
-        return len(records)
-    for index, (framing, read) in enumerate(zip(constants, found, strict=True)):
-        if framing != expected or read != heads[index]:
-            return index
-    return len(records)
+def _delta_columns(width: int) -> list[bytes]:
+    columns = _DELTA_COLUMNS.get(width)
+    if columns is None:
+        first, end = _DELTA_FIRST[width], {1: 64, 2: 8192, 3: _HEADER_CACHE_LIMIT}[width]
+        columns = []
+        for k in range(width):
+            more = 0x80 if k < width - 1 else 0  # the continuation bit of all but the last byte
+            if k == 0:  # 2i & 0x7F: 0, 2, .., 126 over and over (every width starts at a multiple of 64)
+                column = bytes(value | more for value in range(0, 128, 2)) * ((end - first) // 64)
+            else:  # 2i >> 7k & 0x7F: the same for blocks of 64 * 128**(k-1) records
+                block = 64 * 128 ** (k - 1)
+                column = b"".join(
+                    bytes((((2 * start) >> (7 * k)) & 0x7F | more,)) * block
+                    for start in range(first, end, block)
+                )
+            columns.append(column)
+        _DELTA_COLUMNS[width] = columns
+    return columns
+
+
+_COLUMNS: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
+
+
+def _columns(shape: tuple[int, int, int]) -> tuple[tuple[int, ...], int]:
+    """For records whose attributes start `lw` bytes in, with an offset delta of `width` bytes and
+    the value `value` bytes after the attributes: (where the bytes every record of a run shares
+    with the first are, but the last one; where the offset delta starts)."""
+    lw, width, value = shape
+    key = lw + 2 + width
+    return (*range(lw + 2), key, *range(key + 1, lw + value + 3)), lw + 2
+
+
+def framed_alike(area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int) -> int:
+    """How many of the `count` records of `size` bytes from `pos` (record `index` of its batch the
+    first, framed as KRaft writes it: already checked) are framed exactly as `scan_batch` would
+    accept them, from the first on: the same length varint, attributes 0, timestamp delta 0, null
+    key, value length varint, frame header and no headers as the first, and offset delta = index.
+
+    Each of those bytes is compared for all the records at once (a column of the run)."""
+    width = len(_PLAIN_HEADERS[index]) - 3
+    shape = (hdr - pos, width, value - hdr)
+    shared, delta_at = _COLUMNS.get(shape) or _COLUMNS.setdefault(shape, _columns(shape))
+    span = pos + count * size
+    alike = count - len(area[pos + size - 1 : span : size].lstrip(b"\x00"))  # no headers
+    for at in shared:
+        if alike < 2:
+            return alike
+        column = area[pos + at : pos + alike * size : size]
+        rest = len(column.lstrip(column[:1]))
+        if rest:
+            alike -= rest
+    first = index - _DELTA_FIRST[width]
+    for k, deltas in enumerate(_delta_columns(width)):
+        if area[pos + delta_at + k : pos + alike * size : size] != deltas[first : first + alike]:
+            return 0  # some offset delta is wrong: the records are framed one by one, which says where
+    return alike
+
+
+def _skip_run(
+    area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int, offset: int
+) -> int:
+    """A run handler for records nobody reads: their framing is checked, their bodies passed over."""
+    return framed_alike(area, pos, size, hdr, value, index, count)
 
 
 # -- consumers -------------------------------------------------------------------------------------
@@ -449,10 +490,10 @@ def _skip_run(view: Any, pos: int, size: int, hdr: int, value: int, heads: list[
 # (area, body start, value end, offset) -> True when the record was taken care of; False leaves it
 # to the general decoder (which decides between a value and an error).
 FastHandler = Callable[[Any, int, int, int], bool]
-# (view, record start, record size, where its attributes start, where its value starts, the plain
-# headers of the run's records, the first one's offset) -> how many of those records, from the
-# first, were checked and taken care of (0: none).
-RunHandler = Callable[[Any, int, int, int, int, list[bytes], int], int]
+# (area, record start, record size, where its attributes start, where its value starts, its index in
+# the batch, how many records of that size follow from it, its offset) -> how many of those
+# records, from the first, were checked (`framed_alike`) and taken care of (0: none).
+RunHandler = Callable[[Any, int, int, int, int, int, int, int], int]
 
 
 class RecordSink(Protocol):
@@ -586,7 +627,6 @@ class FileReader:
         handlers = sink.handlers
         get = handlers.get
         runs = sink.runs
-        view = None
         headers = _plain_headers(count)
         limit = 0 if control else min(count, len(headers))  # control records have keys
         least = 0 if control else 6  # zig-zag of the smallest value length: 3 bytes for a data record
@@ -657,16 +697,8 @@ class FileReader:
                                 firsts = area[pos : pos + more * size : size]
                                 more -= len(firsts.lstrip(firsts[:1]))  # those as long, by their first byte
                                 if more > 1:
-                                    if view is None:
-                                        view = memoryview(area)
                                     done = runner(
-                                        view,
-                                        pos,
-                                        size,
-                                        hdr,
-                                        value,
-                                        headers[index : index + more],
-                                        base_offset + index,
+                                        area, pos, size, hdr, value, index, more, base_offset + index
                                     )
                                     if done:
                                         pos += done * size
