@@ -33,8 +33,9 @@ from kcli.metadata.reader import BatchSpan, Entry, FastHandler, RawRecord, ReadS
 class PartitionState(NamedTuple):
     """One partition's registration, as the tree shows it.
 
-    The image keeps each partition as the field values of its PartitionRecord (any version: later
-    versions only append fields; the topic id in position 1 may be raw bytes or a UUID) with the
+    The image keeps each partition as the field values of its PartitionRecord (later versions only
+    append fields: v0's and v1's are padded with v2's defaults; the topic id in position 1 may be raw
+    bytes or a UUID, the directories a tuple or the raw bytes of the uuids) with the
     PartitionChangeRecords merged in (`merge_change`): no object per partition while a big log is
     replayed. `PartitionState.of(values)` is the named view.
     """
@@ -110,6 +111,8 @@ def merge_change(state: tuple[Any, ...], change: tuple[Any, ...]) -> tuple[Any, 
 
 
 _ZERO_UUID = uuid.UUID(int=0)
+# A partition's state always has PartitionRecord v2's 13 fields: what v0 and v1 lack, as their defaults.
+_STATE_TAIL = ((), None, None)
 
 
 def _count(directories: tuple[uuid.UUID, ...] | bytes) -> int:
@@ -354,7 +357,9 @@ class ImageBuilder:
     def _partition(self, values: tuple[Any, ...]) -> None:
         topic = self._by_raw.get(_raw(values[1]) or b"")
         if topic is not None:
-            topic.partitions[values[0]] = values
+            topic.partitions[values[0]] = (
+                values + _STATE_TAIL[len(values) - 10 :] if len(values) < 13 else values
+            )
 
     def _partition_change(self, values: tuple[Any, ...]) -> None:
         topic = self._by_raw.get(_raw(values[1]) or b"")
@@ -536,6 +541,49 @@ class ImageSink:
         self.builder.apply_snapshot_record(entry)
 
 
+def _merged_expression(sources: list[Any]) -> str | None:
+    """`merge_change(state, change)` as one tuple expression over a PartitionChangeRecord layout's
+    items `t`, when the layout carries no new replicas (the usual leader and ISR changes); None
+    otherwise (merge_change decides the directories then)."""
+    by_name = {source.field.name: source for source in sources}
+
+    def item(name: str) -> str | None:
+        source = by_name.get(name)
+        if source is None or source.kind in ("default", "null"):
+            return None
+        if source.kind == "value":
+            return f"t[{source.slot}]"
+        if source.kind == "items":
+            return f"t[{source.slot}:{source.slot + source.length}]" if source.length else "()"
+        return f"t[{source.slot}]"  # blob: raw uuids, as the state keeps them
+
+    if item("replicas") is not None:
+        return None
+    isr, leader, recovery = item("isr"), item("leader"), item("leader_recovery_state")
+    removing, adding = item("removing_replicas"), item("adding_replicas")
+    directories, elr, last_known = (
+        item("directories"),
+        item("eligible_leader_replicas"),
+        item("last_known_elr"),
+    )
+    fields = [
+        "state[0]",
+        "state[1]",
+        "state[2]",
+        isr or "state[3]",
+        removing or "state[4]",
+        adding or "state[5]",
+        f"(state[6] if {leader} == -2 else {leader})" if leader else "state[6]",
+        f"(state[7] if {recovery} == -1 else {recovery})" if recovery else "state[7]",
+        f"state[8] + ({leader} != -2)" if leader else "state[8]",
+        "state[9] + 1",
+        directories or "state[10]",
+        elr or "state[11]",
+        last_known or "state[12]",
+    ]
+    return "(" + ", ".join(fields) + ")"
+
+
 def _skipped_headers(keys: frozenset[int] | None) -> dict[bytes, FastHandler | None]:
     """Frame headers of the known record types outside `keys` (not the transaction markers): None."""
     if keys is None:
@@ -567,6 +615,9 @@ def _fast_handlers(
 
     def partition(sources: list[Source]) -> Action:
         values, names = values_expression(sources, raw_arrays=True)
+        values = values[:-1] + {10: " (), None, None)", 11: " None, None)"}.get(
+            len(sources), ")"
+        )  # 13 fields
         partition_id, topic_id = f"t[{sources[0].slot}]", f"t[{sources[1].slot}]"
         return Action(
             [
@@ -581,18 +632,17 @@ def _fast_handlers(
     def change(sources: list[Source]) -> Action:
         values, names = values_expression(sources, raw_arrays=True)
         partition_id, topic_id = f"t[{sources[0].slot}]", f"t[{sources[1].slot}]"
-        return Action(
-            [
-                f"topic = _topics({topic_id})",
-                "if topic is not None:",
-                "    partitions = topic.partitions",
-                f"    state = partitions.get({partition_id})",
-                "    if state is not None:",
-                f"        partitions[{partition_id}] = _merge(state, {values})",
-            ],
-            "True",
-            {**names, "_topics": builder._by_raw.get, "_merge": merge_change},
-        )
+        merged = _merged_expression(sources)
+        names = {**names, "_topics": builder._by_raw.get, "_merge": merge_change}
+        lines = [
+            f"topic = _topics({topic_id})",
+            "if topic is not None:",
+            "    partitions = topic.partitions",
+            f"    state = partitions.get({partition_id})",
+            "    if state is not None:",
+            f"        partitions[{partition_id}] = {merged or f'_merge(state, {values})'}",
+        ]
+        return Action(lines, "True", names)
 
     def compiled(read: Any, apply: Callable[[tuple[Any, ...]], None]) -> FastHandler:
         def handle(area: Any, body: int, end: int, offset: int) -> bool:
