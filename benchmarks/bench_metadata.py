@@ -33,8 +33,9 @@ Then, per shape, each command in fresh processes (`--runs`, default 3, median by
 Rates are decoded records per CPU second (user + sys): every record read except NoOpRecords,
 which are counted apart (the manifest of each shape says how many there are). The machine is
 shared, so wall figures say more about the neighbours than about kcli; the load average is printed.
-`--code DIR` runs the commands against another checkout's `kcli` package (e.g. an export of main)
-to measure a before/after pair in the same conditions.
+`--before DIR` (or KCLI_BENCH_BEFORE) also runs every command against another checkout's `kcli`
+package (e.g. an export of main) in the same run, a before/after pair in the same conditions; its
+figures are labelled "before". `--code DIR` measures only that checkout.
 """
 
 from __future__ import annotations
@@ -43,8 +44,6 @@ import argparse
 import json
 import os
 import random
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -98,7 +97,9 @@ class Cluster:
             third = self.striped[(start + partition + shift + 2) % count]
         return leader, second, third
 
-    def partition_state(self, topic: int, partition: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    def partition_state(
+        self, topic: int, partition: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
         """(replicas, isr, leader epoch, partition epoch) of a partition of a cluster that has lived."""
         replicas = self.replicas(topic, partition)
         isr = replicas[:2] if self.random.random() < 0.02 else replicas
@@ -129,7 +130,9 @@ def _broker(r: Any, cluster: Cluster, broker: int, version: int) -> Any:
             ),
         ),
         "features": (
-            r.BrokerFeature(name="metadata.version", min_supported_version=i16(1), max_supported_version=i16(25)),
+            r.BrokerFeature(
+                name="metadata.version", min_supported_version=i16(1), max_supported_version=i16(25)
+            ),
         ),
         "rack": cluster.racks[broker],
         "fenced": False,
@@ -215,7 +218,9 @@ class LogBuilder:
         for start in range(0, len(self.pending), self.BATCH):
             chunk = self.pending[start : start + self.BATCH]
             for writer, compression in self.writers:
-                writer.append(chunk, epoch=writer.epoch or 1, timestamp_ms=self.clock, compression=compression)
+                writer.append(
+                    chunk, epoch=writer.epoch or 1, timestamp_ms=self.clock, compression=compression
+                )
             self.records += len(chunk)
             self.clock += 37
         self.pending = []
@@ -244,7 +249,11 @@ def write_logs(directories: list[tuple[Path, Any]]) -> dict[str, Any]:
     voters = tuple(r.Voter(voter_id=i32(v)) for v in (3000, 3001, 3002))
     for writer, _compression in writers:
         writer.append_control(
-            [r.LeaderChangeMessage(version=i16(0), leader_id=i32(3000), voters=voters, granting_voters=voters)],
+            [
+                r.LeaderChangeMessage(
+                    version=i16(0), leader_id=i32(3000), voters=voters, granting_voters=voters
+                )
+            ],
             epoch=1,
             timestamp_ms=NOW,
         )
@@ -282,15 +291,19 @@ def write_logs(directories: list[tuple[Path, Any]]) -> dict[str, Any]:
     while moves < 300_000:
         broker = rng.choice(cluster.brokers)
         builder.add(
-            [r.BrokerRegistrationChangeRecordV1(broker_id=i32(broker), broker_epoch=i64(broker * 100), fenced=i8(1))]
+            [
+                r.BrokerRegistrationChangeRecordV1(
+                    broker_id=i32(broker), broker_epoch=i64(broker * 100), fenced=i8(1)
+                )
+            ]
         )
         changes: list[Any] = []
         for _ in range(1_000):
             topic = rng.randrange(cluster.TOPICS)
             partition = rng.randrange(cluster.PARTITIONS)
-            replicas = cluster.replicas(topic, partition)
-            others = tuple(i32(b) for b in replicas if b != broker) or (i32(replicas[0]),)
-            leader = others[0] if broker == replicas[0] else i32(-2)  # -2: no leader change
+            placed = cluster.replicas(topic, partition)
+            others = tuple(i32(b) for b in placed if b != broker) or (i32(placed[0]),)
+            leader = others[0] if broker == placed[0] else i32(-2)  # -2: no leader change
             changes.append(
                 r.PartitionChangeRecordV0(
                     partition_id=i32(partition), topic_id=cluster.topic_ids[topic], leader=leader, isr=others
@@ -298,7 +311,11 @@ def write_logs(directories: list[tuple[Path, Any]]) -> dict[str, Any]:
             )
         builder.add(changes)
         builder.add(
-            [r.BrokerRegistrationChangeRecordV1(broker_id=i32(broker), broker_epoch=i64(broker * 100), fenced=i8(-1))]
+            [
+                r.BrokerRegistrationChangeRecordV1(
+                    broker_id=i32(broker), broker_epoch=i64(broker * 100), fenced=i8(-1)
+                )
+            ]
         )
         moves += len(changes)
     builder.flush()
@@ -343,7 +360,9 @@ def write_today(directory: Path, total: int = 1_000_000) -> dict[str, Any]:
                     ),
                     features=(
                         r.BrokerFeature(
-                            name="metadata.version", min_supported_version=i16(7), max_supported_version=i16(25)
+                            name="metadata.version",
+                            min_supported_version=i16(7),
+                            max_supported_version=i16(25),
                         ),
                     ),
                     rack=f"rack{broker % 3}",
@@ -368,7 +387,9 @@ def write_today(directory: Path, total: int = 1_000_000) -> dict[str, Any]:
                 )  # fmt: skip
             for key, value in (("retention.ms", "604800000"), ("cleanup.policy", "delete")):
                 batch.append(
-                    r.ConfigRecord(resource_type=i8(2), resource_name=f"topic-{topic:05d}", name=key, value=value)
+                    r.ConfigRecord(
+                        resource_type=i8(2), resource_name=f"topic-{topic:05d}", name=key, value=value
+                    )
                 )
             written = 1 + log.append(batch, epoch=1, timestamp_ms=NOW + topic)
         change_target = written + (total - written) // 2
@@ -398,7 +419,7 @@ def generate(root: Path, shapes: list[str]) -> None:
 
     missing = [shape for shape in shapes if not (root / shape / MANIFEST).exists()]
     if "log-10k" in missing or "log-zstd" in missing:
-        pair = [shape for shape in ("log-10k", "log-zstd") if shape in missing]
+        pair: list[str] = [name for name in ("log-10k", "log-zstd") if name in missing]
         started = time.perf_counter()
         manifest = write_logs(
             [(root / s, Compression.ZSTD if s == "log-zstd" else Compression.NONE) for s in pair]
@@ -406,7 +427,8 @@ def generate(root: Path, shapes: list[str]) -> None:
         for shape in pair:
             (root / shape / MANIFEST).write_text(json.dumps(manifest))
         print(f"generated {', '.join(pair)} in {time.perf_counter() - started:.0f} s", flush=True)
-    for shape, write in (("snapshot-1m", write_snapshot), ("today", write_today)):
+    writers: tuple[tuple[str, Any], ...] = (("snapshot-1m", write_snapshot), ("today", write_today))
+    for shape, write in writers:
         if shape in missing:
             started = time.perf_counter()
             manifest = write(root / shape)
@@ -457,7 +479,7 @@ def kio_scan(paths: list[Path]) -> int:
     return records
 
 
-def measure_in_process(kind: str, shape_dir: Path) -> dict[str, float]:
+def measure_in_process(kind: str, shape_dir: Path) -> dict[str, Any]:
     """One measurement in this fresh process (CPU from here, imports included)."""
     sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]  # as the console entry does
     cpu = time.process_time()
@@ -541,6 +563,13 @@ def main() -> None:
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--runs", type=int, default=3, help="fresh processes per measurement (median)")
     parser.add_argument("--code", type=Path, help="measure the kcli package of this checkout instead")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=os.environ.get("KCLI_BENCH_BEFORE") or None,
+        help="also measure this checkout's kcli package (e.g. main), labelled 'before'",
+    )
+    parser.add_argument("--before-runs", type=int, default=1, help="fresh processes per 'before' measurement")
     parser.add_argument("--label", default="", help="prefix of every figure (e.g. 'before')")
     parser.add_argument("--measure", choices=["image", "kio"], help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -556,48 +585,55 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown shapes {sorted(unknown)} (known: {', '.join(SHAPES)})")
     generate(root, shapes)
-    label = f"{args.label}: " if args.label else ""
     print(f"load average {os.getloadavg()[0]:.1f} at the start; CPU figures are user+sys", flush=True)
-    for shape in shapes:
-        shape_dir = root / shape
-        manifest = json.loads((shape_dir / MANIFEST).read_text())
-        total = sum(f["records"] for f in manifest["files"].values())
-        noops = sum(f["noops"] for f in manifest["files"].values())
-        decoded = total - noops
-        size = sum(path.stat().st_size for path in data_files(shape_dir))
-        print(
-            f"== {shape}: {total:,} records ({noops:,} NoOpRecords counted apart), {size / 1e6:.0f} MB",
-            flush=True,
-        )
-        kio = median_run("kio", shape_dir, args.code, 1)  # the baseline is slow: one run
-        if kio["records"] != total:
-            raise RuntimeError(f"kio read {kio['records']} records, the manifest says {total}")
-        image = median_run("image", shape_dir, args.code, args.runs)
-        if image["records"] != total:
-            raise RuntimeError(f"the image build read {image['records']} records, the manifest says {total}")
-        print(f"   (image build from {image['kcli']})", flush=True)
-        dump = median_run("dump", shape_dir, args.code, args.runs)
-        ls = median_run("ls", shape_dir, args.code, args.runs)
-        kio_rate = decoded / kio["cpu"]
-        baseline = "kio read_batch (no bodies)"
-        for name, result in (("image build", image), ("--dump -o json", dump)):
-            rate = decoded / result["cpu"]
-            record(f"{label}{shape}: {name}: decoded records per CPU second", rate, "records/s",
-                   target=">= 500000", baseline=kio_rate, baseline_name=baseline)  # fmt: skip
-            record(f"{label}{shape}: {name}: speed over kio read_batch (CPU)", rate / kio_rate, "x",
-                   target=">= 5")  # fmt: skip
-            record(f"{label}{shape}: {name}: CPU", result["cpu"], "s")
-            print(f"   ({name} CPU of each run: {result['cpus']})", flush=True)
-        record(f"{label}{shape}: image build: peak RSS", image["rss_mb"], "MB",
-               target="< 1024" if shape == "snapshot-1m" else None)  # fmt: skip
-        record(f"{label}{shape}: --dump -o json: peak RSS (streams: constant memory)", dump["rss_mb"], "MB",
-               target="< 200", baseline=size / 1e6, baseline_name="size of the file(s)")  # fmt: skip
-        record(f"{label}{shape}: cold `ls /image/topics/byName`: wall", ls["wall"], "s",
-               target="<= 2" if shape == "snapshot-1m" else None)  # fmt: skip
-        record(f"{label}{shape}: cold `ls /image/topics/byName`: CPU", ls["cpu"], "s")
-        record(f"{label}{shape}: cold `ls /image/topics/byName`: peak RSS", ls["rss_mb"], "MB")
-        record(f"{label}{shape}: kio read_batch: CPU", kio["cpu"], "s")
+    passes = [(args.label, args.code, args.runs)]
+    if args.before is not None:
+        passes.insert(0, ("before", args.before, args.before_runs))
+    for label, code, runs in passes:
+        for shape in shapes:
+            measure_shape(root / shape, shape, f"{label}: " if label else "", code, runs, record)
     print(f"(load average {os.getloadavg()[0]:.1f} at the end)", flush=True)
+
+
+def measure_shape(shape_dir: Path, shape: str, label: str, code: Path | None, runs: int, record: Any) -> None:
+    """Every command on one shape, its figures recorded."""
+    manifest = json.loads((shape_dir / MANIFEST).read_text())
+    total = sum(f["records"] for f in manifest["files"].values())
+    noops = sum(f["noops"] for f in manifest["files"].values())
+    decoded = total - noops
+    size = sum(path.stat().st_size for path in data_files(shape_dir))
+    print(
+        f"== {label}{shape}: {total:,} records ({noops:,} NoOpRecords counted apart), {size / 1e6:.0f} MB",
+        flush=True,
+    )
+    kio = median_run("kio", shape_dir, code, 1)  # the baseline is slow: one run
+    if kio["records"] != total:
+        raise RuntimeError(f"kio read {kio['records']} records, the manifest says {total}")
+    image = median_run("image", shape_dir, code, runs)
+    if image["records"] != total:
+        raise RuntimeError(f"the image build read {image['records']} records, the manifest says {total}")
+    print(f"   (image build from {image['kcli']})", flush=True)
+    dump = median_run("dump", shape_dir, code, runs)
+    ls = median_run("ls", shape_dir, code, runs)
+    kio_rate = decoded / kio["cpu"]
+    baseline = "kio read_batch (no bodies)"
+    for name, result in (("image build", image), ("--dump -o json", dump)):
+        rate = decoded / result["cpu"]
+        record(f"{label}{shape}: {name}: decoded records per CPU second", rate, "records/s",
+               target=">= 500000", baseline=kio_rate, baseline_name=baseline)  # fmt: skip
+        record(f"{label}{shape}: {name}: speed over kio read_batch (CPU)", rate / kio_rate, "x",
+               target=">= 5")  # fmt: skip
+        record(f"{label}{shape}: {name}: CPU", result["cpu"], "s")
+        print(f"   ({name} CPU of each run: {result['cpus']})", flush=True)
+    record(f"{label}{shape}: image build: peak RSS", image["rss_mb"], "MB",
+           target="< 1024" if shape == "snapshot-1m" else None)  # fmt: skip
+    record(f"{label}{shape}: --dump -o json: peak RSS (streams: constant memory)", dump["rss_mb"], "MB",
+           target="< 200", baseline=size / 1e6, baseline_name="size of the file(s)")  # fmt: skip
+    record(f"{label}{shape}: cold `ls /image/topics/byName`: wall", ls["wall"], "s",
+           target="<= 2" if shape == "snapshot-1m" else None)  # fmt: skip
+    record(f"{label}{shape}: cold `ls /image/topics/byName`: CPU", ls["cpu"], "s")
+    record(f"{label}{shape}: cold `ls /image/topics/byName`: peak RSS", ls["rss_mb"], "MB")
+    record(f"{label}{shape}: kio read_batch: CPU", kio["cpu"], "s")
 
 
 if __name__ == "__main__":

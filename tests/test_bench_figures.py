@@ -28,3 +28,17 @@ def test_record_appends_json_and_table_has_ratio(tmp_path: Path, monkeypatch: py
     assert figure.ratio == pytest.approx(4.0)
     table = results_markdown([figure], [])
     assert "| cold start | < 0.15 s | 0.12 s | 4.00x python -c pass | meets |" in table
+
+
+def test_a_partial_run_keeps_the_other_benchmarks_rows_with_their_dates(tmp_path: Path) -> None:
+    from benchmarks.run import _earlier
+
+    results = tmp_path / "RESULTS.md"
+    old = Figure(benchmark="bench_old", name="kept", value=1.0, unit="s")
+    stale = Figure(benchmark="bench_new", name="replaced", value=9.0, unit="s")
+    results.write_text(results_markdown([old, stale], [], dates={"bench_old": "2026-01-02", "bench_new": "x"}))
+    kept, dates = _earlier(results, {"bench_new"})
+    fresh = Figure(benchmark="bench_new", name="fresh", value=2.0, unit="s")
+    table = results_markdown([fresh], [], kept, {**dates, "bench_new": "2026-02-03"})
+    assert "| bench_old | kept |" in table and "| bench_new | fresh |" in table and "replaced" not in table
+    assert "Last run of each benchmark: bench_new 2026-02-03, bench_old 2026-01-02." in table
