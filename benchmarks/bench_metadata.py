@@ -1,6 +1,6 @@
 """Benchmark the metadata reader on the shapes Kafka writes: image build, --dump, a cold `ls`.
 
-    python benchmarks/bench_metadata.py [--directory ROOT] [--shapes a,b] [--runs N] [--code DIR]
+    python benchmarks/bench_metadata.py [--directory ROOT] [--shapes a,b] [--runs N] [--before DIR]
 
 Generates with kcli's writer (once; ROOT keeps them between runs) one log directory per shape:
 
@@ -559,7 +559,12 @@ def median_run(kind: str, shape_dir: Path, code: Path | None, runs: int) -> dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--directory", type=Path, help="where the shapes are (generated when missing)")
+    parser.add_argument(
+        "--directory",
+        type=Path,
+        default=os.environ.get("KCLI_BENCH_METADATA_DIR") or None,
+        help="where the shapes are (generated when missing; KCLI_BENCH_METADATA_DIR)",
+    )
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--runs", type=int, default=3, help="fresh processes per measurement (median)")
     parser.add_argument("--code", type=Path, help="measure the kcli package of this checkout instead")
