@@ -58,7 +58,7 @@ class ControlState:
             record, _ = reader(value, 0)
         except Exception:
             return
-        name = type(record).__record_name__
+        name = type(record).__name__  # kio's control record classes, named as Kafka's schemas
         if name == "KRaftVersionRecord":
             self.kraft_version = int(record.k_raft_version)
         elif name == "VotersRecord":
