@@ -21,7 +21,7 @@ from typing import Any
 
 from kcli.errors import UsageError
 from kcli.metadata.reader import BatchSpan, Entry, RawRecord
-from kcli.metadata.records import CONTROL_RECORD_CLASSES, CONTROL_TYPE_NAMES, RECORD_NAMES
+from kcli.metadata.records import CONTROL_RECORD_CLASSES, CONTROL_TYPE_NAMES, RECORD_NAMES, record_name
 from kcli.metadata.uuids import kafka_uuid
 
 _REDACTED_FIELDS = {("UserScramCredentialRecord", "salt"), ("UserScramCredentialRecord", "stored_key"),
@@ -76,7 +76,7 @@ def type_name(entry: Entry) -> str:
     if entry.control:
         cls = CONTROL_RECORD_CLASSES.get((entry.key, 0))
         return (
-            cls.__name__  # kio names its control record classes as Kafka's schemas do
+            record_name(cls)
             if cls is not None
             else f"Control({CONTROL_TYPE_NAMES.get(entry.key, entry.key)})"
         )
@@ -135,7 +135,7 @@ def _normal(name: str) -> str:
 def _known_types() -> Mapping[str, tuple[bool, int]]:
     known: dict[str, tuple[bool, int]] = {_normal(name): (False, key) for key, name in RECORD_NAMES.items()}
     for (control_type, _version), cls in CONTROL_RECORD_CLASSES.items():
-        known[_normal(cls.__name__)] = (True, control_type)
+        known[_normal(record_name(cls))] = (True, control_type)
     known["leaderchange"] = (True, 2)
     known["voters"] = (True, 6)
     return known

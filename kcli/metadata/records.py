@@ -54,6 +54,7 @@ __all__ = [
     "VotersRecord",
     "VotersRecordV0",
     "VotersRecordVoter",
+    "record_name",
 ]
 
 
@@ -98,6 +99,13 @@ CONTROL_RECORD_CLASSES: Final[Mapping[tuple[int, int], type[ControlRecord]]] = {
 
 # class -> the control type it is written with (kio's classes carry no control type).
 CONTROL_TYPES: Final[Mapping[type, int]] = {cls: key for (key, _), cls in CONTROL_RECORD_CLASSES.items()}
+
+
+
+def record_name(cls: type) -> str:
+    """Kafka's name of a record class: a metadata class's `__record_name__`, a kio control class's own name."""
+    return getattr(cls, "__record_name__", cls.__name__)
+
 
 LeaderChangeMessage = LeaderChangeMessageV0
 SnapshotHeaderRecord = SnapshotHeaderRecordV0

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kcli.metadata.codec import control_body_reader, metadata_body_reader
+from kcli.metadata.records import record_name
 
 CONTROL_FLAG = 0x20
 
@@ -58,7 +59,7 @@ class ControlState:
             record, _ = reader(value, 0)
         except Exception:
             return
-        name = type(record).__name__  # kio's control record classes, named as Kafka's schemas
+        name = record_name(type(record))
         if name == "KRaftVersionRecord":
             self.kraft_version = int(record.k_raft_version)
         elif name == "VotersRecord":
