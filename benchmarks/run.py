@@ -4,8 +4,8 @@
     python benchmarks/run.py startup    # those whose file name contains "startup"
 
 Each benchmarks/bench_*.py prints its own figures (benchmarks/figures.py); this collects them into one
-markdown table: figure, target, this run, ratio to the in-run baseline. A partial run replaces the
-rows of the benchmarks it ran and keeps the others' rows from earlier runs.
+markdown table: figure, target, this run, ratio to the in-run baseline. Rows of benchmarks not run
+this time are kept from RESULTS.md as they were, with the date of their own run.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -46,54 +45,73 @@ def main(argv: list[str]) -> int:
             figures += [Figure(**json.loads(line)) for line in handle if line.strip()]
         os.unlink(sink_path)
     results = HERE / "RESULTS.md"
-    previous = results.read_text(encoding="utf-8") if results.exists() else ""
-    earlier = rows_of_others(previous, {script.stem for script in chosen})
-    load = os.getloadavg()[0]
-    results.write_text(results_markdown(figures, failures, earlier=earlier, load=load), encoding="utf-8")
-    print(f"wrote {results} ({len(figures)} figures, {len(earlier)} rows kept from earlier runs)")
+    kept, dates = _earlier(results, {script.stem for script in chosen})
+    today = datetime.date.today().isoformat()
+    dates.update({script.stem: today for script in chosen})
+    results.write_text(results_markdown(figures, failures, kept, dates), encoding="utf-8")
+    print(f"wrote {HERE / 'RESULTS.md'} ({len(figures)} figures)")
     return 1 if failures else 0
 
 
-def rows_of_others(previous: str, ran: set[str]) -> list[str]:
-    """The table rows of `previous` (a RESULTS.md) whose benchmark is not in `ran`, as they were."""
-    return [
-        line
-        for line in previous.splitlines()
-        if line.startswith("| bench_") and line.split("|")[1].strip() not in ran
-    ]
+def _earlier(results: Path, ran: set[str]) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """The table rows of RESULTS.md of the benchmarks not in `ran`, by benchmark, and the date each
+    benchmark last ran (from its "Last run" line, or the older single "Run on" date)."""
+    rows: dict[str, list[str]] = {}
+    dates: dict[str, str] = {}
+    if not results.exists():
+        return rows, dates
+    single = ""
+    for line in results.read_text(encoding="utf-8").splitlines():
+        if line.startswith("Run on "):
+            single = line.split()[2]
+        elif line.startswith("Last run of each benchmark: "):
+            for item in line.removeprefix("Last run of each benchmark: ").rstrip(".").split(", "):
+                name, _, date = item.partition(" ")
+                dates[name] = date
+        elif line.startswith("| bench_"):
+            name = line.split("|")[1].strip()
+            if name not in ran:
+                rows.setdefault(name, []).append(line)
+    for name in rows:
+        dates.setdefault(name, single)
+    return rows, {name: date for name, date in dates.items() if name in rows}
 
 
 def results_markdown(
-    figures: list[Figure], failures: list[str], *, earlier: Sequence[str] = (), load: float | None = None
+    figures: list[Figure],
+    failures: list[str],
+    kept: dict[str, list[str]] | None = None,
+    dates: dict[str, str] | None = None,
 ) -> str:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    ran = sorted({f.benchmark for f in figures})
-    conditions = f", load average {load:.1f} at the end" if load is not None else ""
+    kept = kept or {}
+    ran_on = ", ".join(f"{name} {date}" for name, date in sorted((dates or {}).items()))
     lines = [
         "# Benchmark results",
         "",
-        f"Run on {datetime.date.today().isoformat()} ({machine}{conditions}) by `python benchmarks/run.py`.",
+        f"Run on {machine} by `python benchmarks/run.py` (a subset: `python benchmarks/run.py metadata`).",
+        f"Last run of each benchmark: {ran_on}.",
         "Whole-process and in-process figures; the ratio compares with the baseline measured in the same run.",
-    ]
-    if earlier:
-        lines.append(f"This run: {', '.join(ran) or 'none'}; the other rows are from earlier runs.")
-    lines += [
         "",
         "| benchmark | figure | target | this run | ratio to baseline | verdict |",
         "|---|---|---|---|---|---|",
     ]
-    rows = []
-    for f in figures:
-        target = f"{f.target} {f.unit}" if f.target else ""
-        ratio = f"{f.ratio:.2f}x {f.baseline_name}" if f.ratio is not None else ""
-        verdict = {True: "meets", False: "**misses**", None: ""}[f.meets_target]
-        rows.append(f"| {f.benchmark} | {f.name} | {target} | {_value(f)} | {ratio} | {verdict} |")
-    # grouped by benchmark, each group in its own order
-    rows = sorted([*earlier, *rows], key=lambda row: row.split("|")[1].strip())
-    lines += rows
+    ran = {f.benchmark for f in figures}
+    for name in sorted(set(kept) | ran):
+        if name not in ran:
+            lines += kept[name]
+            continue
+        lines += [_row(f) for f in figures if f.benchmark == name]
     if failures:
         lines += ["", "Failed runs:", *[f"- {failure}" for failure in failures]]
     return "\n".join(lines) + "\n"
+
+
+def _row(f: Figure) -> str:
+    target = f"{f.target} {f.unit}" if f.target else ""
+    ratio = f"{f.ratio:.2f}x {f.baseline_name}" if f.ratio is not None else ""
+    verdict = {True: "meets", False: "**misses**", None: ""}[f.meets_target]
+    return f"| {f.benchmark} | {f.name} | {target} | {_value(f)} | {ratio} | {verdict} |"
 
 
 def _value(f: Figure) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.figures import FIGURES_ENV, Figure, record
-from benchmarks.run import results_markdown, rows_of_others
+from benchmarks.run import results_markdown
 
 
 @pytest.mark.parametrize(
@@ -30,17 +30,15 @@ def test_record_appends_json_and_table_has_ratio(tmp_path: Path, monkeypatch: py
     assert "| cold start | < 0.15 s | 0.12 s | 4.00x python -c pass | meets |" in table
 
 
-def test_a_partial_run_keeps_the_rows_of_the_benchmarks_it_did_not_run() -> None:
-    before = results_markdown(
-        [
-            Figure(benchmark="bench_a", name="old a", value=1.0, unit="s"),
-            Figure(benchmark="bench_b", name="old b", value=2.0, unit="s"),
-        ],
-        [],
-    )
-    kept = rows_of_others(before, {"bench_a"})
-    assert kept == ["| bench_b | old b |  | 2 s |  |  |"]
-    after = results_markdown([Figure(benchmark="bench_a", name="new a", value=3.0, unit="s")], [], earlier=kept)
-    rows = [line for line in after.splitlines() if line.startswith("| bench_")]
-    assert rows == ["| bench_a | new a |  | 3 s |  |  |", "| bench_b | old b |  | 2 s |  |  |"]
-    assert "This run: bench_a; the other rows are from earlier runs." in after
+def test_a_partial_run_keeps_the_other_benchmarks_rows_with_their_dates(tmp_path: Path) -> None:
+    from benchmarks.run import _earlier
+
+    results = tmp_path / "RESULTS.md"
+    old = Figure(benchmark="bench_old", name="kept", value=1.0, unit="s")
+    stale = Figure(benchmark="bench_new", name="replaced", value=9.0, unit="s")
+    results.write_text(results_markdown([old, stale], [], dates={"bench_old": "2026-01-02", "bench_new": "x"}))
+    kept, dates = _earlier(results, {"bench_new"})
+    fresh = Figure(benchmark="bench_new", name="fresh", value=2.0, unit="s")
+    table = results_markdown([fresh], [], kept, {**dates, "bench_new": "2026-02-03"})
+    assert "| bench_old | kept |" in table and "| bench_new | fresh |" in table and "replaced" not in table
+    assert "Last run of each benchmark: bench_new 2026-02-03, bench_old 2026-01-02." in table

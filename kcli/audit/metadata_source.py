@@ -40,6 +40,8 @@ PROBLEM = "problem"
 # Kafka's file names in a metadata log directory: segments and snapshots.
 _SEGMENT = re.compile(r"^\d{20}\.log$")
 _SNAPSHOT = re.compile(r"^(\d{20})-(\d{10})\.checkpoint$")
+# TopicRecord, the broker registration records and the partition records (api keys).
+AUDITED_RECORD_TYPES = frozenset({0, 1, 2, 3, 5, 7, 8, 17})
 # Keys that identify one record's row(s) across copies of the same log on different nodes.
 DEDUP_KEYS = {
     "broker_events": ["cluster_id", "offset", "broker_id", "event"],
@@ -145,13 +147,15 @@ def read_file_rows(task: FileTask, data: bytes | None = None) -> Iterator[tuple[
     imports only kcli.metadata (no Spark).
     """
     from kcli.errors import KcliError
-    from kcli.metadata.reader import FileReader, ReadStats
+    from kcli.metadata.projection import read_records
+    from kcli.metadata.reader import ReadStats
 
     stats = ReadStats()
-    reader = FileReader(path=Path(task.path), stats=stats, skip_corrupt=True, skip_noop=True)
+    # only the record types the tables hold are decoded; a snapshot gives topic names alone
+    keys = AUDITED_RECORD_TYPES if task.kind == "segment" else {2}
     cluster, node = task.cluster_id, task.node_id
     try:
-        for entry in reader.entries(data):
+        for entry in read_records(Path(task.path), keys, stats=stats, skip_corrupt=True, data=data):
             if entry.control or entry.record is None:
                 continue
             record = entry.record

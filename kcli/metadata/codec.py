@@ -18,6 +18,7 @@ from typing import Any
 
 from kcli.metadata.records import (
     CONTROL_RECORD_CLASSES,
+    CONTROL_TYPES,
     METADATA_RECORD_CLASSES,
     ControlRecord,
     MetadataRecord,
@@ -93,4 +94,4 @@ def encode_metadata_record(record: MetadataRecord) -> bytes:
 
 def encode_control_record(record: ControlRecord) -> tuple[bytes, bytes]:
     """The (key, value) bytes of one control record."""
-    return _CONTROL_KEY.pack(0, record.__control_type__), encode_body(record)
+    return _CONTROL_KEY.pack(0, CONTROL_TYPES[type(record)]), encode_body(record)

@@ -13,6 +13,7 @@ Behavior:
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -68,6 +69,21 @@ class LogDirectory:
     meta_properties: dict[str, str] = field(default_factory=dict)
     quorum_state: dict[str, Any] | None = None
     leader_epochs: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What breaks Kafka's invariants in the side files: a leader-epoch-checkpoint whose epochs
+        or start offsets go backwards (the reader checks the log itself)."""
+        if self.root is None:
+            return ()
+        out = []
+        for (epoch, start), (next_epoch, next_start) in itertools.pairwise(self.leader_epochs):
+            if next_epoch <= epoch or next_start < start:
+                out.append(
+                    f"{self.root / METADATA_PARTITION / 'leader-epoch-checkpoint'}: epoch {next_epoch} starts at "
+                    f"offset {next_start}, after epoch {epoch} at offset {start} (epochs or offsets go backwards)"
+                )
+        return tuple(out)
 
     @property
     def snapshot(self) -> SourceFile | None:
@@ -180,6 +196,7 @@ def read_sources(
 ) -> Iterator[tuple[SourceFile, FileReader]]:
     """Each source with its reader; consume `reader.entries()` before asking for the next source."""
     last_good: int | None = None
+    last_epoch = -1
     for source in sources:
         reader = FileReader(
             path=source.path,
@@ -190,10 +207,12 @@ def read_sources(
             values=values,
             min_offset=source.min_offset,
             last_good_offset=last_good if source.kind == "segment" else None,
+            last_epoch=last_epoch if source.kind == "segment" else -1,
         )
         yield source, reader
         if source.kind == "segment":
             last_good = reader.last_good_offset
+            last_epoch = reader.last_epoch
 
 
 def _properties(path: Path) -> dict[str, str]:

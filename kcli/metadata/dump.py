@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kcli.errors import UsageError
-from kcli.metadata.reader import Entry, FileReader, RawRecord
-from kcli.metadata.records import CONTROL_RECORD_CLASSES, CONTROL_TYPE_NAMES, RECORD_NAMES
+from kcli.metadata.reader import BatchSpan, Entry, RawRecord
+from kcli.metadata.records import CONTROL_RECORD_CLASSES, CONTROL_TYPE_NAMES, RECORD_NAMES, record_name
 from kcli.metadata.uuids import kafka_uuid
 
 _REDACTED_FIELDS = {("UserScramCredentialRecord", "salt"), ("UserScramCredentialRecord", "stored_key"),
@@ -76,7 +76,7 @@ def type_name(entry: Entry) -> str:
     if entry.control:
         cls = CONTROL_RECORD_CLASSES.get((entry.key, 0))
         return (
-            cls.__record_name__
+            record_name(cls)
             if cls is not None
             else f"Control({CONTROL_TYPE_NAMES.get(entry.key, entry.key)})"
         )
@@ -135,14 +135,15 @@ def _normal(name: str) -> str:
 def _known_types() -> Mapping[str, tuple[bool, int]]:
     known: dict[str, tuple[bool, int]] = {_normal(name): (False, key) for key, name in RECORD_NAMES.items()}
     for (control_type, _version), cls in CONTROL_RECORD_CLASSES.items():
-        known[_normal(cls.__record_name__)] = (True, control_type)
+        known[_normal(record_name(cls))] = (True, control_type)
     known["leaderchange"] = (True, 2)
     known["voters"] = (True, 6)
     return known
 
 
-def type_filter(names: Iterable[str]) -> Callable[[Entry], bool] | None:
-    """A predicate for --type NAME (any spelling: TopicRecord, TOPIC_RECORD, topic); UsageError if unknown."""
+def type_filter(names: Iterable[str]) -> frozenset[tuple[bool, int]] | None:
+    """The (control, key) pairs --type NAME asks for (any spelling: TopicRecord, TOPIC_RECORD, topic);
+    None for every type; UsageError if a name is unknown."""
     wanted: set[tuple[bool, int]] = set()
     known = _known_types()
     for raw in names:
@@ -156,9 +157,7 @@ def type_filter(names: Iterable[str]) -> Callable[[Entry], bool] | None:
                     f"--type {name}: unknown record type (known: {choices}, LeaderChangeMessage, ...)"
                 )
             wanted.add(found)
-    if not wanted:
-        return None
-    return lambda entry: (entry.control, entry.key) in wanted
+    return frozenset(wanted) if wanted else None
 
 
 # -- the fast JSON path: compiled readers' value tuples straight to text --------------------------
@@ -242,177 +241,206 @@ _RAW_UUID_JSON: dict[bytes, str] = {}
 
 
 def _raw_uuid_json(raw: bytes) -> str:
-    from kcli.metadata.fastdecode import shared_uuid
+    """A uuid's 16 raw bytes as the dump spells it (all zeros: null, as kio reads them)."""
+    text = _RAW_UUID_JSON.get(raw)
+    if text is None:
+        from kcli.metadata.fastdecode import shared_uuid
 
-    if len(_RAW_UUID_JSON) > 1_000_000:
-        _RAW_UUID_JSON.clear()
-    text = _RAW_UUID_JSON[raw] = _uuid_json(shared_uuid(raw))
+        if len(_RAW_UUID_JSON) > 1_000_000:
+            _RAW_UUID_JSON.clear()
+        text = _RAW_UUID_JSON[raw] = _uuid_json(shared_uuid(raw))
     return text
 
 
-@functools.cache
-def _id_tail_json(api_key: int, version: int) -> Callable[[Any, int, int], str | None] | None:
-    """For (int32, uuid)-led classes: `(buf, body, end) -> the data object's text after the two ids`
-    (from `,` to the closing brace), rendered once per distinct tail (see fastdecode.id_tail_reader)."""
-    from kcli.metadata.fastdecode import describe_fields, id_tail_reader
-    from kcli.metadata.records import METADATA_RECORD_CLASSES
+def _layout_json(sources: list[Any]) -> tuple[str, dict[str, Any]]:
+    """The `data` object text of one layout (kcli.metadata.layouts, arrays unpacked an element an
+    item) as the inside of an f-string over its items `t`: arrays of a known length are spelled
+    out, so no join per record; uuids are looked up by their bytes."""
+    parts = []
+    for source in sources:
+        index, count, item = source.slot, source.length, source.field
+        uuid = item.kafka_type == "uuid"
+        cell = "{{_known(t[{0}]) or _uuid(t[{0}])}}" if uuid else "{{t[{0}]}}"
+        if source.kind == "value":
+            text = cell.format(index)
+        elif source.kind == "items":
+            text = "[" + ",".join(cell.format(at) for at in range(index, index + count)) + "]"
+        elif source.kind == "null":
+            text = "null"
+        elif source.kind == "blob":
+            raise ValueError("the dump unpacks arrays an element an item (no blobs)")
+        else:
+            text = _encode(list(item.default) if isinstance(item.default, tuple) else item.default)
+        parts.append(f'"{camel(item.name)}":{text}')
+    return "{{" + ",".join(parts) + "}}", {"_uuid": _raw_uuid_json, "_known": _RAW_UUID_JSON.get}
 
-    read_tail = id_tail_reader(api_key, version)
+
+def _renderer(api_key: int, version: int) -> Callable[[Any, int, int], str | None] | None:
+    """`(buf, body, end)` -> the `data` object text of one record type whose class has a compiled
+    reader, or None when the body is not one it takes (the general path decides); None for types
+    without one."""
+    from kcli.metadata.fastdecode import values_reader
+
+    read = values_reader(api_key, version)
     render = json_formatter(api_key, version)
-    if read_tail is None or render is None:
+    if read is None or render is None:
         return None
-    fields = describe_fields(METADATA_RECORD_CLASSES[(api_key, version)])
-    assert fields is not None
-    head = f'{{"{camel(fields[0].name)}":0,"{camel(fields[1].name)}":null'
-    memo: dict[bytes, str] = {}
 
-    def tail_json(buf: Any, body: int, end: int) -> str | None:
-        tail = buf[body + 20 : end]
-        text = memo.get(tail)
-        if text is None:
-            rest = read_tail(buf, body, end)
-            if rest is None:
-                return None
-            full = render((0, None, *rest))
-            assert full.startswith(head)
-            text = full[len(head) :]
-            if len(memo) >= 65536:
-                memo.clear()
-            memo[tail] = text
-        return text
-
-    return tail_json
-
-
-def _json_plan(api_key: int, version: int) -> Any:
-    """How json_dump_lines renders one record type: (True, tail_json, before id, before uuid),
-    (False, reader, render, before data), or False (through entry_json)."""
-    from kcli.metadata.fastdecode import describe_fields, values_reader
-    from kcli.metadata.records import METADATA_RECORD_CLASSES
-
-    if api_key >= 0x80 or version >= 0x80:
-        return False
-    render = json_formatter(api_key, version)
-    if render is None:
-        return False
-    middle = f'"type":{json.dumps(RECORD_NAMES[api_key])},"version":{version},"data":'
-    tail_json = _id_tail_json(api_key, version)
-    if tail_json is not None:
-        fields = describe_fields(METADATA_RECORD_CLASSES[(api_key, version)])
-        assert fields is not None
-        return (True, tail_json, f'{middle}{{"{camel(fields[0].name)}":', f',"{camel(fields[1].name)}":')
-    return (False, values_reader(api_key, version), render, middle)
-
-
-def json_dump_lines(reader: FileReader, lines: list[str], flush: Callable[[], Any]) -> None:
-    """Every record of one file as `entry_json` spells it, appended to `lines` in order
-    (`flush` is called between batches once 4096 lines are waiting).
-
-    Records the compiled readers take (in KRaft's usual framing) go from bytes to text without an
-    Entry or a dataclass; everything else goes through `reader.record_entry` and `entry_json`, so
-    errors and the skip policy are those of `reader.entries()`.
-    """
-    from kcli.metadata.fastdecode import ID_HEAD
-    from kcli.metadata.reader import PLAIN_HEADERS, CorruptData, frame_record
-
-    plans: dict[int, Any] = {}  # (api key << 8 | version) -> _json_plan
-    emit = lines.append
-    stats = reader.stats
-    min_offset = reader.min_offset
-    read_head = ID_HEAD.unpack_from
-    raw_json = _RAW_UUID_JSON
-    plain_headers = PLAIN_HEADERS
-    for batch in reader.batches():
-        if len(lines) >= 4096:
-            flush()
-        base_offset, epoch, base_ts, count, control, area, rpos, end, shift, noops = batch
-        if area is None:
-            lines += [
-                f'{{"offset":{offset},"epoch":{noop_epoch},"timestamp":{timestamp},'
-                '"type":"NoOpRecord","version":0,"data":{}}'
-                for offset, noop_epoch, _crc, timestamp in noops or ()
-            ]
-            continue
-        ts_delta = 0
+    def text(buf: Any, body: int, end: int) -> str | None:
         try:
-            for index in range(count):
-                # reader.frame_fast, inlined (a call per record is a tenth of the dump).
-                b = area[rpos] if rpos + 8 <= end and index < 64 else 1
-                if b < 0x80:
-                    hdr = rpos + 1
-                elif area[rpos + 1] < 0x80:
-                    b = (b & 0x7F) | (area[rpos + 1] << 7)
-                    hdr = rpos + 2
-                else:
-                    b = 1
-                fast = False
-                if not b & 1 and area[hdr : hdr + 4] == plain_headers[index]:
-                    record_end = hdr + (b >> 1)
-                    value_start = hdr + 5
-                    b = area[hdr + 4]
-                    if b >= 0x80 and area[value_start] < 0x80:
-                        b = (b & 0x7F) | (area[value_start] << 7)
-                        value_start += 1
-                    value_length = b >> 1
-                    fast = not (b & 1 or value_start + value_length + 1 != record_end or record_end > end)
-                    fast = fast and not area[record_end - 1]
-                    ts_delta, key_start, key_length = 0, hdr + 4, -1
-                offset = base_offset + index
-                if (
-                    fast
-                    and not control
-                    and value_length >= 3
-                    and area[value_start] == 1
-                    and offset >= min_offset
-                ):
-                    plan_key = area[value_start + 1] << 8 | area[value_start + 2]
-                    plan = plans.get(plan_key)
-                    if plan is None:
-                        plan = plans[plan_key] = _json_plan(area[value_start + 1], area[value_start + 2])
-                    if plan:
-                        body = value_start + 3
-                        if plan[0]:
-                            text = plan[1](area, body, value_start + value_length)
-                            if text is not None:
-                                stats.records += 1
-                                reader.last_good_offset = offset
-                                rpos = record_end
-                                partition_id, raw = read_head(area, body)
-                                uuid_text = raw_json.get(raw) or _raw_uuid_json(raw)
-                                emit(
-                                    f'{{"offset":{offset},"epoch":{epoch},"timestamp":{base_ts},'
-                                    f"{plan[2]}{partition_id}{plan[3]}{uuid_text}{text}}}"
-                                )
-                                continue
-                        else:
-                            try:
-                                values, used = plan[1](area, body)
-                            except Exception:
-                                used = -1
-                            if used == value_length - 3:
-                                stats.records += 1
-                                reader.last_good_offset = offset
-                                rpos = record_end
-                                emit(
-                                    f'{{"offset":{offset},"epoch":{epoch},"timestamp":{base_ts},'
-                                    f"{plan[3]}{plan[2](values)}}}"
-                                )
-                                continue
-                if not fast:
-                    ts_delta, key_start, key_length, value_start, value_length, record_end = frame_record(
-                        area, rpos, end, index, count, shift
-                    )
-                found = reader.record_entry(
-                    batch, index, rpos, ts_delta, key_start, key_length, value_start, value_length
+            values, used = read(buf, body)
+        except Exception:
+            return None
+        return render(values) if body + used == end else None
+
+    return text
+
+
+class DumpSink:
+    """The dump lines of one file's records (`entry_json` or `entry_text`), in order, for
+    `FileReader.scan`: records of the flat types are rendered from their bytes (layouts or compiled
+    readers), the rest through the general decoder and `entry_json`/`entry_text`, so errors and the
+    skip policy are those of `reader.entries()`.
+
+    `wanted` (from `type_filter`) keeps only those types; data records of other types are passed
+    over after their frame header. `flush` is called between batches once 4096 lines are waiting.
+    """
+
+    def __init__(
+        self,
+        lines: list[str],
+        flush: Callable[[], Any],
+        *,
+        json: bool,
+        wanted: frozenset[tuple[bool, int]] | None = None,
+    ) -> None:
+        from kcli.metadata.records import METADATA_RECORD_CLASSES
+
+        self.lines = lines
+        self.flush = flush
+        self.json = json
+        self.wanted = wanted
+        self.render = entry_json if json else entry_text
+        self.epoch = -1
+        self.timestamp = -1
+        self.stamp = ""
+        self.handlers: dict[bytes, Any] = {}
+        self.runs: dict[bytes, Any] = {}
+        for api_key, version in METADATA_RECORD_CLASSES:
+            if api_key >= 0x80 or version >= 0x80:
+                continue
+            header = bytes((1, api_key, version))
+            if wanted is not None and (False, api_key) not in wanted:
+                self.handlers[header] = None
+                continue
+            handler = self._layout_handler(api_key, version) or self._handler(api_key, version)
+            if handler is not None:
+                self.handlers[header] = handler
+
+    def _prefix(self, api_key: int, version: int) -> str:
+        """The start of a record's line, as the inside of an f-string over `offset` and `_sink`."""
+        name = RECORD_NAMES[api_key]
+        if self.json:
+            return (
+                '{{"offset":{offset},{_sink.stamp}' + f'"type":{json.dumps(name)},"version":{version},"data":'
+            )
+        return f"offset: {{offset}} {{_sink.stamp}}type: {name} version: {version} payload: "
+
+    def _layout_handler(self, api_key: int, version: int) -> Any:
+        """A fast handler compiled per layout (PartitionRecord, PartitionChangeRecord, ...), and its
+        run handler: the whole line as one f-string over the unpacked body."""
+        from kcli.metadata.layouts import Action, LayoutFamily, Source, has_layouts
+
+        if not has_layouts(api_key, version):
+            return None
+        header = bytes((1, api_key, version))
+        prefix = self._prefix(api_key, version)
+        close = "}}" if self.json else ""
+
+        def build(sources: list[Source]) -> Action:
+            data, names = _layout_json(sources)
+            return Action(
+                [f"_emit(f'{prefix}{data}{close}')"],
+                "True",
+                {**names, "_emit": self.lines.append, "_sink": self},
+            )
+
+        def install(function: Any) -> None:
+            self.handlers[header] = function
+
+        blobs: frozenset[str] = frozenset()  # every element an item: an f-string spells them out
+        family = LayoutFamily(
+            api_key, version, build, install=install, failed=False, context="offset", blobs=blobs
+        )
+        lines, flush, run = self.lines, self.flush, family.run
+
+        def run_and_flush(*run_arguments: Any) -> int:  # a batch may hold a million lines: stream them
+            done = run(*run_arguments)
+            if len(lines) >= 4096:
+                flush()
+            return done
+
+        self.runs[header] = run_and_flush
+        return family.first
+
+    def _handler(self, api_key: int, version: int) -> Any:
+        renderer = _renderer(api_key, version)
+        if renderer is None:
+            return None
+        emit = self.lines.append
+        name = RECORD_NAMES[api_key]
+        sink = self
+        if self.json:
+            middle = f'"type":{json.dumps(name)},"version":{version},"data":'
+
+            def handle(area: Any, body: int, end: int, offset: int) -> bool:
+                text = renderer(area, body, end)
+                if text is None:
+                    return False
+                emit(
+                    f'{{"offset":{offset},"epoch":{sink.epoch},"timestamp":{sink.timestamp},{middle}{text}}}'
                 )
-                rpos = record_end
-                if found is not None:
-                    emit(entry_json(found))
-            if rpos != end:
-                raise CorruptData(f"{end - rpos} bytes after the last record of the batch", shift + rpos)
-        except CorruptData as problem:
-            reader.batch_failed(problem)
-            continue
-        if count:
-            reader.last_epoch = epoch
-            reader.last_timestamp = base_ts + ts_delta
+                return True
+
+        else:
+            middle = f"type: {name} version: {version} payload: "
+
+            def handle(area: Any, body: int, end: int, offset: int) -> bool:
+                text = renderer(area, body, end)
+                if text is None:
+                    return False
+                emit(f"offset: {offset} epoch: {sink.epoch} CreateTime: {sink.timestamp} {middle}{text}")
+                return True
+
+        return handle
+
+    def begin(self, batch: BatchSpan) -> None:
+        self.epoch = batch.epoch
+        self.timestamp = batch.base_timestamp
+        if self.json:
+            self.stamp = f'"epoch":{batch.epoch},"timestamp":{batch.base_timestamp},'
+        else:
+            self.stamp = f"epoch: {batch.epoch} CreateTime: {batch.base_timestamp} "
+        if len(self.lines) >= 4096:
+            self.flush()
+
+    def entry(self, entry: Entry) -> None:
+        if self.wanted is None or (entry.control, entry.key) in self.wanted:
+            self.lines.append(self.render(entry))
+
+    def noops(self, batch: BatchSpan) -> None:
+        if self.wanted is not None and (False, 20) not in self.wanted:
+            return
+        if self.json:
+            self.lines += [
+                f'{{"offset":{offset},"epoch":{epoch},"timestamp":{timestamp},'
+                '"type":"NoOpRecord","version":0,"data":{}}'
+                for offset, epoch, _crc, timestamp in batch.noops or ()
+            ]
+        else:
+            self.lines += [
+                f"offset: {offset} epoch: {epoch} CreateTime: {timestamp} type: NoOpRecord version: 0 payload: {{}}"
+                for offset, epoch, _crc, timestamp in batch.noops or ()
+            ]
+        if len(self.lines) >= 4096:
+            self.flush()

@@ -106,7 +106,9 @@ class FieldLayout(typing.NamedTuple):
 
 
 def describe_fields(cls: type) -> list[FieldLayout] | None:
-    """The fields of a flat record class, or None when one is a nested struct."""
+    """The fields of a flat record class, or None when one is a nested struct or the class is not flexible."""
+    if not getattr(cls, "__flexible__", True):
+        return None  # compiled readers know the flexible encoding only (AccessControlRecord is not)
     out: list[FieldLayout] = []
     for item in dataclasses.fields(cls):
         kafka_type = item.metadata.get("kafka_type")

@@ -18,41 +18,28 @@ Behavior (as Kafka's MetadataDelta/replay code):
 
 from __future__ import annotations
 
+import gc
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
-from kcli.metadata.fastdecode import ID_HEAD, values_of
-from kcli.metadata.reader import (
-    PLAIN_HEADERS,
-    CorruptData,
-    Entry,
-    FileReader,
-    RawRecord,
-    ReadStats,
-    frame_record,
-)
+from kcli.metadata.fastdecode import values_of
+from kcli.metadata.reader import BatchSpan, Entry, FastHandler, RawRecord, ReadStats, RunHandler
 
 
-class PartitionState:
-    """One partition's registration (mutable only while the image is built)."""
+class PartitionState(NamedTuple):
+    """One partition's registration, as the tree shows it.
 
-    __slots__ = (
-        "adding_replicas",
-        "directories",
-        "elr",
-        "isr",
-        "last_known_elr",
-        "leader",
-        "leader_epoch",
-        "leader_recovery_state",
-        "partition_epoch",
-        "removing_replicas",
-        "replicas",
-    )
+    The image keeps each partition as the field values of its PartitionRecord (later versions only
+    append fields: v0's and v1's are padded with v2's defaults; the topic id in position 1 may be raw
+    bytes or a UUID, the directories a tuple or the raw bytes of the uuids) with the
+    PartitionChangeRecords merged in (`merge_change`): no object per partition while a big log is
+    replayed. `PartitionState.of(values)` is the named view.
+    """
+
     replicas: tuple[int, ...]
     isr: tuple[int, ...]
     removing_replicas: tuple[int, ...]
@@ -61,63 +48,83 @@ class PartitionState:
     leader_recovery_state: int
     leader_epoch: int
     partition_epoch: int
+    directories: tuple[uuid.UUID, ...]
+    elr: tuple[int, ...] | None
+    last_known_elr: tuple[int, ...] | None
 
-    def __init__(self, values: tuple[Any, ...]) -> None:
-        """From a PartitionRecord's field values after the partition and topic ids (any version:
-        later versions only append fields)."""
-        (
-            self.replicas,
-            self.isr,
-            self.removing_replicas,
-            self.adding_replicas,
-            self.leader,
-            self.leader_recovery_state,
-            self.leader_epoch,
-            self.partition_epoch,
-        ) = values[:8]
+    @classmethod
+    def of(cls, values: tuple[Any, ...]) -> PartitionState:
         size = len(values)
-        self.directories: tuple[uuid.UUID, ...] = values[8] if size > 8 else ()
-        self.elr: tuple[int, ...] | None = values[9] if size > 9 else None
-        self.last_known_elr: tuple[int, ...] | None = values[10] if size > 10 else None
+        directories = values[10] if size > 10 else ()
+        if isinstance(directories, bytes):  # as the layout readers leave them
+            from kcli.metadata.layouts import uuid_tuple
 
-    def merge(self, change: tuple[Any, ...]) -> None:
-        """Apply a PartitionChangeRecord's field values after the partition and topic ids
-        (PartitionRegistration.merge)."""
-        isr, leader, replicas, removing, adding, recovery = change[:6]
-        if isr is not None:
-            self.isr = isr
-        if leader != -2:
-            self.leader = leader
-            self.leader_epoch += 1
-        if replicas is not None:
-            self.replicas = replicas
-        if removing is not None:
-            self.removing_replicas = removing
-        if adding is not None:
-            self.adding_replicas = adding
-        if recovery != -1:
-            self.leader_recovery_state = recovery
-        if len(change) > 6:
-            directories = change[6]
-            if directories is not None:
-                self.directories = directories
-            elif replicas is not None and self.directories and len(self.directories) != len(self.replicas):
-                self.directories = tuple(uuid.UUID(int=0) for _ in self.replicas)
-            if len(change) > 7:
-                if change[7] is not None:
-                    self.elr = change[7]
-                if change[8] is not None:
-                    self.last_known_elr = change[8]
-        elif replicas is not None and self.directories and len(self.directories) != len(self.replicas):
-            self.directories = tuple(uuid.UUID(int=0) for _ in self.replicas)
-        self.partition_epoch += 1
+            directories = uuid_tuple(directories)
+        return cls._make(
+            (*values[2:10], directories, values[11] if size > 11 else None, values[12] if size > 12 else None)
+        )
+
+
+def merge_change(state: tuple[Any, ...], change: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A partition's values after a PartitionChangeRecord's (PartitionRegistration.merge): only the
+    fields the change carries, the leader epoch bumped when the leader changes, the partition epoch
+    always."""
+    isr, leader, replicas, removing, adding, recovery = change[2:8]
+    size = len(state)
+    directories = state[10] if size > 10 else ()
+    elr = state[11] if size > 11 else None
+    last_known_elr = state[12] if size > 12 else None
+    leader_epoch = state[8]
+    if leader != -2:
+        leader_epoch += 1
+    else:
+        leader = state[6]
+    if replicas is None:
+        replicas = state[2]
+    reset_directories = change[4] is not None and bool(directories) and _count(directories) != len(replicas)
+    if len(change) > 8:
+        if change[8] is not None:
+            directories = change[8]
+            reset_directories = False
+        if len(change) > 9:
+            if change[9] is not None:
+                elr = change[9]
+            if change[10] is not None:
+                last_known_elr = change[10]
+    if reset_directories:
+        directories = tuple(_ZERO_UUID for _ in replicas)
+    return (
+        state[0],
+        state[1],
+        replicas,
+        state[3] if isr is None else isr,
+        state[4] if removing is None else removing,
+        state[5] if adding is None else adding,
+        leader,
+        state[7] if recovery == -1 else recovery,
+        leader_epoch,
+        state[9] + 1,
+        directories,
+        elr,
+        last_known_elr,
+    )
+
+
+_ZERO_UUID = uuid.UUID(int=0)
+# A partition's state always has PartitionRecord v2's 13 fields: what v0 and v1 lack, as their defaults.
+_STATE_TAIL = ((), None, None)
+
+
+def _count(directories: tuple[uuid.UUID, ...] | bytes) -> int:
+    """How many directories: a tuple, or the raw bytes the layout readers leave (16 a uuid)."""
+    return len(directories) // 16 if isinstance(directories, bytes) else len(directories)
 
 
 @dataclass(slots=True)
 class TopicState:
     name: str
     topic_id: uuid.UUID
-    partitions: dict[int, PartitionState] = field(default_factory=dict)
+    partitions: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # PartitionState.of reads one
 
 
 @dataclass(slots=True)
@@ -172,6 +179,8 @@ class MetadataImage:
     open_transaction: str | None = None
     unapplied_records: int = 0
     partial: str | None = None  # set when the image comes from a live read that cannot see everything
+    # parts of the tree such a read cannot fill: path under /image -> why (the shell says so)
+    unavailable: dict[tuple[str, ...], str] = field(default_factory=dict)
 
 
 # Record types whose handlers take field-value tuples (the reader's `values=True` shape): the hot
@@ -192,8 +201,6 @@ class ImageBuilder:
         self._by_raw: dict[bytes, TopicState] = {
             t.topic_id.bytes: t for t in self.image.topics.values() if t.topic_id is not None
         }
-        # ID_HEAD bytes (partition id, topic id) -> the partition, filled by the inline replay
-        self.partition_cache: dict[bytes, PartitionState] = {}
         self._dispatch: dict[int, Callable[[Any], None]] = {
             0: self._register_broker,
             1: self._unregister_broker,
@@ -267,6 +274,11 @@ class ImageBuilder:
                 record = values_of(record)
             handler(record)
 
+    @property
+    def in_transaction(self) -> bool:
+        """Records are being held until an EndTransactionRecord (KIP-868)."""
+        return self._pending is not None
+
     def finish(self) -> MetadataImage:
         image = self.image
         image.unapplied_records = len(self._pending or ())
@@ -337,29 +349,27 @@ class ImageBuilder:
     def _topic(self, values: tuple[Any, ...]) -> None:
         name, topic_id = values
         topic = TopicState(name, topic_id)
-        if topic_id in self.image.topics:
-            self.partition_cache.clear()  # the topic's partitions start over
         self.image.topics[topic_id] = topic
         self.image.topic_names[name] = topic_id
         if topic_id is not None:
             self._by_raw[topic_id.bytes] = topic
 
     def _partition(self, values: tuple[Any, ...]) -> None:
-        topic = self._by_raw.get(values[1].bytes) if values[1] is not None else None
+        topic = self._by_raw.get(_raw(values[1]) or b"")
         if topic is not None:
-            topic.partitions[values[0]] = PartitionState(values[2:])
-            self.partition_cache.pop(ID_HEAD.pack(values[0], values[1].bytes), None)
+            topic.partitions[values[0]] = (
+                values + _STATE_TAIL[len(values) - 10 :] if len(values) < 13 else values
+            )
 
     def _partition_change(self, values: tuple[Any, ...]) -> None:
-        topic = self._by_raw.get(values[1].bytes) if values[1] is not None else None
+        topic = self._by_raw.get(_raw(values[1]) or b"")
         if topic is None:
             return
-        partition = topic.partitions.get(values[0])
-        if partition is not None:
-            partition.merge(values[2:])
+        state = topic.partitions.get(values[0])
+        if state is not None:
+            topic.partitions[values[0]] = merge_change(state, values)
 
     def _remove_topic(self, record: Any) -> None:
-        self.partition_cache.clear()
         topic = self.image.topics.pop(record.topic_id, None)
         if record.topic_id is not None:
             self._by_raw.pop(record.topic_id.bytes, None)
@@ -378,9 +388,10 @@ class ImageBuilder:
             else []
         )
         for topic in topics:
-            for partition in topic.partitions.values():
-                partition.elr = None
-                partition.last_known_elr = None
+            partitions = topic.partitions
+            for partition_id, state in partitions.items():
+                if len(state) > 11:
+                    partitions[partition_id] = (*state[:11], None, None)
 
     # -- configs, quotas, security -----------------------------------------------------------------
 
@@ -444,174 +455,231 @@ class ImageBuilder:
         self.image.zk_migration_state = record.zk_migration_state
 
 
+def _raw(topic_id: Any) -> bytes | None:
+    """The 16 bytes of a topic id given as a UUID or as raw bytes (None stays None)."""
+    return topic_id.bytes if isinstance(topic_id, uuid.UUID) else topic_id
+
+
 def build_image(
-    path: Path | str | LogDirectory, *, skip_corrupt: bool = False, stats: ReadStats | None = None
+    path: Path | str | LogDirectory,
+    *,
+    skip_corrupt: bool = False,
+    stats: ReadStats | None = None,
+    keys: frozenset[int] | None = None,
 ) -> MetadataImage:
-    """Read a metadata log directory (or one file) and replay it into an image."""
+    """Read a metadata log directory (or one file) and replay it into an image.
+
+    `keys` (metadata api keys) limits the replay to those record types (see kcli.metadata.projection):
+    every other data record is framed, CRC-checked and counted, then passed over after its frame
+    header, undecoded. Transaction and control records always apply.
+    """
     directory = path if isinstance(path, LogDirectory) else find_log_directory(path)
     stats = stats or ReadStats()
     builder = ImageBuilder(MetadataImage(stats=stats, directory=directory))
-    for source, reader in read_sources(
-        directory.sources, stats=stats, skip_corrupt=skip_corrupt, skip_noop=True, values=_VALUE_KEYS
-    ):
-        provenance = builder.image.provenance
-        if source.kind == "segment":
-            replay_segment(builder, reader)
-            # NoOpRecords are dropped before decoding: the reader knows the true last offset.
-            if reader.last_good_offset is not None and reader.last_good_offset > provenance.offset:
-                provenance.offset = reader.last_good_offset
-                provenance.epoch = reader.last_epoch
-                provenance.timestamp = reader.last_timestamp
-        else:
-            for entry in reader.entries():
-                builder.apply_snapshot_record(entry)
-            if source.kind == "snapshot":
+    collecting = gc.isenabled()
+    gc.disable()  # a big image is millions of tuples: no cyclic garbage, only slower collections
+    try:
+        for source, reader in read_sources(
+            directory.sources, stats=stats, skip_corrupt=skip_corrupt, skip_noop=True, values=_VALUE_KEYS
+        ):
+            provenance = builder.image.provenance
+            reader.scan(ImageSink(builder, snapshot=source.kind != "segment", keys=keys))
+            if source.kind == "segment":
+                # NoOpRecords and the fast handlers' records do not pass apply(): the reader knows
+                # the last offset read.
+                if reader.last_good_offset is not None and reader.last_good_offset > provenance.offset:
+                    provenance.offset = reader.last_good_offset
+                    provenance.epoch = reader.last_epoch
+                    provenance.timestamp = reader.last_timestamp
+            elif source.kind == "snapshot":
                 provenance.offset = source.offset - 1
                 provenance.epoch = source.epoch
                 provenance.timestamp = reader.last_timestamp
+    finally:
+        if collecting:
+            gc.freeze()  # what was built stays: later collections need not walk it
+            gc.enable()
     return builder.finish()
 
 
-def replay_segment(builder: ImageBuilder, reader: FileReader) -> None:
-    """Replay one segment: `builder.apply` on every entry, with PartitionRecord and
-    PartitionChangeRecord (most of a big log) framed, decoded and applied inline.
+class ImageSink:
+    """Feeds one file's records to an ImageBuilder (a `RecordSink` for `FileReader.scan`).
 
-    The inline path takes only what the compiled readers accept in KRaft's usual record framing,
-    outside transactions; everything else goes through `reader.record_entry` and `builder.apply`,
-    so errors, the skip policy and the record order are those of `reader.entries()`.
+    PartitionRecord and PartitionChangeRecord (every version: most of a big log) are decoded by
+    their layout readers and applied in place, TopicRecord and ConfigRecord by their compiled
+    readers; anything those do not take, and every other type, goes through `ImageBuilder.apply`
+    (or `apply_snapshot_record` for a snapshot) as an Entry. Inside a transaction every record goes
+    through `apply`, which holds them until the transaction ends. With `keys`, data records of other
+    types are passed over undecoded.
     """
-    from kcli.metadata.fastdecode import id_tail_reader, values_reader
 
-    apply = builder.apply
-    provenance = builder.image.provenance
-    by_raw = builder._by_raw
-    stats = reader.stats
-    min_offset = reader.min_offset
-    read_head = ID_HEAD.unpack_from
-    plain_headers = PLAIN_HEADERS
-    partition_cache = builder.partition_cache
-    # frame header (frame version 1, api key, version) -> (is a change, tail reader, its memo), or
-    # for TopicRecord/ConfigRecord (compiled reader, None, handler)
-    inline_types: dict[bytes, tuple[Any, Any, Any]] = {}
-    for key in (3, 5):
-        for version in range(3):
-            tails = id_tail_reader(key, version)
-            if tails is not None:
-                inline_types[bytes((1, key, version))] = (key == 5, tails, tails.memo)
-    for key, handler in ((2, builder._topic), (4, builder._config)):
-        compiled = values_reader(key, 0)
-        if compiled is not None:
-            inline_types[bytes((1, key, 0))] = (compiled, None, handler)
-    for batch in reader.batches():
-        base_offset, epoch, base_ts, count, control, area, rpos, end, shift, _noops = batch
-        if area is None:
-            continue  # a NoOpRecord batch (the reader skips them with skip_noop)
-        if control:
-            out: list[Entry] = []
+    def __init__(self, builder: ImageBuilder, *, snapshot: bool, keys: frozenset[int] | None = None) -> None:
+        self.builder = builder
+        self.entry: Callable[[Entry], None] = self._snapshot_entry if snapshot else self._log_entry
+        skipped = _skipped_headers(keys)
+        self.fast, self.fast_runs = _fast_handlers(builder, keys)  # layout handlers replace themselves
+        self.fast.update(skipped)
+        self.runs: dict[bytes, RunHandler] = self.fast_runs
+        self.held: dict[bytes, FastHandler | None] = skipped  # inside a transaction
+        self.handlers: dict[bytes, FastHandler | None] = self.fast
+
+    def begin(self, batch: BatchSpan) -> None:
+        pass
+
+    def noops(self, batch: BatchSpan) -> None:
+        pass  # NoOpRecords change nothing
+
+    def _log_entry(self, entry: Entry) -> None:
+        builder = self.builder
+        builder.apply(entry)
+        if builder.in_transaction:
+            self.handlers, self.runs = self.held, {}
+        else:
+            self.handlers, self.runs = self.fast, self.fast_runs
+
+    def _snapshot_entry(self, entry: Entry) -> None:
+        self.builder.apply_snapshot_record(entry)
+
+
+def _merged_expression(sources: list[Any]) -> str | None:
+    """`merge_change(state, change)` as one tuple expression over a PartitionChangeRecord layout's
+    items `t`, when the layout carries no new replicas (the usual leader and ISR changes); None
+    otherwise (merge_change decides the directories then)."""
+    by_name = {source.field.name: source for source in sources}
+
+    def item(name: str) -> str | None:
+        source = by_name.get(name)
+        if source is None or source.kind in ("default", "null"):
+            return None
+        if source.kind == "value":
+            return f"t[{source.slot}]"
+        if source.kind == "items":
+            return f"t[{source.slot}:{source.slot + source.length}]" if source.length else "()"
+        return f"t[{source.slot}]"  # blob: raw uuids, as the state keeps them
+
+    if item("replicas") is not None:
+        return None
+    isr, leader, recovery = item("isr"), item("leader"), item("leader_recovery_state")
+    removing, adding = item("removing_replicas"), item("adding_replicas")
+    directories, elr, last_known = (
+        item("directories"),
+        item("eligible_leader_replicas"),
+        item("last_known_elr"),
+    )
+    fields = [
+        "state[0]",
+        "state[1]",
+        "state[2]",
+        isr or "state[3]",
+        removing or "state[4]",
+        adding or "state[5]",
+        f"(state[6] if {leader} == -2 else {leader})" if leader else "state[6]",
+        f"(state[7] if {recovery} == -1 else {recovery})" if recovery else "state[7]",
+        f"state[8] + ({leader} != -2)" if leader else "state[8]",
+        "state[9] + 1",
+        directories or "state[10]",
+        elr or "state[11]",
+        last_known or "state[12]",
+    ]
+    return "(" + ", ".join(fields) + ")"
+
+
+def _skipped_headers(keys: frozenset[int] | None) -> dict[bytes, FastHandler | None]:
+    """Frame headers of the known record types outside `keys` (not the transaction markers): None."""
+    if keys is None:
+        return {}
+    from kcli.metadata.records import METADATA_RECORD_CLASSES
+
+    return {
+        bytes((1, key, version)): None
+        for key, version in METADATA_RECORD_CLASSES
+        if key not in keys and key not in _TRANSACTION_KEYS and key < 0x80 and version < 0x80
+    }
+
+
+_TRANSACTION_KEYS = frozenset({23, 24, 25})
+
+
+def _fast_handlers(
+    builder: ImageBuilder, keys: frozenset[int] | None
+) -> tuple[dict[bytes, FastHandler | None], dict[bytes, RunHandler]]:
+    """The fast handlers (and run handlers) of the hot record types, keyed by frame header:
+    PartitionRecord and PartitionChangeRecord compiled per layout (kcli.metadata.layouts), applying
+    the values in place; TopicRecord and ConfigRecord through their compiled readers."""
+    from kcli.metadata.fastdecode import values_reader
+    from kcli.metadata.layouts import Action, LayoutFamily, Source, values_expression
+    from kcli.metadata.records import METADATA_RECORD_CLASSES
+
+    handlers: dict[bytes, FastHandler | None] = {}
+    runs: dict[bytes, RunHandler] = {}
+
+    def partition(sources: list[Source]) -> Action:
+        values, names = values_expression(sources, raw_arrays=True)
+        values = values[:-1] + {10: " (), None, None)", 11: " None, None)"}.get(
+            len(sources), ")"
+        )  # 13 fields
+        partition_id, topic_id = f"t[{sources[0].slot}]", f"t[{sources[1].slot}]"
+        return Action(
+            [
+                f"topic = _topics({topic_id})",
+                "if topic is not None:",
+                f"    topic.partitions[{partition_id}] = {values}",
+            ],
+            "True",
+            {**names, "_topics": builder._by_raw.get},
+        )
+
+    def change(sources: list[Source]) -> Action:
+        values, names = values_expression(sources, raw_arrays=True)
+        partition_id, topic_id = f"t[{sources[0].slot}]", f"t[{sources[1].slot}]"
+        merged = _merged_expression(sources)
+        names = {**names, "_topics": builder._by_raw.get, "_merge": merge_change}
+        lines = [
+            f"topic = _topics({topic_id})",
+            "if topic is not None:",
+            "    partitions = topic.partitions",
+            f"    state = partitions.get({partition_id})",
+            "    if state is not None:",
+            f"        partitions[{partition_id}] = {merged or f'_merge(state, {values})'}",
+        ]
+        return Action(lines, "True", names)
+
+    def compiled(read: Any, apply: Callable[[tuple[Any, ...]], None]) -> FastHandler:
+        def handle(area: Any, body: int, end: int, offset: int) -> bool:
             try:
-                reader.batch_entries(batch, out.append)
-            except CorruptData as problem:
-                for entry in out:
-                    apply(entry)
-                reader.batch_failed(problem)
-                continue
-            for entry in out:
-                apply(entry)
+                values, used = read(area, body)
+            except Exception:
+                return False
+            if body + used != end:
+                return False
+            apply(values)
+            return True
+
+        return handle
+
+    def installer(header: bytes) -> Callable[[Any], None]:
+        def install(function: Any) -> None:
+            handlers[header] = function
+
+        return install
+
+    for key, version in METADATA_RECORD_CLASSES:
+        if keys is not None and key not in keys:
             continue
-        inline = builder._pending is None
-        inline_offset = -1
-        ts_delta = 0
-        try:
-            for index in range(count):
-                # frame_fast, inlined (a call per record is a tenth of the replay).
-                b = area[rpos] if rpos + 8 <= end and index < 64 else 1
-                if b < 0x80:
-                    hdr = rpos + 1
-                elif area[rpos + 1] < 0x80:
-                    b = (b & 0x7F) | (area[rpos + 1] << 7)
-                    hdr = rpos + 2
-                else:
-                    b = 1
-                fast = False
-                if not b & 1 and area[hdr : hdr + 4] == plain_headers[index]:
-                    record_end = hdr + (b >> 1)
-                    value_start = hdr + 5
-                    b = area[hdr + 4]
-                    if b >= 0x80 and area[value_start] < 0x80:
-                        b = (b & 0x7F) | (area[value_start] << 7)
-                        value_start += 1
-                    value_length = b >> 1
-                    fast = not (b & 1 or value_start + value_length + 1 != record_end or record_end > end)
-                    fast = fast and not area[record_end - 1]
-                    ts_delta, key_start, key_length = 0, hdr + 4, -1
-                if fast and inline:
-                    kind = inline_types.get(area[value_start : value_start + 3])
-                    offset = base_offset + index
-                    if kind is not None and offset >= min_offset:
-                        body = value_start + 3
-                        value_end = value_start + value_length
-                        change, read_tail, memo = kind
-                        if read_tail is None:  # TopicRecord, ConfigRecord: compiled reader, then the handler
-                            try:
-                                values, used = change(area, body)
-                            except Exception:
-                                used = -1
-                            rest = None
-                            if body + used == value_end:
-                                memo(values)
-                                rest = ()
-                        else:
-                            rest = memo.get(area[body + 20 : value_end]) or read_tail(area, body, value_end)
-                            if rest is not None:
-                                head = area[body : body + 20]
-                                if change:
-                                    partition = partition_cache.get(head)
-                                    if partition is None:
-                                        partition_id, raw_topic_id = read_head(head)
-                                        topic = by_raw.get(raw_topic_id)
-                                        if topic is not None:
-                                            partition = topic.partitions.get(partition_id)
-                                            if partition is not None:
-                                                partition_cache[head] = partition
-                                    if partition is not None:
-                                        partition.merge(rest)
-                                else:
-                                    partition_id, raw_topic_id = read_head(head)
-                                    topic = by_raw.get(raw_topic_id)
-                                    if topic is not None:
-                                        partition = topic.partitions[partition_id] = PartitionState(rest)
-                                        partition_cache[head] = partition
-                        if rest is not None:
-                            stats.records += 1
-                            reader.last_good_offset = offset
-                            inline_offset = offset
-                            rpos = record_end
-                            continue
-                if not fast:
-                    ts_delta, key_start, key_length, value_start, value_length, record_end = frame_record(
-                        area, rpos, end, index, count, shift
-                    )
-                found = reader.record_entry(
-                    batch, index, rpos, ts_delta, key_start, key_length, value_start, value_length
-                )
-                rpos = record_end
-                if found is not None:
-                    inline_offset = -1
-                    apply(found)
-                    inline = builder._pending is None
-            if rpos != end:
-                raise CorruptData(f"{end - rpos} bytes after the last record of the batch", shift + rpos)
-        except CorruptData as problem:
-            if inline_offset >= 0:
-                provenance.offset, provenance.epoch, provenance.timestamp = inline_offset, epoch, base_ts
-            reader.batch_failed(problem)
-            continue
-        if inline_offset >= 0:
-            provenance.offset, provenance.epoch, provenance.timestamp = (
-                inline_offset,
-                epoch,
-                base_ts + ts_delta,
+        header = bytes((1, key, version))
+        if key in (3, 5):
+            family = LayoutFamily(
+                key,
+                version,
+                partition if key == 3 else change,
+                install=installer(header),
+                failed=False,
+                context="offset",
             )
-        if count:
-            reader.last_epoch = epoch
-            reader.last_timestamp = base_ts + ts_delta
+            handlers[header] = family.first
+            runs[header] = family.run
+        elif key in (2, 4):
+            read = values_reader(key, version)
+            if read is not None:
+                handlers[header] = compiled(read, builder._topic if key == 2 else builder._config)
+    return handlers, runs

@@ -13,17 +13,30 @@ Behavior:
   byte position and the last good offset; with `skip_corrupt` it is counted in `ReadStats` and
   reading goes on (a batch with a readable length is skipped whole; otherwise the rest of the file).
 - A file ending in zeros (pre-allocated) ends cleanly; a torn batch at the end is corruption.
+- Files are read in windows of a few MiB (a batch larger than a window gets one of its own), so a
+  reader's memory does not grow with the file.
+- A log that breaks Kafka's invariants (a batch at offsets already read: two records at one
+  offset, offsets not increasing; a leader epoch lower than the one before) is read on, and each
+  such batch adds a warning naming the file, the byte and the offsets to `ReadStats.warnings`.
+
+Records are framed in one place, `frame_records`, for every kind of file (segments, snapshots,
+compressed or not) and every batch size; `FileReader.scan` hands each framed record to a
+`RecordSink`, whose table of fast handlers (keyed by the record's frame header: frame version,
+api key, version) decides per record type whether to decode it cheaply, skip it after reading
+that header, or leave it to the general decoder (`FileReader.entry_at`, kio's readers).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
+import os
 import re
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple, Protocol
 
 from crc32c import crc32c
 
@@ -47,8 +60,8 @@ _NOOP_RUN = re.compile(
 )
 # -> (base offset, epoch, CRC, base timestamp) of each batch of a run
 _NOOP_HEADS = struct.Struct(">q4xi1xI6xq8x29x")
-# Attributes, timestamp delta 0, offset delta i, null key: the record header KRaft writes for record i.
-PLAIN_HEADERS = tuple(bytes((0, 0, 2 * index, 1)) for index in range(64))
+# Bytes read from a file at a time; a batch is always whole in one window.
+WINDOW_BYTES = 8 * 1024 * 1024
 
 
 class DecodeError(KcliError):
@@ -168,6 +181,8 @@ class ReadStats:
     skipped_batches: int = 0
     skipped_bytes: int = 0
     problems: list[str] = field(default_factory=list)
+    # batches that break Kafka's log invariants (read anyway): "file: what, where"
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def skipped(self) -> bool:
@@ -312,18 +327,249 @@ def _name(key: int, control: bool) -> str:
     return CONTROL_TYPE_NAMES.get(key, str(key)) if control else RECORD_NAMES.get(key, f"record type {key}")
 
 
+# -- framing: the one place records are cut out of a batch -----------------------------------------
+
+
+_HEADER_CACHE_LIMIT = 1 << 17
+_PLAIN_HEADERS: list[bytes] = []
+
+
+def _plain_headers(count: int) -> list[bytes]:
+    """Attributes 0, timestamp delta 0, offset delta i, null key: the bytes KRaft writes before the
+    value of record i, for i < count (cached up to a bound; larger batches frame the rest generally)."""
+    wanted = min(count, _HEADER_CACHE_LIMIT)
+    if len(_PLAIN_HEADERS) < wanted:
+        # the zig-zag offset delta 2i as a varint: 1 byte below 64, 2 below 8192, 3 below 2**20
+        _PLAIN_HEADERS.extend(
+            bytes((0, 0, 2 * i, 1))
+            if i < 64
+            else bytes((0, 0, (2 * i & 0x7F) | 0x80, 2 * i >> 7, 1))
+            if i < 8192
+            else bytes((0, 0, (2 * i & 0x7F) | 0x80, (2 * i >> 7 & 0x7F) | 0x80, 2 * i >> 14, 1))
+            for i in range(len(_PLAIN_HEADERS), wanted)
+        )
+    return _PLAIN_HEADERS
+
+
+def frame_record(
+    area: Any, rpos: int, end: int, index: int, count: int, shift: int
+) -> tuple[int, int, int, int, int, int]:
+    """The general record framing at `rpos` -> (timestamp delta, key start, key length, value start,
+    value length, record end); CorruptData when the record does not parse."""
+    record_start = rpos
+    b = area[rpos] if rpos < end else -1
+    if 0 <= b < 0x80:
+        rlength = (b >> 1) ^ -(b & 1)
+        rpos += 1
+    elif b < 0:
+        raise CorruptData(f"batch ends before record {index + 1} of {count}", shift + rpos)
+    else:
+        rlength, used = read_varint(area, rpos)
+        rpos += used
+    record_end = rpos + rlength
+    if rlength < 6 or record_end > end:
+        raise CorruptData(f"bad record length {rlength}", shift + record_start)
+    rpos += 1  # attributes
+    ts_delta, used = read_varint(area, rpos)
+    rpos += used
+    offset_delta, used = read_varint(area, rpos)
+    rpos += used
+    if offset_delta != index:
+        raise CorruptData(f"record offset delta {offset_delta}, expected {index}", shift + record_start)
+    key_length, used = read_varint(area, rpos)
+    rpos += used
+    key_start = rpos
+    if key_length > 0:
+        rpos += key_length
+    if rpos >= record_end:
+        raise CorruptData("record key overruns the record", shift + record_start)
+    value_length, used = read_varint(area, rpos)
+    rpos += used
+    value_start = rpos
+    if value_length > 0:
+        rpos += value_length
+    if rpos + 1 != record_end or area[rpos] != 0:
+        _skip_headers(area, rpos, record_end, shift + record_start)
+    return ts_delta, key_start, key_length, value_start, value_length, record_end
+
+
+def _skip_headers(area: Any, pos: int, record_end: int, position: int) -> int:
+    """Step over a record's headers (KRaft writes none); the record must end exactly after them."""
+    if pos >= record_end:
+        raise CorruptData("record fields overrun the record length", position)
+    count, used = read_varint(area, pos)
+    pos += used
+    if count < 0:
+        raise CorruptData(f"negative header count {count}", position)
+    for _ in range(count):
+        for _part in range(2):
+            size, used = read_varint(area, pos)
+            pos += used + max(size, 0)
+    if pos != record_end:
+        raise CorruptData("record fields do not add up to the record length", position)
+    return pos
+
+
+# Records unpacked at once in a run (bounds a run's memory and how far it looks ahead).
+RUN_LIMIT = 256
+
+
+# The offset deltas of a run, a column at a time: for a delta of `width` bytes (records 0-63: 1,
+# 64-8191: 2, 8192 on: 3), byte k of record i's delta is _DELTA_COLUMNS[width][k][i - first of width].
+_DELTA_FIRST = {1: 0, 2: 64, 3: 8192}
+_DELTA_COLUMNS: dict[int, list[bytes]] = {}
+
+
+def _delta_columns(width: int) -> list[bytes]:
+    columns = _DELTA_COLUMNS.get(width)
+    if columns is None:
+        first, end = _DELTA_FIRST[width], {1: 64, 2: 8192, 3: _HEADER_CACHE_LIMIT}[width]
+        columns = []
+        for k in range(width):
+            more = 0x80 if k < width - 1 else 0  # the continuation bit of all but the last byte
+            if k == 0:  # 2i & 0x7F: 0, 2, .., 126 over and over (every width starts at a multiple of 64)
+                column = bytes(value | more for value in range(0, 128, 2)) * ((end - first) // 64)
+            else:  # 2i >> 7k & 0x7F: the same for blocks of 64 * 128**(k-1) records
+                block = 64 * 128 ** (k - 1)
+                column = b"".join(
+                    bytes((((2 * start) >> (7 * k)) & 0x7F | more,)) * block
+                    for start in range(first, end, block)
+                )
+            columns.append(column)
+        _DELTA_COLUMNS[width] = columns
+    return columns
+
+
+_COLUMNS: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
+
+
+def _columns(shape: tuple[int, int, int]) -> tuple[tuple[int, ...], int]:
+    """For records whose attributes start `lw` bytes in, with an offset delta of `width` bytes and
+    the value `value` bytes after the attributes: (where the bytes every record of a run shares
+    with the first are, but the last one; where the offset delta starts)."""
+    lw, width, value = shape
+    key = lw + 2 + width
+    return (*range(lw + 2), key, *range(key + 1, lw + value + 3)), lw + 2
+
+
+def framed_alike(area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int) -> int:
+    """How many of the `count` records of `size` bytes from `pos` (record `index` of its batch the
+    first, framed as KRaft writes it: already checked) are framed exactly as `scan_batch` would
+    accept them, from the first on: the same length varint, attributes 0, timestamp delta 0, null
+    key, value length varint, frame header and no headers as the first, and offset delta = index.
+
+    Each of those bytes is compared for all the records at once (a column of the run)."""
+    width = len(_PLAIN_HEADERS[index]) - 3
+    shape = (hdr - pos, width, value - hdr)
+    shared, delta_at = _COLUMNS.get(shape) or _COLUMNS.setdefault(shape, _columns(shape))
+    span = pos + count * size
+    alike = count - len(area[pos + size - 1 : span : size].lstrip(b"\x00"))  # no headers
+    for at in shared:
+        if alike < 2:
+            return alike
+        column = area[pos + at : pos + alike * size : size]
+        rest = len(column.lstrip(column[:1]))
+        if rest:
+            alike -= rest
+    first = index - _DELTA_FIRST[width]
+    for k, deltas in enumerate(_delta_columns(width)):
+        if area[pos + delta_at + k : pos + alike * size : size] != deltas[first : first + alike]:
+            return 0  # some offset delta is wrong: the records are framed one by one, which says where
+    return alike
+
+
+def _skip_run(
+    area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int, offset: int
+) -> int:
+    """A run handler for records nobody reads: their framing is checked, their bodies passed over."""
+    return framed_alike(area, pos, size, hdr, value, index, count)
+
+
+# -- consumers -------------------------------------------------------------------------------------
+
+# (area, body start, value end, offset) -> True when the record was taken care of; False leaves it
+# to the general decoder (which decides between a value and an error).
+FastHandler = Callable[[Any, int, int, int], bool]
+# (area, record start, record size, where its attributes start, where its value starts, its index in
+# the batch, how many records of that size follow from it, its offset) -> how many of those
+# records, from the first, were checked (`framed_alike`) and taken care of (0: none).
+RunHandler = Callable[[Any, int, int, int, int, int, int, int], int]
+
+
+class RecordSink(Protocol):
+    """What `FileReader.scan` hands records to.
+
+    `handlers` maps a record's frame header (frame version 1, api key, version: 3 bytes) to a fast
+    handler, or to None for a record type the consumer does not need (counted, then passed over
+    without decoding). Every other record reaches `entry` as an Entry from the general decoder.
+    `handlers` may be replaced by `entry` (e.g. inside a transaction); the scan looks again.
+    `runs` maps a frame header to a run handler (kcli.metadata.layouts.LayoutFamily.run) that takes
+    many records framed alike at once; runs of a type mapped to None are checked and passed over.
+    """
+
+    @property
+    def handlers(self) -> Mapping[bytes, FastHandler | None]: ...
+
+    @property
+    def runs(self) -> Mapping[bytes, RunHandler]: ...
+
+    def begin(self, batch: BatchSpan) -> None:
+        """A data batch's records follow (its epoch and timestamp are theirs)."""
+
+    def entry(self, entry: Entry) -> None:
+        """One record the fast handlers did not take."""
+
+    def noops(self, batch: BatchSpan) -> None:
+        """A run of NoOpRecord batches (`batch.noops`), already counted."""
+
+
+_GENERAL: Any = object()
+NOOP_HEADER = b"\x01\x14\x00"
+
+
+def _plain_noop(area: Any, body: int, end: int, offset: int) -> bool:
+    """A NoOpRecord without tagged fields: nothing to decode."""
+    return end == body + 1 and area[body] == 0
+
+
+class _Collect:
+    """The sink of `FileReader.entries`: every record as an Entry, in order."""
+
+    __slots__ = ("entry", "handlers", "noops", "runs")
+
+    def __init__(self, out: list[Entry], reader: FileReader) -> None:
+        self.runs: Mapping[bytes, RunHandler] = {}
+        self.handlers: Mapping[bytes, FastHandler | None] = (
+            {NOOP_HEADER: _plain_noop} if reader.skip_noop else {}
+        )
+        self.entry = out.append
+        self.noops = functools.partial(_noop_entries, out, reader)
+
+    def begin(self, batch: BatchSpan) -> None:
+        pass
+
+
+def _noop_entries(out: list[Entry], reader: FileReader, batch: BatchSpan) -> None:
+    record = (() if 20 in reader.values else _noop()) if reader.decode else None
+    out.extend(
+        Entry(offset, epoch, timestamp, False, 20, 0, record)
+        for offset, epoch, _c, timestamp in batch.noops or ()
+    )
+
+
 # -- files -----------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True, kw_only=True)
 class FileReader:
-    """Reads one file of batches into Entries, applying the corruption policy.
+    """Reads one file of batches, applying the corruption policy and checking the log's invariants.
 
     `decode=False` leaves data record bodies undecoded (`record` is then None) for fast scans;
     `values` (api keys) gives those records, when their class is flat (kcli.metadata.fastdecode),
-    as plain tuples of field values instead of dataclasses (the image and the dump need no objects);
-    `skip_noop=True` drops NoOpRecords (still counted) before any decoding; records below
-    `min_offset` are passed over (a log replayed after a snapshot).
+    as plain tuples of field values instead of dataclasses; `skip_noop=True` drops NoOpRecords
+    (still counted) before any decoding; records below `min_offset` are passed over (a log
+    replayed after a snapshot). `last_good_offset`/`last_epoch` may be given as where the previous
+    segment ended: the invariant checks then continue across files.
     """
 
     path: Path
@@ -338,42 +584,260 @@ class FileReader:
     last_timestamp: int = -1
     # reader per (api key << 16 | version) for data records; control records use the slow path
     _readers: dict[int, Any] = field(default_factory=dict)
+    # the highest offset and the latest epoch of the batches read so far (the invariant checks)
+    _seen_offset: int | None = None
+    _seen_epoch: int = -1
 
     def entries(self, data: bytes | None = None) -> Iterator[Entry]:
-        """The records of the file in order."""
-        noop = (() if 20 in self.values else _noop()) if self.decode else None
+        """The records of the file in order (every one through the general decoder)."""
+        out: list[Entry] = []
+        sink = _Collect(out, self)
         for batch in self.batches(data):
-            if batch.area is None:
-                for offset, epoch, _crc, timestamp in batch.noops or ():
-                    yield Entry(offset, epoch, timestamp, False, 20, 0, noop)
-                continue
-            out: list[Entry] = []
-            try:
-                self.batch_entries(batch, out.append)
-            except CorruptData as problem:
-                yield from out
-                self.batch_failed(problem)
-                continue
+            problem = self.scan_batch(batch, sink)
             yield from out
+            out.clear()
+            if problem is not None:
+                self.batch_failed(problem)
+
+    def scan(self, sink: RecordSink, data: bytes | None = None) -> None:
+        """Every record of the file to `sink`, in order, under the corruption policy."""
+        for batch in self.batches(data):
+            problem = self.scan_batch(batch, sink)
+            if problem is not None:
+                self.batch_failed(problem)
+
+    def scan_batch(self, batch: BatchSpan, sink: RecordSink) -> CorruptData | None:
+        """Frame one batch's records and hand each to `sink`; returns what stopped the batch early
+        (the records before it were handed over), for the caller to report with `batch_failed`.
+
+        This is the one place records are framed, whatever the file and the batch size. Every
+        record is checked: its length fits the batch, its offset delta is its index, its fields add
+        up to its length, and the records fill the batch exactly; a data record's value holds at
+        least a frame header. Records framed as KRaft writes them (attributes 0, timestamp delta 0,
+        null key, no headers) are recognised cheaply and dispatched on their frame header; any
+        other record is framed by `frame_record` and decoded by the general decoder.
+        """
+        base_offset, epoch, base_ts, count, control, area, pos, end, shift, _noops = batch
+        if area is None:
+            sink.noops(batch)
+            return None
+        first = self.min_offset - base_offset
+        if not control:
+            sink.begin(batch)
+        handlers = sink.handlers
+        get = handlers.get
+        runs = sink.runs
+        headers = _plain_headers(count)
+        limit = 0 if control else min(count, len(headers))  # control records have keys
+        least = 0 if control else 6  # zig-zag of the smallest value length: 3 bytes for a data record
+        index = 0
+        ts_delta = 0
+        key_start = key_length = 0
+        problem: CorruptData | None = None
+        failed = 0
+        while index < count:
+            plain = False
+            if index < limit and pos + 8 <= end:
+                try:
+                    b = area[pos]
+                    if b < 0x80:
+                        hdr = pos + 1
+                    else:
+                        b = (b & 0x7F) | (area[pos + 1] << 7) if area[pos + 1] < 0x80 else 1
+                        hdr = pos + 2
+                    head = headers[index]
+                    value = hdr + len(head)
+                    if not b & 1 and area[hdr:value] == head:
+                        record_end = hdr + (b >> 1)
+                        b = area[value]
+                        if b < 0x80:
+                            value += 1
+                        else:
+                            b = (b & 0x7F) | (area[value + 1] << 7) if area[value + 1] < 0x80 else 1
+                            value += 2
+                        value_end = value + (b >> 1)
+                        plain = not (
+                            b & 1
+                            or b < least
+                            or value_end + 1 != record_end
+                            or record_end > end
+                            or area[value_end]
+                        )
+                        ts_delta = 0
+                except IndexError:
+                    plain = False
+            if not plain:
+                try:
+                    ts_delta, key_start, key_length, value, value_length, record_end = frame_record(
+                        area, pos, end, index, count, shift
+                    )
+                    if value_length < 3 and not control:
+                        raise CorruptData(f"metadata record value of {value_length} bytes", shift + value)
+                except CorruptData as found:
+                    problem = found
+                    break
+                value_end = value + max(value_length, 0)
+            if index >= first:
+                if plain:
+                    header = area[value : value + 3]
+                    handler = get(header, _GENERAL)
+                    if handler is not _GENERAL:
+                        size = record_end - pos
+                        if (
+                            record_end + size <= end
+                            and area[record_end] == area[pos]
+                            and area[record_end + 1] == area[pos + 1]
+                            and index + 1 < limit
+                        ):
+                            # the next record is as long: maybe a run framed alike (see RunHandler)
+                            runner = _skip_run if handler is None else runs.get(header)
+                            if runner is not None:
+                                stop = 64 if index < 64 else 8192 if index < 8192 else limit
+                                more = min(stop - index, (end - pos) // size, RUN_LIMIT)
+                                firsts = area[pos : pos + more * size : size]
+                                more -= len(firsts.lstrip(firsts[:1]))  # those as long, by their first byte
+                                if more > 1:
+                                    done = runner(
+                                        area, pos, size, hdr, value, index, more, base_offset + index
+                                    )
+                                    if done:
+                                        pos += done * size
+                                        index += done
+                                        continue
+                        if handler is None or handler(area, value + 3, value_end, base_offset + index):
+                            pos = record_end
+                            index += 1
+                            continue
+                    key_length = -1
+                try:
+                    found_entry = self.entry_at(
+                        batch, index, first, value, value_end, ts_delta, key_start, key_length
+                    )
+                except CorruptData as stop:
+                    problem = stop
+                    failed = 1
+                    break
+                if found_entry is not None:
+                    sink.entry(found_entry)
+                if sink.handlers is not handlers:
+                    handlers = sink.handlers
+                    get = handlers.get
+                    runs = sink.runs
+            pos = record_end
+            index += 1
+        if problem is None and pos != end:
+            problem = CorruptData(f"{end - pos} bytes after the last record of the batch", shift + pos)
+        read = index - max(first, 0)
+        if read > 0:
+            self.stats.records += read + failed
+            self.last_good_offset = base_offset + index - 1
+            self.last_epoch = epoch
+            self.last_timestamp = base_ts + ts_delta
+        elif failed:
+            self.stats.records += 1
+        return problem
+
+    def entry_at(
+        self,
+        batch: BatchSpan,
+        index: int,
+        first: int,
+        value_start: int,
+        value_end: int,
+        ts_delta: int,
+        key_start: int,
+        key_length: int,
+    ) -> Entry | None:
+        """The Entry of record `index` of a batch through the general decoder (None: a NoOp skipped).
+
+        CorruptData when its frame header or control key is wrong (the batch stops there); a body
+        that does not parse follows the skip policy. Records from `first` (the batch's first at or
+        above `min_offset`) to `index` count as read.
+        """
+        base_offset, epoch, base_ts, _count, control, area, _start, _end, shift, _noops = batch
+        offset = base_offset + index
+        if index > first and index > 0:
+            self.last_good_offset = offset - 1
+        timestamp = base_ts + ts_delta
+        readers = self._readers
+        if control:
+            if key_length != 4:
+                raise CorruptData(f"control record key of {key_length} bytes", shift + value_start)
+            ctype = int.from_bytes(area[key_start + 2 : key_start + 4], "big", signed=True)
+            record = self._decode(readers, True, ctype, 0, area, value_start, value_end, shift, offset)
+            return Entry(offset, epoch, timestamp, True, ctype, 0, record)
+        frame = area[value_start]
+        api_key = area[value_start + 1]
+        version = area[value_start + 2]
+        body = value_start + 3
+        if frame != 1 or api_key >= 0x80 or version >= 0x80:
+            frame, used = read_uvarint(area, value_start)
+            if frame != 1:
+                raise CorruptData(f"metadata record frame version {frame} (expected 1)", shift + value_start)
+            api_key, used2 = read_uvarint(area, value_start + used)
+            version, used3 = read_uvarint(area, value_start + used + used2)
+            body = value_start + used + used2 + used3
+            if body > value_end:
+                raise CorruptData("metadata record frame header overruns the value", shift + value_start)
+        if api_key == 20 and self.skip_noop and value_end - value_start == 4:
+            return None
+        if not self.decode:
+            return Entry(offset, epoch, timestamp, False, api_key, version, None)
+        reader = readers.get(api_key << 16 | version)
+        record = None
+        if reader is not None:
+            try:
+                record, used = reader(area, body)
+            except Exception:
+                used = -1
+            if body + used != value_end:
+                reader = None
+        if reader is None:
+            record = self._decode(readers, False, api_key, version, area, body, value_end, shift, offset)
+        return Entry(offset, epoch, timestamp, False, api_key, version, record)
+
+    def batch_failed(self, problem: CorruptData) -> None:
+        """A batch stopped early: report (or raise) and count it as skipped."""
+        self._problem(problem)
+        self.stats.skipped_batches += 1
+
+    # -- batches -----------------------------------------------------------------------------------
 
     def batches(self, data: bytes | None = None) -> Iterator[BatchSpan]:
-        """The file's batches, checked (magic, length, CRC) and inflated, with the corruption policy.
+        """The file's batches, checked (magic, length, CRC, invariants) and inflated, in order.
 
         A batch holding only the idle controller's NoOpRecord is accounted here (most of every real
         log, nothing to parse): dropped with `skip_noop`, else yielded with `area` None.
         """
-        buf = self.path.read_bytes() if data is None else bytes(data)  # bytes: slices are hashable
         self.stats.files.append(str(self.path))
-        view = memoryview(buf)
-        size = len(buf)
+        self._seen_offset = self.last_good_offset
+        self._seen_epoch = self.last_epoch
+        if data is not None:
+            yield from self._batches_in(bytes(data), None, len(data))
+            return
+        with open(self.path, "rb") as handle:
+            yield from self._batches_in(b"", handle, os.fstat(handle.fileno()).st_size)
+
+    def _batches_in(self, buf: bytes, handle: IO[bytes] | None, size: int) -> Iterator[BatchSpan]:
+        """Batches of a file of `size` bytes, read through `handle` a window at a time (or all in `buf`).
+
+        `base` is the file position of `buf[0]`; positions reported are file positions.
+        """
         stats = self.stats
         skip_noop = self.skip_noop
         min_offset = self.min_offset
         unpack = _BATCH.unpack_from
-        pos = 0
         noop_run = _NOOP_RUN.match
         noop_heads = _NOOP_HEADS.iter_unpack
-        while pos < size:
+        base = 0
+        pos = 0
+        view = memoryview(buf)
+        while True:
+            if handle is not None and pos + BATCH_OVERHEAD > len(buf) and base + len(buf) < size:
+                buf, base, pos = _refill(handle, buf, base, pos, BATCH_OVERHEAD)
+                view = memoryview(buf)
+            if pos >= len(buf):
+                return
             if buf[pos + 43 : pos + 72] == _NOOP_TAIL and buf[pos + 8 : pos + 12] == _NOOP_LENGTH:
                 # The idle controller's batches of one NoOpRecord (most of every real log) in the one
                 # layout KRaft writes (only the offset, epoch, CRC and timestamps vary), a run at a time.
@@ -388,6 +852,7 @@ class FileReader:
                         )
                         del heads[good:]  # the general path below reports the bad batch
                     if heads:
+                        self._check_run(heads, base + pos)
                         stats.batches += len(heads)
                         pos += 72 * len(heads)
                         if min_offset:
@@ -403,10 +868,10 @@ class FileReader:
                                 )
                         continue
             try:
-                if pos + BATCH_OVERHEAD > size:
+                if base + pos + BATCH_OVERHEAD > size:
                     if not any(view[pos:]):
                         return  # pre-allocated zero tail: end of data
-                    raise CorruptData(f"truncated batch header ({size - pos} bytes left)", pos)
+                    raise CorruptData(f"truncated batch header ({size - base - pos} bytes left)", base + pos)
                 (
                     base_offset,
                     length,
@@ -422,29 +887,39 @@ class FileReader:
                     _bseq,
                     count,
                 ) = unpack(buf, pos)
-                batch_end = pos + 12 + length
-                if length == 0 and not any(view[pos:]):
+                if length == 0 and _zero_to_end(handle, view[pos:]):
                     return
                 if magic != 2:
-                    raise CorruptData(f"unsupported batch magic {magic}", pos)
+                    raise CorruptData(f"unsupported batch magic {magic}", base + pos)
                 if length < BATCH_OVERHEAD - 12:
-                    raise CorruptData(f"impossible batch length {length}", pos)
-                if batch_end > size:
+                    raise CorruptData(f"impossible batch length {length}", base + pos)
+                if base + pos + 12 + length > size:
                     raise CorruptData(
-                        f"truncated batch: length {length} but {size - pos - 12} bytes left", pos
+                        f"truncated batch: length {length} but {size - base - pos - 12} bytes left",
+                        base + pos,
                     )
+                if handle is not None and pos + 12 + length > len(buf):
+                    buf, base, pos = _refill(handle, buf, base, pos, 12 + length)
+                    view = memoryview(buf)
+                batch_end = pos + 12 + length
                 if crc32c(view[pos + 21 : batch_end]) != crc:
-                    raise CorruptData("CRC-32C mismatch", pos)
+                    raise CorruptData("CRC-32C mismatch", base + pos)
             except CorruptData as problem:
                 self._problem(problem)
-                plausible = _plausible_end(buf, pos)
+                plausible = _plausible_end(buf, pos, size - base)
                 if plausible is None:
-                    stats.skipped_bytes += size - pos
+                    stats.skipped_bytes += size - base - pos
                     return
                 stats.skipped_batches += 1
-                pos = plausible
+                if plausible > len(buf) and handle is not None:
+                    handle.seek(base + plausible)
+                    buf, base, pos = b"", base + plausible, 0
+                    view = memoryview(buf)
+                else:
+                    pos = plausible
                 continue
             stats.batches += 1
+            self._check(base_offset, count, epoch, base + pos)
             if length == 60 and count == 1 and attributes == 0 and buf[pos + 61 : batch_end] == NOOP_RECORD:
                 pos = batch_end
                 if base_offset < min_offset:
@@ -473,7 +948,7 @@ class FileReader:
             codec = attributes & 0x07
             if codec:
                 try:
-                    area: Any = decompress(codec, buf[pos + BATCH_OVERHEAD : batch_end], pos)
+                    area: Any = decompress(codec, buf[pos + BATCH_OVERHEAD : batch_end], base + pos)
                 except CorruptData as problem:
                     self._problem(problem)
                     stats.skipped_batches += 1
@@ -481,104 +956,56 @@ class FileReader:
                     continue
                 span = _span(BatchSpan, (
                     base_offset, epoch, base_ts, count, bool(attributes & CONTROL_FLAG), area, 0, len(area),
-                    pos + BATCH_OVERHEAD, None,
+                    base + pos + BATCH_OVERHEAD, None,
                 ))  # fmt: skip
             else:
                 span = _span(BatchSpan, (
                     base_offset, epoch, base_ts, count, bool(attributes & CONTROL_FLAG), buf,
-                    pos + BATCH_OVERHEAD, batch_end, 0, None,
+                    pos + BATCH_OVERHEAD, batch_end, base, None,
                 ))  # fmt: skip
             yield span
             pos = batch_end
 
-    def batch_failed(self, problem: CorruptData) -> None:
-        """A record of a batch did not parse: report (or raise) and count the rest as skipped."""
-        self._problem(problem)
-        self.stats.skipped_batches += 1
-
-    def batch_entries(self, batch: BatchSpan, emit: Callable[[Entry], Any]) -> None:
-        """Parse one batch's records in order, emitting an Entry each; CorruptData at a bad one."""
-        _base_offset, epoch, base_ts, count, _control, area, rpos, end, shift, _noops = batch
-        ts_delta = 0
-        for index in range(count):
-            fast, ts_delta, key_start, key_length, value_start, value_length, record_end = frame_fast(
-                area, rpos, end, index
+    def _check(self, base_offset: int, count: int, epoch: int, position: int) -> None:
+        """Kafka's log invariants for one batch: offsets above every offset read, epochs not falling."""
+        seen = self._seen_offset
+        if seen is not None and base_offset <= seen:
+            last = min(seen, base_offset + max(count, 1) - 1)
+            twice = f"offset {base_offset}" if last == base_offset else f"offsets {base_offset}-{last}"
+            self.stats.warnings.append(
+                f"{self.path}: the batch at byte {position} holds {twice} again (offsets not increasing: "
+                f"offset {seen} was read before it)"
             )
-            if not fast:
-                ts_delta, key_start, key_length, value_start, value_length, record_end = frame_record(
-                    area, rpos, end, index, count, shift
-                )
-            entry = self.record_entry(
-                batch, index, rpos, ts_delta, key_start, key_length, value_start, value_length
+        if epoch < self._seen_epoch:
+            self.stats.warnings.append(
+                f"{self.path}: the batch at byte {position} (offset {base_offset}) has leader epoch {epoch} "
+                f"after epoch {self._seen_epoch} (epochs go backwards)"
             )
-            rpos = record_end
-            if entry is not None:
-                emit(entry)
-        if rpos != end:
-            raise CorruptData(f"{end - rpos} bytes after the last record of the batch", shift + rpos)
-        if count:
-            self.last_epoch = epoch
-            self.last_timestamp = base_ts + ts_delta
-
-    def record_entry(
-        self,
-        batch: BatchSpan,
-        index: int,
-        record_start: int,
-        ts_delta: int,
-        key_start: int,
-        key_length: int,
-        value_start: int,
-        value_length: int,
-    ) -> Entry | None:
-        """The Entry of one framed record (None: before min_offset or a skipped NoOp); CorruptData
-        when its key or value framing is wrong (bodies that do not parse follow the skip policy)."""
-        base_offset, epoch, base_ts, _count, control, area, _start, _end, shift, _noops = batch
-        offset = base_offset + index
-        if offset < self.min_offset:
-            return None
-        self.stats.records += 1
-        value_end = value_start + value_length
-        readers = self._readers
-        if control:
-            if key_length != 4:
-                raise CorruptData(f"control record key of {key_length} bytes", shift + record_start)
-            ctype = int.from_bytes(area[key_start + 2 : key_start + 4], "big", signed=True)
-            record = self._decode(readers, True, ctype, 0, area, value_start, value_end, shift, offset)
-            self.last_good_offset = offset
-            return Entry(offset, epoch, base_ts + ts_delta, True, ctype, 0, record)
-        if value_length < 3:
-            raise CorruptData(f"metadata record value of {value_length} bytes", shift + value_start)
-        frame = area[value_start]
-        api_key = area[value_start + 1]
-        version = area[value_start + 2]
-        body = value_start + 3
-        if frame != 1 or api_key >= 0x80 or version >= 0x80:
-            frame, used = read_uvarint(area, value_start)
-            if frame != 1:
-                raise CorruptData(f"metadata record frame version {frame} (expected 1)", shift + value_start)
-            api_key, used2 = read_uvarint(area, value_start + used)
-            version, used3 = read_uvarint(area, value_start + used + used2)
-            body = value_start + used + used2 + used3
-        if api_key == 20 and self.skip_noop and value_length == 4:
-            self.last_good_offset = offset
-            return None
-        if self.decode:
-            reader = readers.get(api_key << 16 | version)
-            record = None
-            if reader is not None:
-                try:
-                    record, used = reader(area, body)
-                except Exception:
-                    used = -1
-                if body + used != value_end:
-                    reader = None
-            if reader is None:
-                record = self._decode(readers, False, api_key, version, area, body, value_end, shift, offset)
         else:
-            record = None
-        self.last_good_offset = offset
-        return Entry(offset, epoch, base_ts + ts_delta, False, api_key, version, record)
+            self._seen_epoch = epoch
+        last_offset = base_offset + max(count, 1) - 1
+        if seen is None or last_offset > seen:
+            self._seen_offset = last_offset
+
+    def _check_run(self, heads: list[tuple[int, int, int, int]], position: int) -> None:
+        """`_check` for a run of one-record NoOp batches (72 bytes each), cheap when all is well."""
+        first_offset, first_epoch = heads[0][0], heads[0][1]
+        last_offset, last_epoch = heads[-1][0], heads[-1][1]
+        seen = self._seen_offset
+        if (
+            (seen is None or first_offset > seen)
+            and first_epoch >= self._seen_epoch
+            and last_offset - first_offset == len(heads) - 1
+            and [head[0] for head in heads] == list(range(first_offset, last_offset + 1))
+            and (first_epoch == last_epoch or all(a[1] <= b[1] for a, b in itertools.pairwise(heads)))
+        ):
+            self._seen_offset = last_offset
+            self._seen_epoch = last_epoch
+            return
+        for index, head in enumerate(heads):
+            self._check(head[0], 1, head[1], position + 72 * index)
+
+    # -- errors and the general decoder ------------------------------------------------------------
 
     def _problem(self, problem: CorruptData) -> None:
         error = DecodeError(
@@ -603,7 +1030,7 @@ class FileReader:
         shift: int,
         offset: int,
     ) -> Any:
-        """The slow path: look the reader up, decode, and turn failures into the corruption policy."""
+        """Look the reader up, decode, and turn failures into the corruption policy."""
         compiled = None
         if not control and key in self.values:
             from kcli.metadata.fastdecode import values_reader
@@ -636,101 +1063,26 @@ class FileReader:
         return record
 
 
-def frame_fast(area: Any, rpos: int, end: int, index: int) -> tuple[bool, int, int, int, int, int, int]:
-    """What KRaft writes, framed cheaply: a 1-2 byte record length, attributes 0, timestamp delta 0,
-    offset delta = index, null key, a 1-2 byte value length, no headers.
-
-    -> (matched, timestamp delta, key start, key length, value start, value length, record end);
-    when not matched, `frame_record` decides (and names what is wrong).
-    """
-    b = area[rpos] if rpos + 8 <= end and index < 64 else 1
-    if b < 0x80:
-        hdr = rpos + 1
-    elif area[rpos + 1] < 0x80:
-        b = (b & 0x7F) | (area[rpos + 1] << 7)
-        hdr = rpos + 2
-    else:
-        return _NOT_FAST
-    if b & 1 or area[hdr : hdr + 4] != PLAIN_HEADERS[index]:
-        return _NOT_FAST
-    record_end = hdr + (b >> 1)
-    value_start = hdr + 5
-    b = area[hdr + 4]
-    if b >= 0x80 and area[value_start] < 0x80:
-        b = (b & 0x7F) | (area[value_start] << 7)
-        value_start += 1
-    value_end = value_start + (b >> 1)
-    if b & 1 or value_end + 1 != record_end or record_end > end or area[value_end]:
-        return _NOT_FAST
-    return True, 0, hdr + 4, -1, value_start, b >> 1, record_end
+def _refill(handle: IO[bytes], buf: bytes, base: int, pos: int, need: int) -> tuple[bytes, int, int]:
+    """A new window from file position `base + pos`, holding at least `need` bytes (if the file has
+    them): -> (buffer, its file position, 0). Read afresh rather than joined to what was kept: the
+    file is in the page cache, and a join would copy the window once more."""
+    handle.seek(base + pos)
+    return handle.read(max(WINDOW_BYTES, need)), base + pos, 0
 
 
-_NOT_FAST = (False, 0, 0, 0, 0, 0, 0)
-
-
-def frame_record(
-    area: Any, rpos: int, end: int, index: int, count: int, shift: int
-) -> tuple[int, int, int, int, int, int]:
-    """The general record framing at `rpos` -> (timestamp delta, key start, key length, value start,
-    value length, record end); CorruptData when the record does not parse."""
-    record_start = rpos
-    b = area[rpos] if rpos < end else -1
-    if 0 <= b < 0x80:
-        rlength = (b >> 1) ^ -(b & 1)
-        rpos += 1
-    elif b < 0:
-        raise CorruptData(f"batch ends before record {index + 1} of {count}", shift + rpos)
-    else:
-        rlength, used = read_varint(area, rpos)
-        rpos += used
-    record_end = rpos + rlength
-    if rlength < 6 or record_end > end:
-        raise CorruptData(f"bad record length {rlength}", shift + record_start)
-    rpos += 1  # attributes
-    b = area[rpos]
-    if b < 0x80:
-        ts_delta = (b >> 1) ^ -(b & 1)
-        rpos += 1
-    else:
-        ts_delta, used = read_varint(area, rpos)
-        rpos += used
-    b = area[rpos]
-    if b < 0x80:
-        offset_delta = (b >> 1) ^ -(b & 1)
-        rpos += 1
-    else:
-        offset_delta, used = read_varint(area, rpos)
-        rpos += used
-    if offset_delta != index:
-        raise CorruptData(f"record offset delta {offset_delta}, expected {index}", shift + record_start)
-    b = area[rpos]
-    if b == 1:  # null key (every data record)
-        key_length = -1
-        rpos += 1
-    else:
-        key_length, used = read_varint(area, rpos)
-        rpos += used
-    key_start = rpos
-    if key_length > 0:
-        rpos += key_length
-    if rpos >= record_end:
-        raise CorruptData("record key overruns the record", shift + record_start)
-    b = area[rpos]
-    if b < 0x80:
-        value_length = (b >> 1) ^ -(b & 1)
-        rpos += 1
-    else:
-        value_length, used = read_varint(area, rpos)
-        rpos += used
-    value_start = rpos
-    if value_length > 0:
-        rpos += value_length
-    if rpos + 1 != record_end or area[rpos] != 0:
-        _skip_headers(area, rpos, record_end, shift + record_start)
-    return ts_delta, key_start, key_length, value_start, value_length, record_end
-
-
-_MISSING = object()
+def _zero_to_end(handle: IO[bytes] | None, rest: memoryview) -> bool:
+    """Whether the window from here and the rest of the file are all zero bytes (pre-allocated)."""
+    if any(rest):
+        return False
+    if handle is None:
+        return True
+    where = handle.tell()
+    while chunk := handle.read(WINDOW_BYTES):
+        if any(chunk):
+            handle.seek(where)
+            return False
+    return True
 
 
 @functools.cache
@@ -740,30 +1092,14 @@ def _noop() -> Any:
     return NoOpRecord()
 
 
-def _skip_headers(area: Any, pos: int, record_end: int, position: int) -> int:
-    """Step over a record's headers (KRaft writes none); the record must end exactly after them."""
-    if pos >= record_end:
-        raise CorruptData("record fields overrun the record length", position)
-    count, used = read_varint(area, pos)
-    pos += used
-    if count < 0:
-        raise CorruptData(f"negative header count {count}", position)
-    for _ in range(count):
-        for _part in range(2):
-            size, used = read_varint(area, pos)
-            pos += used + max(size, 0)
-    if pos != record_end:
-        raise CorruptData("record fields do not add up to the record length", position)
-    return pos
-
-
-def _plausible_end(buf: bytes, pos: int) -> int | None:
-    """Where a corrupt batch ends if its length field still fits the file, else None."""
+def _plausible_end(buf: bytes, pos: int, size: int) -> int | None:
+    """Where a corrupt batch ends (a position in `buf`, maybe past it) if its length field still fits
+    the `size` bytes the file has from `buf[0]` on, else None."""
     if pos + 12 > len(buf):
         return None
     (length,) = struct.unpack_from(">i", buf, pos + 8)
     end = pos + 12 + length
-    if length < BATCH_OVERHEAD - 12 or end > len(buf):
+    if length < BATCH_OVERHEAD - 12 or end > size:
         return None
     return end
 

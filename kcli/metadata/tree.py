@@ -82,6 +82,31 @@ class Node:
         return ""
 
 
+class Unavailable(LookupError):
+    """A part of the tree this image cannot fill (a live read): says why."""
+
+
+class UnavailableNode(Node):
+    """Stands where the image has nothing to show: listing or reading it raises Unavailable."""
+
+    __slots__ = ("_reason",)
+
+    def __init__(self, reason: str) -> None:
+        self._reason = reason
+
+    def is_directory(self) -> bool:
+        return True
+
+    def child_names(self) -> list[str]:
+        raise Unavailable(self._reason)
+
+    def child(self, name: str) -> Node | None:
+        raise Unavailable(self._reason)
+
+    def text(self) -> str:
+        raise Unavailable(self._reason)
+
+
 class FileNode(Node):
     __slots__ = ("_render",)
 
@@ -192,7 +217,9 @@ def controller_text(record: Any) -> str:
     )
 
 
-def partition_text(partition: PartitionState) -> str:
+def partition_text(values: tuple[Any, ...]) -> str:
+    """PartitionRegistration.toString of a partition's values (see PartitionState)."""
+    partition = PartitionState.of(values)
     return (
         f"PartitionRegistration(replicas={_ids(partition.replicas)}, "
         f"directories=[{', '.join(kafka_uuid(d) for d in partition.directories)}], isr={_ids(partition.isr)}, "
@@ -315,6 +342,23 @@ def _local(image: MetadataImage, extra: Mapping[str, str]) -> dict[str, Node]:
 
 
 def _image(image: MetadataImage) -> dict[str, Node]:
+    children = _image_children(image)
+    for path, reason in image.unavailable.items():
+        if len(path) == 1:
+            children[path[0]] = UnavailableNode(reason)
+        else:  # one level deeper (/image/cluster/brokers): wrap the parent's children
+            parent = children[path[0]]
+            if isinstance(parent, DirectoryNode):
+                children[path[0]] = DirectoryNode(partial(_with_unavailable, parent, path[1], reason))
+    return children
+
+
+def _with_unavailable(parent: DirectoryNode, name: str, reason: str) -> dict[str, Node]:
+    children = {child: node for child in parent.child_names() if (node := parent.child(child)) is not None}
+    return {**children, name: UnavailableNode(reason)}
+
+
+def _image_children(image: MetadataImage) -> dict[str, Node]:
     provenance = image.provenance
     return {
         "provenance": FileNode(

@@ -15,6 +15,7 @@ from typing import Any
 
 from kcli.kafka import read_uvarint
 from kcli.metadata.codec import control_body_reader, metadata_body_reader
+from kcli.metadata.records import record_name
 
 CONTROL_FLAG = 0x20
 
@@ -57,7 +58,7 @@ class ControlState:
             record, _ = reader(value, 0)
         except Exception:
             return
-        name = type(record).__record_name__
+        name = record_name(type(record))
         if name == "KRaftVersionRecord":
             self.kraft_version = int(record.k_raft_version)
         elif name == "VotersRecord":

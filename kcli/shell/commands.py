@@ -18,10 +18,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from kcli.metadata.tree import Node
+from kcli.metadata.tree import Node, Unavailable
 from kcli.shell.glob import Path, display, expand, normalize
 
 HistorySource = Callable[[Path], Iterable[str]]
+# What a command shows: (path glob, levels below it; None for all), for kcli.metadata.projection.
+Reads = tuple[tuple[str, int | None], ...]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -44,6 +46,8 @@ class Command(Protocol):
 
     def run(self, shell: Shell) -> bool: ...
 
+    def reads(self) -> Reads: ...
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ErroneousCommand:
@@ -51,6 +55,9 @@ class ErroneousCommand:
 
     name: ClassVar[str] = "<error>"
     message: str
+
+    def reads(self) -> Reads:
+        return ()
 
     def run(self, shell: Shell) -> bool:
         shell.err(self.message)
@@ -62,6 +69,9 @@ class NoOpCommand:
     """A blank line."""
 
     name: ClassVar[str] = ""
+
+    def reads(self) -> Reads:
+        return ()
 
     def run(self, shell: Shell) -> bool:
         return True
@@ -75,84 +85,134 @@ class LsCommand:
     targets: tuple[str, ...] = ()
     long: bool = False
 
+    def reads(self) -> Reads:
+        return tuple((target, 2 if self.long else 1) for target in self.targets or (".",))
+
     def run(self, shell: Shell) -> bool:
-        targets = self.targets or (".",)
         ok = True
         files: list[tuple[str, Node]] = []
-        directories: list[tuple[str, Node]] = []
-        for target in targets:
-            matches = expand(shell.root, shell.cwd, target)
-            if not matches:
-                shell.err(f"ls: {target}: no such file or directory.")
+        directories: list[tuple[str, list[str], Node]] = []
+        for target in effective_paths(self.targets):
+            try:
+                matches = expand(shell.root, shell.cwd, target)
+                if not matches:
+                    shell.err(f"ls: {target}: no such file or directory.")
+                    ok = False
+                for path, node in matches:
+                    # Each block is headed by the last path component, as kafka-metadata-shell's ls does.
+                    name = path[-1] if path else "/"
+                    if node.is_directory():
+                        directories.append((name, node.child_names(), node))
+                    else:
+                        files.append((name, node))
+            except Unavailable as reason:
+                shell.err(f"ls: {target}: {reason}")
                 ok = False
-            for path, node in matches:
-                # Named by the last path component, as kafka-metadata-shell does.
-                (directories if node.is_directory() else files).append((path[-1] if path else "/", node))
-        if files:
-            self._print([name for name, _ in files], [node for _, node in files], shell)
-        introduce = len(directories) > 1 or bool(files)
-        first = not files
-        for name, node in directories:
-            names = node.child_names()
-            if not names:
-                continue  # an empty directory prints nothing, not even its introduction
-            if introduce:
-                if not first:
-                    shell.out("")
-                shell.out(f"{name}:")
-                first = False
-            self._print(names, [node.child(child) for child in names] if self.long else [], shell)
+        width = shell.width if shell.interactive else None
+        if self.long:
+            blocks = [(name, _long_lines(node, children)) for name, children, node in directories]
+            lines = print_targets(None, _long_lines_of(files), blocks, heading=LONG_HEADING)
+        else:
+            names = [name for name, _node in files]
+            lines = print_targets(width, names, [(name, children) for name, children, _node in directories])
+        for line in lines:
+            shell.out(line)
         return ok
 
-    def _print(self, names: Sequence[str], nodes: Sequence[Node | None], shell: Shell) -> None:
-        if self.long:
-            for name, node in zip(names, nodes, strict=True):
-                if node is not None and node.is_directory():
-                    shell.out(f"d {len(node.child_names()):>9}  {name}")
-                else:
-                    shell.out(f"- {len(node.text()) if node is not None else 0:>9}  {name}")
-            return
-        if not shell.interactive:
-            for name in names:
-                shell.out(name)
-            return
-        for line in columns(names, shell.width):
-            shell.out(line)
+
+# `ls -l`: kind (dir or file), size (a directory's entries, a file's characters), name.
+LONG_HEADING = f"{'type':<4} {'size':>9}  name"
 
 
-def columns(names: Sequence[str], width: int) -> list[str]:
-    """Column-major layout to the terminal width, as kafka-metadata-shell lays out `ls`.
+def _long_line(name: str, node: Node | None) -> str:
+    try:
+        if node is not None and node.is_directory():
+            return f"{'dir':<4} {len(node.child_names()):>9}  {name}"
+        return f"{'file':<4} {len(node.text()) if node is not None else 0:>9}  {name}"
+    except Unavailable:
+        return f"{'dir':<4} {'?':>9}  {name}"
 
-    Each column is as wide as its own longest name + 2; the most columns that fit (at most
-    width // 4, the last one non-empty) win.
-    """
-    if not names:
-        return []
 
-    def widths_of(per_column: int) -> list[int]:
-        return [
-            max(len(name) + 2 for name in names[start : start + per_column])
-            for start in range(0, len(names), per_column)
-        ]
+def _long_lines(directory: Node, children: Sequence[str]) -> list[str]:
+    return [_long_line(name, directory.child(name)) for name in children]
 
-    per_column = len(names)  # one column: every name on its own line
-    for count in range(width // 4, 1, -1):
-        candidate = -(-len(names) // count)
-        widths = widths_of(candidate)
-        if len(widths) == count and sum(widths) <= width:
-            per_column = candidate
-            break
-    starts = range(0, len(names), per_column)
-    widths = widths_of(per_column)
-    lines = []
-    for row in range(per_column):
-        cells = [
-            names[start + row].ljust(widths[column])
-            for column, start in enumerate(starts)
-            if start + row < len(names)
-        ]
-        lines.append("".join(cells).rstrip())
+
+def _long_lines_of(files: Sequence[tuple[str, Node]]) -> list[str]:
+    return [_long_line(name, node) for name, node in files]
+
+
+def effective_paths(paths: Sequence[str]) -> list[str]:
+    """The paths a command acts on: empty ones dropped, the working directory when none is left
+    (CommandUtils.getEffectivePaths)."""
+    return [path for path in paths if path] or ["."]
+
+
+def print_targets(
+    width: int | None,
+    files: Sequence[str],
+    directories: Sequence[tuple[str, Sequence[str]]],
+    *,
+    heading: str | None = None,
+) -> list[str]:
+    """The lines of `ls`: the files named first, then each directory's entries, introduced by its
+    name when there is more than one block (LsCommandHandler.printTargets). `width` None (no
+    terminal) puts every entry on its own line. `heading` (for `ls -l`, whose entries are already
+    lines) goes above each block's entries."""
+    lines = print_entries("", width, files, heading=heading)
+    need_intro = bool(files) or len(directories) > 1
+    first_intro = not files
+    for name, children in directories:
+        intro = ""
+        if need_intro:
+            if not first_intro:
+                intro += "\n"
+            intro += f"{name}:"
+            first_intro = False  # even when the directory turns out empty, as Kafka's ls
+        lines += print_entries(intro, width, children, heading=heading)
     return lines
+
+
+def print_entries(
+    intro: str, width: int | None, entries: Sequence[str], *, heading: str | None = None
+) -> list[str]:
+    """One block of `ls` (LsCommandHandler.printEntries): nothing for no entries; else the intro,
+    then the entries in the columns `column_schema` chooses, every column but the last padded."""
+    if not entries:
+        return []
+    lines = intro.split("\n") if intro else []
+    if heading is not None:
+        return [*lines, heading, *entries]
+    columns, per_column, widths = column_schema(width, entries)
+    rows = -(-len(entries) // columns)
+    for row in range(rows):
+        out = []
+        for column in range(columns):
+            index = row + column * per_column
+            if index < len(entries):
+                entry = entries[index]
+                out.append(entry if column == columns - 1 else entry.ljust(widths[column]))
+        lines.append("".join(out))
+    return lines
+
+
+def column_schema(width: int | None, entries: Sequence[str]) -> tuple[int, int, list[int]]:
+    """(columns, entries per column, each column's width) for `ls` on a screen `width` wide
+    (LsCommandHandler.calculateColumnSchema): a column is as wide as its longest entry + 2; the
+    most columns (at most width // 4) whose last column is not empty and whose widths fit win."""
+    if width is None or width // 4 <= 1:
+        return 1, len(entries), [0]
+    schemas = []
+    for columns in range(1, width // 4 + 1):
+        per_column = -(-len(entries) // columns)
+        widths = [0] * columns
+        for index, entry in enumerate(entries):
+            column = index // per_column
+            widths[column] = max(widths[column], len(entry) + 2)
+        schemas.append((columns, per_column, widths))
+    for columns, per_column, widths in reversed(schemas[1:]):
+        if widths[-1] != 0 and sum(widths) <= width:
+            return columns, per_column, widths
+    return schemas[0]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -162,8 +222,15 @@ class CdCommand:
     name: ClassVar[str] = "cd"
     target: str = "/"
 
+    def reads(self) -> Reads:
+        return ((self.target, 0),)
+
     def run(self, shell: Shell) -> bool:
-        matches = expand(shell.root, shell.cwd, self.target)
+        try:
+            matches = expand(shell.root, shell.cwd, self.target)
+        except Unavailable as reason:
+            shell.err(f"cd: {self.target}: {reason}")
+            return False
         if not matches:
             shell.err(f"cd: {self.target}: no such directory.")
             return False
@@ -184,6 +251,9 @@ class PwdCommand:
 
     name: ClassVar[str] = "pwd"
 
+    def reads(self) -> Reads:
+        return ()
+
     def run(self, shell: Shell) -> bool:
         shell.out(display(shell.cwd))
         return True
@@ -196,19 +266,26 @@ class CatCommand:
     name: ClassVar[str] = "cat"
     targets: tuple[str, ...]
 
+    def reads(self) -> Reads:
+        return tuple((target, 0) for target in self.targets)
+
     def run(self, shell: Shell) -> bool:
         ok = True
         for target in self.targets:
-            matches = expand(shell.root, shell.cwd, target)
-            if not matches:
-                shell.err(f"cat: {target}: No such file or directory.")
-                ok = False
-            for path, node in matches:
-                if node.is_directory():
-                    shell.err(f"cat: {target if len(matches) == 1 else display(path)}: Is a directory")
+            try:
+                matches = expand(shell.root, shell.cwd, target)
+                if not matches:
+                    shell.err(f"cat: {target}: No such file or directory.")
                     ok = False
-                else:
-                    shell.out(node.text())
+                for path, node in matches:
+                    if node.is_directory():
+                        shell.err(f"cat: {target if len(matches) == 1 else display(path)}: Is a directory")
+                        ok = False
+                    else:
+                        shell.out(node.text())
+            except Unavailable as reason:
+                shell.err(f"cat: {target}: {reason}")
+                ok = False
         return ok
 
 
@@ -219,28 +296,44 @@ class TreeCommand:
     name: ClassVar[str] = "tree"
     targets: tuple[str, ...]
 
+    def reads(self) -> Reads:
+        return tuple((target, None) for target in self.targets)
+
     def run(self, shell: Shell) -> bool:
         ok = True
         for target in self.targets:
-            matches = expand(shell.root, shell.cwd, target)
+            try:
+                matches = expand(shell.root, shell.cwd, target)
+            except Unavailable as reason:
+                shell.err(f"tree: {target}: {reason}")
+                ok = False
+                continue
             if not matches:
                 shell.err(f"tree: {target}: No such file or directory.")
                 ok = False
             for path, node in matches:
-                _print_tree(path[-1] if path else "/", node, "", shell)
+                ok &= _print_tree(path[-1] if path else "/", node, "", shell, display(path))
         return ok
 
 
-def _print_tree(name: str, node: Node, indent: str, shell: Shell) -> None:
+def _print_tree(name: str, node: Node, indent: str, shell: Shell, path: str) -> bool:
+    """Print a subtree; False when part of it could not be shown (it says why on stderr)."""
     shell.out(f"{indent}{name}:")
-    if node.is_directory():
-        for child_name in node.child_names():
-            child = node.child(child_name)
-            if child is not None:
-                _print_tree(child_name, child, indent + "  ", shell)
-    else:
-        for line in node.text().splitlines() or [""]:
-            shell.out(f"{indent}  {line}")
+    try:
+        if not node.is_directory():
+            for line in node.text().splitlines() or [""]:
+                shell.out(f"{indent}  {line}")
+            return True
+        names = node.child_names()
+    except Unavailable as reason:
+        shell.err(f"tree: {path}: {reason}")
+        return False
+    ok = True
+    for child_name in names:
+        child = node.child(child_name)
+        if child is not None:
+            ok &= _print_tree(child_name, child, indent + "  ", shell, f"{path.rstrip('/')}/{child_name}")
+    return ok
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -250,26 +343,43 @@ class FindCommand:
     name: ClassVar[str] = "find"
     targets: tuple[str, ...] = ()
 
+    def reads(self) -> Reads:
+        return tuple((target, None) for target in effective_paths(self.targets))
+
     def run(self, shell: Shell) -> bool:
         ok = True
-        for target in self.targets or (".",):
-            matches = expand(shell.root, shell.cwd, target)
+        for target in effective_paths(self.targets):
+            try:
+                matches = expand(shell.root, shell.cwd, target)
+            except Unavailable as reason:
+                shell.err(f"find: {target}: {reason}")
+                ok = False
+                continue
             if not matches:
                 shell.err(f"find: {target}: no such file or directory.")
                 ok = False
             for path, node in matches:
-                _find(display(path) if target.startswith("/") or len(matches) > 1 else target, node, shell)
+                ok &= _find(
+                    display(path) if target.startswith("/") or len(matches) > 1 else target, node, shell
+                )
         return ok
 
 
-def _find(shown: str, node: Node, shell: Shell) -> None:
+def _find(shown: str, node: Node, shell: Shell) -> bool:
+    """Print a path and every path below it; False when part of it could not be shown."""
     shell.out(shown)
-    if node.is_directory():
-        prefix = "" if shown == "/" else shown
-        for name in node.child_names():
-            child = node.child(name)
-            if child is not None:
-                _find(f"{prefix}/{name}", child, shell)
+    try:
+        names = node.child_names() if node.is_directory() else []
+    except Unavailable as reason:
+        shell.err(f"find: {shown}: {reason}")
+        return False
+    ok = True
+    prefix = "" if shown == "/" else shown
+    for name in names:
+        child = node.child(name)
+        if child is not None:
+            ok &= _find(f"{prefix}/{name}", child, shell)
+    return ok
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -279,6 +389,9 @@ class HistoryCommand:
     name: ClassVar[str] = "history"
     count: int | None = None
     path: str | None = None
+
+    def reads(self) -> Reads:
+        return ()  # command lines, or records read from the log itself
 
     def run(self, shell: Shell) -> bool:
         if self.path is not None:
@@ -308,6 +421,9 @@ class HelpCommand:
 
     name: ClassVar[str] = "help"
 
+    def reads(self) -> Reads:
+        return ()
+
     def run(self, shell: Shell) -> bool:
         shell.out("Welcome to the kcli metadata shell.")
         shell.out("")
@@ -322,6 +438,9 @@ class ManCommand:
 
     name: ClassVar[str] = "man"
     command: str
+
+    def reads(self) -> Reads:
+        return ()
 
     def run(self, shell: Shell) -> bool:
         spec = COMMANDS.get(self.command)
@@ -339,6 +458,9 @@ class ExitCommand:
     """exit: leave the shell."""
 
     name: ClassVar[str] = "exit"
+
+    def reads(self) -> Reads:
+        return ()
 
     def run(self, shell: Shell) -> bool:
         shell.exit_requested = True
@@ -452,19 +574,29 @@ def split_line(line: str) -> list[str]:
 
 
 def parse_words(words: Sequence[str], *, interactive: bool = True) -> Command | ErroneousCommand:
-    """A command value from already split words."""
+    """A command value from already split words (Commands.parseCommand): trailing empty words
+    dropped; a unique prefix of a command name is refused with a did-you-mean, as argparse4j
+    resolves it; an unknown name lists the choices. One-shot use (`interactive` False) offers the
+    commands that work there (history included: with a path it reads the log)."""
+    words = list(words)
+    while words and not words[-1]:
+        words.pop()
     if not words:
         return NoOpCommand()
-    name, args = words[0], list(words[1:])
-    spec = COMMANDS.get(name)
+    name, args = words[0], words[1:]
+    choices = [known for known, spec in COMMANDS.items() if interactive or not spec.shell_only]
+    spec = COMMANDS.get(name) if name in choices else None
     if spec is None:
-        candidates = [known for known in COMMANDS if known.startswith(name)]
-        hint = f": did you mean '{candidates[0]}'?" if len(candidates) == 1 else ""
-        return ErroneousCommand(
-            message=f"invalid choice: '{name}'{hint} (type help for the list of commands)"
-        )
-    if spec.shell_only and not interactive:
-        return ErroneousCommand(message=f"{name}: only available in the interactive shell")
+        candidates = [known for known in choices if name and known.startswith(name)]
+        if len(candidates) == 1:
+            return ErroneousCommand(message=f"invalid choice: '{name}': did you mean '{candidates[0]}'?")
+        if len(candidates) > 1:
+            return ErroneousCommand(message=f"ambiguous command: {name} could match {', '.join(candidates)}")
+        listed = ", ".join(f"'{known}'" for known in choices)
+        message = f"invalid choice: '{name}' (choose from {listed})"
+        if name in COMMANDS:
+            message += f": {name} is only available in the interactive shell"
+        return ErroneousCommand(message=message)
     return spec.parse(args)
 
 

@@ -1,7 +1,8 @@
 """Path resolution and glob matching over the shell tree (pure, no Kafka knowledge).
 
 Globs work per path component as in kafka-metadata-shell: `*`, `?`, `{a,b}` (no nesting), and `\\`
-escapes; no character ranges. `.` and `..` resolve against the working directory.
+escapes; no character ranges. A component with none of them (or a malformed one) is a literal
+name, taken as written. `.` and `..` resolve against the working directory.
 """
 
 from __future__ import annotations
@@ -32,46 +33,79 @@ def display(path: Path) -> str:
     return "/" + "/".join(path)
 
 
+_REGEX_SPECIAL = frozenset("$()+.[]^{|")
+_GLOB_SPECIAL = frozenset("*?\\{}")
+
+
+class GlobError(ValueError):
+    """A malformed glob component (a nested or unterminated group): it is then a literal."""
+
+
+def to_regular_expression(glob: str) -> str | None:
+    """The regex of one glob component, None when it can match only itself (GlobComponent.
+    toRegularExpression): `?`, `*`, `{a,b}` (not nested) make a glob; `\\` escapes the next
+    character, but an escape alone does not. GlobError for a malformed group."""
+    output = ["^"]
+    literal = True
+    in_group = False
+    index = 0
+    while index < len(glob):
+        char = glob[index]
+        index += 1
+        if char == "?":
+            literal = False
+            output.append(".")
+        elif char == "*":
+            literal = False
+            output.append(".*")
+        elif char == "\\":
+            if index == len(glob):
+                output.append(char)
+            else:
+                following = glob[index]
+                index += 1
+                if following in _GLOB_SPECIAL or following in _REGEX_SPECIAL:
+                    output.append("\\")
+                output.append(following)
+        elif char == "{":
+            if in_group:
+                raise GlobError("Can't nest glob groups.")
+            literal = False
+            output.append("(?:(?:")
+            in_group = True
+        elif char == "," and in_group:
+            output.append(")|(?:")
+        elif char == "}" and in_group:
+            output.append("))")
+            in_group = False
+        else:
+            if char in _REGEX_SPECIAL:
+                output.append("\\")
+            output.append(char)
+    if in_group:
+        raise GlobError("Unterminated glob group.")
+    return None if literal else "".join(output) + "$"
+
+
 def is_glob(component: str) -> bool:
-    return any(char in component for char in "*?{\\")
+    return component_regex(component) is not None
 
 
 @lru_cache(maxsize=512)
 def component_regex(component: str) -> re.Pattern[str] | None:
-    """The regex for one glob component, or None when it is a literal (after unescaping)."""
-    if not is_glob(component):
+    """The compiled regex of one glob component, or None when it is a literal: matched as written,
+    backslashes included, as kafka-metadata-shell's GlobComponent does (a malformed glob too)."""
+    try:
+        expression = to_regular_expression(component)
+        return None if expression is None else re.compile(expression)
+    except (GlobError, re.error):
         return None
-    out: list[str] = []
-    index = 0
-    in_braces = False
-    while index < len(component):
-        char = component[index]
-        if char == "\\" and index + 1 < len(component):
-            out.append(re.escape(component[index + 1]))
-            index += 2
-            continue
-        if char == "*":
-            out.append(".*")
-        elif char == "?":
-            out.append(".")
-        elif char == "{" and not in_braces:
-            in_braces = True
-            out.append("(?:")
-        elif char == "}" and in_braces:
-            in_braces = False
-            out.append(")")
-        elif char == "," and in_braces:
-            out.append("|")
-        else:
-            out.append(re.escape(char))
-        index += 1
-    if in_braces:
-        return re.compile(re.escape(component))  # unbalanced brace: a literal, as the original
-    return re.compile("".join(out), re.DOTALL)
 
 
-def unescape(component: str) -> str:
-    return re.sub(r"\\(.)", r"\1", component)
+def component_matches(component: str, name: str) -> bool:
+    """Whether a child named `name` matches one glob component (GlobComponent.matches)."""
+    regex = component_regex(component)
+    return component == name if regex is None else regex.fullmatch(name) is not None
 
 
 def lookup(root: Node, path: Path) -> Node | None:
@@ -103,9 +137,9 @@ def expand(root: Node, cwd: Path, pattern: str) -> list[tuple[Path, Node]]:
             if not node.is_directory():
                 continue
             if regex is None:
-                child = node.child(unescape(component))
+                child = node.child(component)
                 if child is not None:
-                    following.append(((*path, unescape(component)), child))
+                    following.append(((*path, component), child))
                 continue
             for name in node.child_names():
                 if regex.fullmatch(name):

@@ -28,6 +28,19 @@ PARTIAL = (
 )
 
 
+# What the controllers' admin APIs cannot show, as the shell says it (an empty listing would be wrong).
+_FROM_A_LOG = "read a copy of a controller's metadata log with --directory"
+UNAVAILABLE: dict[tuple[str, ...], str] = {
+    ("topics",): f"topics are not available from controllers ({_FROM_A_LOG})",
+    ("cluster", "brokers"): f"broker registrations are not available from controllers ({_FROM_A_LOG})",
+    ("configs",): f"configs are not available from controllers ({_FROM_A_LOG})",
+    ("clientQuotas",): f"client quotas are not available from controllers ({_FROM_A_LOG})",
+    ("producerIds",): f"producer ids are not available from controllers ({_FROM_A_LOG})",
+    ("scram",): f"SCRAM credentials are not available from controllers ({_FROM_A_LOG})",
+    ("delegationToken",): f"delegation tokens are not available from controllers ({_FROM_A_LOG})",
+}
+
+
 async def read_live_image(config: ClientConfig) -> MetadataImage:
     """Fill a MetadataImage from what the controllers answer."""
     from kcli.client.admin import Admin
@@ -38,7 +51,7 @@ async def read_live_image(config: ClientConfig) -> MetadataImage:
     from kcli.metadata.image import MetadataImage
     from kcli.ops.acls import ANY_FILTER
 
-    image = MetadataImage(partial=PARTIAL)
+    image = MetadataImage(partial=PARTIAL, unavailable=dict(UNAVAILABLE))
     async with Admin(config) as admin:
         quorum = await quorum_api.describe(admin)
         features = await feature_api.describe(admin)

@@ -14,13 +14,21 @@ from pathlib import Path
 from typing import TextIO
 
 from kcli.env import Env
-from kcli.errors import ExitCode, UsageError
-from kcli.metadata.directory import LogDirectory, find_log_directory, full_log_sources, read_sources
-from kcli.metadata.dump import entry_json, entry_text, json_dump_lines, type_filter
+from kcli.errors import ExitCode, KcliError, UsageError
+from kcli.metadata.directory import (
+    METADATA_PARTITION,
+    LogDirectory,
+    find_log_directory,
+    full_log_sources,
+    read_sources,
+)
+from kcli.metadata.dump import DumpSink, type_filter
 from kcli.metadata.image import MetadataImage, build_image
+from kcli.metadata.projection import keys_for_all
 from kcli.metadata.reader import ReadStats
 from kcli.metadata.tree import Node, build_tree
-from kcli.shell.commands import Shell, parse_line, parse_words
+from kcli.shell.commands import Command, ErroneousCommand, Shell, parse_line, parse_words
+from kcli.shell.glob import is_glob, normalize
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,12 +51,16 @@ def run_session(request: SessionRequest, env: Env, *, stdin: TextIO | None = Non
     source = request.directory or request.snapshot
     if source is None:
         raise UsageError("give --directory DIR, --snapshot FILE or --bootstrap-controller HOST:PORT")
+    check_not_locked(lock_directory(request))
     directory = find_log_directory(source)
     if request.dump:
         return dump(directory, request, env)
     _warn_if_partial(directory, env)
     stats = ReadStats()
-    image = build_image(directory, skip_corrupt=request.skip_corrupt, stats=stats)
+    keys: frozenset[int] | None = None  # a script or the interactive shell may look anywhere
+    if request.words:
+        keys = needed_keys(parse_words(list(request.words), interactive=False))
+    image = build_image(directory, skip_corrupt=request.skip_corrupt, stats=stats, keys=keys)
 
     def history(path: tuple[str, ...]) -> Iterable[str]:
         from kcli.metadata.history import record_history
@@ -56,7 +68,53 @@ def run_session(request: SessionRequest, env: Env, *, stdin: TextIO | None = Non
         return record_history(directory, path, skip_corrupt=request.skip_corrupt)
 
     code = run_tree(build_tree(image), request.words, env, record_history=history, stdin=stdin)
-    return skipped_code(stats, env) or code
+    return read_problems_code(stats, env, directory) or code
+
+
+def needed_keys(command: Command | ErroneousCommand) -> frozenset[int] | None:
+    """The record types a one-shot command needs replayed (None: the whole image): the union over
+    the paths it shows (kcli.metadata.projection); a glob in a path means everything below the
+    part before it."""
+    requests: list[tuple[tuple[str, ...], int | None]] = []
+    for target, depth in command.reads():
+        parts = normalize((), target)
+        globbed = next((index for index, part in enumerate(parts) if is_glob(part)), None)
+        if globbed is not None:
+            parts, depth = parts[:globbed], None
+        requests.append((parts, depth))
+    return keys_for_all(requests)
+
+
+def lock_directory(request: SessionRequest) -> Path:
+    """The log dir whose `.lock` a running node holds, as kafka-metadata-shell finds it: the
+    parent's parent of a --snapshot file (MetadataShell.parentParent), the root of a --directory."""
+    if request.snapshot is not None:
+        return request.snapshot.absolute().parent.parent
+    assert request.directory is not None
+    directory = request.directory.absolute()
+    return directory.parent if directory.name == METADATA_PARTITION else directory
+
+
+def check_not_locked(log_dir: Path) -> None:
+    """Refuse a log dir a running broker or controller holds, as kafka-metadata-shell does: when it
+    has a `.lock` file that another process has locked (Kafka's FileLock is an fcntl lock)."""
+    lock = log_dir / ".lock"
+    if not lock.is_file():
+        return
+    import fcntl
+
+    try:
+        with open(lock, "rb") as handle:
+            fcntl.lockf(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)  # a shared lock: read access is enough
+            fcntl.lockf(handle, fcntl.LOCK_UN)
+    except BlockingIOError:
+        raise KcliError(
+            f"Unable to lock {log_dir}. Please ensure that no broker or controller process is using this "
+            "directory before proceeding.",
+            hint="stop the node first, or read a copy of its log dir",
+        ) from None
+    except OSError:
+        return  # a lock file we cannot open is not a lock we can test
 
 
 def _warn_if_partial(directory: LogDirectory, env: Env) -> None:
@@ -89,11 +147,14 @@ def run_tree(
         env.stdout.flush()
         return 0 if ok else int(ExitCode.ERROR)
     if stdin is not None or not env.stdin_isatty:
+        lines = [raw.rstrip("\n") for raw in stdin or env.stdin]
+        several = sum(1 for line in lines if line.strip()) > 1
         failed = False
-        for raw in stdin or env.stdin:
-            line = raw.rstrip("\n")
+        for line in lines:
             if line.strip():
                 shell.history.append(line)
+                if several:  # which output is whose: the command heads its output
+                    shell.out(f"# {line.strip()}")
             failed |= not parse_line(line, interactive=True).run(shell)
             if shell.exit_requested:
                 break
@@ -112,27 +173,40 @@ def _write_lines(write: Callable[[str], object], lines: list[str]) -> None:
         lines.clear()
 
 
-def skipped_code(stats: ReadStats, env: Env) -> int:
-    """Exit 1 with a warning when corrupt data was skipped (the output above is incomplete)."""
-    if not stats.skipped:
-        return 0
-    env.err(
-        f"Warning: skipped corrupt data: {stats.skipped_records} records, {stats.skipped_batches} batches, "
-        f"{stats.skipped_bytes} trailing bytes"
-    )
-    for problem in stats.problems[:20]:
-        env.err(f"  {problem}")
-    return int(ExitCode.ERROR)
+def read_problems_code(stats: ReadStats, env: Env, directory: LogDirectory | None = None) -> int:
+    """Exit 1 with a warning when corrupt data was skipped (the output above is incomplete) or the
+    log breaks Kafka's invariants (the output above may mix histories)."""
+    code = 0
+    if stats.skipped:
+        env.err(
+            f"Warning: skipped corrupt data: {stats.skipped_records} records, {stats.skipped_batches} batches, "
+            f"{stats.skipped_bytes} trailing bytes"
+        )
+        for problem in stats.problems[:20]:
+            env.err(f"  {problem}")
+        code = int(ExitCode.ERROR)
+    warnings = [*(directory.warnings if directory is not None else ()), *stats.warnings]
+    if warnings:
+        env.err(
+            f"Warning: the log breaks Kafka's invariants ({len(warnings)} "
+            f"{'problem' if len(warnings) == 1 else 'problems'}): a diverged or damaged log; "
+            "offsets and epochs below are as read"
+        )
+        for warning in warnings[:20]:
+            env.err(f"  {warning}")
+        if len(warnings) > 20:
+            env.err(f"  ... and {len(warnings) - 20} more")
+        code = int(ExitCode.ERROR)
+    return code
 
 
 def dump(
     directory: LogDirectory, request: SessionRequest, env: Env, *, stats: ReadStats | None = None
 ) -> int:
     """Print every record (text lines like kafka-dump-log, or one JSON object per line)."""
-    keep = type_filter(request.types)
+    wanted = type_filter(request.types)
     stats = stats if stats is not None else ReadStats()
     write = env.stdout.write
-    render = entry_json if request.json else entry_text
     for source, reader in read_sources(
         full_log_sources(directory), stats=stats, skip_corrupt=request.skip_corrupt
     ):
@@ -145,18 +219,7 @@ def dump(
             else:
                 write(f"Log starting offset: {source.offset}\n")
         chunk: list[str] = []
-        if request.json and keep is None:
-            json_dump_lines(reader, chunk, partial(_write_lines, write, chunk))
-            _write_lines(write, chunk)
-            continue
-        for entry in reader.entries():
-            if keep is not None and not keep(entry):
-                continue
-            chunk.append(render(entry))
-            if len(chunk) >= 4096:
-                write("\n".join(chunk) + "\n")
-                chunk.clear()
-        if chunk:
-            write("\n".join(chunk) + "\n")
+        reader.scan(DumpSink(chunk, partial(_write_lines, write, chunk), json=request.json, wanted=wanted))
+        _write_lines(write, chunk)
     env.stdout.flush()
-    return skipped_code(stats, env)
+    return read_problems_code(stats, env, directory)

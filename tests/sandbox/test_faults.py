@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from kcli.metadata.records import record_name
 from tests.sandbox.peers import admin
 from tests.sandbox.raw import RawConnection, first
 from tests.sandbox.test_protocol import _api_versions_v5_answer, describe_cluster
@@ -50,7 +51,7 @@ def test_failover_changes_the_active_controller_and_epoch(fresh_sandbox: Any) ->
     segment = sb.metadata_log_dir(after) / "00000000000000000000.log"
     from kcli.metadata.reader import read_file
 
-    names = [type(e.record).__record_name__ for e in read_file(segment)]
+    names = [record_name(type(e.record)) for e in read_file(segment)]
     assert names.count("LeaderChangeMessage") == 2 and "TopicRecord" in names
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from kcli.metadata.records import record_name
 from tests.sandbox.peers import admin
 
 pytestmark = pytest.mark.sandbox
@@ -41,15 +42,15 @@ def test_log_decodes_with_kio_and_kcli_reader(tmp_path: Path) -> None:
     assert batches[0].attributes & 0x20  # LeaderChangeMessage control batch first
     assert [b.base_offset for b in batches] == sorted(b.base_offset for b in batches)
     entries = list(read_file(segment))
-    names = [type(e.record).__record_name__ for e in entries]
+    names = [record_name(type(e.record)) for e in entries]
     assert names[0] == "LeaderChangeMessage"
     assert "FeatureLevelRecord" in names and "RegisterBrokerRecord" in names
-    topics = [e.record for e in entries if type(e.record).__record_name__ == "TopicRecord"]
+    topics = [e.record for e in entries if record_name(type(e.record)) == "TopicRecord"]
     assert [t.name for t in topics] == ["logged"]
-    partitions = [e.record for e in entries if type(e.record).__record_name__ == "PartitionRecord"]
+    partitions = [e.record for e in entries if record_name(type(e.record)) == "PartitionRecord"]
     assert sorted(p.partition_id for p in partitions) == [0, 1, 2]
     assert all(len(p.replicas) == 2 for p in partitions)
-    configs = [e.record for e in entries if type(e.record).__record_name__ == "ConfigRecord"]
+    configs = [e.record for e in entries if record_name(type(e.record)) == "ConfigRecord"]
     assert [(c.resource_name, c.name, c.value) for c in configs] == [("logged", "retention.ms", "1000")]
     # brokers replicate the controller's log byte for byte
     assert (broker_log / segment.name).read_bytes() == segment.read_bytes()
@@ -57,8 +58,8 @@ def test_log_decodes_with_kio_and_kcli_reader(tmp_path: Path) -> None:
     snapshots = sorted(controller_log.glob("*.checkpoint"))
     assert snapshots
     snapshot_entries = list(read_file(snapshots[-1]))
-    assert type(snapshot_entries[0].record).__record_name__ == "SnapshotHeaderRecord"
-    assert type(snapshot_entries[-1].record).__record_name__ == "SnapshotFooterRecord"
+    assert record_name(type(snapshot_entries[0].record)) == "SnapshotHeaderRecord"
+    assert record_name(type(snapshot_entries[-1].record)) == "SnapshotFooterRecord"
     for name in ("meta.properties", "bootstrap.checkpoint"):
         assert (controller_log.parent / name).exists()
     assert (controller_log / "quorum-state").read_text().startswith('{"clusterId":"","leaderId":101')

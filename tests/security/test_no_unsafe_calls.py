@@ -31,6 +31,7 @@ ALLOWED_EXEC = {
     ("metadata/fastdecode.py", "_compile"): "reader source built from a kcli record schema class",
     ("metadata/dump.py", "json_formatter"): "formatter source built from a kcli record schema class",
     ("bounds.py", "compile"): "walk source built from a kio response schema class",
+    ("metadata/layouts.py", "_define"): "layout function source built from a kcli record schema class",
 }
 # The audit collector resolves kio classes by their module name: a constant of kio's, not input.
 ALLOWED_IMPORT = {("audit/collect.py", "__import__")}

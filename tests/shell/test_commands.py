@@ -18,8 +18,8 @@ from kcli.shell.commands import (
     NoOpCommand,
     Shell,
     TreeCommand,
-    columns,
     parse_line,
+    print_entries,
 )
 from kcli.shell.completion import suggest
 from kcli.shell.glob import component_regex, expand, normalize
@@ -49,13 +49,15 @@ def _run(shell: Shell, line: str) -> bool:
         ("history 3", HistoryCommand(count=3)),
         ("history /topics/orders", HistoryCommand(path="/topics/orders")),
         ("ls \\*", LsCommand(targets=("\\*",))),
-        ("lx", ErroneousCommand(message="invalid choice: 'lx' (type help for the list of commands)")),
         (
-            "tre",
+            "lx",
             ErroneousCommand(
-                message="invalid choice: 'tre': did you mean 'tree'? (type help for the list of commands)"
+                message="invalid choice: 'lx' (choose from 'cat', 'cd', 'exit', 'find', 'help', 'history', "
+                "'ls', 'man', 'pwd', 'tree')"
             ),
         ),
+        ("tre", ErroneousCommand(message="invalid choice: 'tre': did you mean 'tree'?")),
+        ("c", ErroneousCommand(message="ambiguous command: c could match cat, cd")),
         ("cat", ErroneousCommand(message="cat: at least one path is required")),
         ("ls -x", ErroneousCommand(message="ls: unknown option -x")),
         ("cat 'unclosed", ErroneousCommand(message="cannot parse line: No closing quotation")),
@@ -67,7 +69,8 @@ def test_parse_gives_values(line: str, expected: object) -> None:
 
 def test_shell_only_commands_are_refused_one_shot() -> None:
     assert parse_line("cd /image", interactive=False) == ErroneousCommand(
-        message="cd: only available in the interactive shell"
+        message="invalid choice: 'cd' (choose from 'cat', 'find', 'history', 'ls', 'tree'): "
+        "cd is only available in the interactive shell"
     )
 
 
@@ -78,8 +81,11 @@ def test_globs_and_paths() -> None:
     assert regex is not None and regex.fullmatch("payments") and regex.fullmatch("orders")
     assert not regex.fullmatch("order")
     assert component_regex("plain") is None
-    escaped = component_regex("a\\*")
-    assert escaped is not None and escaped.fullmatch("a*") and not escaped.fullmatch("ab")
+    # An escape alone does not make a glob: the component is a literal, backslash included (as
+    # GlobComponent); with a wildcard beside it, it escapes.
+    assert component_regex("a\\*") is None
+    escaped = component_regex("a\\*?")
+    assert escaped is not None and escaped.fullmatch("a*b") and not escaped.fullmatch("abb")
 
 
 def test_ls_cat_find_tree(small_log: Path) -> None:
@@ -182,15 +188,15 @@ def test_completion_suggestions(small_log: Path) -> None:
 
 
 def test_columns_fill_column_major() -> None:
-    assert columns(["a", "bb", "c", "d"], 8) == ["a   c", "bb  d"]
+    assert print_entries("", 8, ["a", "bb", "c", "d"]) == ["a   c", "bb  d"]
 
 
 def test_columns_are_as_wide_as_their_own_longest_entry() -> None:
     # kafka-metadata-shell sizes each column by its own entries, so one long name does not
     # force a single column.
-    assert columns(["aaaaaa", "b", "c", "d"], 12) == ["aaaaaa  c", "b       d"]
-    assert columns(["aaaaaa", "b", "c", "d"], 10) == ["aaaaaa", "b", "c", "d"]
-    assert columns(["a", "b", "c"], 3) == ["a", "b", "c"]
+    assert print_entries("", 12, ["aaaaaa", "b", "c", "d"]) == ["aaaaaa  c", "b       d"]
+    assert print_entries("", 10, ["aaaaaa", "b", "c", "d"]) == ["aaaaaa", "b", "c", "d"]
+    assert print_entries("", 3, ["a", "b", "c"]) == ["a", "b", "c"]
 
 
 def test_ls_introduces_and_names_by_last_path_component(small_log: Path) -> None:
@@ -201,3 +207,29 @@ def test_ls_introduces_and_names_by_last_path_component(small_log: Path) -> None
     assert _run(shell, "ls /image/topics/byName/orders/name /")
     assert out == ["name", "", "/:", "image", "local"]
     assert err == []
+
+
+def test_a_live_image_says_what_controllers_cannot_show() -> None:
+    from kcli.metadata.image import MetadataImage
+    from kcli.shell.live import PARTIAL, UNAVAILABLE
+
+    image = MetadataImage(partial=PARTIAL, unavailable=dict(UNAVAILABLE))
+    image.features["metadata.version"] = 25
+    out: list[str] = []
+    err: list[str] = []
+    shell = Shell(root=build_tree(image), out=out.append, err=err.append)
+    reason = UNAVAILABLE[("topics",)]
+    assert not _run(shell, "ls /image/topics/byName")
+    assert (out, err) == ([], [f"ls: /image/topics/byName: {reason}"])
+    err.clear()
+    assert not _run(shell, "cat /topics/orders/0")
+    assert err == [f"cat: /topics/orders/0: {reason}"]
+    err.clear()
+    assert _run(shell, "ls /image/cluster") and out == ["brokers", "controllers"]
+    out.clear()
+    assert not _run(shell, "find /image/cluster")
+    assert out == ["/image/cluster", "/image/cluster/brokers", "/image/cluster/controllers"]
+    assert err == [f"find: /image/cluster/brokers: {UNAVAILABLE[('cluster', 'brokers')]}"]
+    out.clear()
+    err.clear()
+    assert _run(shell, "cat /image/features/metadataVersion") and out == ["4.0-IV3"]

@@ -48,3 +48,13 @@ def test_live_mode_reads_the_quorum_and_says_it_is_partial(sandbox: Any) -> None
     )
     assert result.code == 0, result.stderr
     assert result.lines[0].startswith("live read through the admin APIs")
+    # what the controllers cannot show is said, not listed as empty
+    result = invoke(
+        "metadata-shell",
+        "--bootstrap-controller",
+        sandbox.bootstrap_controllers,
+        "ls",
+        "/image/topics/byName",
+    )
+    assert result.code == 1 and result.stdout == ""
+    assert "ls: /image/topics/byName: topics are not available from controllers" in result.stderr
