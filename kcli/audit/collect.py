@@ -29,15 +29,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kcli.audit.snapshot import Sink, SnapshotWriter, WrittenSnapshot, collected_at_label
+from kcli.client.errors import code_of
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import ApiKey, ConfigSource, EndpointType
 from kcli.metadata.uuids import kafka_uuid
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
     from kcli.client.config import ClientConfig
 
-METADATA = 3
-DESCRIBE_TOPIC_PARTITIONS = 75
 STEPS = (
     "cluster",
     "topics",
@@ -51,9 +51,10 @@ STEPS = (
     "quorum",
     "endpoints",
 )
-SECURITY_DISABLED = 54  # DescribeAcls on a cluster without an authorizer
 # Each endpoint probe's deadline (at most request.timeout.ms): a healthy listener answers in ms.
 PROBE_TIMEOUT_MS = 10_000
+
+SECURITY_DISABLED = code_of("SECURITY_DISABLED")  # DescribeAcls on a cluster without an authorizer
 
 Step = Callable[[str], None]
 
@@ -105,7 +106,6 @@ async def collect_cluster(
 ) -> ClusterSnapshot:
     """Collect one cluster's snapshot; `step(name)` is called as each step starts."""
     from kcli.client.admin import Admin
-    from kcli.client.config import EndpointType
 
     if config.endpoint_type is EndpointType.CONTROLLERS:
         raise UsageError(
@@ -198,7 +198,7 @@ async def _topics_and_partitions(admin: Admin) -> tuple[list[dict[str, Any]], li
             include_topic_authorized_operations=False,
         )
 
-    response = await admin.call(METADATA, build, versions=(1, 12), target=Target.ANY)
+    response = await admin.call(ApiKey.METADATA, build, versions=(1, 12), target=Target.ANY)
     topics: list[dict[str, Any]] = []
     partitions: list[dict[str, Any]] = []
     for topic in sorted(response.topics, key=lambda t: str(t.name)):
@@ -259,7 +259,7 @@ async def _add_elr(admin: Admin, partitions: list[dict[str, Any]]) -> None:
                 cursor=next_cursor,
             )
 
-        response = await admin.call(DESCRIBE_TOPIC_PARTITIONS, build, versions=(0, 0), target=Target.ANY)
+        response = await admin.call(ApiKey.DESCRIBE_TOPIC_PARTITIONS, build, versions=(0, 0), target=Target.ANY)
         for topic in response.topics:
             for p in topic.partitions:
                 row = by_key.get((str(topic.name), int(p.partition_index)))
@@ -276,7 +276,7 @@ async def _configs(
     admin: Admin, snapshot: ClusterSnapshot, kind: str, names: Sequence[str]
 ) -> list[dict[str, Any]]:
     from kcli.client.api.configs import describe_configs
-    from kcli.ops.config_spec import ConfigSource, Entity, EntityType
+    from kcli.ops.config_spec import Entity, EntityType
 
     entity_type = EntityType.TOPICS if kind == "topics" else EntityType.BROKERS
     if not names:
@@ -479,7 +479,7 @@ async def _endpoints(
     import asyncio
     import dataclasses
 
-    from kcli.client.config import Endpoint, EndpointType
+    from kcli.client.config import Endpoint
     from kcli.workflows.doctor import probe_endpoint
 
     timeout_ms = min(config.request_timeout_ms, PROBE_TIMEOUT_MS)

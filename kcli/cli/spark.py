@@ -206,14 +206,14 @@ def audit_command(
     """
     from kcli.audit import summary
     from kcli.audit.job import AuditFailed, parse_conf
-    from kcli.audit.rules import Severity, rule_set
+    from kcli.audit.rules import parse_severity, rule_set
     from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
     threshold = None
     if fail_on is not None:
         try:
-            threshold = Severity.parse(fail_on)
+            threshold = parse_severity(fail_on)
         except ValueError as error:
             raise UsageError(f"--fail-on: {error}") from None
     if worst < 0:
