@@ -35,8 +35,8 @@ from kcli.kafka import Severity
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-    from kcli.audit.collect import ClusterSnapshot
     from kcli.audit.storage import Storage
+    from kcli.workflows.audit_collect import ClusterSnapshot
 
 FINDINGS_PARQUET = "findings.parquet"
 FINDINGS_JSONL = "findings.jsonl"
@@ -209,9 +209,9 @@ def _run_audit(
     warn: Callable[[AuditWarning], None],
 ) -> AuditResult:
     from kcli.audit import shipping
-    from kcli.audit.collect import write_snapshot
     from kcli.audit.inputs import plan_snapshots, snapshot_frames, stored_clusters
     from kcli.audit.metadata_source import HistoryPlan, history_frames, plan_tasks
+    from kcli.audit.snapshot import write_snapshot
     from kcli.audit.storage import Storage, join
 
     stages: dict[str, float] = {}
