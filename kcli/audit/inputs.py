@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kcli.audit.snapshot import arrow_table
+from kcli.audit.snapshot import arrow_table, cluster_row, collected_at_label
 from kcli.audit.sqlconf import listed_here
 from kcli.audit.storage import FileInfo, glob_escape, join
 from kcli.audit.tables import SNAPSHOT_TABLES, TABLES_BY_NAME, Table
@@ -25,8 +25,8 @@ from kcli.errors import UsageError
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-    from kcli.audit.collect import ClusterSnapshot
     from kcli.audit.storage import Storage
+    from kcli.workflows.audit_collect import ClusterSnapshot
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -142,12 +142,11 @@ def _live_frames(spark: SparkSession, plan: SnapshotInput, spec: Table) -> list[
 
     tables = []
     for snapshot in plan.live:
-        rows: Any = (
-            [snapshot.cluster_row()] if spec.name == "clusters" else snapshot.tables.get(spec.name, [])
-        )
+        rows: Any = [cluster_row(snapshot)] if spec.name == "clusters" else snapshot.tables.get(spec.name, [])
         data = arrow_table(spec.name, rows)
         data = data.append_column("cluster_id", pa.array([snapshot.cluster_id] * data.num_rows, pa.string()))
-        data = data.append_column("collected_at", pa.array([snapshot.label] * data.num_rows, pa.string()))
+        label = collected_at_label(snapshot.collected_at)
+        data = data.append_column("collected_at", pa.array([label] * data.num_rows, pa.string()))
         tables.append(data)
     return [spark.createDataFrame(pa.concat_tables(tables), schema=spec.spark_ddl())]
 

@@ -26,16 +26,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kcli.audit.progress import SparkWork
-from kcli.audit.rules import FINDING_COLUMNS, Rule, RuleError, Severity
+from kcli.audit.rules import FINDING_COLUMNS, RULE_SEVERITIES, Rule, RuleError
 from kcli.audit.sqlconf import sql_conf
 from kcli.audit.tables import HISTORY_TABLES, TABLES_BY_NAME
 from kcli.errors import ExitCode, KcliError, UsageError
+from kcli.kafka import Severity
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-    from kcli.audit.collect import ClusterSnapshot
     from kcli.audit.storage import Storage
+    from kcli.workflows.audit_collect import ClusterSnapshot
 
 FINDINGS_PARQUET = "findings.parquet"
 FINDINGS_JSONL = "findings.jsonl"
@@ -133,7 +134,7 @@ class AuditResult:
         return not self.warnings
 
     def by_severity(self) -> dict[str, int]:
-        totals = {severity.name: 0 for severity in sorted(Severity, reverse=True)}
+        totals = {severity.name: 0 for severity in reversed(RULE_SEVERITIES)}
         for count in self.counts:
             totals[count.severity.name] += count.findings
         return totals
@@ -208,9 +209,9 @@ def _run_audit(
     warn: Callable[[AuditWarning], None],
 ) -> AuditResult:
     from kcli.audit import shipping
-    from kcli.audit.collect import write_snapshot
     from kcli.audit.inputs import plan_snapshots, snapshot_frames, stored_clusters
     from kcli.audit.metadata_source import HistoryPlan, history_frames, plan_tasks
+    from kcli.audit.snapshot import write_snapshot
     from kcli.audit.storage import Storage, join
 
     stages: dict[str, float] = {}

@@ -17,10 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kcli.audit.tables import SNAPSHOT_TABLES, TableKind, table
 from kcli.errors import KcliError
+
+if TYPE_CHECKING:
+    from kcli.workflows.audit_collect import ClusterSnapshot
 
 COLLECTED_AT_FORMAT = "%Y%m%dT%H%M%SZ"
 PART_FILE = "part-00000.parquet"
@@ -151,3 +154,29 @@ def _check_columns(table_name: str, rows: Rows, known: Sequence[str]) -> None:
     unknown = names - set(known)
     if unknown:
         raise ValueError(f"snapshot table {table_name}: unknown columns {sorted(unknown)}")
+
+
+def cluster_row(snapshot: ClusterSnapshot) -> dict[str, Any]:
+    """The `clusters` row of a collected snapshot (without its partition columns)."""
+    from kcli import __version__
+
+    return {
+        "bootstrap": snapshot.bootstrap,
+        "endpoint_type": snapshot.endpoint_type,
+        "controller_id": snapshot.controller_id,
+        "collected_ms": int(snapshot.collected_at.timestamp() * 1000),
+        "kcli_version": __version__,
+        "snapshot_rows": sum(len(rows) for rows in snapshot.tables.values()) + 1,
+        "warnings": list(snapshot.warnings),
+    }
+
+
+def write_snapshot(
+    snapshot: ClusterSnapshot, out: Path | None, *, sink: Sink | None = None
+) -> WrittenSnapshot:
+    """Write every table of a collected snapshot under `out` or to `sink` (the clusters row last)."""
+    label = collected_at_label(snapshot.collected_at)
+    writer = SnapshotWriter(out, cluster_id=snapshot.cluster_id, collected_at=label, sink=sink)
+    for name, rows in snapshot.tables.items():
+        writer.write(name, rows)
+    return writer.finish(cluster_row(snapshot))

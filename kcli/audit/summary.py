@@ -6,8 +6,9 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kcli.audit.job import AuditResult
-from kcli.audit.rules import Rule, Severity
+from kcli.audit.rules import Rule
 from kcli.audit.snapshot import WrittenSnapshot
+from kcli.kafka import Severity
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

@@ -17,10 +17,10 @@ from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
-    from kcli.audit.collect import ClusterSnapshot
     from kcli.audit.rules import Rule
     from kcli.client.config import ClientConfig
     from kcli.env import Env
+    from kcli.workflows.audit_collect import ClusterSnapshot
 
 app = typer.Typer(
     name="spark",
@@ -108,7 +108,7 @@ def collect_command(
 ) -> None:
     """Collect a snapshot of each cluster (no Spark needed) as Parquet partitioned by cluster and time."""
     from kcli.audit import summary
-    from kcli.audit.collect import write_snapshot
+    from kcli.audit.snapshot import write_snapshot
     from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
@@ -206,14 +206,14 @@ def audit_command(
     """
     from kcli.audit import summary
     from kcli.audit.job import AuditFailed, parse_conf
-    from kcli.audit.rules import Severity, rule_set
+    from kcli.audit.rules import parse_severity, rule_set
     from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
     threshold = None
     if fail_on is not None:
         try:
-            threshold = Severity.parse(fail_on)
+            threshold = parse_severity(fail_on)
         except ValueError as error:
             raise UsageError(f"--fail-on: {error}") from None
     if worst < 0:
@@ -340,7 +340,7 @@ def _collect(env: Env, configs: list[ClientConfig], *, announce: bool) -> list[C
 
     Off a terminal a "collected" line per cluster follows when `announce` (spark collect).
     """
-    from kcli.audit.collect import STEPS, collect_each
+    from kcli.workflows.audit_collect import STEPS, collect_each
 
     interactive = _stderr_is_tty(env)
 

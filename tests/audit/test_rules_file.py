@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kcli.audit.rules import RuleError, Severity, load_builtin_rules, parse_rules, rule_set
+from kcli import kafka
+from kcli.audit.rules import RULE_SEVERITIES, RuleError, Severity, load_builtin_rules, parse_rules, rule_set
 from tests.conftest import invoke
 
 GOOD = """
@@ -106,3 +107,12 @@ def test_spark_rules_with_a_bad_file_exits_2_with_one_line(tmp_path: Path) -> No
     assert result.stderr.strip().splitlines() == [
         f"Error: rules file {path}: rule x: missing description, sql"
     ]
+
+
+def test_rule_severities_are_kafkas_up_to_high() -> None:
+    """Rules use kcli.kafka's Severity; critical stays the doctor's, so a rule file may not use it."""
+    assert Severity is kafka.Severity
+    assert [severity.name for severity in RULE_SEVERITIES] == ["info", "low", "medium", "high"]
+    with pytest.raises(RuleError) as caught:
+        parse_rules(GOOD.replace('severity = "high"', 'severity = "critical"'), source="bad.toml")
+    assert "unknown severity 'critical' (use info|low|medium|high)" in caught.value.line()

@@ -1,4 +1,6 @@
-"""Collecting a snapshot of a live cluster through the shared client layer (no Spark).
+"""Collecting the facts of a live cluster for an audit: the rows of its snapshot tables (no Spark).
+
+kcli.audit writes these rows as snapshot files (kcli.audit.snapshot) or hands them to a Spark job.
 
 Behavior:
 - One Admin per cluster; the steps run one after the other under one collection time, so every
@@ -9,7 +11,7 @@ Behavior:
 - Configs (kcli.client.api.configs), ACLs (api.acls), client quotas (api.quotas), log dirs
   (api.log_dirs), features (api.features) and the quorum (api.quorum) come from the tool modules.
 - Endpoints: every advertised broker and controller endpoint is dialled on its own connection, as
-  `kcli cluster doctor` does (kcli.client.api.cluster.probe_endpoint), to record who answers there.
+  `kcli cluster doctor` does (kcli.workflows.doctor.probe_endpoint), to record who answers there.
 - What could not be collected is a warning kept with the snapshot (the clusters row): an optional
   part the server does not offer (no DescribeLogDirs, ...), a broker that is fenced or does not
   answer, a misrouted broker (its configs and log dirs). A cluster without an authorizer simply
@@ -25,19 +27,17 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kcli.audit.snapshot import Sink, SnapshotWriter, WrittenSnapshot, collected_at_label
+from kcli.client.errors import code_of
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import ApiKey, ConfigSource, EndpointType
 from kcli.metadata.uuids import kafka_uuid
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
     from kcli.client.config import ClientConfig
 
-METADATA = 3
-DESCRIBE_TOPIC_PARTITIONS = 75
 STEPS = (
     "cluster",
     "topics",
@@ -51,16 +51,17 @@ STEPS = (
     "quorum",
     "endpoints",
 )
-SECURITY_DISABLED = 54  # DescribeAcls on a cluster without an authorizer
 # Each endpoint probe's deadline (at most request.timeout.ms): a healthy listener answers in ms.
 PROBE_TIMEOUT_MS = 10_000
+
+SECURITY_DISABLED = code_of("SECURITY_DISABLED")  # DescribeAcls on a cluster without an authorizer
 
 Step = Callable[[str], None]
 
 
 @dataclass(slots=True, kw_only=True)
 class ClusterSnapshot:
-    """One cluster's tables as rows, before they are written."""
+    """One cluster's tables as rows (table name -> rows), and what could not be collected."""
 
     cluster_id: str
     collected_at: datetime
@@ -70,42 +71,12 @@ class ClusterSnapshot:
     tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
-    @property
-    def label(self) -> str:
-        """The collected_at partition value of this snapshot."""
-        return collected_at_label(self.collected_at)
-
-    def cluster_row(self) -> dict[str, Any]:
-        """The `clusters` row (without its partition columns)."""
-        from kcli import __version__
-
-        return {
-            "bootstrap": self.bootstrap,
-            "endpoint_type": self.endpoint_type,
-            "controller_id": self.controller_id,
-            "collected_ms": int(self.collected_at.timestamp() * 1000),
-            "kcli_version": __version__,
-            "snapshot_rows": sum(len(rows) for rows in self.tables.values()) + 1,
-            "warnings": list(self.warnings),
-        }
-
-
-def write_snapshot(
-    snapshot: ClusterSnapshot, out: Path | None, *, sink: Sink | None = None
-) -> WrittenSnapshot:
-    """Write every table of `snapshot` under `out` or to `sink` (the clusters row last)."""
-    writer = SnapshotWriter(out, cluster_id=snapshot.cluster_id, collected_at=snapshot.label, sink=sink)
-    for name, rows in snapshot.tables.items():
-        writer.write(name, rows)
-    return writer.finish(snapshot.cluster_row())
-
 
 async def collect_cluster(
     config: ClientConfig, *, step: Step | None = None, now: Callable[[], datetime] | None = None
 ) -> ClusterSnapshot:
     """Collect one cluster's snapshot; `step(name)` is called as each step starts."""
     from kcli.client.admin import Admin
-    from kcli.client.config import EndpointType
 
     if config.endpoint_type is EndpointType.CONTROLLERS:
         raise UsageError(
@@ -198,7 +169,7 @@ async def _topics_and_partitions(admin: Admin) -> tuple[list[dict[str, Any]], li
             include_topic_authorized_operations=False,
         )
 
-    response = await admin.call(METADATA, build, versions=(1, 12), target=Target.ANY)
+    response = await admin.call(ApiKey.METADATA, build, versions=(1, 12), target=Target.ANY)
     topics: list[dict[str, Any]] = []
     partitions: list[dict[str, Any]] = []
     for topic in sorted(response.topics, key=lambda t: str(t.name)):
@@ -259,7 +230,9 @@ async def _add_elr(admin: Admin, partitions: list[dict[str, Any]]) -> None:
                 cursor=next_cursor,
             )
 
-        response = await admin.call(DESCRIBE_TOPIC_PARTITIONS, build, versions=(0, 0), target=Target.ANY)
+        response = await admin.call(
+            ApiKey.DESCRIBE_TOPIC_PARTITIONS, build, versions=(0, 0), target=Target.ANY
+        )
         for topic in response.topics:
             for p in topic.partitions:
                 row = by_key.get((str(topic.name), int(p.partition_index)))
@@ -276,7 +249,7 @@ async def _configs(
     admin: Admin, snapshot: ClusterSnapshot, kind: str, names: Sequence[str]
 ) -> list[dict[str, Any]]:
     from kcli.client.api.configs import describe_configs
-    from kcli.ops.config_spec import ConfigSource, Entity, EntityType
+    from kcli.ops.config_spec import Entity, EntityType
 
     entity_type = EntityType.TOPICS if kind == "topics" else EntityType.BROKERS
     if not names:
@@ -479,7 +452,7 @@ async def _endpoints(
     import asyncio
     import dataclasses
 
-    from kcli.client.config import Endpoint, EndpointType
+    from kcli.client.config import Endpoint
     from kcli.workflows.doctor import probe_endpoint
 
     timeout_ms = min(config.request_timeout_ms, PROBE_TIMEOUT_MS)
