@@ -89,7 +89,7 @@ def results_markdown(
     lines = [
         "# Benchmark results",
         "",
-        f"Run on {machine} by `python benchmarks/run.py` (a subset: `python benchmarks/run.py metadata`).",
+        f"Run on {machine} by `python benchmarks/run.py` (`python benchmarks/run.py NAME` runs a subset).",
         f"Last run of each benchmark: {ran_on}.",
         "Whole-process and in-process figures; the ratio compares with the baseline measured in the same run.",
         "",
