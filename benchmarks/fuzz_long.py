@@ -86,7 +86,8 @@ def _responses_target() -> object:
 
 
 def _metadata_target() -> object:
-    from kcli.metadata.reader import DecodeError, read_file
+    from kcli.metadata.read_model import DecodeError
+    from kcli.metadata.reader import read_file
     from tests.fuzz import seeds
 
     work = Path(tempfile.mkdtemp(prefix="kcli-fuzz-md-"))

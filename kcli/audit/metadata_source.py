@@ -148,7 +148,7 @@ def read_file_rows(task: FileTask, data: bytes | None = None) -> Iterator[tuple[
     """
     from kcli.errors import KcliError
     from kcli.metadata.projection import read_records
-    from kcli.metadata.reader import ReadStats
+    from kcli.metadata.read_model import ReadStats
 
     stats = ReadStats()
     # only the record types the tables hold are decoded; a snapshot gives topic names alone

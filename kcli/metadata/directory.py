@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from kcli.errors import UsageError
-from kcli.metadata.reader import FileReader, ReadStats
+from kcli.metadata.read_model import ReadStats
+from kcli.metadata.reader import FileReader
 
 METADATA_PARTITION = "__cluster_metadata-0"
 _SEGMENT = re.compile(r"^(\d{20})\.log$")

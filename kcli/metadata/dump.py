@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kcli.errors import UsageError
-from kcli.metadata.reader import BatchSpan, Entry, RawRecord
+from kcli.metadata.read_model import BatchSpan, Entry, RawRecord
 from kcli.metadata.records import CONTROL_RECORD_CLASSES, CONTROL_TYPE_NAMES, RECORD_NAMES, record_name
 from kcli.metadata.uuids import kafka_uuid
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from kcli.metadata.directory import LogDirectory, full_log_sources, read_sources
 from kcli.metadata.dump import entry_text
-from kcli.metadata.reader import Entry, RawRecord, ReadStats
+from kcli.metadata.read_model import Entry, RawRecord, ReadStats
 from kcli.metadata.tree import ALIASES, CONFIG_TYPES, SCRAM_MECHANISMS, quota_entity_name
 from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
 

@@ -27,7 +27,8 @@ from typing import Any, NamedTuple
 
 from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
 from kcli.metadata.fastdecode import values_of
-from kcli.metadata.reader import BatchSpan, Entry, FastHandler, RawRecord, ReadStats, RunHandler
+from kcli.metadata.framing import FastHandler, RunHandler
+from kcli.metadata.read_model import BatchSpan, Entry, RawRecord, ReadStats
 
 
 class PartitionState(NamedTuple):

@@ -10,7 +10,7 @@ previous record is tried first; consecutive records mostly share it.
 
 Records framed the same way with the same layout (a snapshot's PartitionRecords, a controller's
 batch of changes) also run in bulk: `LayoutFamily.run` checks the framing of up to a few hundred
-records at once (kcli.metadata.reader.framed_alike), unpacks their bodies at once with
+records at once (kcli.metadata.framing.framed_alike), unpacks their bodies at once with
 `struct.iter_unpack`, checks every length and tag byte of them all with one list comparison, and
 runs the statements in one loop.
 
@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from kcli.metadata.fastdecode import FieldLayout, describe_fields, shared_uuid
-from kcli.metadata.reader import framed_alike
+from kcli.metadata.framing import framed_alike
 from kcli.metadata.records import METADATA_RECORD_CLASSES
 
 _CODES = {"int8": ("b", 1), "int16": ("h", 2), "int32": ("i", 4), "int64": ("q", 8), "uuid": ("16s", 16)}
@@ -216,7 +216,7 @@ class Layout:
 
     def run_function(self, prefix: int) -> Callable[..., int]:
         """The bulk function of this layout for records whose body starts `prefix` bytes in (their
-        framing is checked apart: kcli.metadata.reader.framed_alike)."""
+        framing is checked apart: kcli.metadata.framing.framed_alike)."""
         found = self.runs.get(prefix)
         if found is not None:
             return found
@@ -341,7 +341,7 @@ class LayoutFamily:
     def run(
         self, area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int, offset: int
     ) -> int:
-        """A run handler (kcli.metadata.reader.RunHandler) for records of the current layout: the
+        """A run handler (kcli.metadata.framing.RunHandler) for records of the current layout: the
         framing of them all checked at once, their bodies unpacked at once, the statements run for
         each. -> how many were handled from the first (0: none, use the per-record path)."""
         layout = self.current

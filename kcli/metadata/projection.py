@@ -20,7 +20,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kcli.metadata.reader import BatchSpan, Entry, FastHandler, FileReader, ReadStats, RunHandler
+from kcli.metadata.framing import FastHandler, RunHandler
+from kcli.metadata.read_model import BatchSpan, Entry, ReadStats
+from kcli.metadata.reader import FileReader
 
 TOPIC_NAMES = frozenset({2, 9})  # TopicRecord, RemoveTopicRecord
 TOPICS = frozenset({2, 3, 5, 9, 28})  # + PartitionRecord, PartitionChangeRecord, ClearElrRecord

@@ -29,501 +29,48 @@ that header, or leave it to the general decoder (`FileReader.entry_at`, kio's re
 from __future__ import annotations
 
 import functools
-import itertools
 import os
-import re
-import struct
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, NamedTuple, Protocol
+from typing import IO, Any
 
 from crc32c import crc32c
 
-from kcli.errors import KcliError
-from kcli.metadata.codec import control_body_reader, metadata_body_reader
-
-_BATCH = struct.Struct(">qiibIhiqqqhii")
-BATCH_OVERHEAD = 61
-CONTROL_FLAG = 0x20
-NOOP_VALUE = b"\x01\x14\x00\x00"
-# A whole record holding NoOpRecord at offset delta 0, timestamp delta 0: length 10, attributes 0,
-# deltas 0, null key, value of 4 bytes, no headers.
-NOOP_RECORD = b"\x14\x00\x00\x00\x01\x08" + NOOP_VALUE + b"\x00"
-# A NoOpRecord batch as KRaft writes it: base offset, length 60, epoch, magic 2, CRC, attributes and
-# last offset delta 0, base and max timestamps, producer id/epoch/sequence -1, one record.
-_NOOP_LENGTH = (60).to_bytes(4, "big")
-_NOOP_TAIL = b"\xff" * 14 + (1).to_bytes(4, "big") + NOOP_RECORD
-_NOOP_RUN = re.compile(
-    b"(?:.{8}" + re.escape(_NOOP_LENGTH) + b".{4}\x02.{4}\x00{6}.{16}" + re.escape(_NOOP_TAIL) + b"){1,4096}",
-    re.S,
+from kcli.metadata.codec import metadata_body_reader
+from kcli.metadata.framing import (
+    _GENERAL,
+    RUN_LIMIT,
+    FastHandler,
+    RecordSink,
+    RunHandler,
+    _plain_headers,
+    _skip_run,
+    decode_value,
+    decompress,
+    frame_record,
+    read_uvarint,
 )
-# -> (base offset, epoch, CRC, base timestamp) of each batch of a run
-_NOOP_HEADS = struct.Struct(">q4xi1xI6xq8x29x")
-# Bytes read from a file at a time; a batch is always whole in one window.
-WINDOW_BYTES = 8 * 1024 * 1024
+from kcli.metadata.invariants import LogInvariants
+from kcli.metadata.read_model import (
+    _BATCH,
+    _NOOP_HEADS,
+    _NOOP_LENGTH,
+    _NOOP_RUN,
+    _NOOP_TAIL,
+    BATCH_OVERHEAD,
+    CONTROL_FLAG,
+    NOOP_RECORD,
+    BatchSpan,
+    CorruptData,
+    DecodeError,
+    Entry,
+    RawRecord,
+    ReadStats,
+    _span,
+)
+from kcli.metadata.windows import plausible_end, refill, zero_to_end
 
-
-class DecodeError(KcliError):
-    """Input that is not a valid metadata log: says which file, at which byte, after which offset."""
-
-    def __init__(self, message: str, *, file: str, position: int, last_good_offset: int | None) -> None:
-        self.file = file
-        self.position = position
-        self.last_good_offset = last_good_offset
-        last = "none" if last_good_offset is None else str(last_good_offset)
-        super().__init__(
-            f"{file}: {message} at byte {position} (last good offset {last})",
-            hint="--skip-corrupt reads on past it",
-        )
-
-
-class CorruptData(Exception):
-    """A problem found by the pure readers, before the file name is known (wrapped in DecodeError)."""
-
-    def __init__(self, message: str, position: int, offset: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.position = position
-        self.offset = offset
-
-
-class Batch(NamedTuple):
-    """The header of one RecordBatch v2 and where its records are (`records_start` in `data`)."""
-
-    base_offset: int
-    length: int
-    epoch: int
-    magic: int
-    crc: int
-    attributes: int
-    last_offset_delta: int
-    base_timestamp: int
-    max_timestamp: int
-    producer_id: int
-    producer_epoch: int
-    base_sequence: int
-    record_count: int
-    position: int
-
-    @property
-    def is_control(self) -> bool:
-        return bool(self.attributes & CONTROL_FLAG)
-
-    @property
-    def compression(self) -> int:
-        return self.attributes & 0x07
-
-    @property
-    def size(self) -> int:
-        return self.length + 12
-
-
-class Entry(NamedTuple):
-    """One record: where it sits in the log, what kind it is, and its decoded body.
-
-    `key` is the metadata api key (data records) or the control type (control records).
-    """
-
-    offset: int
-    epoch: int
-    timestamp: int
-    control: bool
-    key: int
-    version: int
-    record: Any
-
-
-class BatchSpan(NamedTuple):
-    """One checked batch: where its records are (`area[start:end]`, inflated when compressed).
-
-    `shift` is added to positions in `area` to name file positions (non-zero when inflated).
-    `area` None stands for a run of the idle controller's batches of one NoOpRecord: `noops` holds
-    their (offset, epoch, CRC, timestamp) and `record_count` their number.
-    """
-
-    base_offset: int
-    epoch: int
-    base_timestamp: int
-    record_count: int
-    control: bool
-    area: Any
-    start: int
-    end: int
-    shift: int
-    noops: list[tuple[int, int, int, int]] | None = None
-
-
-# BatchSpan(...) runs a Python-level __new__; tuple.__new__ builds the same value in C.
-_span: Callable[[type[BatchSpan], tuple[Any, ...]], BatchSpan] = tuple.__new__  # type: ignore[assignment]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RawRecord:
-    """A record kept as bytes: unknown type or version, or (with skip_corrupt) a body that failed."""
-
-    key: int
-    version: int
-    control: bool
-    data: bytes
-    reason: str
-
-
-@dataclass(slots=True, kw_only=True)
-class ReadStats:
-    """What a read saw besides the records: counts for the /local node and the exit code."""
-
-    files: list[str] = field(default_factory=list)
-    batches: int = 0
-    records: int = 0
-    unknown: int = 0
-    skipped_records: int = 0
-    skipped_batches: int = 0
-    skipped_bytes: int = 0
-    problems: list[str] = field(default_factory=list)
-    # batches that break Kafka's log invariants (read anyway): "file: what, where"
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def skipped(self) -> bool:
-        return bool(self.skipped_records or self.skipped_batches or self.skipped_bytes)
-
-
-# -- pure readers: (buffer, offset) -> (value, consumed) ---------------------------------------------
-
-
-def read_uvarint(buf: Any, pos: int) -> tuple[int, int]:
-    """Unsigned LEB128 at `pos` -> (value, bytes consumed)."""
-    result = 0
-    shift = 0
-    start = pos
-    while True:
-        try:
-            byte = buf[pos]
-        except IndexError:
-            raise CorruptData("varint runs past the end of the data", start) from None
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos - start
-        shift += 7
-        if shift > 63:
-            raise CorruptData("varint longer than 10 bytes", start)
-
-
-def read_varint(buf: Any, pos: int) -> tuple[int, int]:
-    """Zig-zag signed varint/varlong -> (value, bytes consumed)."""
-    raw, size = read_uvarint(buf, pos)
-    return (raw >> 1) ^ -(raw & 1), size
-
-
-def read_batch(buf: Any, pos: int) -> tuple[Batch, int]:
-    """Check and parse the batch header at `pos`; the records are left where they are.
-
-    Raises CorruptData for a short, oversized, non-v2 or CRC-failing batch.
-    """
-    end_of_data = len(buf)
-    if pos + BATCH_OVERHEAD > end_of_data:
-        raise CorruptData(f"truncated batch header ({end_of_data - pos} bytes left)", pos)
-    header = _BATCH.unpack_from(buf, pos)
-    length = header[1]
-    if header[3] != 2:
-        raise CorruptData(f"unsupported batch magic {header[3]}", pos)
-    if length < BATCH_OVERHEAD - 12:
-        raise CorruptData(f"impossible batch length {length}", pos)
-    end = pos + 12 + length
-    if end > end_of_data:
-        raise CorruptData(f"truncated batch: length {length} but {end_of_data - pos - 12} bytes left", pos)
-    if crc32c(buf[pos + 21 : end]) != header[4]:
-        raise CorruptData("CRC-32C mismatch", pos)
-    return Batch._make((*header, pos)), 12 + length
-
-
-def batch_records_area(buf: Any, batch: Batch) -> tuple[Any, int, int]:
-    """(buffer, start, end) of the records, inflated when the batch is compressed."""
-    start = batch.position + BATCH_OVERHEAD
-    end = batch.position + batch.size
-    codec = batch.compression
-    if codec == 0:
-        return buf, start, end
-    data = decompress(codec, bytes(buf[start:end]), batch.position)
-    return data, 0, len(data)
-
-
-def decompress(codec: int, data: bytes, position: int) -> bytes:
-    """Inflate a compressed records area (Kafka codec ids 1-4)."""
-    import cramjam
-
-    try:
-        if codec == 1:
-            return bytes(cramjam.gzip.decompress(data))
-        if codec == 2:
-            return _snappy(data)
-        if codec == 3:
-            return bytes(cramjam.lz4.decompress(data))
-        if codec == 4:
-            return bytes(cramjam.zstd.decompress(data))
-    except CorruptData:
-        raise
-    except Exception as error:  # cramjam raises its own DecompressionError types
-        raise CorruptData(f"cannot decompress batch (codec {codec}): {error}", position) from None
-    raise CorruptData(f"unknown compression codec {codec}", position)
-
-
-def _snappy(data: bytes) -> bytes:
-    import cramjam
-
-    # The Java client writes xerial SnappyOutputStream framing; librdkafka may write raw snappy.
-    if not data.startswith(b"\x82SNAPPY\x00"):
-        return bytes(cramjam.snappy.decompress_raw(data))
-    pos = 16
-    out = bytearray()
-    while pos < len(data):
-        if pos + 4 > len(data):
-            raise CorruptData("truncated xerial snappy chunk", 0)
-        (size,) = struct.unpack_from(">i", data, pos)
-        pos += 4
-        if size < 0 or pos + size > len(data):
-            raise CorruptData("bad xerial snappy chunk length", 0)
-        out += bytes(cramjam.snappy.decompress_raw(data[pos : pos + size]))
-        pos += size
-    return bytes(out)
-
-
-BodyDecoder = Callable[[int, int, bool, Any, int, int], Any]
-
-
-def decode_value(key: int, version: int, control: bool, buf: Any, start: int, end: int) -> Any:
-    """Decode one record body in buf[start:end]: the record class instance, or a RawRecord if unknown.
-
-    Raises CorruptData when a known type does not parse or leaves bytes over.
-    """
-    reader = control_body_reader(key, version) if control else metadata_body_reader(key, version)
-    if reader is None:
-        what = "control type" if control else "record type"
-        return RawRecord(
-            key=key,
-            version=version,
-            control=control,
-            data=bytes(buf[start:end]),
-            reason=f"unknown {what} {key} v{version}",
-        )
-    try:
-        value, size = reader(buf, start)
-    except Exception as error:  # kio raises BufferUnderflow, UnexpectedNull, UnicodeDecodeError, ...
-        raise CorruptData(
-            f"cannot decode {_name(key, control)} v{version}: {type(error).__name__}: {error}", start
-        ) from None
-    if start + size != end:
-        over = end - start - size
-        detail = f"leaves {over} bytes over" if over > 0 else f"runs {-over} bytes past the record"
-        raise CorruptData(f"{_name(key, control)} v{version} {detail}", start)
-    return value
-
-
-def _name(key: int, control: bool) -> str:
-    from kcli.metadata.records import CONTROL_TYPE_NAMES, RECORD_NAMES
-
-    return CONTROL_TYPE_NAMES.get(key, str(key)) if control else RECORD_NAMES.get(key, f"record type {key}")
-
-
-# -- framing: the one place records are cut out of a batch -----------------------------------------
-
-
-_HEADER_CACHE_LIMIT = 1 << 17
-_PLAIN_HEADERS: list[bytes] = []
-
-
-def _plain_headers(count: int) -> list[bytes]:
-    """Attributes 0, timestamp delta 0, offset delta i, null key: the bytes KRaft writes before the
-    value of record i, for i < count (cached up to a bound; larger batches frame the rest generally)."""
-    wanted = min(count, _HEADER_CACHE_LIMIT)
-    if len(_PLAIN_HEADERS) < wanted:
-        # the zig-zag offset delta 2i as a varint: 1 byte below 64, 2 below 8192, 3 below 2**20
-        _PLAIN_HEADERS.extend(
-            bytes((0, 0, 2 * i, 1))
-            if i < 64
-            else bytes((0, 0, (2 * i & 0x7F) | 0x80, 2 * i >> 7, 1))
-            if i < 8192
-            else bytes((0, 0, (2 * i & 0x7F) | 0x80, (2 * i >> 7 & 0x7F) | 0x80, 2 * i >> 14, 1))
-            for i in range(len(_PLAIN_HEADERS), wanted)
-        )
-    return _PLAIN_HEADERS
-
-
-def frame_record(
-    area: Any, rpos: int, end: int, index: int, count: int, shift: int
-) -> tuple[int, int, int, int, int, int]:
-    """The general record framing at `rpos` -> (timestamp delta, key start, key length, value start,
-    value length, record end); CorruptData when the record does not parse."""
-    record_start = rpos
-    b = area[rpos] if rpos < end else -1
-    if 0 <= b < 0x80:
-        rlength = (b >> 1) ^ -(b & 1)
-        rpos += 1
-    elif b < 0:
-        raise CorruptData(f"batch ends before record {index + 1} of {count}", shift + rpos)
-    else:
-        rlength, used = read_varint(area, rpos)
-        rpos += used
-    record_end = rpos + rlength
-    if rlength < 6 or record_end > end:
-        raise CorruptData(f"bad record length {rlength}", shift + record_start)
-    rpos += 1  # attributes
-    ts_delta, used = read_varint(area, rpos)
-    rpos += used
-    offset_delta, used = read_varint(area, rpos)
-    rpos += used
-    if offset_delta != index:
-        raise CorruptData(f"record offset delta {offset_delta}, expected {index}", shift + record_start)
-    key_length, used = read_varint(area, rpos)
-    rpos += used
-    key_start = rpos
-    if key_length > 0:
-        rpos += key_length
-    if rpos >= record_end:
-        raise CorruptData("record key overruns the record", shift + record_start)
-    value_length, used = read_varint(area, rpos)
-    rpos += used
-    value_start = rpos
-    if value_length > 0:
-        rpos += value_length
-    if rpos + 1 != record_end or area[rpos] != 0:
-        _skip_headers(area, rpos, record_end, shift + record_start)
-    return ts_delta, key_start, key_length, value_start, value_length, record_end
-
-
-def _skip_headers(area: Any, pos: int, record_end: int, position: int) -> int:
-    """Step over a record's headers (KRaft writes none); the record must end exactly after them."""
-    if pos >= record_end:
-        raise CorruptData("record fields overrun the record length", position)
-    count, used = read_varint(area, pos)
-    pos += used
-    if count < 0:
-        raise CorruptData(f"negative header count {count}", position)
-    for _ in range(count):
-        for _part in range(2):
-            size, used = read_varint(area, pos)
-            pos += used + max(size, 0)
-    if pos != record_end:
-        raise CorruptData("record fields do not add up to the record length", position)
-    return pos
-
-
-# Records unpacked at once in a run (bounds a run's memory and how far it looks ahead).
-RUN_LIMIT = 256
-
-
-# The offset deltas of a run, a column at a time: for a delta of `width` bytes (records 0-63: 1,
-# 64-8191: 2, 8192 on: 3), byte k of record i's delta is _DELTA_COLUMNS[width][k][i - first of width].
-_DELTA_FIRST = {1: 0, 2: 64, 3: 8192}
-_DELTA_COLUMNS: dict[int, list[bytes]] = {}
-
-
-def _delta_columns(width: int) -> list[bytes]:
-    columns = _DELTA_COLUMNS.get(width)
-    if columns is None:
-        first, end = _DELTA_FIRST[width], {1: 64, 2: 8192, 3: _HEADER_CACHE_LIMIT}[width]
-        columns = []
-        for k in range(width):
-            more = 0x80 if k < width - 1 else 0  # the continuation bit of all but the last byte
-            if k == 0:  # 2i & 0x7F: 0, 2, .., 126 over and over (every width starts at a multiple of 64)
-                column = bytes(value | more for value in range(0, 128, 2)) * ((end - first) // 64)
-            else:  # 2i >> 7k & 0x7F: the same for blocks of 64 * 128**(k-1) records
-                block = 64 * 128 ** (k - 1)
-                column = b"".join(
-                    bytes((((2 * start) >> (7 * k)) & 0x7F | more,)) * block
-                    for start in range(first, end, block)
-                )
-            columns.append(column)
-        _DELTA_COLUMNS[width] = columns
-    return columns
-
-
-_COLUMNS: dict[tuple[int, int, int], tuple[tuple[int, ...], int]] = {}
-
-
-def _columns(shape: tuple[int, int, int]) -> tuple[tuple[int, ...], int]:
-    """For records whose attributes start `lw` bytes in, with an offset delta of `width` bytes and
-    the value `value` bytes after the attributes: (where the bytes every record of a run shares
-    with the first are, but the last one; where the offset delta starts)."""
-    lw, width, value = shape
-    key = lw + 2 + width
-    return (*range(lw + 2), key, *range(key + 1, lw + value + 3)), lw + 2
-
-
-def framed_alike(area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int) -> int:
-    """How many of the `count` records of `size` bytes from `pos` (record `index` of its batch the
-    first, framed as KRaft writes it: already checked) are framed exactly as `scan_batch` would
-    accept them, from the first on: the same length varint, attributes 0, timestamp delta 0, null
-    key, value length varint, frame header and no headers as the first, and offset delta = index.
-
-    Each of those bytes is compared for all the records at once (a column of the run)."""
-    width = len(_PLAIN_HEADERS[index]) - 3
-    shape = (hdr - pos, width, value - hdr)
-    shared, delta_at = _COLUMNS.get(shape) or _COLUMNS.setdefault(shape, _columns(shape))
-    span = pos + count * size
-    alike = count - len(area[pos + size - 1 : span : size].lstrip(b"\x00"))  # no headers
-    for at in shared:
-        if alike < 2:
-            return alike
-        column = area[pos + at : pos + alike * size : size]
-        rest = len(column.lstrip(column[:1]))
-        if rest:
-            alike -= rest
-    first = index - _DELTA_FIRST[width]
-    for k, deltas in enumerate(_delta_columns(width)):
-        if area[pos + delta_at + k : pos + alike * size : size] != deltas[first : first + alike]:
-            return 0  # some offset delta is wrong: the records are framed one by one, which says where
-    return alike
-
-
-def _skip_run(
-    area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int, offset: int
-) -> int:
-    """A run handler for records nobody reads: their framing is checked, their bodies passed over."""
-    return framed_alike(area, pos, size, hdr, value, index, count)
-
-
-# -- consumers -------------------------------------------------------------------------------------
-
-# (area, body start, value end, offset) -> True when the record was taken care of; False leaves it
-# to the general decoder (which decides between a value and an error).
-FastHandler = Callable[[Any, int, int, int], bool]
-# (area, record start, record size, where its attributes start, where its value starts, its index in
-# the batch, how many records of that size follow from it, its offset) -> how many of those
-# records, from the first, were checked (`framed_alike`) and taken care of (0: none).
-RunHandler = Callable[[Any, int, int, int, int, int, int, int], int]
-
-
-class RecordSink(Protocol):
-    """What `FileReader.scan` hands records to.
-
-    `handlers` maps a record's frame header (frame version 1, api key, version: 3 bytes) to a fast
-    handler, or to None for a record type the consumer does not need (counted, then passed over
-    without decoding). Every other record reaches `entry` as an Entry from the general decoder.
-    `handlers` may be replaced by `entry` (e.g. inside a transaction); the scan looks again.
-    `runs` maps a frame header to a run handler (kcli.metadata.layouts.LayoutFamily.run) that takes
-    many records framed alike at once; runs of a type mapped to None are checked and passed over.
-    """
-
-    @property
-    def handlers(self) -> Mapping[bytes, FastHandler | None]: ...
-
-    @property
-    def runs(self) -> Mapping[bytes, RunHandler]: ...
-
-    def begin(self, batch: BatchSpan) -> None:
-        """A data batch's records follow (its epoch and timestamp are theirs)."""
-
-    def entry(self, entry: Entry) -> None:
-        """One record the fast handlers did not take."""
-
-    def noops(self, batch: BatchSpan) -> None:
-        """A run of NoOpRecord batches (`batch.noops`), already counted."""
-
-
-_GENERAL: Any = object()
 NOOP_HEADER = b"\x01\x14\x00"
 
 
@@ -584,9 +131,7 @@ class FileReader:
     last_timestamp: int = -1
     # reader per (api key << 16 | version) for data records; control records use the slow path
     _readers: dict[int, Any] = field(default_factory=dict)
-    # the highest offset and the latest epoch of the batches read so far (the invariant checks)
-    _seen_offset: int | None = None
-    _seen_epoch: int = -1
+    _invariants: LogInvariants | None = None
 
     def entries(self, data: bytes | None = None) -> Iterator[Entry]:
         """The records of the file in order (every one through the general decoder)."""
@@ -810,8 +355,9 @@ class FileReader:
         log, nothing to parse): dropped with `skip_noop`, else yielded with `area` None.
         """
         self.stats.files.append(str(self.path))
-        self._seen_offset = self.last_good_offset
-        self._seen_epoch = self.last_epoch
+        self._invariants = LogInvariants(
+            self.path, self.stats.warnings, seen_offset=self.last_good_offset, seen_epoch=self.last_epoch
+        )
         if data is not None:
             yield from self._batches_in(bytes(data), None, len(data))
             return
@@ -824,6 +370,8 @@ class FileReader:
         `base` is the file position of `buf[0]`; positions reported are file positions.
         """
         stats = self.stats
+        invariants = self._invariants
+        assert invariants is not None  # set by batches()
         skip_noop = self.skip_noop
         min_offset = self.min_offset
         unpack = _BATCH.unpack_from
@@ -834,7 +382,7 @@ class FileReader:
         view = memoryview(buf)
         while True:
             if handle is not None and pos + BATCH_OVERHEAD > len(buf) and base + len(buf) < size:
-                buf, base, pos = _refill(handle, buf, base, pos, BATCH_OVERHEAD)
+                buf, base, pos = refill(handle, buf, base, pos, BATCH_OVERHEAD)
                 view = memoryview(buf)
             if pos >= len(buf):
                 return
@@ -852,7 +400,7 @@ class FileReader:
                         )
                         del heads[good:]  # the general path below reports the bad batch
                     if heads:
-                        self._check_run(heads, base + pos)
+                        invariants.check_run(heads, base + pos)
                         stats.batches += len(heads)
                         pos += 72 * len(heads)
                         if min_offset:
@@ -887,7 +435,7 @@ class FileReader:
                     _bseq,
                     count,
                 ) = unpack(buf, pos)
-                if length == 0 and _zero_to_end(handle, view[pos:]):
+                if length == 0 and zero_to_end(handle, view[pos:]):
                     return
                 if magic != 2:
                     raise CorruptData(f"unsupported batch magic {magic}", base + pos)
@@ -899,14 +447,14 @@ class FileReader:
                         base + pos,
                     )
                 if handle is not None and pos + 12 + length > len(buf):
-                    buf, base, pos = _refill(handle, buf, base, pos, 12 + length)
+                    buf, base, pos = refill(handle, buf, base, pos, 12 + length)
                     view = memoryview(buf)
                 batch_end = pos + 12 + length
                 if crc32c(view[pos + 21 : batch_end]) != crc:
                     raise CorruptData("CRC-32C mismatch", base + pos)
             except CorruptData as problem:
                 self._problem(problem)
-                plausible = _plausible_end(buf, pos, size - base)
+                plausible = plausible_end(buf, pos, size - base)
                 if plausible is None:
                     stats.skipped_bytes += size - base - pos
                     return
@@ -919,7 +467,7 @@ class FileReader:
                     pos = plausible
                 continue
             stats.batches += 1
-            self._check(base_offset, count, epoch, base + pos)
+            invariants.check(base_offset, count, epoch, base + pos)
             if length == 60 and count == 1 and attributes == 0 and buf[pos + 61 : batch_end] == NOOP_RECORD:
                 pos = batch_end
                 if base_offset < min_offset:
@@ -965,45 +513,6 @@ class FileReader:
                 ))  # fmt: skip
             yield span
             pos = batch_end
-
-    def _check(self, base_offset: int, count: int, epoch: int, position: int) -> None:
-        """Kafka's log invariants for one batch: offsets above every offset read, epochs not falling."""
-        seen = self._seen_offset
-        if seen is not None and base_offset <= seen:
-            last = min(seen, base_offset + max(count, 1) - 1)
-            twice = f"offset {base_offset}" if last == base_offset else f"offsets {base_offset}-{last}"
-            self.stats.warnings.append(
-                f"{self.path}: the batch at byte {position} holds {twice} again (offsets not increasing: "
-                f"offset {seen} was read before it)"
-            )
-        if epoch < self._seen_epoch:
-            self.stats.warnings.append(
-                f"{self.path}: the batch at byte {position} (offset {base_offset}) has leader epoch {epoch} "
-                f"after epoch {self._seen_epoch} (epochs go backwards)"
-            )
-        else:
-            self._seen_epoch = epoch
-        last_offset = base_offset + max(count, 1) - 1
-        if seen is None or last_offset > seen:
-            self._seen_offset = last_offset
-
-    def _check_run(self, heads: list[tuple[int, int, int, int]], position: int) -> None:
-        """`_check` for a run of one-record NoOp batches (72 bytes each), cheap when all is well."""
-        first_offset, first_epoch = heads[0][0], heads[0][1]
-        last_offset, last_epoch = heads[-1][0], heads[-1][1]
-        seen = self._seen_offset
-        if (
-            (seen is None or first_offset > seen)
-            and first_epoch >= self._seen_epoch
-            and last_offset - first_offset == len(heads) - 1
-            and [head[0] for head in heads] == list(range(first_offset, last_offset + 1))
-            and (first_epoch == last_epoch or all(a[1] <= b[1] for a, b in itertools.pairwise(heads)))
-        ):
-            self._seen_offset = last_offset
-            self._seen_epoch = last_epoch
-            return
-        for index, head in enumerate(heads):
-            self._check(head[0], 1, head[1], position + 72 * index)
 
     # -- errors and the general decoder ------------------------------------------------------------
 
@@ -1063,45 +572,11 @@ class FileReader:
         return record
 
 
-def _refill(handle: IO[bytes], buf: bytes, base: int, pos: int, need: int) -> tuple[bytes, int, int]:
-    """A new window from file position `base + pos`, holding at least `need` bytes (if the file has
-    them): -> (buffer, its file position, 0). Read afresh rather than joined to what was kept: the
-    file is in the page cache, and a join would copy the window once more."""
-    handle.seek(base + pos)
-    return handle.read(max(WINDOW_BYTES, need)), base + pos, 0
-
-
-def _zero_to_end(handle: IO[bytes] | None, rest: memoryview) -> bool:
-    """Whether the window from here and the rest of the file are all zero bytes (pre-allocated)."""
-    if any(rest):
-        return False
-    if handle is None:
-        return True
-    where = handle.tell()
-    while chunk := handle.read(WINDOW_BYTES):
-        if any(chunk):
-            handle.seek(where)
-            return False
-    return True
-
-
 @functools.cache
 def _noop() -> Any:
     from kcli.metadata.records import NoOpRecord
 
     return NoOpRecord()
-
-
-def _plausible_end(buf: bytes, pos: int, size: int) -> int | None:
-    """Where a corrupt batch ends (a position in `buf`, maybe past it) if its length field still fits
-    the `size` bytes the file has from `buf[0]` on, else None."""
-    if pos + 12 > len(buf):
-        return None
-    (length,) = struct.unpack_from(">i", buf, pos + 8)
-    end = pos + 12 + length
-    if length < BATCH_OVERHEAD - 12 or end > size:
-        return None
-    return end
 
 
 def read_file(

@@ -25,7 +25,7 @@ from kcli.metadata.directory import (
 from kcli.metadata.dump import DumpSink, type_filter
 from kcli.metadata.image import MetadataImage, build_image
 from kcli.metadata.projection import keys_for_all
-from kcli.metadata.reader import ReadStats
+from kcli.metadata.read_model import ReadStats
 from kcli.metadata.tree import Node, build_tree
 from kcli.shell.commands import Command, ErroneousCommand, Shell, parse_line, parse_words
 from kcli.shell.glob import is_glob, normalize

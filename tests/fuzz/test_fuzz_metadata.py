@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcli.metadata.reader import DecodeError, read_file
+from kcli.metadata.read_model import DecodeError
+from kcli.metadata.reader import read_file
 from tests.fuzz import seeds
 
 CORPUS = sorted((seeds.CORPUS / "metadata").iterdir())

@@ -14,12 +14,15 @@ from kcli.metadata import records as r
 from kcli.metadata.batch import encode_batch
 from kcli.metadata.codec import encode_metadata_record
 from kcli.metadata.directory import find_log_directory
+from kcli.metadata.framing import read_batch
 from kcli.metadata.image import build_image
-from kcli.metadata.reader import CorruptData, DecodeError, FileReader, ReadStats, read_batch
+from kcli.metadata.read_model import CorruptData, DecodeError, ReadStats
+from kcli.metadata.reader import FileReader
 from tests.conftest import KRAFT_FIXTURES
 
 FIXTURE_LOG = (
-    KRAFT_FIXTURES / "galgrayzer-kafka-docker-compose/kafka_data/data/__cluster_metadata-0/00000000000000000000.log"
+    KRAFT_FIXTURES
+    / "galgrayzer-kafka-docker-compose/kafka_data/data/__cluster_metadata-0/00000000000000000000.log"
 )
 
 

@@ -17,7 +17,8 @@ from kcli.metadata.codec import encode_body, metadata_body_reader
 from kcli.metadata.directory import find_log_directory, read_sources
 from kcli.metadata.fastdecode import values_of, values_reader
 from kcli.metadata.image import ImageBuilder, MetadataImage, PartitionState, build_image
-from kcli.metadata.reader import FileReader, ReadStats
+from kcli.metadata.read_model import ReadStats
+from kcli.metadata.reader import FileReader
 from kcli.metadata.writer import MetadataLogWriter
 from tests.conftest import KRAFT_FIXTURES
 
@@ -260,7 +261,7 @@ def test_generated_image_equals_plain_replay(
         _plain_image(directory, skip_corrupt=True)
     )
     if corrupt and changes > 3:
-        from kcli.metadata.reader import DecodeError
+        from kcli.metadata.read_model import DecodeError
 
         with pytest.raises(DecodeError) as fast_error:
             build_image(directory)
@@ -347,7 +348,7 @@ def test_noop_batches_read_the_same_on_the_fast_and_the_general_path() -> None:
 @pytest.mark.parametrize("skip", [False, True])
 def test_bad_crc_inside_a_run_of_noop_batches(skip: bool) -> None:
     from kcli.metadata.codec import encode_metadata_record
-    from kcli.metadata.reader import DecodeError
+    from kcli.metadata.read_model import DecodeError
 
     batches = [
         encode_batch(

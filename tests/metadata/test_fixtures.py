@@ -8,7 +8,8 @@ import pytest
 
 from kcli.metadata.directory import find_log_directory, full_log_sources, read_sources
 from kcli.metadata.image import build_image
-from kcli.metadata.reader import DecodeError, FileReader, RawRecord, ReadStats
+from kcli.metadata.read_model import DecodeError, RawRecord, ReadStats
+from kcli.metadata.reader import FileReader
 from kcli.metadata.tree import build_tree, metadata_version_name
 from kcli.shell.glob import lookup
 from tests.conftest import KRAFT_FIXTURES

@@ -14,7 +14,8 @@ from kcli.metadata.batch import encode_batch
 from kcli.metadata.codec import encode_metadata_record
 from kcli.metadata.directory import find_log_directory, full_log_sources, read_sources
 from kcli.metadata.image import build_image
-from kcli.metadata.reader import FileReader, ReadStats
+from kcli.metadata.read_model import ReadStats
+from kcli.metadata.reader import FileReader
 from tests.conftest import KRAFT_FIXTURES, invoke
 
 

@@ -21,7 +21,8 @@ from kcli.metadata.dump import DumpSink, entry_json, entry_text
 from kcli.metadata.fastdecode import values_reader
 from kcli.metadata.image import ImageBuilder, MetadataImage, PartitionState, build_image
 from kcli.metadata.layouts import has_layouts, layout_reader
-from kcli.metadata.reader import DecodeError, FileReader, ReadStats
+from kcli.metadata.read_model import DecodeError, ReadStats
+from kcli.metadata.reader import FileReader
 
 LAYOUT_TYPES = [(key, cls) for key, cls in sorted(r.METADATA_RECORD_CLASSES.items()) if has_layouts(*key)]
 
@@ -152,7 +153,7 @@ def test_big_batches_replay_and_dump_as_the_general_decoder_does(
 
 
 def test_a_batch_past_the_cached_record_headers_frames_the_rest_generally(tmp_path: Path) -> None:
-    from kcli.metadata.reader import _HEADER_CACHE_LIMIT
+    from kcli.metadata.framing import _HEADER_CACHE_LIMIT
 
     count = _HEADER_CACHE_LIMIT + 300
     noop = encode_metadata_record(r.NoOpRecord())
@@ -183,7 +184,7 @@ def _rewrite_crc(data: bytearray, batch_start: int) -> None:
 
 def _record_start(data: bytes, batch_start: int, index: int) -> int:
     """Where record `index` of the batch at `batch_start` starts (uncompressed)."""
-    from kcli.metadata.reader import frame_record, read_batch
+    from kcli.metadata.framing import frame_record, read_batch
 
     batch, _size = read_batch(data, batch_start)
     pos = batch_start + 61

@@ -14,8 +14,10 @@ from kcli.metadata import records as r
 from kcli.metadata.batch import Compression
 from kcli.metadata.codec import encode_body, encode_metadata_record
 from kcli.metadata.directory import find_log_directory, read_sources
+from kcli.metadata.framing import decode_value
 from kcli.metadata.image import build_image
-from kcli.metadata.reader import FileReader, ReadStats, decode_value
+from kcli.metadata.read_model import ReadStats
+from kcli.metadata.reader import FileReader
 from kcli.metadata.writer import MetadataLogWriter
 
 ALL_CLASSES = sorted(r.METADATA_RECORD_CLASSES.items()) + sorted(r.CONTROL_RECORD_CLASSES.items())

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from kcli.metadata.reader import Entry, read_file
+from kcli.metadata.read_model import Entry
+from kcli.metadata.reader import read_file
 from tests.conftest import invoke
 
 pytestmark = pytest.mark.sandbox

@@ -10,7 +10,8 @@ import pytest
 
 from kcli.metadata.image import build_image
 from kcli.metadata.projection import TOPIC_NAMES, keys_for, read_records
-from kcli.metadata.reader import FileReader, ReadStats
+from kcli.metadata.read_model import ReadStats
+from kcli.metadata.reader import FileReader
 from kcli.metadata.tree import Node, build_tree
 from kcli.shell.commands import Shell, parse_words
 from kcli.shell.session import needed_keys

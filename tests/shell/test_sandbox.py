@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from kcli.metadata.image import build_image
-from kcli.metadata.reader import FileReader, ReadStats
+from kcli.metadata.read_model import ReadStats
+from kcli.metadata.reader import FileReader
 from tests.conftest import invoke
 
 pytestmark = pytest.mark.sandbox
