@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from kcli.metadata.image import BrokerState, MetadataImage, PartitionState, TopicState
+from kcli.metadata.image_model import BrokerState, MetadataImage, PartitionState, TopicState
 from kcli.metadata.uuids import kafka_uuid
 
 # MetadataVersion feature levels (kafka-tools.md / metadata-log.md 6.1).

@@ -20,7 +20,7 @@ from kcli.env import Env
 
 if TYPE_CHECKING:
     from kcli.client.config import ClientConfig
-    from kcli.metadata.image import MetadataImage
+    from kcli.metadata.image_model import MetadataImage
 
 PARTIAL = (
     "live read through the admin APIs: features, controllers, quorum and ACLs only; topics, brokers, "
@@ -48,7 +48,7 @@ async def read_live_image(config: ClientConfig) -> MetadataImage:
     from kcli.client.api import features as feature_api
     from kcli.client.api import quorum as quorum_api
     from kcli.client.errors import KafkaError
-    from kcli.metadata.image import MetadataImage
+    from kcli.metadata.image_model import MetadataImage
     from kcli.ops.acls import ANY_FILTER
 
     image = MetadataImage(partial=PARTIAL, unavailable=dict(UNAVAILABLE))

@@ -23,7 +23,8 @@ from kcli.metadata.directory import (
     read_sources,
 )
 from kcli.metadata.dump import DumpSink, type_filter
-from kcli.metadata.image import MetadataImage, build_image
+from kcli.metadata.image import build_image
+from kcli.metadata.image_model import MetadataImage
 from kcli.metadata.projection import keys_for_all
 from kcli.metadata.read_model import ReadStats
 from kcli.metadata.tree import Node, build_tree

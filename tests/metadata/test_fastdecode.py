@@ -16,7 +16,8 @@ from kcli.metadata.batch import Compression, encode_batch
 from kcli.metadata.codec import encode_body, metadata_body_reader
 from kcli.metadata.directory import find_log_directory, read_sources
 from kcli.metadata.fastdecode import values_of, values_reader
-from kcli.metadata.image import ImageBuilder, MetadataImage, PartitionState, build_image
+from kcli.metadata.image import ImageBuilder, build_image
+from kcli.metadata.image_model import MetadataImage, PartitionState
 from kcli.metadata.read_model import ReadStats
 from kcli.metadata.reader import FileReader
 from kcli.metadata.writer import MetadataLogWriter

@@ -19,7 +19,8 @@ from kcli.metadata.batch import Compression, encode_batch
 from kcli.metadata.codec import encode_body, encode_metadata_record
 from kcli.metadata.dump import DumpSink, entry_json, entry_text
 from kcli.metadata.fastdecode import values_reader
-from kcli.metadata.image import ImageBuilder, MetadataImage, PartitionState, build_image
+from kcli.metadata.image import ImageBuilder, build_image
+from kcli.metadata.image_model import MetadataImage, PartitionState
 from kcli.metadata.layouts import has_layouts, layout_reader
 from kcli.metadata.read_model import DecodeError, ReadStats
 from kcli.metadata.reader import FileReader

@@ -210,7 +210,7 @@ def test_ls_introduces_and_names_by_last_path_component(small_log: Path) -> None
 
 
 def test_a_live_image_says_what_controllers_cannot_show() -> None:
-    from kcli.metadata.image import MetadataImage
+    from kcli.metadata.image_model import MetadataImage
     from kcli.shell.live import PARTIAL, UNAVAILABLE
 
     image = MetadataImage(partial=PARTIAL, unavailable=dict(UNAVAILABLE))
