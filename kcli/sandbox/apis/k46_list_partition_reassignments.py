@@ -14,7 +14,7 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 
@@ -22,11 +22,10 @@ from kcli.sandbox.registry import api
 async def handle_list_partition_reassignments(ctx: RequestContext, request: Any) -> Any:
     """List ongoing reassignments."""
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.r(
+        return ctx.answer(
             "ListPartitionReassignmentsResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.cluster_authorization_failed,
-            error_message="Authorization failed.",
+            ErrorCode.cluster_authorization_failed,
+            "Authorization failed.",
             topics=(),
         )
     image = ctx.cluster.image
@@ -51,10 +50,4 @@ async def handle_list_partition_reassignments(ctx: RequestContext, request: Any)
         )
         if partitions:
             topics.append(ctx.r("OngoingTopicReassignment", name=topic.name, partitions=partitions))
-    return ctx.r(
-        "ListPartitionReassignmentsResponse",
-        throttle_time=ZERO,
-        error_code=0,
-        error_message=None,
-        topics=tuple(topics),
-    )
+    return ctx.answer("ListPartitionReassignmentsResponse", 0, None, topics=tuple(topics))
