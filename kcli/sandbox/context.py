@@ -40,6 +40,14 @@ class RequestContext:
             response, throttle_time=ZERO, error_code=error_code, error_message=error_message, **values
         )
 
+    def refuse_cluster(self, response: str, /, **values: Any) -> Any:
+        """The whole-request `response` refusing a principal not allowed the operation on the cluster."""
+        from kio.schema.errors import ErrorCode
+
+        return self.answer(
+            response, ErrorCode.cluster_authorization_failed, "Authorization failed.", **values
+        )
+
     @property
     def is_broker(self) -> bool:
         return self.node.is_broker

@@ -27,12 +27,7 @@ async def handle_describe_acls(ctx: RequestContext, request: Any) -> Any:
             "DescribeAclsResponse", ErrorCode.security_disabled, "No Authorizer is configured.", resources=()
         )
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.answer(
-            "DescribeAclsResponse",
-            ErrorCode.cluster_authorization_failed,
-            "Authorization failed.",
-            resources=(),
-        )
+        return ctx.refuse_cluster("DescribeAclsResponse", resources=())
     groups: dict[tuple[int, str, int], list[Any]] = {}
     for acl in ctx.cluster.image.acls.values():
         if filter_matches(acl, request):

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kio.schema.errors import ErrorCode
-
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
@@ -22,12 +20,7 @@ from kcli.sandbox.registry import api
 async def handle_list_partition_reassignments(ctx: RequestContext, request: Any) -> Any:
     """List ongoing reassignments."""
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.answer(
-            "ListPartitionReassignmentsResponse",
-            ErrorCode.cluster_authorization_failed,
-            "Authorization failed.",
-            topics=(),
-        )
+        return ctx.refuse_cluster("ListPartitionReassignmentsResponse", topics=())
     image = ctx.cluster.image
     wanted: dict[str, set[int] | None] = (
         {t.name: set(t.partition_indexes) for t in request.topics} if request.topics is not None else {}

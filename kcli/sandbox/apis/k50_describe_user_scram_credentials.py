@@ -21,12 +21,7 @@ from kcli.sandbox.registry import api
 async def handle_describe_user_scram_credentials(ctx: RequestContext, request: Any) -> Any:
     """Describe SCRAM credentials."""
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.answer(
-            "DescribeUserScramCredentialsResponse",
-            ErrorCode.cluster_authorization_failed,
-            "Authorization failed.",
-            results=(),
-        )
+        return ctx.refuse_cluster("DescribeUserScramCredentialsResponse", results=())
     by_user: dict[str, list[Any]] = {}
     for credential in ctx.cluster.image.scram.values():
         by_user.setdefault(credential.name, []).append(credential)

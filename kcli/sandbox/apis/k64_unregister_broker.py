@@ -26,9 +26,7 @@ R: Any = _records
 async def handle_unregister_broker(ctx: RequestContext, request: Any) -> Any:
     """Unregister a broker."""
     if not ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.answer(
-            "UnregisterBrokerResponse", ErrorCode.cluster_authorization_failed, "Authorization failed."
-        )
+        return ctx.refuse_cluster("UnregisterBrokerResponse")
     cluster = ctx.cluster
     registration = cluster.image.brokers.get(request.broker_id)
     if registration is None:
