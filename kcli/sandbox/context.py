@@ -34,6 +34,20 @@ class RequestContext:
         """Build response struct `struct` of this version (fields the version lacks are dropped)."""
         return make(getattr(self.response_module, struct), **values)
 
+    def answer(self, response: str, error_code: int, error_message: str | None, /, **values: Any) -> Any:
+        """Build a whole-request response `response`: its error (0 for none), unthrottled."""
+        return self.r(
+            response, throttle_time=ZERO, error_code=error_code, error_message=error_message, **values
+        )
+
+    def refuse_cluster(self, response: str, /, **values: Any) -> Any:
+        """The whole-request `response` refusing a principal not allowed the operation on the cluster."""
+        from kio.schema.errors import ErrorCode
+
+        return self.answer(
+            response, ErrorCode.cluster_authorization_failed, "Authorization failed.", **values
+        )
+
     @property
     def is_broker(self) -> bool:
         return self.node.is_broker

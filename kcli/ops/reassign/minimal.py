@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from kcli.ops.reassign.model import Assignment, BrokerInfo, TopicPartition, sort_key
 from kcli.ops.reassign.original import check_replication_factor
@@ -452,16 +452,24 @@ def _shift_chain(
                     continue
                 parent[v] = (u, tp)
                 if has_room(v):
-                    step = parent[v]
-                    w = v
-                    while step is not None:
-                        u2, tp2 = step
+                    for u2, tp2, w in _path_back(parent, v):
                         _move_lead(tp2, u2, w, leader, led, count)
-                        w = u2
-                        step = parent[w]
                     return True
                 queue.append(v)
     return False
+
+
+def _path_back(
+    parent: dict[int, tuple[int, TopicPartition] | None], end: int
+) -> Iterator[tuple[int, TopicPartition, int]]:
+    """The hops (from broker, partition, to broker) of the search path that reached `end`, last first."""
+    w = end
+    step = parent[w]
+    while step is not None:
+        u, tp = step
+        yield u, tp, w
+        w = u
+        step = parent[w]
 
 
 def _pull_chain(
@@ -483,13 +491,8 @@ def _pull_chain(
                 continue
             parent[v] = (t, tp)
             if can_give(v):
-                step = parent[v]
-                w = v
-                while step is not None:
-                    t2, tp2 = step
+                for t2, tp2, w in _path_back(parent, v):
                     _move_lead(tp2, w, t2, leader, led, count)
-                    w = t2
-                    step = parent[w]
                 return True
             queue.append(v)
     return False

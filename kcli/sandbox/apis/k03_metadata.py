@@ -28,7 +28,7 @@ from kcli.sandbox.authorizer import authorized_operations
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.image import Topic
 from kcli.sandbox.registry import Listener, api
-from kcli.sandbox.wire import PreEncoded, has_field
+from kcli.sandbox.wire import PreEncoded
 
 AUTHORIZED_OPERATIONS_UNSET = -(2**31)
 
@@ -109,36 +109,23 @@ def _topic(ctx: RequestContext, topic: Topic, live: set[int], with_ops: bool) ->
     partition_cls = ctx.response_module.MetadataResponsePartition
     from kcli.sandbox.wire import make
 
-    full = has_field(partition_cls, "leader_epoch") and has_field(partition_cls, "offline_replicas")
     partitions = []
     for p in sorted(topic.partitions.values(), key=lambda p: p.partition_id):
         offline = tuple(b for b in p.replicas if b not in live)
         error = ErrorCode.leader_not_available if p.leader == -1 else 0
-        if full:
-            partitions.append(
-                make(
-                    partition_cls,
-                    error_code=error,
-                    partition_index=p.partition_id,
-                    leader_id=p.leader,
-                    leader_epoch=p.leader_epoch,
-                    replica_nodes=tuple(p.replicas),
-                    isr_nodes=tuple(p.isr),
-                    offline_replicas=offline,
-                )
+        # make drops the fields an older version lacks (leader_epoch before v7).
+        partitions.append(
+            make(
+                partition_cls,
+                error_code=error,
+                partition_index=p.partition_id,
+                leader_id=p.leader,
+                leader_epoch=p.leader_epoch,
+                replica_nodes=tuple(p.replicas),
+                isr_nodes=tuple(p.isr),
+                offline_replicas=offline,
             )
-        else:
-            partitions.append(
-                make(
-                    partition_cls,
-                    error_code=error,
-                    partition_index=p.partition_id,
-                    leader_id=p.leader,
-                    replica_nodes=tuple(p.replicas),
-                    isr_nodes=tuple(p.isr),
-                    offline_replicas=offline,
-                )
-            )
+        )
     operations = (
         authorized_operations(ctx, ResourceType.TOPIC, topic.name)
         if with_ops

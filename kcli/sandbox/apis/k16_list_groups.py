@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from kcli.kafka import ApiKey
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import Listener, api
 
 
 @api(ApiKey.LIST_GROUPS, (0, 5), listeners=Listener.BROKER)
 async def handle_list_groups(ctx: RequestContext, request: Any) -> Any:
     """List the groups this broker coordinates."""
-    return ctx.r("ListGroupsResponse", throttle_time=ZERO, error_code=0, groups=())
+    return ctx.answer("ListGroupsResponse", 0, None, groups=())

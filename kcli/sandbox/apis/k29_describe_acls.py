@@ -15,7 +15,7 @@ from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.authorizer import filter_matches
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 
@@ -23,21 +23,11 @@ from kcli.sandbox.registry import api
 async def handle_describe_acls(ctx: RequestContext, request: Any) -> Any:
     """Describe ACLs."""
     if not ctx.cluster.settings.authorizer:
-        return ctx.r(
-            "DescribeAclsResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.security_disabled,
-            error_message="No Authorizer is configured.",
-            resources=(),
+        return ctx.answer(
+            "DescribeAclsResponse", ErrorCode.security_disabled, "No Authorizer is configured.", resources=()
         )
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.r(
-            "DescribeAclsResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.cluster_authorization_failed,
-            error_message="Authorization failed.",
-            resources=(),
-        )
+        return ctx.refuse_cluster("DescribeAclsResponse", resources=())
     groups: dict[tuple[int, str, int], list[Any]] = {}
     for acl in ctx.cluster.image.acls.values():
         if filter_matches(acl, request):
@@ -61,6 +51,4 @@ async def handle_describe_acls(ctx: RequestContext, request: Any) -> Any:
         )
         for (resource_type, name, pattern), acls in sorted(groups.items())
     )
-    return ctx.r(
-        "DescribeAclsResponse", throttle_time=ZERO, error_code=0, error_message=None, resources=resources
-    )
+    return ctx.answer("DescribeAclsResponse", 0, None, resources=resources)

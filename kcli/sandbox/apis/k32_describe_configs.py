@@ -20,7 +20,7 @@ from typing import Any
 
 from kcli.kafka import AclOperation, ApiKey, ConfigResourceType
 from kcli.sandbox import fastcodec
-from kcli.sandbox.apis.k44_incremental_alter_configs import authorize_config
+from kcli.sandbox.apis.k44_incremental_alter_configs import authorize_config, resource_result
 from kcli.sandbox.configdefs import TOPIC_CONFIGS
 from kcli.sandbox.configview import ConfigProblem, Entry, describe, topic_entry
 from kcli.sandbox.context import ZERO, RequestContext
@@ -70,14 +70,7 @@ async def handle_describe_configs(ctx: RequestContext, request: Any) -> Any:
             for e in entries
         )
         results.append(
-            ctx.r(
-                "DescribeConfigsResult",
-                error_code=code,
-                error_message=message,
-                resource_type=resource.resource_type,
-                resource_name=resource.resource_name,
-                configs=configs,
-            )
+            resource_result(ctx, "DescribeConfigsResult", resource, code, message, configs=configs)
         )
     return ctx.r("DescribeConfigsResponse", throttle_time=ZERO, results=tuple(results))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kcli.kafka import ApiKey
-from kcli.sandbox.apis.k44_incremental_alter_configs import authorize_alter
+from kcli.sandbox.apis.k44_incremental_alter_configs import authorize_alter, resource_result
 from kcli.sandbox.configview import ConfigProblem, replace_records
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
@@ -33,15 +33,7 @@ async def handle_alter_configs(ctx: RequestContext, request: Any) -> Any:
                 )
             except ConfigProblem as problem:
                 code, message = problem.code, problem.message
-        results.append(
-            ctx.r(
-                "AlterConfigsResourceResponse",
-                error_code=code,
-                error_message=message,
-                resource_type=resource.resource_type,
-                resource_name=resource.resource_name,
-            )
-        )
+        results.append(resource_result(ctx, "AlterConfigsResourceResponse", resource, code, message))
     if records and not request.validate_only:
         await ctx.cluster.commit(records)
     return ctx.r("AlterConfigsResponse", throttle_time=ZERO, responses=tuple(results))

@@ -19,7 +19,7 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.logdirs import LogDir, replica_directory
 from kcli.sandbox.reassign import partition_size
 from kcli.sandbox.registry import Listener, api
@@ -32,12 +32,7 @@ RECORD_BYTES = 1024  # simulated bytes per record, for offset lag
 async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
     """Describe this broker's log directories."""
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.r(
-            "DescribeLogDirsResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.cluster_authorization_failed,
-            results=(),
-        )
+        return ctx.answer("DescribeLogDirsResponse", ErrorCode.cluster_authorization_failed, None, results=())
     cluster = ctx.cluster
     broker_id = ctx.node.node_id
     dirs = cluster.log_dirs.get(broker_id) or (
@@ -99,4 +94,4 @@ async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
         )
         for d in dirs
     )
-    return ctx.r("DescribeLogDirsResponse", throttle_time=ZERO, error_code=0, results=results)
+    return ctx.answer("DescribeLogDirsResponse", 0, None, results=results)

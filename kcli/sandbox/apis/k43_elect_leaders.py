@@ -20,7 +20,7 @@ from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.image import Partition
 from kcli.sandbox.registry import api
 
@@ -32,18 +32,12 @@ async def handle_elect_leaders(ctx: RequestContext, request: Any) -> Any:
     """Elect leaders."""
     election = getattr(request, "election_type", 0)
     if not ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.r(
-            "ElectLeadersResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.cluster_authorization_failed,
-            replica_election_results=(),
+        return ctx.answer(
+            "ElectLeadersResponse", ErrorCode.cluster_authorization_failed, None, replica_election_results=()
         )
     if election not in (0, 1):
-        return ctx.r(
-            "ElectLeadersResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.invalid_request,
-            replica_election_results=(),
+        return ctx.answer(
+            "ElectLeadersResponse", ErrorCode.invalid_request, None, replica_election_results=()
         )
     cluster = ctx.cluster
     live = set(cluster.live_broker_ids())
@@ -80,9 +74,7 @@ async def handle_elect_leaders(ctx: RequestContext, request: Any) -> Any:
         if outcomes or not everything:
             results.append(ctx.r("ReplicaElectionResult", topic=name, partition_result=tuple(outcomes)))
     await cluster.commit(records)
-    return ctx.r(
-        "ElectLeadersResponse", throttle_time=ZERO, error_code=0, replica_election_results=tuple(results)
-    )
+    return ctx.answer("ElectLeadersResponse", 0, None, replica_election_results=tuple(results))
 
 
 def _elect(p: Partition, election: int, live: set[int]) -> tuple[int, str | None, Any]:

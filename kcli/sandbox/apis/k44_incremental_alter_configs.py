@@ -43,6 +43,20 @@ def authorize_config(
     return 0, None
 
 
+def resource_result(
+    ctx: RequestContext, struct: str, resource: Any, code: int, message: str | None, **values: Any
+) -> Any:
+    """The answer `struct` about one resource of a config request: its error and the resource."""
+    return ctx.r(
+        struct,
+        error_code=code,
+        error_message=message,
+        resource_type=resource.resource_type,
+        resource_name=resource.resource_name,
+        **values,
+    )
+
+
 def authorize_alter(ctx: RequestContext, resource_type: int, name: str) -> tuple[int, str | None]:
     """(error code, message) of ALTER_CONFIGS on one resource (0 when allowed)."""
     return authorize_config(ctx, AclOperation.ALTER_CONFIGS, resource_type, name)
@@ -117,13 +131,5 @@ async def handle_incremental_alter_configs(ctx: RequestContext, request: Any) ->
             responses.append(next(remote))
             continue
         code, message = results[id(resource)]
-        responses.append(
-            ctx.r(
-                "AlterConfigsResourceResponse",
-                error_code=code,
-                error_message=message,
-                resource_type=resource.resource_type,
-                resource_name=resource.resource_name,
-            )
-        )
+        responses.append(resource_result(ctx, "AlterConfigsResourceResponse", resource, code, message))
     return ctx.r("IncrementalAlterConfigsResponse", throttle_time=ZERO, responses=tuple(responses))

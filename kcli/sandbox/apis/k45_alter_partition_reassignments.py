@@ -21,7 +21,7 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 
@@ -49,11 +49,10 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
             )
             for t in request.topics
         )
-        return ctx.r(
+        return ctx.answer(
             "AlterPartitionReassignmentsResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.cluster_authorization_failed,
-            error_message=refusal,
+            ErrorCode.cluster_authorization_failed,
+            refusal,
             responses=denied,
             allow_replication_factor_change=allow_factor_change,
         )
@@ -113,11 +112,10 @@ async def handle_alter_partition_reassignments(ctx: RequestContext, request: Any
             ctx.r("ReassignableTopicResponse", name=topic_request.name, partitions=tuple(results))
         )
     await cluster.commit(records)
-    return ctx.r(
+    return ctx.answer(
         "AlterPartitionReassignmentsResponse",
-        throttle_time=ZERO,
-        error_code=0,
-        error_message=None,
+        0,
+        None,
         responses=tuple(responses),
         allow_replication_factor_change=allow_factor_change,
     )

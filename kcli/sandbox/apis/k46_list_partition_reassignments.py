@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kio.schema.errors import ErrorCode
-
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 
@@ -22,13 +20,7 @@ from kcli.sandbox.registry import api
 async def handle_list_partition_reassignments(ctx: RequestContext, request: Any) -> Any:
     """List ongoing reassignments."""
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.r(
-            "ListPartitionReassignmentsResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.cluster_authorization_failed,
-            error_message="Authorization failed.",
-            topics=(),
-        )
+        return ctx.refuse_cluster("ListPartitionReassignmentsResponse", topics=())
     image = ctx.cluster.image
     wanted: dict[str, set[int] | None] = (
         {t.name: set(t.partition_indexes) for t in request.topics} if request.topics is not None else {}
@@ -51,10 +43,4 @@ async def handle_list_partition_reassignments(ctx: RequestContext, request: Any)
         )
         if partitions:
             topics.append(ctx.r("OngoingTopicReassignment", name=topic.name, partitions=partitions))
-    return ctx.r(
-        "ListPartitionReassignmentsResponse",
-        throttle_time=ZERO,
-        error_code=0,
-        error_message=None,
-        topics=tuple(topics),
-    )
+    return ctx.answer("ListPartitionReassignmentsResponse", 0, None, topics=tuple(topics))

@@ -15,7 +15,7 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, QuotaMatchType, ResourceType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import Listener, api
 
 ENTITY_TYPES = ("user", "client-id", "ip")
@@ -26,13 +26,7 @@ async def handle_describe_client_quotas(ctx: RequestContext, request: Any) -> An
     """Describe client quotas."""
 
     def fail(code: int, message: str) -> Any:
-        return ctx.r(
-            "DescribeClientQuotasResponse",
-            throttle_time=ZERO,
-            error_code=code,
-            error_message=message,
-            entries=None,
-        )
+        return ctx.answer("DescribeClientQuotasResponse", code, message, entries=None)
 
     if not ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME):
         return fail(ErrorCode.cluster_authorization_failed, "Authorization failed.")
@@ -64,13 +58,7 @@ async def handle_describe_client_quotas(ctx: RequestContext, request: Any) -> An
                 values=tuple(ctx.r("ValueData", key=k, value=v) for k, v in sorted(values.items())),
             )
         )
-    return ctx.r(
-        "DescribeClientQuotasResponse",
-        throttle_time=ZERO,
-        error_code=0,
-        error_message=None,
-        entries=tuple(entries),
-    )
+    return ctx.answer("DescribeClientQuotasResponse", 0, None, entries=tuple(entries))
 
 
 def _matches(component: Any, names: dict[str, str | None]) -> bool:

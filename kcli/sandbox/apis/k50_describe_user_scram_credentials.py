@@ -13,7 +13,7 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 
@@ -21,13 +21,7 @@ from kcli.sandbox.registry import api
 async def handle_describe_user_scram_credentials(ctx: RequestContext, request: Any) -> Any:
     """Describe SCRAM credentials."""
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.r(
-            "DescribeUserScramCredentialsResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.cluster_authorization_failed,
-            error_message="Authorization failed.",
-            results=(),
-        )
+        return ctx.refuse_cluster("DescribeUserScramCredentialsResponse", results=())
     by_user: dict[str, list[Any]] = {}
     for credential in ctx.cluster.image.scram.values():
         by_user.setdefault(credential.name, []).append(credential)
@@ -61,10 +55,4 @@ async def handle_describe_user_scram_credentials(ctx: RequestContext, request: A
                 credential_infos=infos,
             )
         )
-    return ctx.r(
-        "DescribeUserScramCredentialsResponse",
-        throttle_time=ZERO,
-        error_code=0,
-        error_message=None,
-        results=tuple(results),
-    )
+    return ctx.answer("DescribeUserScramCredentialsResponse", 0, None, results=tuple(results))

@@ -29,7 +29,7 @@ from kio.schema.errors import ErrorCode
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, FeatureUpgradeType, ResourceType
 from kcli.metadata import records as _records
 from kcli.ops.features import load_catalog
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.features import dependency_problem, supported_feature
 from kcli.sandbox.registry import api
 
@@ -146,10 +146,4 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
         if ctx.version <= 1 and not code
         else ()
     )
-    return ctx.r(
-        "UpdateFeaturesResponse",
-        throttle_time=ZERO,
-        error_code=code,
-        error_message=message,
-        results=results,
-    )
+    return ctx.answer("UpdateFeaturesResponse", code, message, results=results)

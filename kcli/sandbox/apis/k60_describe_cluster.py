@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from kcli.kafka import ApiKey, EndpointType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 CLUSTER_AUTHORIZED_OPERATIONS_UNSET = -(2**31)
@@ -38,11 +38,10 @@ async def handle_describe_cluster(ctx: RequestContext, request: Any) -> Any:
     if error and ctx.version == 0:
         error = 42
     if error:
-        return ctx.r(
+        return ctx.answer(
             "DescribeClusterResponse",
-            throttle_time=ZERO,
-            error_code=error,
-            error_message=message,
+            error,
+            message,
             endpoint_type=own,
             cluster_id="",
             controller_id=-1,
@@ -56,48 +55,35 @@ async def handle_describe_cluster(ctx: RequestContext, request: Any) -> Any:
         for broker in sorted(cluster.image.brokers.values(), key=lambda b: b.broker_id):
             if broker.fenced and not include_fenced:
                 continue
-            host, port = cluster.advertised(broker.broker_id)
-            nodes.append(
-                ctx.r(
-                    "DescribeClusterBroker",
-                    broker_id=broker.broker_id,
-                    host=host,
-                    port=port,
-                    rack=broker.rack,
-                    is_fenced=broker.fenced,
-                )
-            )
+            nodes.append(_node(ctx, broker.broker_id, broker.rack, broker.fenced))
         controller_id = cluster.client_controller_id()
     else:
         for controller in sorted(cluster.image.controllers.values(), key=lambda c: c.controller_id):
             node = cluster.nodes.get(controller.controller_id)
             if node is None or not node.running:
                 continue
-            host, port = cluster.advertised(controller.controller_id)
-            nodes.append(
-                ctx.r(
-                    "DescribeClusterBroker",
-                    broker_id=controller.controller_id,
-                    host=host,
-                    port=port,
-                    rack=None,
-                    is_fenced=False,
-                )
-            )
+            nodes.append(_node(ctx, controller.controller_id, None, False))
         controller_id = cluster.active_controller_id
     operations = CLUSTER_AUTHORIZED_OPERATIONS_UNSET
     if request.include_cluster_authorized_operations:
         from kcli.sandbox.authorizer import authorized_operations
 
         operations = authorized_operations(ctx, 4, "kafka-cluster")
-    return ctx.r(
+    return ctx.answer(
         "DescribeClusterResponse",
-        throttle_time=ZERO,
-        error_code=0,
-        error_message=None,
+        0,
+        None,
         endpoint_type=own,
         cluster_id=cluster.cluster_id,
         controller_id=controller_id,
         brokers=tuple(nodes),
         cluster_authorized_operations=operations,
+    )
+
+
+def _node(ctx: RequestContext, node_id: int, rack: str | None, fenced: bool) -> Any:
+    """One DescribeClusterBroker entry, at the address the node advertises."""
+    host, port = ctx.cluster.advertised(node_id)
+    return ctx.r(
+        "DescribeClusterBroker", broker_id=node_id, host=host, port=port, rack=rack, is_fenced=fenced
     )

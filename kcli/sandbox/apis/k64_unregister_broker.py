@@ -15,7 +15,7 @@ from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.placement import leadership_after_loss
 from kcli.sandbox.registry import api
 
@@ -26,24 +26,18 @@ R: Any = _records
 async def handle_unregister_broker(ctx: RequestContext, request: Any) -> Any:
     """Unregister a broker."""
     if not ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
-        return ctx.r(
-            "UnregisterBrokerResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.cluster_authorization_failed,
-            error_message="Authorization failed.",
-        )
+        return ctx.refuse_cluster("UnregisterBrokerResponse")
     cluster = ctx.cluster
     registration = cluster.image.brokers.get(request.broker_id)
     if registration is None:
-        return ctx.r(
+        return ctx.answer(
             "UnregisterBrokerResponse",
-            throttle_time=ZERO,
-            error_code=ErrorCode.broker_id_not_registered,
-            error_message=f"Broker ID {request.broker_id} is not currently registered",
+            ErrorCode.broker_id_not_registered,
+            f"Broker ID {request.broker_id} is not currently registered",
         )
     records = [
         *leadership_after_loss(cluster, request.broker_id),
         R.UnregisterBrokerRecord(broker_id=request.broker_id, broker_epoch=registration.broker_epoch),
     ]
     await cluster.commit(records)
-    return ctx.r("UnregisterBrokerResponse", throttle_time=ZERO, error_code=0, error_message=None)
+    return ctx.answer("UnregisterBrokerResponse", 0, None)

@@ -17,7 +17,7 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ConfigResourceType, ResourceType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import Listener, api
 
 SUPPORTED_TYPES = (
@@ -43,10 +43,10 @@ async def handle_list_config_resources(ctx: RequestContext, request: Any) -> Any
     """List the resources that have configs."""
 
     def answer(code: int, resources: list[tuple[str, int]]) -> Any:
-        return ctx.r(
+        return ctx.answer(
             "ListConfigResourcesResponse",
-            throttle_time=ZERO,
-            error_code=code,
+            code,
+            None,
             config_resources=tuple(
                 ctx.r("ConfigResource", resource_name=name, resource_type=kind) for name, kind in resources
             ),

@@ -18,7 +18,7 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 
@@ -63,4 +63,4 @@ async def handle_add_raft_voter(ctx: RequestContext, request: Any) -> Any:
             )
     if not code and node is not None:
         await cluster.change_voters(add=(request.voter_id, node.directory_id))
-    return ctx.r("AddRaftVoterResponse", throttle_time=ZERO, error_code=code, error_message=message)
+    return ctx.answer("AddRaftVoterResponse", code, message)

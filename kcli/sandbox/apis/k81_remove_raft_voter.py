@@ -17,7 +17,7 @@ from kio.schema.errors import ErrorCode
 from kcli.kafka import ApiKey
 from kcli.metadata.uuids import kafka_uuid
 from kcli.sandbox.apis.k80_add_raft_voter import check_cluster
-from kcli.sandbox.context import ZERO, RequestContext
+from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
 
@@ -39,4 +39,4 @@ async def handle_remove_raft_voter(ctx: RequestContext, request: Any) -> Any:
             code, message = ErrorCode.invalid_request, "Cannot remove the last voter of the quorum."
     if not code:
         await cluster.change_voters(remove=request.voter_id)
-    return ctx.r("RemoveRaftVoterResponse", throttle_time=ZERO, error_code=code, error_message=message)
+    return ctx.answer("RemoveRaftVoterResponse", code, message)
