@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kcli.shell.commands import column_schema, print_entries, print_targets
+from kcli.shell.listing import column_schema, print_entries, print_targets
 from tests.conftest import invoke
 from tests.shell.conftest import write_small_log
 

@@ -19,10 +19,10 @@ from kcli.shell.commands import (
     Shell,
     TreeCommand,
     parse_line,
-    print_entries,
 )
 from kcli.shell.completion import suggest
 from kcli.shell.glob import component_regex, expand, normalize
+from kcli.shell.listing import print_entries
 
 
 def _shell(small_log: Path) -> tuple[Shell, list[str], list[str]]:
