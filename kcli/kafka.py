@@ -346,11 +346,13 @@ class Severity(IntEnum):
 
 
 class VarintError(ValueError):
-    """A varint that runs past the end of the data or is longer than ten bytes."""
+    """A varint that runs past the end of the data or is longer than ten bytes (`position`: the
+    byte where it starts). The metadata reader's CorruptData is one of these."""
 
-    def __init__(self, message: str, offset: int) -> None:
-        super().__init__(f"{message} at offset {offset}")
-        self.offset = offset
+    def __init__(self, message: str, position: int) -> None:
+        super().__init__(f"{message} at offset {position}")
+        self.message = message
+        self.position = position
 
 
 def read_uvarint(buf: bytes | bytearray | memoryview, pos: int) -> tuple[int, int]:

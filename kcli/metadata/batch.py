@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from crc32c import crc32c
 
-from kcli.metadata.codec import encode_varint
+from kcli.kafka import write_varint
 
 MAGIC = 2
 CONTROL_FLAG = 0x20
@@ -48,20 +48,20 @@ def encode_record(
 ) -> bytes:
     """One record of the records area (length-prefixed, no headers)."""
     body = bytearray(b"\x00")  # attributes, unused
-    body += encode_varint(timestamp_delta)
-    body += encode_varint(offset_delta)
+    body += write_varint(timestamp_delta)
+    body += write_varint(offset_delta)
     if key is None:
         body += b"\x01"  # varint -1
     else:
-        body += encode_varint(len(key))
+        body += write_varint(len(key))
         body += key
     if value is None:
         body += b"\x01"
     else:
-        body += encode_varint(len(value))
+        body += write_varint(len(value))
         body += value
     body += b"\x00"  # no headers
-    return encode_varint(len(body)) + bytes(body)
+    return write_varint(len(body)) + bytes(body)
 
 
 def compress(codec: Compression, data: bytes) -> bytes:

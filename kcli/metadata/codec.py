@@ -16,6 +16,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from kcli.kafka import write_uvarint
 from kcli.metadata.records import (
     CONTROL_RECORD_CLASSES,
     CONTROL_TYPES,
@@ -30,23 +31,6 @@ Reader = Callable[[Any, int], tuple[Any, int]]
 Writer = Callable[[Any, Any], None]
 
 _CONTROL_KEY = struct.Struct(">hh")
-
-
-def encode_uvarint(value: int) -> bytes:
-    """Unsigned LEB128 (Kafka's unsigned varint)."""
-    if value < 0:
-        raise ValueError(f"uvarint cannot hold a negative value: {value}")
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def encode_varint(value: int) -> bytes:
-    """Zig-zag signed varint/varlong, as the record layer uses for lengths and deltas."""
-    return encode_uvarint((value << 1) ^ (value >> 63))
 
 
 @functools.cache
@@ -88,7 +72,7 @@ def encode_body(record: object) -> bytes:
 
 def encode_metadata_record(record: MetadataRecord) -> bytes:
     """The value bytes of one metadata record: frame version, api key, version, body."""
-    header = bytes((FRAME_VERSION,)) + encode_uvarint(record.__api_key__) + encode_uvarint(record.__version__)
+    header = bytes((FRAME_VERSION,)) + write_uvarint(record.__api_key__) + write_uvarint(record.__version__)
     return header + encode_body(record)
 
 

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from crc32c import crc32c
 
+from kcli.kafka import VarintError, read_varint
 from kcli.metadata.codec import control_body_reader, metadata_body_reader
 from kcli.metadata.read_model import (
     _BATCH,
@@ -24,31 +25,6 @@ from kcli.metadata.read_model import (
 )
 
 # -- pure readers: (buffer, offset) -> (value, consumed) ---------------------------------------------
-
-
-def read_uvarint(buf: Any, pos: int) -> tuple[int, int]:
-    """Unsigned LEB128 at `pos` -> (value, bytes consumed)."""
-    result = 0
-    shift = 0
-    start = pos
-    while True:
-        try:
-            byte = buf[pos]
-        except IndexError:
-            raise CorruptData("varint runs past the end of the data", start) from None
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos - start
-        shift += 7
-        if shift > 63:
-            raise CorruptData("varint longer than 10 bytes", start)
-
-
-def read_varint(buf: Any, pos: int) -> tuple[int, int]:
-    """Zig-zag signed varint/varlong -> (value, bytes consumed)."""
-    raw, size = read_uvarint(buf, pos)
-    return (raw >> 1) ^ -(raw & 1), size
 
 
 def read_batch(buf: Any, pos: int) -> tuple[Batch, int]:
@@ -97,7 +73,7 @@ def decompress(codec: int, data: bytes, position: int) -> bytes:
             return bytes(cramjam.lz4.decompress(data))
         if codec == 4:
             return bytes(cramjam.zstd.decompress(data))
-    except CorruptData:
+    except VarintError:
         raise
     except Exception as error:  # cramjam raises its own DecompressionError types
         raise CorruptData(f"cannot decompress batch (codec {codec}): {error}", position) from None

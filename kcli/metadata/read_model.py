@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from kcli.errors import KcliError
+from kcli.kafka import VarintError
 
 _BATCH = struct.Struct(">qiibIhiqqqhii")
 BATCH_OVERHEAD = 61
@@ -46,11 +47,13 @@ class DecodeError(KcliError):
         )
 
 
-class CorruptData(Exception):
-    """A problem found by the pure readers, before the file name is known (wrapped in DecodeError)."""
+class CorruptData(VarintError):
+    """A problem found by the pure readers, before the file name is known (wrapped in DecodeError).
+
+    A VarintError, so one `except VarintError` takes both this and a bad varint from kcli.kafka."""
 
     def __init__(self, message: str, position: int, offset: int | None = None) -> None:
-        super().__init__(message)
+        ValueError.__init__(self, message)
         self.message = message
         self.position = position
         self.offset = offset

@@ -37,6 +37,7 @@ from typing import IO, Any
 
 from crc32c import crc32c
 
+from kcli.kafka import VarintError, read_uvarint
 from kcli.metadata.codec import metadata_body_reader
 from kcli.metadata.framing import (
     _GENERAL,
@@ -49,7 +50,6 @@ from kcli.metadata.framing import (
     decode_value,
     decompress,
     frame_record,
-    read_uvarint,
 )
 from kcli.metadata.invariants import LogInvariants
 from kcli.metadata.read_model import (
@@ -151,7 +151,7 @@ class FileReader:
             if problem is not None:
                 self.batch_failed(problem)
 
-    def scan_batch(self, batch: BatchSpan, sink: RecordSink) -> CorruptData | None:
+    def scan_batch(self, batch: BatchSpan, sink: RecordSink) -> VarintError | None:
         """Frame one batch's records and hand each to `sink`; returns what stopped the batch early
         (the records before it were handed over), for the caller to report with `batch_failed`.
 
@@ -178,7 +178,7 @@ class FileReader:
         index = 0
         ts_delta = 0
         key_start = key_length = 0
-        problem: CorruptData | None = None
+        problem: VarintError | None = None
         failed = 0
         while index < count:
             plain = False
@@ -218,7 +218,7 @@ class FileReader:
                     )
                     if value_length < 3 and not control:
                         raise CorruptData(f"metadata record value of {value_length} bytes", shift + value)
-                except CorruptData as found:
+                except VarintError as found:
                     problem = found
                     break
                 value_end = value + max(value_length, 0)
@@ -258,7 +258,7 @@ class FileReader:
                     found_entry = self.entry_at(
                         batch, index, first, value, value_end, ts_delta, key_start, key_length
                     )
-                except CorruptData as stop:
+                except VarintError as stop:
                     problem = stop
                     failed = 1
                     break
@@ -341,7 +341,7 @@ class FileReader:
             record = self._decode(readers, False, api_key, version, area, body, value_end, shift, offset)
         return Entry(offset, epoch, timestamp, False, api_key, version, record)
 
-    def batch_failed(self, problem: CorruptData) -> None:
+    def batch_failed(self, problem: VarintError) -> None:
         """A batch stopped early: report (or raise) and count it as skipped."""
         self._problem(problem)
         self.stats.skipped_batches += 1
@@ -452,7 +452,7 @@ class FileReader:
                 batch_end = pos + 12 + length
                 if crc32c(view[pos + 21 : batch_end]) != crc:
                     raise CorruptData("CRC-32C mismatch", base + pos)
-            except CorruptData as problem:
+            except VarintError as problem:
                 self._problem(problem)
                 plausible = plausible_end(buf, pos, size - base)
                 if plausible is None:
@@ -497,7 +497,7 @@ class FileReader:
             if codec:
                 try:
                     area: Any = decompress(codec, buf[pos + BATCH_OVERHEAD : batch_end], base + pos)
-                except CorruptData as problem:
+                except VarintError as problem:
                     self._problem(problem)
                     stats.skipped_batches += 1
                     pos = batch_end
@@ -516,7 +516,7 @@ class FileReader:
 
     # -- errors and the general decoder ------------------------------------------------------------
 
-    def _problem(self, problem: CorruptData) -> None:
+    def _problem(self, problem: VarintError) -> None:
         error = DecodeError(
             problem.message,
             file=str(self.path),
@@ -549,7 +549,7 @@ class FileReader:
             readers[key << 16 | version] = compiled or metadata_body_reader(key, version)
         try:
             record = decode_value(key, version, control, area, start, end)
-        except CorruptData as problem:
+        except VarintError as problem:
             if not self.skip_corrupt:
                 raise DecodeError(
                     f"offset {offset}: {problem.message}",

@@ -101,7 +101,6 @@ CONTROL_RECORD_CLASSES: Final[Mapping[tuple[int, int], type[ControlRecord]]] = {
 CONTROL_TYPES: Final[Mapping[type, int]] = {cls: key for (key, _), cls in CONTROL_RECORD_CLASSES.items()}
 
 
-
 def record_name(cls: type) -> str:
     """Kafka's name of a record class: a metadata class's `__record_name__`, a kio control class's own name."""
     return getattr(cls, "__record_name__", cls.__name__)
