@@ -237,30 +237,41 @@ def json_formatter(api_key: int, version: int) -> Callable[[tuple[Any, ...]], st
     return render
 
 
-_RAW_UUID_JSON: dict[bytes, str] = {}
+class _TextCache(dict[Any, str]):
+    """Values' JSON text by value, made on first use (`cache[value]`: a subscript, no call, when
+    known) and forgotten wholesale past a million entries, so memory stays bounded."""
+
+    def __init__(self, spell: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.spell = spell
+
+    def __missing__(self, value: Any) -> str:
+        if len(self) > 1_000_000:
+            self.clear()
+        text = self[value] = self.spell(value)
+        return text
 
 
-def _raw_uuid_json(raw: bytes) -> str:
+def _raw_uuid_spelling(raw: bytes) -> str:
     """A uuid's 16 raw bytes as the dump spells it (all zeros: null, as kio reads them)."""
-    text = _RAW_UUID_JSON.get(raw)
-    if text is None:
-        from kcli.metadata.fastdecode import shared_uuid
+    from kcli.metadata.fastdecode import shared_uuid
 
-        if len(_RAW_UUID_JSON) > 1_000_000:
-            _RAW_UUID_JSON.clear()
-        text = _RAW_UUID_JSON[raw] = _uuid_json(shared_uuid(raw))
-    return text
+    return _uuid_json(shared_uuid(raw))
+
+
+_RAW_UUID_JSON = _TextCache(_raw_uuid_spelling)
+# Replica ids, epochs and states repeat across a log: their text is looked up, not formatted again.
+_INT_TEXT = _TextCache(str)
 
 
 def _layout_json(sources: list[Any]) -> tuple[str, dict[str, Any]]:
     """The `data` object text of one layout (kcli.metadata.layouts, arrays unpacked an element an
     item) as the inside of an f-string over its items `t`: arrays of a known length are spelled
-    out, so no join per record; uuids are looked up by their bytes."""
+    out, so no join per record; uuids and ints are looked up by value."""
     parts = []
     for source in sources:
         index, count, item = source.slot, source.length, source.field
-        uuid = item.kafka_type == "uuid"
-        cell = "{{_known(t[{0}]) or _uuid(t[{0}])}}" if uuid else "{{t[{0}]}}"
+        cell = "{{_uuid[t[{0}]]}}" if item.kafka_type == "uuid" else "{{_int[t[{0}]]}}"
         if source.kind == "value":
             text = cell.format(index)
         elif source.kind == "items":
@@ -272,7 +283,7 @@ def _layout_json(sources: list[Any]) -> tuple[str, dict[str, Any]]:
         else:
             text = _encode(list(item.default) if isinstance(item.default, tuple) else item.default)
         parts.append(f'"{camel(item.name)}":{text}')
-    return "{{" + ",".join(parts) + "}}", {"_uuid": _raw_uuid_json, "_known": _RAW_UUID_JSON.get}
+    return "{{" + ",".join(parts) + "}}", {"_uuid": _RAW_UUID_JSON, "_int": _INT_TEXT}
 
 
 def _renderer(api_key: int, version: int) -> Callable[[Any, int, int], str | None] | None:

@@ -170,7 +170,8 @@ def run_tree(
 
 def _write_lines(write: Callable[[str], object], lines: list[str]) -> None:
     if lines:
-        write("\n".join(lines) + "\n")
+        lines.append("")  # the last line's newline, without copying the joined text again
+        write("\n".join(lines))
         lines.clear()
 
 
