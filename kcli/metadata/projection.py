@@ -23,6 +23,7 @@ from typing import Any
 from kcli.metadata.framing import FastHandler, RunHandler
 from kcli.metadata.read_model import BatchSpan, Entry, ReadStats
 from kcli.metadata.reader import FileReader
+from kcli.metadata.tree import ALIASES
 
 TOPIC_NAMES = frozenset({2, 9})  # TopicRecord, RemoveTopicRecord
 TOPICS = frozenset({2, 3, 5, 9, 28})  # + PartitionRecord, PartitionChangeRecord, ClearElrRecord
@@ -43,24 +44,13 @@ _AREAS: tuple[tuple[tuple[str, ...], frozenset[int], frozenset[int]], ...] = (
 )
 # Where the tree does not yet depend on records: below these only the areas above are dynamic.
 _STATIC = {(), ("image",), ("image", "cluster"), ("image", "topics"), ("image", "acls")}
-_ALIASES = {
-    "topics": ("image", "topics", "byName"),
-    "topicIds": ("image", "topics", "byId"),
-    "brokers": ("image", "cluster", "brokers"),
-    "controllers": ("image", "cluster", "controllers"),
-    "features": ("image", "features"),
-    "configs": ("image", "configs"),
-    "acl": ("image", "acls", "byId"),
-    "producerIds": ("image", "producerIds"),
-    "client-quotas": ("image", "clientQuotas"),
-}
 
 
 def keys_for(path: tuple[str, ...], depth: int | None) -> frozenset[int] | None:
     """The record types the node at `path` (absolute components, no globs) needs to be shown down to
     `depth` levels below it (None: every level); None when the whole image is needed."""
-    if path and path[0] in _ALIASES:
-        path = _ALIASES[path[0]] + path[1:]
+    if path and path[0] in ALIASES:
+        path = ALIASES[path[0]] + path[1:]
     if path[:1] == ("local",) or (path == () and (depth is None or depth > 2)):
         return None  # the counts of unknown and skipped records: every body decoded
     if path == ("image", "provenance"):
@@ -170,10 +160,4 @@ def read_records(
         min_offset=min_offset,
     )
     out: list[Entry] = []
-    sink = _Chosen(chosen, out)
-    for batch in reader.batches(data):
-        problem = reader.scan_batch(batch, sink)
-        yield from out
-        out.clear()
-        if problem is not None:
-            reader.batch_failed(problem)
+    yield from reader.collected(_Chosen(chosen, out), out, data)

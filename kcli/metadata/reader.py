@@ -136,7 +136,11 @@ class FileReader:
     def entries(self, data: bytes | None = None) -> Iterator[Entry]:
         """The records of the file in order (every one through the general decoder)."""
         out: list[Entry] = []
-        sink = _Collect(out, self)
+        return self.collected(_Collect(out, self), out, data)
+
+    def collected(self, sink: RecordSink, out: list[Entry], data: bytes | None = None) -> Iterator[Entry]:
+        """`scan` to a `sink` that appends to `out`, yielding what each batch added (so a reader of
+        entries never holds more than a batch's worth)."""
         for batch in self.batches(data):
             problem = self.scan_batch(batch, sink)
             yield from out
