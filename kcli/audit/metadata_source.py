@@ -92,7 +92,7 @@ def metadata_log_dirs(storage: Storage, root: str) -> list[str]:
 
 def plan_tasks(storage: Storage, roots: Sequence[str]) -> HistoryPlan:
     """The files to read, one task each: every segment, and the newest snapshot of each log."""
-    from kcli.client.properties import parse_properties
+    from kcli.properties import parse_properties
 
     tasks: list[FileTask] = []
     logs = 0

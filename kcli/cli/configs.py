@@ -119,8 +119,8 @@ def _entity_names_in_order(ctx: typer.Context, names: ListOpt) -> list[str]:
 
 
 def _read_config_file(path: Path) -> dict[str, str]:
-    from kcli.client.properties import parse_properties
     from kcli.files import read_text
+    from kcli.properties import parse_properties
 
     try:
         text = read_text(path, what="--add-config-file")

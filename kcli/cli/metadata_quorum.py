@@ -233,8 +233,8 @@ def _watch(
 
 
 def _load_meta(path: Path) -> dict[str, str]:
-    from kcli.client.properties import parse_properties
     from kcli.files import read_text
+    from kcli.properties import parse_properties
 
     return parse_properties(read_text(path, what="meta.properties"))
 
@@ -251,8 +251,8 @@ def add_controller(
     profile: ProfileOpt = None,
 ) -> None:
     """Add the controller whose server.properties is --command-config as a voter (AddRaftVoter)."""
-    from kcli.client.properties import read_properties_file
     from kcli.ops.quorum import ControllerChange, controller_to_add
+    from kcli.properties import read_properties_file
 
     env = env_of(ctx)
     args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)

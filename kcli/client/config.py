@@ -37,10 +37,10 @@ from kcli.client.config_keys import (
 )
 from kcli.client.endpoints import Endpoint, parse_endpoints
 from kcli.client.jaas import parse_jaas
-from kcli.client.properties import read_properties_file
 from kcli.client.toml_profiles import default_profile_name, load_profiles
 from kcli.errors import UsageError
 from kcli.kafka import EndpointType
+from kcli.properties import read_properties_file
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

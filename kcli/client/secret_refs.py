@@ -96,7 +96,7 @@ def _from_file(spec: str, *, key: str, source: str) -> str:
         ) from None
     if not prop:
         return text.rstrip("\r\n")
-    from kcli.client.properties import parse_properties
+    from kcli.properties import parse_properties
 
     values = parse_properties(text)
     if prop not in values:

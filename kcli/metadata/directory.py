@@ -24,6 +24,7 @@ from typing import Any
 from kcli.errors import UsageError
 from kcli.metadata.read_model import ReadStats
 from kcli.metadata.reader import FileReader
+from kcli.properties import parse_properties
 
 METADATA_PARTITION = "__cluster_metadata-0"
 _SEGMENT = re.compile(r"^(\d{20})\.log$")
@@ -221,13 +222,7 @@ def _properties(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return {}
-    out: dict[str, str] = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith(("#", "!")) and "=" in line:
-            key, _, value = line.partition("=")
-            out[key.strip()] = value.strip()
-    return out
+    return parse_properties(text)
 
 
 def _json(path: Path) -> dict[str, Any] | None:

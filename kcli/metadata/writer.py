@@ -51,6 +51,7 @@ from kcli.metadata.batch import MAX_BATCH_BYTES, Compression, encode_batch
 from kcli.metadata.codec import encode_control_record, encode_metadata_record
 from kcli.metadata.records import ControlRecord, MetadataRecord
 from kcli.metadata.uuids import kafka_uuid
+from kcli.properties import parse_properties
 
 METADATA_PARTITION = "__cluster_metadata-0"
 # Uuid.METADATA_TOPIC_ID: bytes 0..0 01.
@@ -268,7 +269,7 @@ class MetadataLogWriter:
     def _write_meta_properties(self, directory_id: str | None) -> None:
         path = self.directory / "meta.properties"
         if path.exists():
-            existing = _read_properties(path.read_text(encoding="utf-8"))
+            existing = parse_properties(path.read_text(encoding="utf-8"))
             if existing.get("node.id") != str(self.node_id) or existing.get("cluster.id") != self.cluster_id:
                 raise ValueError(
                     f"{path} belongs to node {existing.get('node.id')} of cluster {existing.get('cluster.id')}, "
@@ -374,16 +375,6 @@ def _read_epoch_checkpoint(path: Path) -> list[tuple[int, int]]:
     count = int(lines[1])
     pairs = [line.split() for line in lines[2 : 2 + count]]
     return [(int(epoch), int(offset)) for epoch, offset in pairs]
-
-
-def _read_properties(text: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith(("#", "!")) and "=" in line:
-            key, _, value = line.partition("=")
-            out[key.strip()] = value.strip()
-    return out
 
 
 def _replace_text(path: Path, text: str) -> None:

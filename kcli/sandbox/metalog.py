@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from kcli.metadata import records as _records
 from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
 from kcli.metadata.writer import METADATA_PARTITION, MetadataLogWriter
+from kcli.properties import parse_properties
 from kcli.sandbox.registration import bootstrap_records
 from kcli.sandbox.replica import ReplicaError, ReplicaLog, fetch
 from kcli.sandbox.settings import CONTROLLER_ID_FLOOR
@@ -78,13 +79,7 @@ def _now_ms() -> int:
 
 def read_properties(path: Path) -> dict[str, str]:
     """A Java .properties file as a dict (comments skipped)."""
-    out: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line and not line.startswith(("#", "!")) and "=" in line:
-            key, _, value = line.partition("=")
-            out[key.strip()] = value.strip()
-    return out
+    return parse_properties(path.read_text(encoding="utf-8"))
 
 
 def majority(count: int) -> int:

@@ -9,10 +9,10 @@ import pytest
 from kcli.client.config import ClientConfig, resolve_client_config
 from kcli.client.endpoints import Endpoint, parse_endpoints
 from kcli.client.jaas import parse_jaas
-from kcli.client.properties import parse_properties
 from kcli.client.toml_profiles import load_profiles
 from kcli.errors import UsageError
 from kcli.kafka import EndpointType
+from kcli.properties import parse_properties
 from tests.conftest import invoke
 
 # ---- .properties ----------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from kcli.client import protocol
 from kcli.client.admin import Admin, Target
 from kcli.client.config import config_from_properties
 from kcli.client.errors import ConnectionFailed
-from kcli.client.properties import parse_properties
 from kcli.errors import KcliError
+from kcli.properties import parse_properties
 from tests.conftest import invoke
 
 pytestmark = pytest.mark.sandbox

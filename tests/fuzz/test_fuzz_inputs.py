@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kcli.client.config import resolve_client_config
-from kcli.client.properties import parse_properties
 from kcli.client.toml_profiles import load_profiles
 from kcli.errors import KcliError
 from kcli.ops import acls
 from kcli.ops.config_spec import parse_add_config
 from kcli.ops.reassign.json_format import parse_broker_list, parse_reassignment, parse_topics_to_move
+from kcli.properties import parse_properties
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PUNCTUATION = st.sampled_from([*list("=:,[]{}\\\"'#!. \t\n\r-_;@*/"), "\\u00e9", "\\u", "é", "\x00"])

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kcli.client.properties import parse_properties
+from kcli.properties import parse_properties
 
 pytestmark = pytest.mark.sandbox
 NEW = 104

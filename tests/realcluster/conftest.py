@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from kcli.client.properties import read_properties_file
+from kcli.properties import read_properties_file
 
 
 @dataclass(frozen=True)
