@@ -15,19 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
-from kcli.cli.common import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ConnectionArgs,
-    OutputOpt,
-    ProfileOpt,
-    client_config,
-    env_of,
-    exit_with,
-    guarded,
-    run,
-)
+from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
+from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -84,12 +73,10 @@ def _binding_lines(bindings: tuple[AclBinding, ...]) -> list[str]:
     return lines
 
 
-async def _list(config: ClientConfig, opts: AclOptions) -> tuple[AclBinding, ...]:
-    from kcli.client.admin import Admin
+def _list(config: ClientConfig, opts: AclOptions) -> tuple[AclBinding, ...]:
     from kcli.ops.acls import list_filters
 
-    async with Admin(config) as admin:
-        return await _current(admin, list_filters(opts))
+    return run_admin(config, lambda admin: _current(admin, list_filters(opts)))
 
 
 def _do_list(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptions) -> None:
@@ -97,7 +84,7 @@ def _do_list(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOpti
     from kcli.render import acls as view
     from kcli.render import emit
 
-    bindings = run(_list(config, opts))
+    bindings = _list(config, opts)
     listing = view.AclListing(
         bindings=bindings, principals=tuple(parse_principal(p) for p in opts.principals)
     )
@@ -105,7 +92,6 @@ def _do_list(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOpti
 
 
 def _do_add(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptions, dry_run: bool) -> int:
-    from kcli.client.admin import Admin
     from kcli.ops.acls import AclBinding, binding_to_json, bindings_to_add, list_filters
     from kcli.render import acls as view
     from kcli.render import write_json, write_rich
@@ -113,13 +99,11 @@ def _do_add(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptio
 
     wanted = bindings_to_add(opts)
 
-    async def go() -> tuple[acl_run.AddResult, tuple[AclBinding, ...]]:
-        async with Admin(config) as admin:
-            result = await acl_run.add(admin, wanted, dry_run=dry_run)
-            after = () if dry_run else await _current(admin, list_filters(opts))
-            return result, after
+    async def go(admin: Admin) -> tuple[acl_run.AddResult, tuple[AclBinding, ...]]:
+        result = await acl_run.add(admin, wanted, dry_run=dry_run)
+        return result, () if dry_run else await _current(admin, list_filters(opts))
 
-    result, after = run(go())
+    result, after = run_admin(config, go)
     if output is OutputFormat.json:
         write_json(
             env,
@@ -166,7 +150,6 @@ def _do_add(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptio
 def _do_remove(
     env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptions, asker: _Asker, dry_run: bool
 ) -> int:
-    from kcli.client.admin import Admin
     from kcli.ops.acls import binding_to_json, deletion_filters, list_filters
     from kcli.render import acls as view
     from kcli.render import write_json
@@ -184,13 +167,11 @@ def _do_remove(
             asker.say(line)
         return asker.ask(view.remove_prompt(resource_filter, filters), what="remove ACLs")
 
-    async def go() -> tuple[acl_run.RemoveResult, tuple[AclBinding, ...]]:
-        async with Admin(config) as admin:
-            result = await acl_run.remove(admin, plan, confirm=confirm, dry_run=dry_run)
-            after = () if dry_run else await _current(admin, list_filters(opts))
-            return result, after
+    async def go(admin: Admin) -> tuple[acl_run.RemoveResult, tuple[AclBinding, ...]]:
+        result = await acl_run.remove(admin, plan, confirm=confirm, dry_run=dry_run)
+        return result, () if dry_run else await _current(admin, list_filters(opts))
 
-    result, after = run(go())
+    result, after = run_admin(config, go)
     if output is OutputFormat.json:
         write_json(
             env,
@@ -225,7 +206,7 @@ def _do_remove(
 def _do_export(env: Env, config: ClientConfig, opts: AclOptions, target: str) -> None:
     from kcli.ops.acls import export_document
 
-    bindings = run(_list(config, opts))
+    bindings = _list(config, opts)
     text = json.dumps(export_document(bindings), indent=2) + "\n"
     if target == "-":
         env.stdout.write(text)
@@ -248,7 +229,6 @@ def _do_import(
     prune: bool,
     dry_run: bool,
 ) -> int:
-    from kcli.client.admin import Admin
     from kcli.files import DOCUMENT_LIMIT, read_stream, read_text
     from kcli.ops.acls import list_filters, parse_document
     from kcli.render import acls as view
@@ -274,13 +254,12 @@ def _do_import(
             f"Are you sure you want to remove these {len(extra)} ACL binding(s)? (y/n)", what="prune ACLs"
         )
 
-    async def go() -> acl_run.ImportResult:
-        async with Admin(config) as admin:
-            return await acl_run.import_bindings(
-                admin, desired, scope=scope, prune=prune, dry_run=dry_run, confirm_prune=confirm_prune
-            )
-
-    result = run(go())
+    result = run_admin(
+        config,
+        lambda admin: acl_run.import_bindings(
+            admin, desired, scope=scope, prune=prune, dry_run=dry_run, confirm_prune=confirm_prune
+        ),
+    )
     if output is OutputFormat.json:
         write_json(
             env,
@@ -297,6 +276,7 @@ def _do_import(
 
 
 MISSING_BOOTSTRAP = "One of --bootstrap-server or --bootstrap-controller must be specified"
+BOTH_BOOTSTRAPS = "Only one of --bootstrap-server or --bootstrap-controller must be specified"
 
 
 def register(app: typer.Typer) -> None:
@@ -304,6 +284,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("acls", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
+    @connection_options
     def acls(
         ctx: typer.Context,
         add: Annotated[bool, typer.Option("--add", help="Add ACLs.")] = False,
@@ -406,25 +387,16 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         force: Annotated[bool, typer.Option("--force", help="Do not ask for confirmation.")] = False,
-        bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
-        command_config: CommandConfigOpt = None,
-        profile: ProfileOpt = None,
+        connection: ConnectionArgs = CONNECTION,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Add, remove, list, export or import ACLs (kafka-acls.sh)."""
         from kcli.ops.acls import AclOptions, check_options
 
         env = env_of(ctx)
-        if bootstrap_server and bootstrap_controller:
-            raise UsageError("Only one of --bootstrap-server or --bootstrap-controller must be specified")
-        args = ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
+        config = client_config(
+            connection, env, missing_bootstrap=MISSING_BOOTSTRAP, both_bootstraps=BOTH_BOOTSTRAPS
         )
-        config = client_config(args, env, missing_bootstrap=MISSING_BOOTSTRAP)
         opts = AclOptions(
             add=add,
             remove=remove,

@@ -7,30 +7,23 @@ Connection options go after the subcommand, as kafka-cluster.sh takes them (befo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcli.cli.common import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
+from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin
+from kcli.cli.connection_options import (
+    CONNECTION,
     ConnectionArgs,
-    OutputOpt,
-    ProfileOpt,
     client_config,
-    connection_args,
-    env_of,
-    exit_with,
+    connection_options,
     group_connection_options,
-    guarded,
-    run,
 )
 from kcli.errors import ExitCode
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
-    from kcli.client.api.cluster import ClusterEndpoints, NodeApiVersions
     from kcli.ops.doctor import ClusterFacts
 
 app = typer.Typer(
@@ -45,48 +38,35 @@ app.callback()(group_connection_options)
 
 @app.command("cluster-id")
 @guarded
+@connection_options
 def cluster_id(
-    ctx: typer.Context,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Print the cluster id, as kafka-cluster.sh cluster-id does (the same as `kcli cluster-id`)."""
     from kcli.cli import cluster_id as tool
 
-    tool.show(connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), output)
+    tool.show(connection, output)
 
 
 @app.command()
 @guarded
+@connection_options
 def unregister(
     ctx: typer.Context,
     broker_id: Annotated[int, typer.Option("--id", "-i", help="Id of the (shut down) broker to unregister.")],
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Unregister a broker that is gone for good (UnregisterBroker)."""
-    from kcli.client.admin import Admin
     from kcli.client.api import cluster as wire
     from kcli.client.errors import UnsupportedByServer
     from kcli.render import cluster as render
 
     env = env_of(ctx)
-    config = client_config(
-        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
-    )
-
-    async def go() -> None:
-        async with Admin(config) as admin:
-            await wire.unregister_broker(admin, broker_id)
-
+    config = client_config(connection, env)
     try:
-        run(go())
+        run_admin(config, lambda admin: wire.unregister_broker(admin, broker_id))
     except UnsupportedByServer:
         # kafka-cluster.sh reports this on stdout and exits 0.
         emit(
@@ -108,38 +88,31 @@ def unregister(
 
 @app.command("list-endpoints")
 @guarded
+@connection_options
 def list_endpoints(
     ctx: typer.Context,
     include_fenced_brokers: Annotated[
         bool, typer.Option("--include-fenced-brokers", help="Also list fenced brokers (DescribeCluster v2).")
     ] = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """List the brokers (or, with --bootstrap-controller, the controllers) and their endpoints."""
-    from kcli.client.admin import Admin
     from kcli.client.api import cluster as wire
     from kcli.client.errors import UnsupportedByServer
     from kcli.errors import UsageError
     from kcli.render import cluster as render
 
     env = env_of(ctx)
-    args = connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
-    if include_fenced_brokers and args.bootstrap_controller:
+    if include_fenced_brokers and connection.bootstrap_controller:
         raise UsageError(
             "The option --include-fenced-brokers is only supported with --bootstrap-server option"
         )
-    config = client_config(args, env)
-
-    async def go() -> ClusterEndpoints:
-        async with Admin(config) as admin:
-            return await wire.list_endpoints(admin, include_fenced=include_fenced_brokers)
-
+    config = client_config(connection, env)
     try:
-        result = run(go())
+        result = run_admin(
+            config, lambda admin: wire.list_endpoints(admin, include_fenced=include_fenced_brokers)
+        )
     except UnsupportedByServer as error:
         # kafka-cluster.sh prints UnsupportedVersionException's message on stdout and exits 0.
         env.out(error.line())
@@ -156,39 +129,29 @@ def list_endpoints(
 
 @app.command("api-versions")
 @guarded
+@connection_options
 def api_versions(
     ctx: typer.Context,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Show the API versions each broker (or, with --bootstrap-controller, each controller) offers.
 
     Each API prints its version range and the version kcli would use with that node; a client API
     the node does not offer prints UNSUPPORTED. Exit 1 when a node could not be asked.
     """
-    from kcli.client.admin import Admin
     from kcli.client.api import cluster as wire
     from kcli.render import cluster as render
 
     env = env_of(ctx)
-    config = client_config(
-        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
-    )
-
-    async def go() -> tuple[str, tuple[NodeApiVersions, ...]]:
-        async with Admin(config) as admin:
-            return await wire.api_versions(admin)
-
-    result = run(go())
+    result = run_admin(client_config(connection, env), wire.api_versions)
     emit(env, output, result, text=render.api_versions_lines, json_value=render.api_versions_json)
     exit_with(ExitCode.ERROR if any(node.error for node in result[1]) else ExitCode.OK)
 
 
 @app.command()
 @guarded
+@connection_options
 def doctor(
     ctx: typer.Context,
     fail_on: Annotated[
@@ -201,10 +164,7 @@ def doctor(
         int, typer.Option("--timeout-ms", min=100, help="Deadline for each endpoint probe and cluster call.")
     ] = 10000,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Check every advertised endpoint, node identity, the controller, quorum, fencing and metadata.version.
 
@@ -218,28 +178,13 @@ def doctor(
 
     threshold = Severity.parse(fail_on)
     env = env_of(ctx)
-    args = connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
-    if args.bootstrap_server and args.bootstrap_controller:
+    if connection.bootstrap_server and connection.bootstrap_controller:
         configs = [
-            client_config(
-                ConnectionArgs(
-                    bootstrap_server=args.bootstrap_server,
-                    command_config=args.command_config,
-                    profile=args.profile,
-                ),
-                env,
-            ),
-            client_config(
-                ConnectionArgs(
-                    bootstrap_controller=args.bootstrap_controller,
-                    command_config=args.command_config,
-                    profile=args.profile,
-                ),
-                env,
-            ),
+            client_config(replace(connection, bootstrap_controller=None), env),
+            client_config(replace(connection, bootstrap_server=None), env),
         ]
     else:
-        configs = [client_config(args, env)]
+        configs = [client_config(connection, env)]
 
     async def go() -> ClusterFacts:
         return await collect_facts(configs, timeout_ms=timeout_ms)

@@ -7,18 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from kcli.cli.common import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ConnectionArgs,
-    OutputOpt,
-    ProfileOpt,
-    client_config,
-    env_of,
-    guarded,
-    run,
-)
+from kcli.cli.common import OutputOpt, env_of, guarded, run
+from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
@@ -67,18 +57,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("cluster-id")
     @guarded
-    def cluster_id(
-        bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
-        command_config: CommandConfigOpt = None,
-        profile: ProfileOpt = None,
-        output: OutputOpt = OutputFormat.text,
-    ) -> None:
+    @connection_options
+    def cluster_id(connection: ConnectionArgs = CONNECTION, output: OutputOpt = OutputFormat.text) -> None:
         """Print the cluster id (like kafka-cluster.sh cluster-id), from brokers or controllers."""
-        args = ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        )
-        show(args, output)
+        show(connection, output)

@@ -13,20 +13,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
-from kcli.cli.common import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ConnectionArgs,
-    OutputOpt,
-    ProfileOpt,
-    client_config,
-    env_of,
-    exit_with,
-    guarded,
-    run,
-)
+from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin
 from kcli.cli.completers import config_names, entity_types, profile_names
+from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -36,7 +25,7 @@ if TYPE_CHECKING:
     from kcli.client.config import ClientConfig
     from kcli.env import Env
     from kcli.ops.config_model import AlterOutcome, ConfigDiff, DescribeResult
-    from kcli.ops.config_spec import ConfigChanges, Selection
+    from kcli.ops.config_spec import Selection
 
 _E = "Entity"
 _C = "Changes"
@@ -129,24 +118,6 @@ def _read_config_file(path: Path) -> dict[str, str]:
     return parse_properties(text)
 
 
-async def _describe(config: ClientConfig, selection: Selection, describe_all: bool) -> DescribeResult:
-    from kcli.client.admin import Admin
-    from kcli.workflows import configs as config_run
-
-    async with Admin(config) as admin:
-        return await config_run.describe(admin, selection, describe_all=describe_all)
-
-
-async def _alter(
-    config: ClientConfig, selection: Selection, changes: ConfigChanges, dry_run: bool
-) -> AlterOutcome:
-    from kcli.client.admin import Admin
-    from kcli.workflows import configs as config_run
-
-    async with Admin(config) as admin:
-        return await config_run.alter(admin, selection, changes, dry_run=dry_run)
-
-
 async def _diff(
     configs: list[tuple[str | None, ClientConfig]], selection: Selection, describe_all: bool
 ) -> ConfigDiff:
@@ -215,6 +186,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("configs", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
+    @connection_options
     def configs(
         ctx: typer.Context,
         describe: Annotated[
@@ -361,10 +333,7 @@ def register(app: typer.Typer) -> None:
         force: Annotated[
             bool, typer.Option("--force", hidden=True, help="Accepted for compatibility; no effect.")
         ] = False,
-        bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
-        command_config: CommandConfigOpt = None,
-        profile: ProfileOpt = None,
+        connection: ConnectionArgs = CONNECTION,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Describe, alter or compare configs of topics, brokers, loggers, users, clients, ips, groups (kafka-configs.sh)."""
@@ -396,14 +365,8 @@ def register(app: typer.Typer) -> None:
         )
         # kafka-configs' order: duplicate types, the missing bootstrap, then the entity checks.
         check_duplicate_types(flags)
-        args = ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        )
-        both = bool(bootstrap_server and bootstrap_controller)
-        config = None if both else client_config(args, env, missing_bootstrap=MISSING_BOOTSTRAP)
+        both = bool(connection.bootstrap_server and connection.bootstrap_controller)
+        config = None if both else client_config(connection, env, missing_bootstrap=MISSING_BOOTSTRAP)
         selection = resolve_selection(
             flags, alter=action == "--alter", both_bootstraps=both, resolvable=resolvable
         )
@@ -427,20 +390,24 @@ def register(app: typer.Typer) -> None:
         if action == "--diff":
             _check_diff(selection, diff_profile)
         refuse_stray(ctx.args)
-        from kcli.workflows.configs import check_endpoint
+        from kcli.workflows import configs as config_run
 
-        check_endpoint(config, selection)
+        config_run.check_endpoint(config, selection)
         if action == "--describe":
-            result = run(_describe(config, selection, describe_all))
+            result = run_admin(
+                config, lambda admin: config_run.describe(admin, selection, describe_all=describe_all)
+            )
             _emit_describe(env, output, result)
             exit_with(ExitCode.ERROR if result.failed else ExitCode.OK)
         elif action == "--alter":
             assert changes is not None
-            outcome = run(_alter(config, selection, changes, dry_run))
+            outcome = run_admin(
+                config, lambda admin: config_run.alter(admin, selection, changes, dry_run=dry_run)
+            )
             _emit_alter(env, output, outcome)
             exit_with(ExitCode.ERROR if outcome.error is not None else ExitCode.OK)
         else:
-            _run_diff(env, output, args, config, selection, describe_all, diff_profile)
+            _run_diff(env, output, connection, config, selection, describe_all, diff_profile)
 
 
 def _check_diff(selection: Selection, diff_profile: str | None) -> None:

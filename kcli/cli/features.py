@@ -6,29 +6,20 @@ after it too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from kcli.cli.common import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
+from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
+from kcli.cli.connection_options import (
+    CONNECTION,
     ConnectionArgs,
-    OutputOpt,
-    ProfileOpt,
     client_config,
-    connection_args,
-    env_of,
+    connection_options,
     group_connection_options,
-    guarded,
-    run,
 )
 from kcli.errors import PartialFailure
 from kcli.render import OutputFormat, emit
-
-if TYPE_CHECKING:
-    from kcli.ops.features import FeatureDescription, UpdateResult
 
 app = typer.Typer(
     name="features",
@@ -66,33 +57,22 @@ app.callback()(group_connection_options)
 
 @app.command()
 @guarded
+@connection_options
 def describe(
     ctx: typer.Context,
     node_id: Annotated[
         int | None, typer.Option("--node-id", min=0, help="Describe the features of this node.")
     ] = None,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Describe supported and finalized features (ApiVersions)."""
-    from kcli.client.admin import Admin
     from kcli.client.api import features as wire
     from kcli.ops.features import load_catalog
     from kcli.render import features as render
 
     env = env_of(ctx)
-    config = client_config(
-        connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile), env
-    )
-
-    async def go() -> FeatureDescription:
-        async with Admin(config) as admin:
-            return await wire.describe(admin, node_id)
-
-    result = run(go())
+    result = run_admin(client_config(connection, env), lambda admin: wire.describe(admin, node_id))
     catalog = load_catalog()
     emit(
         env,
@@ -116,7 +96,6 @@ def _update(
     output: OutputFormat,
     connection: ConnectionArgs,
 ) -> None:
-    from kcli.client.admin import Admin
     from kcli.client.api import features as wire
     from kcli.ops.features import Operation, load_catalog, plan_update
     from kcli.render import features as render
@@ -133,13 +112,7 @@ def _update(
     )
     for notice in plan.notices:
         env.out(notice)
-    config = client_config(connection, env)
-
-    async def go() -> UpdateResult:
-        async with Admin(config) as admin:
-            return await wire.update(admin, plan)
-
-    result = run(go())
+    result = run_admin(client_config(connection, env), lambda admin: wire.update(admin, plan))
     emit(
         env,
         output,
@@ -154,6 +127,7 @@ def _update(
 
 @app.command()
 @guarded
+@connection_options
 def upgrade(
     ctx: typer.Context,
     feature: FeatureOpt = None,
@@ -161,10 +135,7 @@ def upgrade(
     release_version: ReleaseVersionOpt = None,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Upgrade features (UpdateFeatures)."""
     _update(
@@ -176,12 +147,13 @@ def upgrade(
         unsafe=False,
         dry_run=dry_run,
         output=output,
-        connection=connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+        connection=connection,
     )
 
 
 @app.command()
 @guarded
+@connection_options
 def downgrade(
     ctx: typer.Context,
     feature: FeatureOpt = None,
@@ -190,10 +162,7 @@ def downgrade(
     unsafe: UnsafeOpt = False,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Downgrade features (UpdateFeatures, SAFE_DOWNGRADE or with --unsafe UNSAFE_DOWNGRADE)."""
     _update(
@@ -205,22 +174,20 @@ def downgrade(
         unsafe=unsafe,
         dry_run=dry_run,
         output=output,
-        connection=connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+        connection=connection,
     )
 
 
 @app.command()
 @guarded
+@connection_options
 def disable(
     ctx: typer.Context,
     feature: DisableFeatureOpt = None,
     unsafe: UnsafeOpt = False,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Disable features (set their level to 0)."""
     _update(
@@ -232,7 +199,7 @@ def disable(
         unsafe=unsafe,
         dry_run=dry_run,
         output=output,
-        connection=connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile),
+        connection=connection,
     )
 
 

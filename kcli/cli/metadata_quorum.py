@@ -11,19 +11,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcli.cli.common import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
+from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
+from kcli.cli.connection_options import (
+    CONNECTION,
     ConnectionArgs,
-    OutputOpt,
-    ProfileOpt,
     client_config,
-    connection_args,
-    env_of,
+    connection_options,
     group_connection_options,
-    guarded,
-    run,
 )
 from kcli.errors import KcliError, UsageError
 from kcli.render import OutputFormat, emit
@@ -45,30 +39,15 @@ DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would be d
 app.callback()(group_connection_options)
 
 
-def _connection(
-    ctx: typer.Context,
-    bootstrap_server: str | None,
-    bootstrap_controller: str | None,
-    command_config: Path | None,
-    profile: str | None,
-) -> ConnectionArgs:
-    """The connection flags; a missing --command-config file is kafka-metadata-quorum's first check."""
-    args = connection_args(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+def _check_properties_file(args: ConnectionArgs) -> None:
+    """A missing --command-config file is kafka-metadata-quorum's first check."""
     if args.command_config is not None and not args.command_config.exists():
         raise UsageError(f"Properties file {args.command_config} does not exists!")
-    return args
-
-
-async def _describe(config: ClientConfig) -> QuorumInfo:
-    from kcli.client.admin import Admin
-    from kcli.client.api import quorum as wire
-
-    async with Admin(config) as admin:
-        return await wire.describe(admin)
 
 
 @app.command()
 @guarded
+@connection_options
 def describe(
     ctx: typer.Context,
     status: Annotated[
@@ -90,10 +69,7 @@ def describe(
         int | None, typer.Option("--count", min=1, help="With --watch: stop after this many refreshes.")
     ] = None,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Describe the metadata quorum (DescribeCluster + DescribeQuorum)."""
     import time
@@ -101,7 +77,7 @@ def describe(
     from kcli.ops.quorum import quorum_status, replication_rows
     from kcli.render import quorum as render
 
-    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    _check_properties_file(connection)
     if watch and not replication:
         status = True
     if status and replication:
@@ -114,11 +90,13 @@ def describe(
         raise UsageError("The option --human-readable is only supported along with --replication")
 
     env = env_of(ctx)
-    config = client_config(args, env)
+    config = client_config(connection, env)
     if watch:
         _watch(env, config, replication=replication, interval=interval, count=count, output=output)
         return
-    info = run(_describe(config))
+    from kcli.client.api import quorum as wire
+
+    info = run_admin(config, wire.describe)
     if status:
         emit(
             env,
@@ -241,37 +219,29 @@ def _load_meta(path: Path) -> dict[str, str]:
 
 @app.command("add-controller")
 @guarded
+@connection_options
 def add_controller(
     ctx: typer.Context,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Add the controller whose server.properties is --command-config as a voter (AddRaftVoter)."""
     from kcli.ops.quorum import ControllerChange, controller_to_add
     from kcli.properties import read_properties_file
 
     env = env_of(ctx)
-    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
-    if args.command_config is None:
+    _check_properties_file(connection)
+    if connection.command_config is None:
         raise UsageError(
             "You must supply the configuration file of the controller you are adding when using add-controller."
         )
-    controller = controller_to_add(read_properties_file(args.command_config), _load_meta)
-    config = client_config(args, env)
-
-    async def go() -> None:
-        from kcli.client.admin import Admin
+    controller = controller_to_add(read_properties_file(connection.command_config), _load_meta)
+    config = client_config(connection, env)
+    if not dry_run:
         from kcli.client.api import quorum as wire
 
-        async with Admin(config) as admin:
-            await wire.add_controller(admin, controller)
-
-    if not dry_run:
-        run(go())
+        run_admin(config, lambda admin: wire.add_controller(admin, controller))
     change = ControllerChange(
         action="add",
         node_id=controller.node_id,
@@ -296,6 +266,7 @@ def _emit_change(env: Env, output: OutputFormat, change: ControllerChange) -> No
 
 @app.command("remove-controller")
 @guarded
+@connection_options
 def remove_controller(
     ctx: typer.Context,
     controller_id: Annotated[
@@ -306,30 +277,21 @@ def remove_controller(
     ],
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    connection: ConnectionArgs = CONNECTION,
 ) -> None:
     """Remove a voter from the metadata quorum (RemoveRaftVoter)."""
     from kcli.ops.quorum import ControllerChange, parse_kafka_uuid
 
-    args = _connection(ctx, bootstrap_server, bootstrap_controller, command_config, profile)
+    _check_properties_file(connection)
     if controller_id < 0:
         raise UsageError(f"Invalid negative --controller-id: {controller_id}")
     directory_id = parse_kafka_uuid(controller_directory_id)
     env = env_of(ctx)
-    config = client_config(args, env)
-
-    async def go() -> None:
-        from kcli.client.admin import Admin
+    config = client_config(connection, env)
+    if not dry_run:
         from kcli.client.api import quorum as wire
 
-        async with Admin(config) as admin:
-            await wire.remove_controller(admin, controller_id, directory_id)
-
-    if not dry_run:
-        run(go())
+        run_admin(config, lambda admin: wire.remove_controller(admin, controller_id, directory_id))
     change = ControllerChange(
         action="remove", node_id=controller_id, directory_id=directory_id, dry_run=dry_run
     )

@@ -7,16 +7,9 @@ from typing import Annotated
 
 import typer
 
-from kcli.cli.common import (
-    BootstrapControllerOpt,
-    CommandConfigOpt,
-    OutputOpt,
-    ProfileOpt,
-    env_of,
-    exit_with,
-    guarded,
-)
+from kcli.cli.common import OutputOpt, env_of, exit_with, guarded
 from kcli.cli.completers import metadata_shell_words
+from kcli.cli.connection_options import CONNECTION, ConnectionArgs, controller_connection_options
 from kcli.render import OutputFormat
 
 
@@ -32,6 +25,7 @@ def register(app: typer.Typer) -> None:
         },
     )
     @guarded
+    @controller_connection_options
     def metadata_shell(
         directory: Annotated[
             Path | None,
@@ -55,9 +49,7 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option("--type", help="With --dump: only these record types (repeatable)."),
         ] = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
-        command_config: CommandConfigOpt = None,
-        profile: ProfileOpt = None,
+        connection: ConnectionArgs = CONNECTION,
         output: OutputOpt = OutputFormat.text,
         command: Annotated[
             list[str] | None,
@@ -70,20 +62,17 @@ def register(app: typer.Typer) -> None:
         """Browse KRaft metadata as kafka-metadata-shell does: interactively, one command, or a script on stdin."""
         env = env_of()
         words = tuple(command or ())
-        if bootstrap_controller is not None:
+        if connection.bootstrap_controller is not None:
             if directory is not None or snapshot is not None or dump:
                 from kcli.errors import UsageError
 
                 raise UsageError(
                     "--bootstrap-controller reads live metadata: drop --directory/--snapshot/--dump"
                 )
-            from kcli.cli.common import ConnectionArgs, client_config
+            from kcli.cli.connection_options import client_config
             from kcli.shell.live import run_live
 
-            args = ConnectionArgs(
-                bootstrap_controller=bootstrap_controller, command_config=command_config, profile=profile
-            )
-            exit_with(run_live(client_config(args, env), words, env))
+            exit_with(run_live(client_config(connection, env), words, env))
             return
         from kcli.shell.session import SessionRequest, run_session
 

@@ -9,23 +9,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
-from kcli.cli.common import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ConnectionArgs,
-    OutputOpt,
-    ProfileOpt,
-    client_config,
-    env_of,
-    exit_with,
-    guarded,
-    run,
-)
+from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
+from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
 if TYPE_CHECKING:
+    from kcli.client.admin import Admin
     from kcli.client.config import ClientConfig
     from kcli.env import Env
 
@@ -72,10 +62,10 @@ def _read(path: Path, what: str) -> str:
         raise UsageError(f"the {what} {path} is not UTF-8 text") from None
 
 
-def _config(args: ConnectionArgs, env: Env, *, missing_bootstrap: str | None = None) -> ClientConfig:
+def _config(args: ConnectionArgs, env: Env) -> ClientConfig:
     import dataclasses
 
-    config = client_config(args, env, missing_bootstrap=missing_bootstrap)
+    config = client_config(args, env, missing_bootstrap=MISSING_BOOTSTRAP, both_bootstraps=BOTH_BOOTSTRAPS)
     if "client.id" not in config.properties:
         config = dataclasses.replace(config, client_id=CLIENT_ID)
     return config
@@ -83,6 +73,7 @@ def _config(args: ConnectionArgs, env: Env, *, missing_bootstrap: str | None = N
 
 ALWAYS_ALLOWED = {"bootstrap-server", "command-config", "profile", "output"}
 MISSING_BOOTSTRAP = "Please specify either --bootstrap-server or --bootstrap-controller"
+BOTH_BOOTSTRAPS = "Please don't specify both --bootstrap-server and --bootstrap-controller"
 
 
 def choose_action(flags: dict[str, bool]) -> str:
@@ -135,6 +126,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("reassign-partitions", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
+    @connection_options
     def reassign_partitions(
         ctx: typer.Context,
         generate: Annotated[
@@ -280,10 +272,7 @@ def register(app: typer.Typer) -> None:
                 rich_help_panel=Panel,
             ),
         ] = None,
-        bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
-        command_config: CommandConfigOpt = None,
-        profile: ProfileOpt = None,
+        connection: ConnectionArgs = CONNECTION,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Move partition replicas between brokers (like kafka-reassign-partitions.sh)."""
@@ -295,15 +284,7 @@ def register(app: typer.Typer) -> None:
         action = choose_action(
             {"generate": generate, "execute": execute, "verify": verify, "cancel": cancel, "list": list_}
         )
-        if bootstrap_server and bootstrap_controller:
-            raise UsageError("Please don't specify both --bootstrap-server and --bootstrap-controller")
-        args = ConnectionArgs(
-            bootstrap_server=bootstrap_server,
-            bootstrap_controller=bootstrap_controller,
-            command_config=command_config,
-            profile=profile,
-        )
-        config = _config(args, env, missing_bootstrap=MISSING_BOOTSTRAP)
+        config = _config(connection, env)
         check_options(
             action,
             {
@@ -322,7 +303,7 @@ def register(app: typer.Typer) -> None:
                 "allow-replication-factor-change": allow_replication_factor_change,
                 "wait": wait,
                 "rollback-file": rollback_file is not None,
-                "bootstrap-controller": bootstrap_controller is not None,
+                "bootstrap-controller": connection.bootstrap_controller is not None,
             },
             line.order,
         )
@@ -384,7 +365,6 @@ def _generate(
     disable_rack_aware: bool,
     seed: int | None,
 ) -> None:
-    from kcli.client.admin import Admin
     from kcli.ops.reassign.generate import Strategy
     from kcli.ops.reassign.json_format import parse_broker_list, parse_topics_to_move
     from kcli.render import emit
@@ -398,34 +378,28 @@ def _generate(
     topics = parse_topics_to_move(_read(topics_file, "topics-to-move JSON file"), str(topics_file))
     brokers = parse_broker_list(broker_list)
 
-    async def go() -> Any:
-        async with Admin(config) as admin:
-            return await do_generate(
-                admin,
-                topics=topics,
-                broker_list=brokers,
-                strategy=chosen,
-                disable_rack_aware=disable_rack_aware,
-                seed=seed,
-            )
-
-    plan = run(go())
+    plan = run_admin(
+        config,
+        lambda admin: do_generate(
+            admin,
+            topics=topics,
+            broker_list=brokers,
+            strategy=chosen,
+            disable_rack_aware=disable_rack_aware,
+            seed=seed,
+        ),
+    )
     emit(env, output, plan, text=view.generate_text, json_value=view.generate_json, table=view.generate_table)
     if output is OutputFormat.text and chosen is Strategy.ORIGINAL:
         env.err(view.stats_line(plan))
 
 
 def _list(env: Env, output: OutputFormat, config: ClientConfig) -> None:
-    from kcli.client.admin import Admin
     from kcli.render import emit
     from kcli.render import reassign as view
     from kcli.workflows.reassign.verify import do_list
 
-    async def go() -> Any:
-        async with Admin(config) as admin:
-            return await do_list(admin)
-
-    ongoing = run(go())
+    ongoing = run_admin(config, do_list)
     emit(env, output, ongoing, text=view.list_text, json_value=view.list_json, table=view.list_table)
 
 
@@ -443,7 +417,6 @@ def _execute(
     wait: bool,
     rollback_file: Path | None,
 ) -> None:
-    from kcli.client.admin import Admin
     from kcli.ops.reassign.validate import check_file_shape
     from kcli.render import reassign as view
     from kcli.render import write_json
@@ -464,38 +437,37 @@ def _execute(
             env.err(f"Rollback file written to {path}")
         return str(path)
 
-    async def go() -> tuple[Any, Any]:
-        async with Admin(config) as admin:
-            result = await do_execute(
-                admin,
-                file,
-                additional=additional,
-                interbroker_throttle=throttle,
-                log_dir_throttle=log_dir_throttle,
-                timeout_ms=DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms,
-                allow_replication_factor_change=allow_rf_change,
-                checkpoint=checkpoint,
-            )
-            if text:
-                for line in view.execute_result_text(result):
-                    env.out(line)
-                env.stdout.flush()
-            waited = None
-            if wait and result.started and not result.errors:
-                targets = {tp: file.targets[tp] for tp in result.started}
-                progress_view = view.ProgressView(env, sorted(targets))
-                try:
-                    waited = await watch(
-                        admin,
-                        targets,
-                        timeout_ms=DEFAULT_WAIT_MS if timeout_ms is None else timeout_ms,
-                        on_progress=progress_view.update,
-                    )
-                finally:
-                    progress_view.close()
-            return result, waited
+    async def go(admin: Admin) -> tuple[Any, Any]:
+        result = await do_execute(
+            admin,
+            file,
+            additional=additional,
+            interbroker_throttle=throttle,
+            log_dir_throttle=log_dir_throttle,
+            timeout_ms=DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms,
+            allow_replication_factor_change=allow_rf_change,
+            checkpoint=checkpoint,
+        )
+        if text:
+            for line in view.execute_result_text(result):
+                env.out(line)
+            env.stdout.flush()
+        waited = None
+        if wait and result.started and not result.errors:
+            targets = {tp: file.targets[tp] for tp in result.started}
+            progress_view = view.ProgressView(env, sorted(targets))
+            try:
+                waited = await watch(
+                    admin,
+                    targets,
+                    timeout_ms=DEFAULT_WAIT_MS if timeout_ms is None else timeout_ms,
+                    on_progress=progress_view.update,
+                )
+            finally:
+                progress_view.close()
+        return result, waited
 
-    result, waited = run(go())
+    result, waited = run_admin(config, go)
     if not text:
         write_json(env, view.execute_json(result, waited))
     elif waited is not None:
@@ -508,30 +480,20 @@ def _execute(
 
 
 def _verify(env: Env, output: OutputFormat, config: ClientConfig, file: Any, preserve: bool) -> None:
-    from kcli.client.admin import Admin
     from kcli.render import emit
     from kcli.render import reassign as view
     from kcli.workflows.reassign.verify import do_verify
 
-    async def go() -> Any:
-        async with Admin(config) as admin:
-            return await do_verify(admin, file, preserve_throttles=preserve)
-
-    report = run(go())
+    report = run_admin(config, lambda admin: do_verify(admin, file, preserve_throttles=preserve))
     emit(env, output, report, text=view.verify_text, json_value=view.verify_json, table=view.verify_table)
     exit_with(ExitCode.ERROR if report.clear_errors else ExitCode.OK)
 
 
 def _cancel(env: Env, output: OutputFormat, config: ClientConfig, file: Any, preserve: bool) -> None:
-    from kcli.client.admin import Admin
     from kcli.render import emit
     from kcli.render import reassign as view
     from kcli.workflows.reassign.verify import do_cancel
 
-    async def go() -> Any:
-        async with Admin(config) as admin:
-            return await do_cancel(admin, file, preserve_throttles=preserve)
-
-    report = run(go())
+    report = run_admin(config, lambda admin: do_cancel(admin, file, preserve_throttles=preserve))
     emit(env, output, report, text=view.cancel_text, json_value=view.cancel_json)
     exit_with(ExitCode.ERROR if report.errors or report.clear_errors else ExitCode.OK)

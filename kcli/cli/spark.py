@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kcli.cli.common import CommandConfigOpt, ConnectionArgs, client_config, env_of, guarded, run
+from kcli.cli.common import env_of, guarded, run
 from kcli.cli.completers import profile_names
+from kcli.cli.connection_options import CommandConfigOpt, ConnectionArgs, client_config
 from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat, emit
 

@@ -102,7 +102,7 @@ def test_generate_execute_watch_verify_removes_throttles(sandbox: Any, tmp_path:
 
 def test_progress_is_reported_while_copying(sandbox: Any, tmp_path: Path) -> None:
     """watch() sees partial progress (bytes from DescribeLogDirs) before the end."""
-    from kcli.cli.common import ConnectionArgs, client_config
+    from kcli.cli.connection_options import ConnectionArgs, client_config
     from kcli.client.admin import Admin
     from kcli.env import Env
     from kcli.workflows.reassign.progress import PartitionProgress, watch
