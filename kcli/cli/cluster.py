@@ -12,28 +12,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin
-from kcli.cli.connection_options import (
-    CONNECTION,
-    ConnectionArgs,
-    client_config,
-    connection_options,
-    group_connection_options,
-)
+from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin, tool_group
+from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
 from kcli.errors import ExitCode
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
     from kcli.ops.doctor import ClusterFacts
 
-app = typer.Typer(
-    name="cluster",
-    help="Cluster-wide operations (kafka-cluster.sh) and the cluster doctor.",
-    no_args_is_help=True,
+app = tool_group(
+    "cluster", "Cluster-wide operations (kafka-cluster.sh) and the cluster doctor.", connection=True
 )
-
-
-app.callback()(group_connection_options)
 
 
 @app.command("cluster-id")

@@ -31,6 +31,20 @@ OutputOpt = Annotated[
 ]
 
 
+def tool_group(name: str, help: str, *, connection: bool = False) -> typer.Typer:
+    """The typer group of a tool with subcommands (no arguments shows its help).
+
+    `connection`: the group also takes the connection options before the subcommand, as
+    kafka-features.sh does; the subcommands read them through @connection_options.
+    """
+    group = typer.Typer(name=name, help=help, no_args_is_help=True)
+    if connection:
+        from kcli.cli.connection_options import group_connection_options
+
+        group.callback()(group_connection_options)
+    return group
+
+
 def env_of(ctx: typer.Context | None = None) -> Env:
     """The Env of this invocation: the root context's obj (tests pass their own), else the process."""
     from typer._click.globals import get_current_context

@@ -142,7 +142,7 @@ controller_connection_options = _expanding(("bootstrap_controller", "command_con
 def group_connection_options(ctx: typer.Context, connection: ConnectionArgs = CONNECTION) -> None:
     """Callback of the groups that take connection flags before the subcommand (kafka-features style).
 
-    Register with `app.callback()(group_connection_options)`; the group's Typer(help=...) stays its help.
+    kcli.cli.common.tool_group(..., connection=True) registers it; the group's help stays its own.
     """
     ctx.meta[_GROUP_CONNECTION] = connection
 

@@ -10,21 +10,13 @@ from typing import Annotated
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
-from kcli.cli.connection_options import (
-    CONNECTION,
-    ConnectionArgs,
-    client_config,
-    connection_options,
-    group_connection_options,
-)
+from kcli.cli.common import OutputOpt, env_of, guarded, run_admin, tool_group
+from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
 from kcli.errors import PartialFailure
 from kcli.render import OutputFormat, emit
 
-app = typer.Typer(
-    name="features",
-    help="Describe and change cluster feature levels (kafka-features.sh).",
-    no_args_is_help=True,
+app = tool_group(
+    "features", "Describe and change cluster feature levels (kafka-features.sh).", connection=True
 )
 
 
@@ -50,9 +42,6 @@ ReleaseVersionOpt = Annotated[
 ]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Validate only (ValidateOnly); change nothing.")]
 UnsafeOpt = Annotated[bool, typer.Option("--unsafe", help="Allow a downgrade that may lose metadata.")]
-
-
-app.callback()(group_connection_options)
 
 
 @app.command()

@@ -16,6 +16,8 @@ from enum import Enum
 from functools import cache
 
 VALUE, FLAG = True, False
+# The connection options every networked Kafka tool takes (kafka-cluster adds short forms).
+CONNECTION = ("--bootstrap-server", "--bootstrap-controller", "--command-config")
 
 # (command path below `kcli`, option as the original spells it, takes a value)
 ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
@@ -29,15 +31,7 @@ ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
             ("cluster", "list-endpoints"),
             ("cluster", "api-versions"),
         )
-        for option in (
-            "--bootstrap-server",
-            "-b",
-            "--bootstrap-controller",
-            "-C",
-            "--command-config",
-            "-c",
-            "--config",
-        )
+        for option in (*CONNECTION, "-b", "-C", "-c", "--config")
     ],
     (("cluster", "unregister"), "--id", VALUE),
     (("cluster", "unregister"), "-i", VALUE),
@@ -46,9 +40,7 @@ ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
     *[
         (("configs",), option, arity)
         for option, arity in [
-            ("--bootstrap-server", VALUE),
-            ("--bootstrap-controller", VALUE),
-            ("--command-config", VALUE),
+            *((option, VALUE) for option in CONNECTION),
             ("--describe", FLAG),
             ("--alter", FLAG),
             ("--all", FLAG),
@@ -77,9 +69,7 @@ ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
     *[
         (("acls",), option, arity)
         for option, arity in [
-            ("--bootstrap-server", VALUE),
-            ("--bootstrap-controller", VALUE),
-            ("--command-config", VALUE),
+            *((option, VALUE) for option in CONNECTION),
             ("--add", FLAG),
             ("--remove", FLAG),
             ("--list", FLAG),
@@ -103,10 +93,7 @@ ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
         ]
     ],
     # kafka-features.sh: connection options before the subcommand (kcli accepts them after too)
-    *[
-        (("features",), option, VALUE)
-        for option in ("--bootstrap-server", "--bootstrap-controller", "--command-config")
-    ],
+    *[(("features",), option, VALUE) for option in CONNECTION],
     (("features", "describe"), "--node-id", VALUE),
     *[
         (("features", sub), option, arity)
@@ -125,10 +112,7 @@ ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
     (("features", "version-mapping"), "--release-version", VALUE),
     (("features", "feature-dependencies"), "--feature", VALUE),
     # kafka-metadata-quorum.sh
-    *[
-        (("metadata-quorum",), option, VALUE)
-        for option in ("--bootstrap-server", "--bootstrap-controller", "--command-config")
-    ],
+    *[(("metadata-quorum",), option, VALUE) for option in CONNECTION],
     (("metadata-quorum", "describe"), "--status", FLAG),
     (("metadata-quorum", "describe"), "--replication", FLAG),
     (("metadata-quorum", "describe"), "--human-readable", FLAG),
@@ -150,9 +134,7 @@ ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
             ("--verify", FLAG),
             ("--cancel", FLAG),
             ("--list", FLAG),
-            ("--bootstrap-server", VALUE),
-            ("--bootstrap-controller", VALUE),
-            ("--command-config", VALUE),
+            *((option, VALUE) for option in CONNECTION),
             ("--reassignment-json-file", VALUE),
             ("--topics-to-move-json-file", VALUE),
             ("--broker-list", VALUE),

@@ -6,19 +6,14 @@ accepted after it too. Beyond the original: `describe --watch` refreshes the sta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
-from kcli.cli.connection_options import (
-    CONNECTION,
-    ConnectionArgs,
-    client_config,
-    connection_options,
-    group_connection_options,
-)
+from kcli.cli.common import OutputOpt, env_of, guarded, run_admin, tool_group
+from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
 from kcli.errors import KcliError, UsageError
 from kcli.render import OutputFormat, emit
 
@@ -27,16 +22,15 @@ if TYPE_CHECKING:
     from kcli.env import Env
     from kcli.ops.quorum import ControllerChange, QuorumInfo
 
-app = typer.Typer(
-    name="metadata-quorum",
-    help="Describe and change the KRaft metadata quorum (kafka-metadata-quorum.sh).",
-    no_args_is_help=True,
+V = TypeVar("V")
+
+app = tool_group(
+    "metadata-quorum",
+    "Describe and change the KRaft metadata quorum (kafka-metadata-quorum.sh).",
+    connection=True,
 )
 
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would be done; send nothing.")]
-
-
-app.callback()(group_connection_options)
 
 
 def _check_properties_file(args: ConnectionArgs) -> None:
@@ -137,6 +131,10 @@ def _watch(
     from kcli.render import console, write_json_line
     from kcli.render import quorum as render
 
+    def view(item: QuorumInfo, of_replication: Callable[[Any], V], of_status: Callable[[Any], V]) -> V:
+        """One refresh shown as --replication or --status asks."""
+        return of_replication(replication_rows(item)) if replication else of_status(quorum_status(item))
+
     def renderable(item: QuorumInfo | KcliError, refreshed: str) -> object:
         from rich.console import Group
         from rich.text import Text
@@ -144,11 +142,7 @@ def _watch(
         if isinstance(item, KcliError):
             return Group(Text(f"{refreshed}  refresh failed: {item.line()}", style="red"))
         try:
-            body = (
-                render.replication_table(replication_rows(item))
-                if replication
-                else render.status_table(quorum_status(item))
-            )
+            body = view(item, render.replication_table, render.status_table)
         except KcliError as error:
             return Group(Text(f"{refreshed}  {error.line()}", style="red"))
         return Group(Text(f"{refreshed}  (every {interval:g}s, Ctrl-C to stop)", style="dim"), body)
@@ -162,19 +156,9 @@ def _watch(
         else:
             try:
                 if output is OutputFormat.json:
-                    value = (
-                        render.replication_json(replication_rows(item))
-                        if replication
-                        else render.status_json(quorum_status(item))
-                    )
-                    write_json_line(env, value)
+                    write_json_line(env, view(item, render.replication_json, render.status_json))
                 else:
-                    lines = (
-                        render.replication_lines(replication_rows(item))
-                        if replication
-                        else render.status_lines(quorum_status(item))
-                    )
-                    for line in lines:
+                    for line in view(item, render.replication_lines, render.status_lines):
                         env.out(line)
                     env.out()
             except KcliError as error:

@@ -6,14 +6,12 @@ from typing import Annotated
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, guarded
+from kcli.cli.common import OutputOpt, env_of, guarded, tool_group
 from kcli.cli.completers import profile_names
 from kcli.render import OutputFormat
 
-profile_app = typer.Typer(
-    name="profile",
-    help="Manage connection profiles in ~/.config/kcli/config.toml (or $KCLI_CONFIG).",
-    no_args_is_help=True,
+profile_app = tool_group(
+    "profile", "Manage connection profiles in ~/.config/kcli/config.toml (or $KCLI_CONFIG)."
 )
 
 NameArg = Annotated[str, typer.Argument(help="Profile name.", autocompletion=profile_names)]

@@ -13,17 +13,14 @@ from typing import Annotated, Any
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, guarded
+from kcli.cli.common import OutputOpt, env_of, guarded, tool_group
 from kcli.errors import UsageError
 from kcli.render import OutputFormat, emit
 
-app = typer.Typer(
-    name="sandbox",
-    help=(
-        "An emulated KRaft cluster on loopback (an emulator, not Kafka) for rehearsing runbooks and tests: "
-        "real wire protocol, real metadata log, fault injection."
-    ),
-    no_args_is_help=True,
+app = tool_group(
+    "sandbox",
+    "An emulated KRaft cluster on loopback (an emulator, not Kafka) for rehearsing runbooks and tests: "
+    "real wire protocol, real metadata log, fault injection.",
 )
 
 SECURITY_CHOICES = ("plaintext", "sasl_plaintext", "ssl", "sasl_ssl")

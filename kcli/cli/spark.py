@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kcli.cli.common import env_of, guarded, run
+from kcli.cli.common import env_of, guarded, run, tool_group
 from kcli.cli.completers import profile_names
 from kcli.cli.connection_options import CommandConfigOpt, ConnectionArgs, client_config
 from kcli.errors import ExitCode, KcliError, UsageError
@@ -23,10 +23,8 @@ if TYPE_CHECKING:
     from kcli.env import Env
     from kcli.workflows.audit_collect import ClusterSnapshot
 
-app = typer.Typer(
-    name="spark",
-    help="Fleet audits as PySpark jobs: collect cluster snapshots, audit them against rules.",
-    no_args_is_help=True,
+app = tool_group(
+    "spark", "Fleet audits as PySpark jobs: collect cluster snapshots, audit them against rules."
 )
 
 BootstrapServersOpt = Annotated[
