@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
 from kio.schema.errors import ErrorCode
 
 from kcli.client.errors import KafkaError, check, error_info, error_name
@@ -72,3 +76,29 @@ def test_protocol_api_table_matches_kio_and_classes_resolve() -> None:
                 )
     assert protocol.request_class("DescribeCluster", 1) is protocol.request_class("describe_cluster", 1)
     assert protocol.request_class("api_versions", 5).__version__ == 5
+
+
+def _kafka_errors_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "kafka_errors_script", Path(__file__).resolve().parents[2] / "scripts" / "kafka-errors.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_error_data_file_is_what_the_installed_kio_gives() -> None:
+    script = _kafka_errors_script()
+    assert script.DATA.read_text(encoding="utf-8") == script.generate(), "run scripts/kafka-errors.py"
+
+
+def test_kcli_writes_only_what_kio_lacks() -> None:
+    """A code kio knows is written in kcli only to give it the message kio has not got."""
+    from kcli.client import errors
+
+    script = _kafka_errors_script()
+    kio_rows = {int(line.split("\t")[0]): line.split("\t")[1:] for line in script.generate().splitlines()}
+    for code, (name, retriable, _message) in errors._NOT_IN_KIO.items():
+        if code in kio_rows:
+            assert kio_rows[code] == [name, str(int(retriable)), ""], code
