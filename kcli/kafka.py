@@ -342,6 +342,11 @@ class Severity(IntEnum):
             raise UsageError(f"unknown severity {text!r} (one of {names})") from None
 
 
+def host_port(host: str, port: int) -> str:
+    """An address as Kafka writes it: HOST:PORT, an IPv6 host in brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 # -- varints: Kafka's unsigned LEB128 and zig-zag signed varint/varlong ------------------------------
 
 
