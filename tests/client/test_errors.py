@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
+import runpy
 from pathlib import Path
-from types import ModuleType
 
 from kio.schema.errors import ErrorCode
 
@@ -78,27 +77,20 @@ def test_protocol_api_table_matches_kio_and_classes_resolve() -> None:
     assert protocol.request_class("api_versions", 5).__version__ == 5
 
 
-def _kafka_errors_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "kafka_errors_script", Path(__file__).resolve().parents[2] / "scripts" / "kafka-errors.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "kafka-errors.py"
 
 
 def test_the_error_data_file_is_what_the_installed_kio_gives() -> None:
-    script = _kafka_errors_script()
-    assert script.DATA.read_text(encoding="utf-8") == script.generate(), "run scripts/kafka-errors.py"
+    script = runpy.run_path(str(SCRIPT))
+    assert script["DATA"].read_text(encoding="utf-8") == script["generate"](), "run scripts/kafka-errors.py"
 
 
 def test_kcli_writes_only_what_kio_lacks() -> None:
     """A code kio knows is written in kcli only to give it the message kio has not got."""
     from kcli.client import errors
 
-    script = _kafka_errors_script()
-    kio_rows = {int(line.split("\t")[0]): line.split("\t")[1:] for line in script.generate().splitlines()}
+    generated = runpy.run_path(str(SCRIPT))["generate"]()
+    kio_rows = {int(line.split("\t")[0]): line.split("\t")[1:] for line in generated.splitlines()}
     for code, (name, retriable, _message) in errors._NOT_IN_KIO.items():
         if code in kio_rows:
             assert kio_rows[code] == [name, str(int(retriable)), ""], code
