@@ -42,8 +42,9 @@ _NOT_IN_KIO: dict[int, tuple[str, bool, str]] = {
 def _codes() -> dict[int, tuple[str, bool, str]]:
     """kio's ErrorCode as scripts/kafka-errors.py wrote it to kcli/data, completed by _NOT_IN_KIO."""
     path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "kafka_errors.tsv")
-    with open(path, encoding="utf-8") as rows:
-        fields = [line.rstrip("\n").split("\t") for line in rows]
+    # Through the module's loader: Spark executors import kcli from a zip.
+    text = __spec__.loader.get_data(path).decode("utf-8")  # type: ignore[union-attr]
+    fields = [line.split("\t") for line in text.splitlines()]
     codes = {int(code): (name, retriable == "1", message) for code, name, retriable, message in fields}
     codes.update(_NOT_IN_KIO)
     return codes
