@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from kcli.kafka import Severity, host_port
-from kcli.ops.quorum import ReplicaState
+from kcli.ops.quorum import QuorumInfo, ReplicaState
 
 # A voter whose log is this many offsets behind the leader, or that has not caught up for this
 # long, is lagging (Kafka's controller.quorum.fetch.timeout.ms defaults to 2 s; we allow slack).
@@ -95,15 +95,6 @@ class AdvertisedNode:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class QuorumFacts:
-    leader_id: int
-    leader_epoch: int
-    high_watermark: int
-    voters: tuple[ReplicaState, ...]
-    observers: tuple[ReplicaState, ...] = ()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class ClusterFacts:
     """Everything the collector learned; `not_checked` lists what the servers could not tell."""
 
@@ -112,7 +103,7 @@ class ClusterFacts:
     bootstrap: tuple[EndpointProbe, ...]
     nodes: tuple[AdvertisedNode, ...] = ()
     probes: tuple[EndpointProbe, ...] = ()
-    quorum: QuorumFacts | None = None
+    quorum: QuorumInfo | None = None
     controller_id: int | None = None
     now_ms: int
     not_checked: tuple[str, ...] = ()
@@ -306,7 +297,7 @@ def check_quorum(facts: ClusterFacts) -> Iterable[Finding]:
     quorum = facts.quorum
     if quorum is None:
         return
-    leader = next((v for v in quorum.voters if v.replica_id == quorum.leader_id), None)
+    leader = quorum.leader
     if quorum.leader_id < 0 or leader is None:
         yield Finding(
             check="quorum-no-leader",

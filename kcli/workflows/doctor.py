@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey, ConfigResourceType
-from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity, QuorumFacts
+from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity
 from kcli.ops.features import METADATA_VERSION
 from kcli.ops.quorum import QuorumInfo
 
@@ -310,15 +310,7 @@ async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> 
         bootstrap=tuple(r.probe for r in bootstrap),
         nodes=tuple(nodes),
         probes=tuple(r.probe for r in probes),
-        quorum=None
-        if quorum is None
-        else QuorumFacts(
-            leader_id=quorum.leader_id,
-            leader_epoch=quorum.leader_epoch,
-            high_watermark=quorum.high_watermark,
-            voters=quorum.voters,
-            observers=quorum.observers,
-        ),
+        quorum=quorum,
         controller_id=controller_id,
         now_ms=int(time.time() * 1000),
         not_checked=tuple(not_checked),
