@@ -65,6 +65,17 @@ class Entry:
     doc: str
     synonyms: tuple[ConfigSynonym, ...]
 
+    @property
+    def wire_fields(self) -> dict[str, Any]:
+        """The fields every config struct of the protocol has (DescribeConfigs, CreateTopics), by their names."""
+        return {
+            "name": self.name,
+            "value": self.value,
+            "read_only": self.read_only,
+            "config_source": self.source,
+            "is_sensitive": self.sensitive,
+        }
+
 
 class ConfigProblem(Exception):
     """A rejected config change or lookup: Kafka error code and message."""
