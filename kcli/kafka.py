@@ -1,7 +1,9 @@
-"""Kafka's protocol constants, in one place: API keys, resource and config codes, ACL codes, varints.
+"""Kafka's protocol constants, in one place: API keys, resource and config codes, ACL codes, varints,
+the HOST:PORT form of an address.
 
 Error codes are kio's `ErrorCode` (kio.schema.errors) wherever kio is loaded; the client's kio-free
-start-up path names them through the table in kcli/client/errors.py, which a test checks against kio.
+start-up path names them through kcli/client/errors.py, which reads them from a data file written from
+kio (scripts/kafka-errors.py; a test fails when it is stale).
 kio has no enum of API keys (only kio.schema.index.api_key_map), so `ApiKey` is here, checked
 against that map by a test. This module imports only the standard library: every layer may use it.
 """
@@ -340,6 +342,11 @@ class Severity(IntEnum):
 
             names = ", ".join(s.name for s in cls)
             raise UsageError(f"unknown severity {text!r} (one of {names})") from None
+
+
+def host_port(host: str, port: int) -> str:
+    """An address as Kafka writes it: HOST:PORT, an IPv6 host in brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 # -- varints: Kafka's unsigned LEB128 and zig-zag signed varint/varlong ------------------------------

@@ -146,13 +146,9 @@ class AuditResult:
 
 def parse_conf(pairs: Sequence[str]) -> dict[str, str]:
     """--conf k=v pairs as a dict (a pair without '=' is a usage error)."""
-    conf: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--conf {pair!r}: expected KEY=VALUE, e.g. spark.executor.memory=4g")
-        conf[key.strip()] = value.strip()
-    return conf
+    from kcli.workflows.profiles import parse_key_values
+
+    return parse_key_values(pairs, option="--conf", example="spark.executor.memory=4g")
 
 
 def shuffle_partitions(input_rows: int, parallelism: int) -> int:

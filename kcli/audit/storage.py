@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -122,37 +123,39 @@ class Storage:
         finally:
             stream.close()
 
-    def write_bytes(self, uri: str, data: bytes) -> None:
-        """Write a whole file; readers see the old file or the new one, never half of one."""
+    @contextmanager
+    def _replacing(self, uri: str) -> Iterator[tuple[Any, Any]]:
+        """The filesystem and a temporary path to write the new `uri` to; once written, the temporary
+        file takes the place of `uri` whole, so readers see the old file or the new one, never half."""
         path = self._path(uri)
         fs = self._fs(path)
         temporary = self._path(join(parent_of(uri), f".{name_of(uri)}.tmp"))
-        stream = fs.create(temporary, True)
-        try:
-            stream.write(bytearray(data))
-        finally:
-            stream.close()
+        yield fs, temporary
         if fs.exists(path):
             fs.delete(path, False)
         if not fs.rename(temporary, path):
             raise OSError(f"cannot rename {temporary.toString()} to {uri}")
 
+    def write_bytes(self, uri: str, data: bytes) -> None:
+        """Write a whole file; readers see the old file or the new one, never half of one."""
+        with self._replacing(uri) as (fs, temporary):
+            stream = fs.create(temporary, True)
+            try:
+                stream.write(bytearray(data))
+            finally:
+                stream.close()
+
     def copy(self, source: str, target: str) -> None:
         """Copy a file (inside the JVM), replacing `target` whole."""
-        src, dst = self._path(source), self._path(target)
-        temporary = self._path(join(parent_of(target), f".{name_of(target)}.tmp"))
-        fs = self._fs(dst)
-        stream = self._fs(src).open(src)
-        try:
-            self._jvm.org.apache.hadoop.io.IOUtils.copyBytes(
-                stream, fs.create(temporary, True), 1 << 16, True
-            )
-        finally:
-            stream.close()
-        if fs.exists(dst):
-            fs.delete(dst, False)
-        if not fs.rename(temporary, dst):
-            raise OSError(f"cannot rename {temporary.toString()} to {target}")
+        src = self._path(source)
+        with self._replacing(target) as (fs, temporary):
+            stream = self._fs(src).open(src)
+            try:
+                self._jvm.org.apache.hadoop.io.IOUtils.copyBytes(
+                    stream, fs.create(temporary, True), 1 << 16, True
+                )
+            finally:
+                stream.close()
 
     def mkdirs(self, uri: str) -> None:
         path = self._path(uri)

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from kcli.errors import UsageError
+from kcli.kafka import host_port
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -17,8 +18,7 @@ class Endpoint:
     node_id: int | None = None
 
     def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{host}:{self.port}"
+        return host_port(self.host, self.port)
 
 
 _ENDPOINT = re.compile(r"^(?:(?P<id>-?\d+)@)?(?:\[(?P<v6>[^\]]+)\]|(?P<host>[^:\s\[\]@]+)):(?P<port>\d+)$")

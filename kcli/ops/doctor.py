@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from kcli.kafka import Severity
-from kcli.ops.quorum import ReplicaState
+from kcli.kafka import Severity, host_port
+from kcli.ops.quorum import QuorumInfo, ReplicaState
 
 # A voter whose log is this many offsets behind the leader, or that has not caught up for this
 # long, is lagging (Kafka's controller.quorum.fetch.timeout.ms defaults to 2 s; we allow slack).
@@ -91,17 +91,7 @@ class AdvertisedNode:
 
     @property
     def address(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{host}:{self.port}"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class QuorumFacts:
-    leader_id: int
-    leader_epoch: int
-    high_watermark: int
-    voters: tuple[ReplicaState, ...]
-    observers: tuple[ReplicaState, ...] = ()
+        return host_port(self.host, self.port)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -113,7 +103,7 @@ class ClusterFacts:
     bootstrap: tuple[EndpointProbe, ...]
     nodes: tuple[AdvertisedNode, ...] = ()
     probes: tuple[EndpointProbe, ...] = ()
-    quorum: QuorumFacts | None = None
+    quorum: QuorumInfo | None = None
     controller_id: int | None = None
     now_ms: int
     not_checked: tuple[str, ...] = ()
@@ -149,26 +139,46 @@ def _answers_for_another_cluster(probe: EndpointProbe, facts: ClusterFacts) -> b
     return probe.ok and bool(facts.cluster_id and probe.cluster_id) and probe.cluster_id != facts.cluster_id
 
 
+def _not_answering(
+    probe: EndpointProbe,
+    *,
+    check: str,
+    what: str,
+    severities: tuple[Severity, Severity],
+    unreachable_hint: str,
+) -> Iterable[Finding]:
+    """A finding when `probe` failed authentication or did not answer (severities in that order)."""
+    if probe.auth_failed:
+        yield Finding(
+            check=f"{check}-authentication-failed",
+            severity=severities[0],
+            subject=probe.subject,
+            message=f"{what} answers, but authentication failed: {probe.error}",
+            hint=probe.error_hint or "check the SASL or TLS settings of the client",
+        )
+    elif not probe.ok:
+        yield Finding(
+            check=f"{check}-unreachable",
+            severity=severities[1],
+            subject=probe.subject,
+            message=f"{what} does not answer: {probe.error}",
+            hint=probe.error_hint or unreachable_hint,
+        )
+
+
 def check_bootstrap(facts: ClusterFacts) -> Iterable[Finding]:
     """Every bootstrap address should answer; none answering is fatal for every tool."""
     answered = [p for p in facts.bootstrap if p.ok]
     for probe in facts.bootstrap:
-        if probe.auth_failed:
-            yield Finding(
-                check="bootstrap-authentication-failed",
-                severity=Severity.critical if not answered else Severity.high,
-                subject=probe.subject,
-                message=f"bootstrap address answers, but authentication failed: {probe.error}",
-                hint=probe.error_hint or "check the SASL or TLS settings of the client",
-            )
-        elif not probe.ok:
-            yield Finding(
-                check="bootstrap-unreachable",
-                severity=Severity.critical if not answered else Severity.medium,
-                subject=probe.subject,
-                message=f"bootstrap address does not answer: {probe.error}",
-                hint=probe.error_hint or "remove it from bootstrap lists or bring the node back",
-            )
+        yield from _not_answering(
+            probe,
+            check="bootstrap",
+            what="bootstrap address",
+            severities=(Severity.high, Severity.medium)
+            if answered
+            else (Severity.critical, Severity.critical),
+            unreachable_hint="remove it from bootstrap lists or bring the node back",
+        )
     for probe in answered:
         if _answers_for_another_cluster(probe, facts):
             yield Finding(
@@ -182,23 +192,13 @@ def check_bootstrap(facts: ClusterFacts) -> Iterable[Finding]:
 
 def check_endpoints_answer(facts: ClusterFacts) -> Iterable[Finding]:
     for probe in facts.probes:
-        if probe.auth_failed:
-            yield Finding(
-                check="endpoint-authentication-failed",
-                severity=Severity.high,
-                subject=probe.subject,
-                message=f"advertised endpoint answers, but authentication failed: {probe.error}",
-                hint=probe.error_hint or "check the SASL or TLS settings of the client",
-            )
-        elif not probe.ok:
-            yield Finding(
-                check="endpoint-unreachable",
-                severity=Severity.high,
-                subject=probe.subject,
-                message=f"advertised endpoint does not answer: {probe.error}",
-                hint=probe.error_hint
-                or "check the node is running and that its advertised listener is reachable from here",
-            )
+        yield from _not_answering(
+            probe,
+            check="endpoint",
+            what="advertised endpoint",
+            severities=(Severity.high, Severity.high),
+            unreachable_hint="check the node is running and that its advertised listener is reachable from here",
+        )
 
 
 def check_endpoints_slow(facts: ClusterFacts) -> Iterable[Finding]:
@@ -297,7 +297,7 @@ def check_quorum(facts: ClusterFacts) -> Iterable[Finding]:
     quorum = facts.quorum
     if quorum is None:
         return
-    leader = next((v for v in quorum.voters if v.replica_id == quorum.leader_id), None)
+    leader = quorum.leader
     if quorum.leader_id < 0 or leader is None:
         yield Finding(
             check="quorum-no-leader",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import host_port
 from kcli.metadata import uuids
 from kcli.metadata.uuids import KAFKA_UUID_LENGTH
 
@@ -42,8 +43,7 @@ class QuorumEndpoint:
     port: int
 
     def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{self.listener}://{host}:{self.port}"
+        return f"{self.listener}://{host_port(self.host, self.port)}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from kcli.client.api.cluster import ApiEntry, ClusterEndpoints, EndpointNode, NodeApiVersions
-    from kcli.client.cluster import ClusterDescription
+    from kcli.client.api.cluster import ApiEntry, ClusterEndpoints, NodeApiVersions
+    from kcli.client.cluster import ClusterDescription, NodeInfo
 
 
 def cluster_id_table(description: ClusterDescription) -> RenderableType:
@@ -89,7 +89,7 @@ def unregister_line(broker_id: int) -> str:
 UNREGISTER_UNSUPPORTED = "The target cluster does not support the broker unregistration API."
 
 
-def node_text(node: EndpointNode) -> str:
+def node_text(node: NodeInfo) -> str:
     """Kafka's Node.toString: `host:port (id: 1 rack: null isFenced: false)`."""
     rack = node.rack if node.rack is not None else "null"
     return f"{node.host}:{node.port} (id: {node.node_id} rack: {rack} isFenced: {str(node.fenced).lower()})"

@@ -32,6 +32,7 @@ from kio.schema.errors import ErrorCode
 
 from kcli.kafka import ConfigOp, ConfigResourceType, ConfigSource, ConfigType
 from kcli.metadata import records as _records
+from kcli.ops.config_model import ConfigSynonym
 from kcli.sandbox.configdefs import (
     BROKER_CONFIGS,
     BROKER_SYNONYMS,
@@ -52,13 +53,6 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Synonym:
-    name: str
-    value: str | None
-    source: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Entry:
     """One described config."""
 
@@ -69,7 +63,18 @@ class Entry:
     sensitive: bool
     type: int
     doc: str
-    synonyms: tuple[Synonym, ...]
+    synonyms: tuple[ConfigSynonym, ...]
+
+    @property
+    def wire_fields(self) -> dict[str, Any]:
+        """The fields every config struct of the protocol has (DescribeConfigs, CreateTopics), by their names."""
+        return {
+            "name": self.name,
+            "value": self.value,
+            "read_only": self.read_only,
+            "config_source": self.source,
+            "is_sensitive": self.sensitive,
+        }
 
 
 class ConfigProblem(Exception):
@@ -109,28 +114,32 @@ def _default_of(name: str) -> str | None:
     return definition.default if definition is not None else None
 
 
-def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[Synonym]:
+def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[ConfigSynonym]:
     """Every layer that holds `name`, most specific first."""
     layers = _layers(cluster, node_id)
-    out = [Synonym(name=name, value=layer[name], source=source) for layer, source in layers if name in layer]
+    out = [
+        ConfigSynonym(name=name, value=layer[name], source=source)
+        for layer, source in layers
+        if name in layer
+    ]
     default = _default_of(name)
     if default is not None:
-        out.append(Synonym(name=name, value=default, source=ConfigSource.DEFAULT_CONFIG))
+        out.append(ConfigSynonym(name=name, value=default, source=ConfigSource.DEFAULT_CONFIG))
     return out
 
 
-def _listed_synonyms(cluster: Cluster, node_id: int, name: str) -> list[Synonym]:
+def _listed_synonyms(cluster: Cluster, node_id: int, name: str) -> list[ConfigSynonym]:
     """The synonyms Kafka lists for broker key `name` (ConfigHelper.configSynonyms): layer by layer over
     the key's unit set, then without the leading synonyms of another name."""
     names = BROKER_SYNONYMS.get(name, (name,))
     out = [
-        Synonym(name=n, value=layer[n], source=source)
+        ConfigSynonym(name=n, value=layer[n], source=source)
         for layer, source in _layers(cluster, node_id)
         for n in names
         if n in layer
     ]
     out += [
-        Synonym(name=n, value=default, source=ConfigSource.DEFAULT_CONFIG)
+        ConfigSynonym(name=n, value=default, source=ConfigSource.DEFAULT_CONFIG)
         for n in names
         if (default := _default_of(n)) is not None
     ]
@@ -148,13 +157,13 @@ def _effective(cluster: Cluster, node_id: int, name: str) -> str | None:
     return None
 
 
-def _entry(definition: ConfigDef, synonyms: list[Synonym], value: str | None, read_only: bool) -> Entry:
+def _entry(definition: ConfigDef, synonyms: list[ConfigSynonym], value: str | None, read_only: bool) -> Entry:
     """An entry whose source is its first synonym's (DEFAULT_CONFIG without synonyms)."""
     source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
     sensitive = definition.sensitive or definition.type is ConfigType.PASSWORD
     if sensitive:
         value = None
-        synonyms = [Synonym(name=s.name, value=None, source=s.source) for s in synonyms]
+        synonyms = [ConfigSynonym(name=s.name, value=None, source=s.source) for s in synonyms]
     return Entry(
         name=definition.name,
         value=value,
@@ -180,7 +189,7 @@ def topic_entry(cluster: Cluster, node_id: int, definition: ConfigDef, dynamic: 
     if definition.name in dynamic:
         value = dynamic[definition.name]
         synonyms.insert(
-            0, Synonym(name=definition.name, value=value, source=ConfigSource.DYNAMIC_TOPIC_CONFIG)
+            0, ConfigSynonym(name=definition.name, value=value, source=ConfigSource.DYNAMIC_TOPIC_CONFIG)
         )
     return _entry(definition, synonyms, definition.default if value is None else value, read_only=False)
 
@@ -199,9 +208,11 @@ def broker_value(cluster: Cluster, node_id: int, key: str) -> str | None:
     return synonyms[0].value if synonyms else None
 
 
-def _plain(name: str, value: str | None, source: int, type_: int, doc: str | None) -> Entry:
+def _plain(name: str, value: str | None, source: ConfigSource, type_: int, doc: str | None) -> Entry:
     synonyms = (
-        (Synonym(name=name, value=value, source=source),) if source != ConfigSource.DEFAULT_CONFIG else ()
+        (ConfigSynonym(name=name, value=value, source=source),)
+        if source != ConfigSource.DEFAULT_CONFIG
+        else ()
     )
     return Entry(
         name=name,
@@ -227,7 +238,7 @@ def group_entries(cluster: Cluster, node_id: int, group: str) -> list[Entry]:
             broker_key = GROUP_BROKER_KEYS.get(key, ("group." + key,))[0]
             value = broker_value(cluster, node_id, broker_key) if broker_key in BROKER_CONFIGS else None
             value, source = (value if value is not None else definition.default), ConfigSource.DEFAULT_CONFIG
-        out.append(_plain(key, value, int(source), int(definition.type), definition.doc))
+        out.append(_plain(key, value, source, int(definition.type), definition.doc))
     return out
 
 
@@ -263,7 +274,7 @@ def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> l
             return [
                 _entry(
                     BROKER_CONFIGS[key],
-                    [Synonym(name=key, value=value, source=ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)],
+                    [ConfigSynonym(name=key, value=value, source=ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)],
                     value,
                     read_only=BROKER_CONFIGS[key].read_only,
                 )

@@ -18,26 +18,19 @@ import struct
 import uuid
 from collections.abc import Iterable, Sequence
 
+from kcli.kafka import write_uvarint
+
 _I16 = struct.Struct(">h")
 _I32 = struct.Struct(">i")
 _I32_I32_I32 = struct.Struct(">iii")
 NO_TAGS = b"\x00"
 
 
-def uvarint(value: int) -> bytes:
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-_SMALL = [uvarint(n) for n in range(256)]
+_SMALL = [write_uvarint(n) for n in range(256)]
 
 
 def _len(value: int) -> bytes:
-    return _SMALL[value] if value < 256 else uvarint(value)
+    return _SMALL[value] if value < 256 else write_uvarint(value)
 
 
 def compact_string(value: str) -> bytes:

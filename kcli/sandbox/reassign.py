@@ -81,27 +81,11 @@ class Reassignments:
             live = set(self.cluster.live_broker_ids())
             isr = [b for b in target if b in partition.isr or b in live]
             leader = partition.leader if partition.leader in target else (isr[0] if isr else -1)
-            return [
-                R.PartitionChangeRecord(
-                    partition_id=partition.partition_id,
-                    topic_id=partition.topic_id,
-                    replicas=tuple(target),
-                    isr=tuple(isr),
-                    leader=leader if leader != partition.leader else -2,
-                    removing_replicas=(),
-                    adding_replicas=(),
-                    directories=directories_for(self.cluster, partition, target),
-                )
-            ]
+            return [self._settled(partition, target, isr, leader)]
         replicas = target + [b for b in original if b not in target]
         return [
-            R.PartitionChangeRecord(
-                partition_id=partition.partition_id,
-                topic_id=partition.topic_id,
-                replicas=tuple(replicas),
-                removing_replicas=tuple(removing),
-                adding_replicas=tuple(adding),
-                directories=directories_for(self.cluster, partition, replicas),
+            self._change(
+                partition, replicas, removing_replicas=tuple(removing), adding_replicas=tuple(adding)
             )
         ]
 
@@ -111,7 +95,7 @@ class Reassignments:
         isr = [b for b in partition.isr if b in original]
         leader = partition.leader if partition.leader in original else (isr[0] if isr else -1)
         self.copies.pop((partition.topic_id, partition.partition_id), None)
-        return [self._settled(partition, original, isr, leader)]
+        return [self._settled(partition, original, isr or original, leader)]
 
     def copied_bytes(self, topic_name: str, partition: Partition, broker_id: int) -> int:
         """Bytes a replica holds: the whole partition, or what an adding replica copied so far."""
@@ -175,20 +159,27 @@ class Reassignments:
             if partition.leader in target and partition.leader in live
             else (isr[0] if isr else -1)
         )
-        return [self._settled(partition, target, isr, leader)]
+        return [self._settled(partition, target, isr or target, leader)]
 
     def _settled(self, partition: Partition, replicas: list[int], isr: list[int], leader: int) -> Any:
-        """The record that ends a reassignment (completed or cancelled) with these replicas.
+        """The record that ends a reassignment (completed, cancelled, or one that moves no data) with
+        these replicas; an unchanged leader is written as -2 (no change). A completed or cancelled
+        one is given the replicas as its ISR when none of them is in sync."""
+        return self._change(
+            partition,
+            replicas,
+            isr=tuple(isr),
+            leader=leader if leader != partition.leader else -2,
+            removing_replicas=(),
+            adding_replicas=(),
+        )
 
-        An empty ISR is written as the replicas; an unchanged leader as -2 (no change).
-        """
+    def _change(self, partition: Partition, replicas: list[int], **changes: Any) -> Any:
+        """A PartitionChangeRecord giving `partition` these replicas (in their log dirs) and `changes`."""
         return R.PartitionChangeRecord(
             partition_id=partition.partition_id,
             topic_id=partition.topic_id,
             replicas=tuple(replicas),
-            isr=tuple(isr or replicas),
-            leader=leader if leader != partition.leader else -2,
-            removing_replicas=(),
-            adding_replicas=(),
             directories=directories_for(self.cluster, partition, replicas),
+            **changes,
         )

@@ -5,6 +5,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+# How each view words a node's notes: a delay, a misrouted endpoint (the node it advertises), its rack.
+_LINE_NOTES = {
+    "delay_ms": ", delay {} ms",
+    "advertises": ", misrouted (advertises node {})",
+    "rack": ", rack {}",
+}
+_PANEL_NOTES = {"delay_ms": " delay {} ms", "advertises": " misrouted → {}", "rack": " rack {}"}
+
+
+def _notes(node: dict[str, Any], wording: dict[str, str]) -> str:
+    """The notes that apply to `node` (a zero delay, no misrouting or no rack is not noted), in order."""
+    applies = {
+        "delay_ms": bool(node.get("delay_ms")),
+        "advertises": node.get("advertises") is not None,
+        "rack": bool(node.get("rack")),
+    }
+    return "".join(text.format(node[key]) for key, text in wording.items() if applies[key])
+
 
 def status_lines(status: dict[str, Any]) -> Iterator[str]:
     """The status as plain lines (stable for grep)."""
@@ -15,13 +33,7 @@ def status_lines(status: dict[str, Any]) -> Iterator[str]:
     )
     yield f"{'ID':<6}{'ROLE':<12}{'ADDRESS':<22}STATE"
     for node in status["nodes"]:
-        state = "running" if node["running"] else "stopped"
-        if node.get("delay_ms"):
-            state += f", delay {node['delay_ms']} ms"
-        if node.get("advertises") is not None:
-            state += f", misrouted (advertises node {node['advertises']})"
-        if node.get("rack"):
-            state += f", rack {node['rack']}"
+        state = ("running" if node["running"] else "stopped") + _notes(node, _LINE_NOTES)
         yield f"{node['id']:<6}{node['role']:<12}{node['host'] + ':' + str(node['port']):<22}{state}"
     yield f"bootstrap.servers={status['bootstrap_servers']}"
     yield f"bootstrap.controllers={status['bootstrap_controllers']}"
@@ -38,13 +50,7 @@ def status_panel(status: dict[str, Any]) -> Any:
     for column in ("ID", "ROLE", "ADDRESS", "STATE"):
         table.add_column(column)
     for node in status["nodes"]:
-        state = "[green]running[/]" if node["running"] else "[red]stopped[/]"
-        if node.get("delay_ms"):
-            state += f" delay {node['delay_ms']} ms"
-        if node.get("advertises") is not None:
-            state += f" misrouted → {node['advertises']}"
-        if node.get("rack"):
-            state += f" rack {node['rack']}"
+        state = ("[green]running[/]" if node["running"] else "[red]stopped[/]") + _notes(node, _PANEL_NOTES)
         role = node["role"] + (" (active)" if node["id"] == status["active_controller_id"] else "")
         table.add_row(str(node["id"]), role, f"{node['host']}:{node['port']}", state)
     title = f"kcli sandbox {status['cluster_id']} — emulated KRaft cluster, not Kafka"

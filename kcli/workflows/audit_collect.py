@@ -156,20 +156,10 @@ def topic_id_text(value: Any) -> str | None:
 
 
 async def _topics_and_partitions(admin: Admin) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    from kcli.client.admin import Target
+    from kcli.client.api.configs import metadata_of_every_topic
     from kcli.client.errors import check
-    from kcli.client.protocol import make, request_class
 
-    def build(version: int) -> Any:
-        return make(
-            request_class("metadata", version),
-            topics=None,
-            allow_auto_topic_creation=False,
-            include_cluster_authorized_operations=False,
-            include_topic_authorized_operations=False,
-        )
-
-    response = await admin.call(ApiKey.METADATA, build, versions=(1, 12), target=Target.ANY)
+    response = await metadata_of_every_topic(admin)
     topics: list[dict[str, Any]] = []
     partitions: list[dict[str, Any]] = []
     for topic in sorted(response.topics, key=lambda t: str(t.name)):

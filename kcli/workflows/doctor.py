@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import re
 import time
 from collections import Counter
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey, ConfigResourceType
-from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity, QuorumFacts
+from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity
 from kcli.ops.features import METADATA_VERSION
 from kcli.ops.quorum import QuorumInfo
 
@@ -135,19 +136,11 @@ async def probe_endpoint(
     deadline = started + timeout_ms / 1000
     endpoint_type = EndpointType.CONTROLLERS if role == "controller" else config.endpoint_type
     connection: Connection | None = None
+    # What this endpoint answered, with who it is filled in.
+    probe_of = functools.partial(EndpointProbe, role=role, address=address, node_id=node_id)
 
     def failed(message: str, hint: str | None = None, *, auth_failed: bool = False) -> ProbeResult:
-        return ProbeResult(
-            probe=EndpointProbe(
-                role=role,
-                address=address,
-                node_id=node_id,
-                ok=False,
-                error=message,
-                error_hint=hint,
-                auth_failed=auth_failed,
-            )
-        )
+        return ProbeResult(probe=probe_of(ok=False, error=message, error_hint=hint, auth_failed=auth_failed))
 
     try:
         try:
@@ -166,16 +159,7 @@ async def probe_endpoint(
                 detail=f"refused ClusterId {cluster_id} NodeId {node_id} with REBOOTSTRAP_REQUIRED",
             )
             latency = (time.monotonic() - started) * 1000
-            return ProbeResult(
-                probe=EndpointProbe(
-                    role=role,
-                    address=address,
-                    node_id=node_id,
-                    ok=True,
-                    latency_ms=latency,
-                    identity=refused,
-                )
-            )
+            return ProbeResult(probe=probe_of(ok=True, latency_ms=latency, identity=refused))
         latency = (time.monotonic() - started) * 1000
         api_versions = connection.api_versions_response
         finalized, supported, epoch = _features_of(api_versions)
@@ -205,10 +189,7 @@ async def probe_endpoint(
                 )
             except KcliError as error:
                 quorum_error = error.line()
-        probe = EndpointProbe(
-            role=role,
-            address=address,
-            node_id=node_id,
+        probe = probe_of(
             ok=True,
             latency_ms=latency,
             cluster_id=description.cluster_id,
@@ -329,15 +310,7 @@ async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> 
         bootstrap=tuple(r.probe for r in bootstrap),
         nodes=tuple(nodes),
         probes=tuple(r.probe for r in probes),
-        quorum=None
-        if quorum is None
-        else QuorumFacts(
-            leader_id=quorum.leader_id,
-            leader_epoch=quorum.leader_epoch,
-            high_watermark=quorum.high_watermark,
-            voters=quorum.voters,
-            observers=quorum.observers,
-        ),
+        quorum=quorum,
         controller_id=controller_id,
         now_ms=int(time.time() * 1000),
         not_checked=tuple(not_checked),

@@ -7,7 +7,7 @@ Reading for connections is kcli.client.config's job; this module is the write si
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,13 +97,19 @@ def use_profile(path: Path, name: str) -> None:
 
 def parse_settings(items: list[str]) -> dict[str, str]:
     """`key=value` pairs from --set options."""
-    settings: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
+    return parse_key_values(items, option="--set", example="bootstrap.servers=k1:9092")
+
+
+def parse_key_values(pairs: Sequence[str], *, option: str, example: str) -> dict[str, str]:
+    """The KEY=VALUE pairs given to a repeated `option` as a dict; a pair without '=' or without a key
+    is a usage error that shows `example`."""
+    values: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise UsageError(f"--set {item!r}: expected KEY=VALUE, e.g. bootstrap.servers=k1:9092")
-        settings[key.strip()] = value.strip()
-    return settings
+            raise UsageError(f"{option} {pair!r}: expected KEY=VALUE, e.g. {example}")
+        values[key.strip()] = value.strip()
+    return values
 
 
 def unknown_setting_warnings(settings: Mapping[str, str]) -> list[str]:

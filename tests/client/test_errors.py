@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import runpy
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
 from kio.schema.errors import ErrorCode
 
 from kcli.client.errors import KafkaError, check, error_info, error_name
@@ -72,3 +78,43 @@ def test_protocol_api_table_matches_kio_and_classes_resolve() -> None:
                 )
     assert protocol.request_class("DescribeCluster", 1) is protocol.request_class("describe_cluster", 1)
     assert protocol.request_class("api_versions", 5).__version__ == 5
+
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "kafka-errors.py"
+
+
+def test_the_error_data_file_is_what_the_installed_kio_gives() -> None:
+    script = runpy.run_path(str(SCRIPT))
+    assert script["DATA"].read_text(encoding="utf-8") == script["generate"](), "run scripts/kafka-errors.py"
+
+
+def test_kcli_writes_only_what_kio_lacks() -> None:
+    """A code kio knows is written in kcli only to give it the message kio has not got."""
+    from kcli.client import errors
+
+    generated = runpy.run_path(str(SCRIPT))["generate"]()
+    kio_rows = {int(line.split("\t")[0]): line.split("\t")[1:] for line in generated.splitlines()}
+    for code, (name, retriable, _message) in errors._NOT_IN_KIO.items():
+        if code in kio_rows:
+            assert kio_rows[code] == [name, str(int(retriable)), ""], code
+
+
+def test_the_error_table_loads_from_a_zipped_kcli(tmp_path: Path) -> None:
+    """Spark executors import kcli from a zip (kcli.audit.shipping): the data file is read through it."""
+    package = Path(__file__).resolve().parents[2] / "kcli"
+    archive = tmp_path / "kcli.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in package.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                zipped.write(path, path.relative_to(package.parent).as_posix())
+    probe = "import kcli.client.errors as e; print(e.__file__); print(e.error_info(41).name, len(e._BY_CODE))"
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", f"import sys; sys.path.insert(0, {str(archive)!r}); {probe}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    where, answer = done.stdout.splitlines()
+    assert where.startswith(str(archive))
+    assert answer == "NOT_CONTROLLER 138"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kcli.client.api.cluster import ClusterEndpoints, EndpointNode
+from kcli.client.api.cluster import ClusterEndpoints
+from kcli.client.cluster import NodeInfo
 from kcli.render.cluster import list_endpoints_json, list_endpoints_lines
 
 
@@ -11,8 +12,8 @@ def test_broker_table_widths_follow_longest_host_and_rack() -> None:
         cluster_id="c",
         endpoint_type="broker",
         nodes=(
-            EndpointNode(node_id=1, host="broker-one.example", port=9092, rack="rack-a-long"),
-            EndpointNode(node_id=2, host="b2", port=9093, rack=None, fenced=True),
+            NodeInfo(node_id=1, host="broker-one.example", port=9092, rack="rack-a-long"),
+            NodeInfo(node_id=2, host="b2", port=9093, rack=None, fenced=True),
         ),
     )
     assert list_endpoints_lines(result) == [
@@ -32,7 +33,7 @@ def test_broker_table_widths_follow_longest_host_and_rack() -> None:
 def test_controller_table_has_no_state_and_default_widths() -> None:
     # As in Java, the host width ignores the header: a short host leaves HOST overflowing.
     result = ClusterEndpoints(
-        cluster_id="c", endpoint_type="controller", nodes=(EndpointNode(node_id=101, host="c1", port=9093),)
+        cluster_id="c", endpoint_type="controller", nodes=(NodeInfo(node_id=101, host="c1", port=9093),)
     )
     assert list_endpoints_lines(result) == [
         "ID         HOST PORT       RACK       ENDPOINT_TYPE  ",

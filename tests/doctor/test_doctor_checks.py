@@ -12,10 +12,9 @@ from kcli.ops.doctor import (
     DoctorReport,
     EndpointProbe,
     Identity,
-    QuorumFacts,
     diagnose,
 )
-from kcli.ops.quorum import ReplicaState
+from kcli.ops.quorum import QuorumInfo, ReplicaState
 from kcli.render.doctor import json_value, table, text_lines
 
 NOW = 1_700_000_000_000
@@ -63,7 +62,8 @@ def healthy(**overrides: object) -> ClusterFacts:
             *(probe("broker", i, 9091 + i) for i in (1, 2, 3)),
             *(probe("controller", i, 9000 + i) for i in (101, 102, 103)),
         ),
-        quorum=QuorumFacts(
+        quorum=QuorumInfo(
+            cluster_id=CID,
             leader_id=101,
             leader_epoch=3,
             high_watermark=50,
@@ -171,7 +171,8 @@ def test_controllers_disagree_on_active_controller() -> None:
 
 
 def test_stopped_voter_is_high_and_majority_spare_is_medium() -> None:
-    quorum = QuorumFacts(
+    quorum = QuorumInfo(
+        cluster_id=CID,
         leader_id=101,
         leader_epoch=3,
         high_watermark=5000,
@@ -184,9 +185,12 @@ def test_stopped_voter_is_high_and_majority_spare_is_medium() -> None:
 
 
 def test_no_leader_and_lost_majority_are_critical() -> None:
-    no_leader = QuorumFacts(leader_id=-1, leader_epoch=4, high_watermark=5, voters=(voter(101, 5),))
+    no_leader = QuorumInfo(
+        cluster_id=CID, leader_id=-1, leader_epoch=4, high_watermark=5, voters=(voter(101, 5),)
+    )
     assert checks_of(healthy(quorum=no_leader))[0][:2] == ("quorum-no-leader", Severity.critical)
-    lost = QuorumFacts(
+    lost = QuorumInfo(
+        cluster_id=CID,
         leader_id=101,
         leader_epoch=3,
         high_watermark=5,

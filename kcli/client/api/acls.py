@@ -15,7 +15,7 @@ Version notes: all three v1-v3 (Kafka 4.x dropped v0; v1 added pattern types, v2
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,7 @@ from kcli.ops.acls import AccessControlEntry, AclBinding, AclBindingFilter, Reso
 from kcli.ops.config_model import ResourceError
 
 if TYPE_CHECKING:
-    from kcli.client.admin import Admin
+    from kcli.client.admin import Admin, Target
 
 VERSIONS = (1, 3)
 
@@ -72,6 +72,17 @@ def _filter_fields(f: AclBindingFilter) -> dict[str, Any]:
     }
 
 
+async def _send(
+    admin: Admin, key: ApiKey, build: Callable[[int], Any], stats: CallStats | None, *, target: Target
+) -> Any:
+    """One ACL request, counted in `stats` under its API name."""
+    from kcli.client.protocol import api_name
+
+    if stats is not None:
+        stats.count(api_name(key))
+    return await admin.call(key, build, versions=VERSIONS, target=target)
+
+
 async def describe_acls(
     admin: Admin, filters: Sequence[AclBindingFilter], *, stats: CallStats | None = None
 ) -> tuple[AclBinding, ...]:
@@ -83,9 +94,7 @@ async def describe_acls(
         def build(version: int) -> Any:
             return make(request_cls("describe_acls", version), **_filter_fields(f))
 
-        if stats is not None:
-            stats.count("DescribeAcls")
-        response = await admin.call(ApiKey.DESCRIBE_ACLS, build, versions=VERSIONS, target=Target.ANY)
+        response = await _send(admin, ApiKey.DESCRIBE_ACLS, build, stats, target=Target.ANY)
         check(int(response.error_code), response.error_message, what="DescribeAcls")
         return [
             _binding(r.resource_type, r.resource_name, getattr(r, "pattern_type", 3), acl)
@@ -127,9 +136,7 @@ async def create_acls(
             )
         )
 
-    if stats is not None:
-        stats.count("CreateAcls")
-    response = await admin.call(ApiKey.CREATE_ACLS, build, versions=VERSIONS, target=Target.CONTROLLER)
+    response = await _send(admin, ApiKey.CREATE_ACLS, build, stats, target=Target.CONTROLLER)
     results = response.results or ()
     if len(results) != len(bindings):
         raise MalformedReply(
@@ -163,9 +170,7 @@ async def delete_acls(
         filter_cls = nested(cls, "DeleteAclsFilter")
         return cls(filters=tuple(make(filter_cls, **_filter_fields(f)) for f in filters))
 
-    if stats is not None:
-        stats.count("DeleteAcls")
-    response = await admin.call(ApiKey.DELETE_ACLS, build, versions=VERSIONS, target=Target.CONTROLLER)
+    response = await _send(admin, ApiKey.DELETE_ACLS, build, stats, target=Target.CONTROLLER)
     results = response.filter_results or ()
     if len(results) != len(filters):
         raise MalformedReply(

@@ -20,15 +20,7 @@ from kcli.kafka import ApiKey
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EndpointNode:
-    node_id: int
-    host: str
-    port: int
-    rack: str | None = None
-    fenced: bool = False
+    from kcli.client.cluster import NodeInfo
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,7 +29,7 @@ class ClusterEndpoints:
 
     cluster_id: str | None
     endpoint_type: str
-    nodes: tuple[EndpointNode, ...]
+    nodes: tuple[NodeInfo, ...]
 
 
 async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoints:
@@ -68,14 +60,10 @@ async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoi
         description = _from_describe_cluster(response, 2, EndpointType.BROKERS)
     else:
         description = await admin.describe_cluster()
-    nodes = tuple(
-        EndpointNode(node_id=n.node_id, host=n.host, port=n.port, rack=n.rack, fenced=n.fenced)
-        for n in sorted(description.nodes, key=lambda n: n.node_id)
-    )
     return ClusterEndpoints(
         cluster_id=description.cluster_id,
         endpoint_type="controller" if controllers else "broker",
-        nodes=nodes,
+        nodes=tuple(sorted(description.nodes, key=lambda n: n.node_id)),
     )
 
 
@@ -109,7 +97,7 @@ class ApiEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NodeApiVersions:
-    node: EndpointNode
+    node: NodeInfo
     entries: tuple[ApiEntry, ...] = ()
     error: str | None = None  # why the node could not be asked
 
@@ -118,7 +106,7 @@ async def api_versions(admin: Admin) -> tuple[str, tuple[NodeApiVersions, ...]]:
     """(endpoint type, what each broker or controller offers), nodes by id, APIs by key."""
     endpoints = await list_endpoints(admin, include_fenced=False)
 
-    async def one(node: EndpointNode) -> NodeApiVersions:
+    async def one(node: NodeInfo) -> NodeApiVersions:
         try:
             response = await admin.api_versions(node.node_id)
         except KcliError as error:

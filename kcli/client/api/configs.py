@@ -293,10 +293,9 @@ async def incremental_alter_configs(
 # --- enumeration (describe without a name) -----------------------------------------------------------
 
 
-async def list_topic_names(admin: Admin, stats: CallStats | None = None) -> list[str]:
-    """Every topic name, internal topics included (Metadata with a null topic list)."""
+async def metadata_of_every_topic(admin: Admin, stats: CallStats | None = None) -> Any:
+    """The Metadata response for a null topic list: every topic, internal topics included."""
     from kcli.client.admin import Target
-    from kcli.client.errors import check
 
     def build(version: int) -> Any:
         return make(
@@ -309,7 +308,14 @@ async def list_topic_names(admin: Admin, stats: CallStats | None = None) -> list
 
     if stats is not None:
         stats.count("Metadata")
-    response = await admin.call(ApiKey.METADATA, build, versions=(1, 12), target=Target.ANY)
+    return await admin.call(ApiKey.METADATA, build, versions=(1, 12), target=Target.ANY)
+
+
+async def list_topic_names(admin: Admin, stats: CallStats | None = None) -> list[str]:
+    """Every topic name, internal topics included (Metadata with a null topic list)."""
+    from kcli.client.errors import check
+
+    response = await metadata_of_every_topic(admin, stats)
     names = []
     for topic in response.topics:
         if int(topic.error_code) not in (0, 3) and topic.name is None:

@@ -34,12 +34,18 @@ __all__ = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ApiVersionsRequest:
-    __type__: ClassVar = EntityType.request
+class _Version5:
+    """What kio reads of both v5 entities: the API key, the version, and that it is flexible."""
+
+    __slots__ = ()
     __version__: ClassVar[i16] = i16(5)
     __flexible__: ClassVar[bool] = True
     __api_key__: ClassVar[i16] = i16(18)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApiVersionsRequest(_Version5):
+    __type__: ClassVar = EntityType.request
     __header_schema__: ClassVar[type[RequestHeader]] = RequestHeader
     client_software_name: str = field(metadata={"kafka_type": "string"})
     """The name of the client."""
@@ -52,11 +58,8 @@ class ApiVersionsRequest:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ApiVersionsResponse:
+class ApiVersionsResponse(_Version5):
     __type__: ClassVar = EntityType.response
-    __version__: ClassVar[i16] = i16(5)
-    __flexible__: ClassVar[bool] = True
-    __api_key__: ClassVar[i16] = i16(18)
     __header_schema__: ClassVar[type[ResponseHeader]] = ResponseHeader
     error_code: ErrorCode = field(metadata={"kafka_type": "error_code"})
     """The top-level error code."""

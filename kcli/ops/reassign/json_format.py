@@ -45,6 +45,21 @@ class ReassignmentFile:
     def topics(self) -> list[str]:
         return sorted({e.partition.topic for e in self.entries})
 
+    @property
+    def log_dir_moves(self) -> dict[tuple[TopicPartition, int], str]:
+        return log_dir_moves(self.entries)
+
+
+def log_dir_moves(entries: Iterable[ReassignmentEntry]) -> dict[tuple[TopicPartition, int], str]:
+    """The log dir each (partition, broker) is to move to: every log dir the entries name but "any"."""
+    return {
+        (e.partition, b): d
+        for e in entries
+        if e.log_dirs is not None
+        for b, d in zip(e.replicas, e.log_dirs, strict=True)
+        if d != ANY_LOG_DIR
+    }
+
 
 def load_json(text: str, source: str) -> Any:
     """Parse JSON text, turning a syntax error into one line naming the file, line and column."""

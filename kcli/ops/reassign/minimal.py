@@ -442,21 +442,44 @@ def _shift_chain(
     count: Counter[int],
 ) -> bool:
     """Move one leadership away from `source` along a chain ending at a broker with room."""
-    parent: dict[int, tuple[int, TopicPartition] | None] = {source: None}
-    queue = deque([source])
+    hops = _chain(source, lambda u: ((tp, v) for tp in led[u] for v in replicas[tp]), has_room)
+    for u, tp, w in hops or ():
+        _move_lead(tp, u, w, leader, led, count)
+    return hops is not None
+
+
+def _pull_chain(
+    sink: int,
+    can_give: Callable[[int], bool],
+    member_of: dict[int, list[TopicPartition]],
+    leader: dict[TopicPartition, int],
+    led: dict[int, list[TopicPartition]],
+    count: Counter[int],
+) -> bool:
+    """Give `sink` one more leadership along a chain starting at a broker that can spare one."""
+    hops = _chain(sink, lambda t: ((tp, leader[tp]) for tp in member_of[t]), can_give)
+    for t, tp, w in hops or ():
+        _move_lead(tp, w, t, leader, led, count)
+    return hops is not None
+
+
+def _chain(
+    start: int, edges: Callable[[int], Iterator[tuple[TopicPartition, int]]], goal: Callable[[int], bool]
+) -> list[tuple[int, TopicPartition, int]] | None:
+    """Breadth-first from `start` over `edges` (partition, next broker) to the nearest broker meeting
+    `goal`: the hops (from broker, partition, to broker) of that path, last first; None if none does."""
+    parent: dict[int, tuple[int, TopicPartition] | None] = {start: None}
+    queue = deque([start])
     while queue:
         u = queue.popleft()
-        for tp in led[u]:
-            for v in replicas[tp]:
-                if v in parent:
-                    continue
-                parent[v] = (u, tp)
-                if has_room(v):
-                    for u2, tp2, w in _path_back(parent, v):
-                        _move_lead(tp2, u2, w, leader, led, count)
-                    return True
-                queue.append(v)
-    return False
+        for tp, v in edges(u):
+            if v in parent:
+                continue
+            parent[v] = (u, tp)
+            if goal(v):
+                return list(_path_back(parent, v))
+            queue.append(v)
+    return None
 
 
 def _path_back(
@@ -470,32 +493,6 @@ def _path_back(
         yield u, tp, w
         w = u
         step = parent[w]
-
-
-def _pull_chain(
-    sink: int,
-    can_give: Callable[[int], bool],
-    member_of: dict[int, list[TopicPartition]],
-    leader: dict[TopicPartition, int],
-    led: dict[int, list[TopicPartition]],
-    count: Counter[int],
-) -> bool:
-    """Give `sink` one more leadership along a chain starting at a broker that can spare one."""
-    parent: dict[int, tuple[int, TopicPartition] | None] = {sink: None}
-    queue = deque([sink])
-    while queue:
-        t = queue.popleft()
-        for tp in member_of[t]:
-            v = leader[tp]
-            if v in parent:
-                continue
-            parent[v] = (t, tp)
-            if can_give(v):
-                for t2, tp2, w in _path_back(parent, v):
-                    _move_lead(tp2, w, t2, leader, led, count)
-                return True
-            queue.append(v)
-    return False
 
 
 def plan_minimal(

@@ -15,7 +15,7 @@ Behavior (as AdminUtils):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from kcli.errors import KcliError
 from kcli.ops.reassign.model import Assignment, BrokerInfo, TopicPartition, sort_key
@@ -25,13 +25,22 @@ def _replica_index(first: int, shift: int, index: int, n: int) -> int:
     return (first + 1 + (shift + index) % (n - 1)) % n
 
 
-def _start_and_shift(n: int, rng: random.Random | None, fixed_start: int | None) -> tuple[int, int]:
-    """AdminUtils' fixedStartIndex (tests) or two random draws."""
+def _first_and_shift(
+    partitions: int, n: int, rng: random.Random | None, fixed_start: int | None
+) -> Iterator[tuple[int, int]]:
+    """For each partition in turn, the index of its first replica among `n` brokers and the shift of
+    the others, which grows each time the partitions wrap around. The start and the first shift are
+    AdminUtils' fixedStartIndex (tests) or two random draws."""
     if fixed_start is not None:
-        return fixed_start, fixed_start
-    rng = rng or random.Random()
-    start = rng.randrange(n)
-    return start, rng.randrange(n)
+        start = shift = fixed_start
+    else:
+        rng = rng or random.Random()
+        start = rng.randrange(n)
+        shift = rng.randrange(n)
+    for p in range(partitions):
+        if p > 0 and p % n == 0:
+            shift += 1
+        yield (p + start) % n, shift
 
 
 def assign_rack_unaware(
@@ -45,12 +54,8 @@ def assign_rack_unaware(
     """AdminUtils.assignReplicasToBrokersRackUnaware for partitions 0..partitions-1."""
     brokers = sorted(broker_ids)
     n = len(brokers)
-    start, shift = _start_and_shift(n, rng, fixed_start)
     result: list[list[int]] = []
-    for p in range(partitions):
-        if p > 0 and p % n == 0:
-            shift += 1
-        first = (p + start) % n
+    for first, shift in _first_and_shift(partitions, n, rng, fixed_start):
         replicas = [brokers[first]]
         for j in range(replication_factor - 1):
             replicas.append(brokers[_replica_index(first, shift, j, n)])
@@ -90,12 +95,8 @@ def assign_rack_aware(
     num_racks = len(set(rack_of.values()))
     arranged = rack_alternated(brokers)
     n = len(arranged)
-    start, shift = _start_and_shift(n, rng, fixed_start)
     result: list[list[int]] = []
-    for p in range(partitions):
-        if p > 0 and p % n == 0:
-            shift += 1
-        first = (p + start) % n
+    for first, shift in _first_and_shift(partitions, n, rng, fixed_start):
         leader = arranged[first]
         replicas = [leader]
         racks_used = {rack_of[leader]}

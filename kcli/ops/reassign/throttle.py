@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from kcli.ops.reassign.json_format import ReassignmentEntry
+from kcli.ops.reassign.json_format import ReassignmentEntry, log_dir_moves
 from kcli.ops.reassign.model import Assignment, OngoingReassignment, TopicPartition
 
 LEADER_THROTTLED_REPLICAS = "leader.replication.throttled.replicas"
@@ -101,11 +101,7 @@ def reassigning_brokers(moves: Mapping[str, Mapping[int, PartitionMove]]) -> set
 
 
 def log_dir_moving_brokers(entries: Iterable[ReassignmentEntry]) -> set[int]:
-    brokers: set[int] = set()
-    for e in entries:
-        if e.log_dirs is not None:
-            brokers.update(b for b, d in zip(e.replicas, e.log_dirs, strict=True) if d != "any")
-    return brokers
+    return {broker for _, broker in log_dir_moves(entries)}
 
 
 def throttle_plan(

@@ -187,14 +187,7 @@ def _result(
     if new is not None and ctx.version >= 5:
         set_here = {r.name: r.value for r in new if type(r).__record_name__ == "ConfigRecord"}
         configs = tuple(
-            ctx.r(
-                "CreatableTopicConfigs",
-                name=entry.name,
-                value=entry.value,
-                read_only=entry.read_only,
-                config_source=entry.source,
-                is_sensitive=entry.sensitive,
-            )
+            ctx.r("CreatableTopicConfigs", **entry.wire_fields)
             for entry in topic_entries(ctx.cluster, ctx.node.node_id, set_here)
         )
     return ctx.r(

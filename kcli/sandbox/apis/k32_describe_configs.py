@@ -53,11 +53,7 @@ async def handle_describe_configs(ctx: RequestContext, request: Any) -> Any:
         configs = tuple(
             ctx.r(
                 "DescribeConfigsResourceResult",
-                name=e.name,
-                value=e.value,
-                read_only=e.read_only,
-                config_source=e.source,
-                is_sensitive=e.sensitive,
+                **e.wire_fields,
                 synonyms=tuple(
                     ctx.r("DescribeConfigsSynonym", name=s.name, value=s.value, source=s.source)
                     for s in e.synonyms

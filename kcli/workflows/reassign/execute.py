@@ -130,13 +130,7 @@ async def do_execute(
     )
     errors = {tp: err.line() for tp, err in results.items() if err is not None}
     started = tuple(tp for tp in sorted(targets, key=sort_key) if tp not in errors)
-    moves = {
-        (e.partition, b): d
-        for e in file.entries
-        if e.log_dirs is not None
-        for b, d in zip(e.replicas, e.log_dirs, strict=True)
-        if d != "any"
-    }
+    moves = file.log_dir_moves
     if moves:
         moves = await _needed_log_dir_moves(admin, moves)
     accepted: tuple[tuple[TopicPartition, int, str], ...] = ()

@@ -26,13 +26,7 @@ if TYPE_CHECKING:
 
 
 async def _log_dir_moves(admin: Admin, file: ReassignmentFile) -> tuple[LogDirMoveState, ...]:
-    wanted = {
-        (e.partition, b): d
-        for e in file.entries
-        if e.log_dirs is not None
-        for b, d in zip(e.replicas, e.log_dirs, strict=True)
-        if d != "any"
-    }
+    wanted = file.log_dir_moves
     if not wanted:
         return ()
     from kcli.client.api.log_dirs import BrokerLogDirs
