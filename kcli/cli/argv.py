@@ -183,10 +183,10 @@ def parsed_line(ctx: Any = None) -> ParsedLine:
 
 def root_group_class() -> type:
     """The click group class of `kcli` itself: it rewrites argv (see the module doc) before parsing,
-    and its plain help lists whole command summaries (kcli/cli/summaries.py)."""
-    from kcli.cli.summaries import WholeSummaryGroup
+    imports each tool only when needed and lists whole summaries in plain help (kcli/cli/tools.py)."""
+    from kcli.cli.tools import ToolGroup
 
-    class KcliGroup(WholeSummaryGroup):
+    class KcliGroup(ToolGroup):
         def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
             if not ctx.resilient_parsing:  # shell completion sees the line as typed
                 line = normalize(self, ctx, args)

@@ -1,8 +1,9 @@
-"""The root `kcli` command: global flags and the registry of tools.
+"""The root `kcli` command: global flags over the tools of kcli/cli/tools.py.
 
-Each tool module owns its typer commands and exposes `register(app)`; this module only registers.
-Tool modules import nothing heavy at the top (kio schemas, rich tables, pyspark, prompt_toolkit load
-inside command bodies), so `kcli --help` and every command start fast.
+Each tool module owns its typer commands and exposes `register(app)`; the root group imports a tool's
+module only when that tool is needed (kcli/cli/tools.py), and tool modules import nothing heavy at
+the top (kio schemas, rich tables, pyspark, prompt_toolkit load inside command bodies), so
+`kcli --help` and every command start fast.
 """
 
 from __future__ import annotations
@@ -11,23 +12,9 @@ from typing import Annotated
 
 import typer
 
-from kcli.cli import (
-    acls,
-    cluster,
-    cluster_id,
-    configs,
-    features,
-    metadata_quorum,
-    metadata_shell,
-    profile,
-    reassign,
-    sandbox,
-    spark,
-)
 from kcli.cli.argv import parsed_line, root_group_class
 from kcli.cli.common import env_of, fail_internal
 from kcli.cli.examples import attach_examples
-from kcli.cli.summaries import use_whole_summaries
 from kcli.env import Env
 
 app = typer.Typer(
@@ -73,22 +60,7 @@ def root(
     env.debug = debug or parsed_line(ctx).debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
 
 
-for _tool in (
-    cluster_id,
-    cluster,
-    configs,
-    acls,
-    features,
-    metadata_quorum,
-    metadata_shell,
-    reassign,
-    sandbox,
-    spark,
-    profile,
-):
-    _tool.register(app)
-attach_examples(app)  # the "Examples" section of each command's --help (kcli/cli/examples.py)
-use_whole_summaries(app)  # plain help lists whole command summaries (kcli/cli/summaries.py)
+attach_examples(app)  # the "Examples" section of the root's --help; each tool's: kcli/cli/tools.py
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:

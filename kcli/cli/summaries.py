@@ -20,11 +20,7 @@ class WholeSummaryGroup(TyperGroup):
     """A typer group whose plain help shows every command's whole summary."""
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                rows.append((name, summary(command)))
+        rows = self.summary_rows(ctx)
         if not rows:
             return
         width = max(len(name) for name, _ in rows)
@@ -32,6 +28,15 @@ class WholeSummaryGroup(TyperGroup):
             for name, text in rows:
                 # one line per command, never cut or wrapped: `kcli | grep configs` shows it whole
                 formatter.write(f"{'':>{formatter.current_indent}}{name:<{width}}  {text}\n")
+
+    def summary_rows(self, ctx: Any) -> list[tuple[str, str]]:
+        """(name, whole summary) of each visible command, in listing order."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, summary(command)))
+        return rows
 
 
 def summary(command: Any) -> str:

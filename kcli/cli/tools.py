@@ -1,0 +1,148 @@
+"""The registry of kcli's tools: each tool's command word, module and one-line summary.
+
+The root knows every tool from this table without importing its module: a tool module pulls its
+typer option declarations and helpers, so `kcli configs ...` imports kcli.cli.configs alone and
+`kcli --help` imports none. A tool's click command is built when first looked up (invoking it, its
+--help, or the help and completion that list every command), exactly as it would have been with
+every tool registered up front. tests/test_cli_tools.py keeps each summary equal to the tool's help.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from kcli.cli.summaries import WholeSummaryGroup, summary
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str  # the command word after `kcli`
+    module: str  # the module whose register(app) declares the command
+    summary: str  # its summary as `kcli --help` lists it (kcli/cli/summaries.py)
+
+
+# In the order of `kcli --help`.
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "cluster-id",
+        "kcli.cli.cluster_id",
+        "Print the cluster id (like kafka-cluster.sh cluster-id), from brokers or controllers.",
+    ),
+    Tool(
+        "configs",
+        "kcli.cli.configs",
+        "Describe, alter or compare configs of topics, brokers, loggers, users, clients, ips, groups "
+        "(kafka-configs.sh).",
+    ),
+    Tool("acls", "kcli.cli.acls", "Add, remove, list, export or import ACLs (kafka-acls.sh)."),
+    Tool(
+        "metadata-shell",
+        "kcli.cli.metadata_shell",
+        "Browse KRaft metadata as kafka-metadata-shell does: interactively, one command, or a script "
+        "on stdin.",
+    ),
+    Tool(
+        "reassign-partitions",
+        "kcli.cli.reassign",
+        "Move partition replicas between brokers (like kafka-reassign-partitions.sh).",
+    ),
+    Tool("cluster", "kcli.cli.cluster", "Cluster-wide operations (kafka-cluster.sh) and the cluster doctor."),
+    Tool("features", "kcli.cli.features", "Describe and change cluster feature levels (kafka-features.sh)."),
+    Tool(
+        "metadata-quorum",
+        "kcli.cli.metadata_quorum",
+        "Describe and change the KRaft metadata quorum (kafka-metadata-quorum.sh).",
+    ),
+    Tool(
+        "sandbox",
+        "kcli.cli.sandbox",
+        "An emulated KRaft cluster on loopback (an emulator, not Kafka) for rehearsing runbooks and "
+        "tests: real wire protocol, real metadata log, fault injection.",
+    ),
+    Tool(
+        "spark",
+        "kcli.cli.spark",
+        "Fleet audits as PySpark jobs: collect cluster snapshots, audit them against rules.",
+    ),
+    Tool(
+        "profile",
+        "kcli.cli.profile",
+        "Manage connection profiles in ~/.config/kcli/config.toml (or $KCLI_CONFIG).",
+    ),
+)
+
+
+def tool_command(tool: Tool) -> Any:
+    """The click command of `tool`: its module registered on an app of its own, with the examples
+    and whole summaries the root gives every command (typer converts each command on its own)."""
+    import typer
+
+    from kcli.cli.examples import attach_examples
+    from kcli.cli.summaries import use_whole_summaries
+
+    holder = typer.Typer()
+    # __import__, not importlib.import_module: only the import statement's path is seen by -X importtime
+    __import__(tool.module, fromlist=["register"]).register(holder)
+    attach_examples(holder)
+    use_whole_summaries(holder)
+    return typer.main.get_group(holder).commands[tool.name]
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """A group's commands by name: the tools of TOOLS first, each built on its first lookup, then any
+    command added directly. Iterating and `in` never build one."""
+
+    def __init__(self, commands: MutableMapping[str, Any]) -> None:
+        self._tools = {tool.name: tool for tool in TOOLS}
+        self._built: dict[str, Any] = dict(commands)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            self._built[name] = tool_command(self._tools[name])
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self._tools.pop(name, None)
+        self._built.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools or name in self._built
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._tools
+        yield from (name for name in self._built if name not in self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools) + sum(1 for name in self._built if name not in self._tools)
+
+    def summary_of(self, name: str) -> str | None:
+        """The summary of a command from the table while it is not built, else from its help; None
+        when the command is hidden."""
+        if name in self._tools and name not in self._built:
+            return self._tools[name].summary
+        command = self[name]
+        return None if command.hidden else summary(command)
+
+
+class ToolGroup(WholeSummaryGroup):
+    """A group whose commands are the tools of TOOLS, each imported when first needed."""
+
+    commands: LazyCommands
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = LazyCommands(self.commands)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)  # TyperGroup's reads every value, which would build every tool
+
+    def summary_rows(self, ctx: Any) -> list[tuple[str, str]]:
+        rows = ((name, self.commands.summary_of(name)) for name in self.list_commands(ctx))
+        return [(name, text) for name, text in rows if text is not None]
