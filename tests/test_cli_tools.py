@@ -1,0 +1,71 @@
+"""The root's table of tools (kcli/cli/tools.py): it matches the tools' own help, and running one tool
+imports no other tool's module."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kcli.cli.summaries import summary
+from kcli.cli.tools import TOOLS, Tool, tool_command
+
+CLI = Path(__file__).resolve().parents[1] / "kcli" / "cli"
+TOOL_MODULES = {tool.module for tool in TOOLS}
+
+PROBE = """
+import contextlib, io, json, sys
+sys.modules["hypothesis"] = None
+from kcli.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    code = main(sys.argv[1:])
+print(json.dumps([code, sorted(name for name in sys.modules if name.startswith("kcli.cli."))]))
+"""
+
+
+def _run(*args: str) -> tuple[int, set[str]]:
+    """Run `kcli ARGS` in a fresh interpreter: (exit code, the kcli.cli modules it imported)."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        # plain help, as the console entry point chooses off a terminal (rich help lists every tool)
+        env={"TYPER_USE_RICH": "0", "KCLI_CONFIG": "/nonexistent/kcli.toml", "PATH": ""},
+    )
+    code, modules = json.loads(done.stdout)
+    return code, set(modules)
+
+
+def test_the_table_names_every_module_that_registers_a_tool() -> None:
+    registering = {
+        f"kcli.cli.{path.stem}" for path in CLI.glob("*.py") if "\ndef register(" in path.read_text()
+    }
+    assert registering == TOOL_MODULES
+    assert len({tool.name for tool in TOOLS}) == len(TOOLS)
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda tool: tool.name)
+def test_each_summary_is_the_tools_own(tool: Tool) -> None:
+    command = tool_command(tool)
+    assert command.name == tool.name
+    assert not command.hidden
+    assert summary(command) == tool.summary
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda tool: tool.name)
+def test_a_tools_help_imports_no_other_tool(tool: Tool) -> None:
+    code, modules = _run(tool.name, "--help")
+    assert code == 0
+    assert modules & TOOL_MODULES == {tool.module}
+
+
+@pytest.mark.parametrize("args", [("--help",), ("--version",), ()], ids=" ".join)
+def test_the_root_alone_imports_no_tool(args: tuple[str, ...]) -> None:
+    code, modules = _run(*args)
+    assert code == (2 if not args else 0)  # no arguments: help, as a usage error
+    assert not modules & TOOL_MODULES
