@@ -13,7 +13,6 @@ from typing import Annotated
 import typer
 
 from kcli.cli.argv import parsed_line, root_group_class
-from kcli.cli.common import env_of, fail_internal
 from kcli.cli.examples import attach_examples
 from kcli.env import Env
 
@@ -54,6 +53,9 @@ def root(
         typer.Option("--version", callback=_print_version, is_eager=True, help="Show versions and exit."),
     ] = False,
 ) -> None:
+    # imported here, not at the top: `kcli --help` and `kcli --version` never get this far
+    from kcli.cli.common import env_of
+
     env = env_of(ctx)
     # --debug may stand anywhere on the line; kcli.cli.argv takes it out wherever it was.
     env.debug = debug or parsed_line(ctx).debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
@@ -71,5 +73,7 @@ def main(argv: list[str] | None = None, env: Env | None = None) -> int:
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except Exception as error:  # the last edge: a bug still gets one line, not a traceback
+        from kcli.cli.common import fail_internal
+
         return fail_internal(error, env)
     return 0

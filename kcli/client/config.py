@@ -36,11 +36,9 @@ from kcli.client.config_keys import (
     is_secret_key,
 )
 from kcli.client.endpoints import Endpoint, parse_endpoints
-from kcli.client.jaas import parse_jaas
 from kcli.client.toml_profiles import default_profile_name, load_profiles
 from kcli.errors import UsageError
 from kcli.kafka import EndpointType
-from kcli.properties import read_properties_file
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -160,6 +158,8 @@ def resolve_client_config(
         Path(environ["KCLI_COMMAND_CONFIG"]) if environ.get("KCLI_COMMAND_CONFIG") else None
     )
     if config_path is not None:
+        from kcli.properties import read_properties_file
+
         try:
             properties = read_properties_file(config_path)
         except UsageError as error:
@@ -342,6 +342,8 @@ def _sasl_settings(props: Mapping[str, str], protocol: str, warn: Callable[[str]
     password = props.get("sasl.password")
     jaas_text = props.get("sasl.jaas.config")
     if jaas_text and jaas_text.strip():
+        from kcli.client.jaas import parse_jaas
+
         jaas = parse_jaas(jaas_text)
         expected_module = _LOGIN_MODULES[mechanism]
         if jaas.login_module != expected_module:
