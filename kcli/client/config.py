@@ -233,14 +233,14 @@ def _naming_the_source(error: UsageError, sources: list[_Source], environ: Mappi
 def _profile_source(
     profile: str | None, environ: Mapping[str, str], config_file: Path, warn: Callable[[str], None]
 ) -> _Source | None:
-    from kcli.client.secret_refs import resolve_references, warn_if_exposed
-
     name = profile or environ.get("KCLI_PROFILE") or None
     explicit = name is not None
     profiles = load_profiles(config_file)
     if name is None:
         name = default_profile_name(config_file) or "default"
     if name in profiles:
+        from kcli.client.secret_refs import resolve_references, warn_if_exposed
+
         where = f"profile {name!r} in {config_file}"
         warn_if_exposed(config_file, {name: profiles[name]}, is_secret=is_secret_key, warn=warn)
         return _Source(where, resolve_references(profiles[name], environ=environ, source=where))
