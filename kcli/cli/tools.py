@@ -9,6 +9,7 @@ every tool registered up front. tests/test_cli_tools.py keeps each summary equal
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, MutableMapping
 from typing import Any, NamedTuple
 
@@ -81,8 +82,7 @@ def tool_command(tool: Tool) -> Any:
     from kcli.cli.summaries import use_whole_summaries
 
     holder = typer.Typer()
-    # __import__, not importlib.import_module: only the import statement's path is seen by -X importtime
-    __import__(tool.module, fromlist=["register"]).register(holder)
+    importlib.import_module(tool.module).register(holder)
     attach_examples(holder)
     use_whole_summaries(holder)
     return typer.main.get_group(holder).commands[tool.name]
