@@ -3,7 +3,7 @@ the HOST:PORT form of an address.
 
 Error codes are kio's `ErrorCode` (kio.schema.errors) wherever kio is loaded; the client's kio-free
 start-up path names them through kcli/client/errors.py, which reads them from a data file written from
-kio (scripts/kafka-errors.py; a test fails when it is stale).
+kio (scripts/kio-data.py; a test fails when it is stale).
 kio has no enum of API keys (only kio.schema.index.api_key_map), so `ApiKey` is here, checked
 against that map by a test. This module imports only the standard library: every layer may use it.
 """

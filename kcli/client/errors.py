@@ -3,15 +3,15 @@
 Every Kafka error code from -1 to 136 is known by its name, whether Kafka's clients retry it, the
 message Kafka attaches to it and, where one helps, what the operator can do next. Names, flags and
 messages are kio's ErrorCode (Kafka's Errors.java), read from kcli/data/kafka_errors.tsv, which
-scripts/kafka-errors.py writes from kio: importing kio itself would cost the start-up path far too much.
+scripts/kio-data.py writes from kio: importing kio itself would cost the start-up path far too much.
 Only what kio lacks is written here.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
+from kcli.data import read_text
 from kcli.errors import KcliError, UsageError
 
 
@@ -40,11 +40,8 @@ _NOT_IN_KIO: dict[int, tuple[str, bool, str]] = {
 
 
 def _codes() -> dict[int, tuple[str, bool, str]]:
-    """kio's ErrorCode as scripts/kafka-errors.py wrote it to kcli/data, completed by _NOT_IN_KIO."""
-    path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "kafka_errors.tsv")
-    # Through the module's loader: Spark executors import kcli from a zip.
-    text = __spec__.loader.get_data(path).decode("utf-8")  # type: ignore[union-attr]
-    fields = [line.split("\t") for line in text.splitlines()]
+    """kio's ErrorCode as scripts/kio-data.py wrote it to kcli/data, completed by _NOT_IN_KIO."""
+    fields = [line.split("\t") for line in read_text("kafka_errors.tsv").splitlines()]
     codes = {int(code): (name, retriable == "1", message) for code, name, retriable, message in fields}
     codes.update(_NOT_IN_KIO)
     return codes

@@ -66,9 +66,10 @@ class ConfigDef:
 def catalogue() -> Mapping[str, Mapping[str, ConfigDef]]:
     """{entity type: {config name: definition}} from kcli/data/config_catalogue.json (read once)."""
     import json
-    from importlib import resources
 
-    raw = json.loads(resources.files("kcli").joinpath("data", "config_catalogue.json").read_text("utf-8"))
+    from kcli.data import read_text
+
+    raw = json.loads(read_text("config_catalogue.json"))
     return {
         section: {name: _definition(name, entry) for name, entry in entries.items()}
         for section, entries in raw.items()

@@ -106,9 +106,10 @@ class FeatureCatalog:
 def load_catalog() -> FeatureCatalog:
     """The catalogue from kcli/data/features.toml (read once per process)."""
     import tomllib
-    from importlib import resources
 
-    raw = tomllib.loads(resources.files("kcli").joinpath("data", "features.toml").read_text("utf-8"))
+    from kcli.data import read_text
+
+    raw = tomllib.loads(read_text("features.toml"))
     return catalog_from_mapping(raw)
 
 

@@ -80,19 +80,31 @@ def test_protocol_api_table_matches_kio_and_classes_resolve() -> None:
     assert protocol.request_class("api_versions", 5).__version__ == 5
 
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "kafka-errors.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "kio-data.py"
 
 
-def test_the_error_data_file_is_what_the_installed_kio_gives() -> None:
-    script = runpy.run_path(str(SCRIPT))
-    assert script["DATA"].read_text(encoding="utf-8") == script["generate"](), "run scripts/kafka-errors.py"
+def test_the_data_files_are_what_the_installed_kio_gives() -> None:
+    files = runpy.run_path(str(SCRIPT))["generate"]()
+    assert sorted(path.name for path in files) == ["kafka_apis.tsv", "kafka_errors.tsv"]
+    for path, text in files.items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} is stale: run scripts/kio-data.py"
+
+
+def test_request_header_versions_are_kios_flexibility_for_every_version() -> None:
+    from kcli.client import protocol
+
+    for key, api in protocol.APIS.items():
+        for version in range(api.lowest, api.highest + 1):
+            flexible = protocol.request_class(api.name, version).__flexible__
+            assert protocol.request_header_version(key, version) == (2 if flexible else 1), (key, version)
+    assert protocol.request_header_version(18, 5) == 2  # kcli's ApiVersions v5 is flexible too
 
 
 def test_kcli_writes_only_what_kio_lacks() -> None:
     """A code kio knows is written in kcli only to give it the message kio has not got."""
     from kcli.client import errors
 
-    generated = runpy.run_path(str(SCRIPT))["generate"]()
+    generated = runpy.run_path(str(SCRIPT))["errors_table"]()
     kio_rows = {int(line.split("\t")[0]): line.split("\t")[1:] for line in generated.splitlines()}
     for code, (name, retriable, _message) in errors._NOT_IN_KIO.items():
         if code in kio_rows:

@@ -17,104 +17,35 @@ import gc
 import io
 import struct
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
+
+from kcli.data import read_text
 
 API_VERSIONS_KEY = 18
 MAX_FRAME_BYTES = 100 * 1024 * 1024  # Kafka's socket.request.max.bytes is 100 MiB
 
-# API key -> kio schema name (kio.schema.index.api_key_map, copied so that naming an API in a message
-# does not import kio's whole index; a test keeps the two equal).
-API_SCHEMA_NAMES: dict[int, str] = {
-    0: "produce",
-    1: "fetch",
-    2: "list_offsets",
-    3: "metadata",
-    8: "offset_commit",
-    9: "offset_fetch",
-    10: "find_coordinator",
-    11: "join_group",
-    12: "heartbeat",
-    13: "leave_group",
-    14: "sync_group",
-    15: "describe_groups",
-    16: "list_groups",
-    17: "sasl_handshake",
-    18: "api_versions",
-    19: "create_topics",
-    20: "delete_topics",
-    21: "delete_records",
-    22: "init_producer_id",
-    23: "offset_for_leader_epoch",
-    24: "add_partitions_to_txn",
-    25: "add_offsets_to_txn",
-    26: "end_txn",
-    27: "write_txn_markers",
-    28: "txn_offset_commit",
-    29: "describe_acls",
-    30: "create_acls",
-    31: "delete_acls",
-    32: "describe_configs",
-    33: "alter_configs",
-    34: "alter_replica_log_dirs",
-    35: "describe_log_dirs",
-    36: "sasl_authenticate",
-    37: "create_partitions",
-    38: "create_delegation_token",
-    39: "renew_delegation_token",
-    40: "expire_delegation_token",
-    41: "describe_delegation_token",
-    42: "delete_groups",
-    43: "elect_leaders",
-    44: "incremental_alter_configs",
-    45: "alter_partition_reassignments",
-    46: "list_partition_reassignments",
-    47: "offset_delete",
-    48: "describe_client_quotas",
-    49: "alter_client_quotas",
-    50: "describe_user_scram_credentials",
-    51: "alter_user_scram_credentials",
-    52: "vote",
-    53: "begin_quorum_epoch",
-    54: "end_quorum_epoch",
-    55: "describe_quorum",
-    56: "alter_partition",
-    57: "update_features",
-    58: "envelope",
-    59: "fetch_snapshot",
-    60: "describe_cluster",
-    61: "describe_producers",
-    62: "broker_registration",
-    63: "broker_heartbeat",
-    64: "unregister_broker",
-    65: "describe_transactions",
-    66: "list_transactions",
-    67: "allocate_producer_ids",
-    68: "consumer_group_heartbeat",
-    69: "consumer_group_describe",
-    70: "controller_registration",
-    71: "get_telemetry_subscriptions",
-    72: "push_telemetry",
-    73: "assign_replicas_to_dirs",
-    74: "list_config_resources",
-    75: "describe_topic_partitions",
-    76: "share_group_heartbeat",
-    77: "share_group_describe",
-    78: "share_fetch",
-    79: "share_acknowledge",
-    80: "add_raft_voter",
-    81: "remove_raft_voter",
-    82: "update_raft_voter",
-    83: "initialize_share_group_state",
-    84: "read_share_group_state",
-    85: "write_share_group_state",
-    86: "delete_share_group_state",
-    87: "read_share_group_state_summary",
-    88: "streams_group_heartbeat",
-    89: "streams_group_describe",
-    90: "describe_share_group_offsets",
-    91: "alter_share_group_offsets",
-    92: "delete_share_group_offsets",
-}
+
+class ApiFacts(NamedTuple):
+    """One API as kio has it: schema name, request versions, and the first flexible one (-1: none)."""
+
+    name: str
+    lowest: int
+    highest: int
+    first_flexible: int
+
+
+def _apis() -> dict[int, ApiFacts]:
+    """kio's APIs as scripts/kio-data.py wrote them to kcli/data (kio's own index imports every schema)."""
+    apis = {}
+    for line in read_text("kafka_apis.tsv").splitlines():
+        key, name, lowest, highest, first_flexible = line.split("\t")
+        apis[int(key)] = ApiFacts(name, int(lowest), int(highest), int(first_flexible))
+    return apis
+
+
+APIS = _apis()
+# API key -> kio schema name (kio.schema.index.api_key_map).
+API_SCHEMA_NAMES: dict[int, str] = {key: api.name for key, api in APIS.items()}
 
 # API keys whose schema names the broker listener (Kafka 4.x ApiKeys.clientApis()): what a client
 # may ask of a broker. kafka-cluster api-versions prints UNSUPPORTED for those a node does not offer.
@@ -185,24 +116,18 @@ def api_name(api_key: int) -> str:
     return special.get(name) or "".join(part.capitalize() for part in name.split("_"))
 
 
-@functools.cache
 def client_versions(api_key: int) -> tuple[int, int] | None:
     """The versions of an API kcli can encode (kio's, and ApiVersions up to v5); None if unknown."""
     if api_key == API_VERSIONS_KEY:
         return 0, 5
-    try:
-        name = schema_name(api_key)
-    except KeyError:
-        return None
-    from kio.schema.index import schema_name_map
-
-    versions = sorted(schema_name_map.get(name, {}))
-    return (versions[0], versions[-1]) if versions else None
+    api = APIS.get(api_key)
+    return None if api is None else (api.lowest, api.highest)
 
 
 def request_header_version(api_key: int, version: int) -> int:
     """The request header version of an API version: 2 when the version is flexible, else 1."""
-    return 2 if request_class(schema_name(api_key), version).__flexible__ else 1
+    first = APIS[api_key].first_flexible
+    return 2 if 0 <= first <= version else 1
 
 
 def response_class_for(request: Any) -> type:
