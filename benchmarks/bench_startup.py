@@ -1,9 +1,10 @@
-"""Cold-start benchmark: every kcli command's --help and `kcli cluster-id` against a loopback tansu,
-next to `python -c pass` and kafka-python's own CLI (`kafka-python admin --help`) in the same run.
+"""Cold-start benchmark: every kcli command's --help, `kcli cluster-id` and `kcli cluster api-versions`
+against a loopback tansu, next to `python -c pass` and kafka-python's own CLI (`kafka-python admin --help`)
+in the same run.
 
 Each command runs as a fresh process several times; the median wall time is reported with the
 ratio to a bare interpreter start in the same run, and the ten most expensive imports
-(`python -X importtime`) of each kcli command. Targets: --help < 0.15 s, cluster-id < 0.2 s.
+(`python -X importtime`) of each kcli command. Targets: --help < 0.15 s, cluster-id and api-versions < 0.2 s.
 Output is piped, so help is rendered plain, as it is for scripts (rich panels only on a terminal).
 
     python benchmarks/bench_startup.py [--runs 9] [--json] [--check]
@@ -24,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGETS_S = {"kcli --help": 0.15, "kcli cluster-id": 0.2}
+TARGETS_S = {"kcli --help": 0.15, "kcli cluster-id": 0.2, "kcli cluster api-versions": 0.2}
 COMMANDS = (
     "cluster-id",
     "cluster",
@@ -130,6 +131,8 @@ def main() -> int:
             "python -c pass": [sys.executable, "-c", "pass"],
             "kcli --help": [*kcli, "--help"],
             "kcli cluster-id": [*kcli, "cluster-id", "--bootstrap-server", broker.bootstrap],
+            # Every API the node offers, with kcli's versions and header versions beside them.
+            "kcli cluster api-versions": [*kcli, "cluster", "api-versions", "--bootstrap-server", broker.bootstrap],
             # The same work without the CLI framework: shows what the client layer itself costs.
             "client layer only": [sys.executable, "-c", CLIENT_ONLY, broker.bootstrap],
             **{f"kcli {name} --help": [*kcli, name, "--help"] for name in COMMANDS},
