@@ -143,21 +143,9 @@ def _entity_type_of(ctx: Any) -> str | None:
         given = [given]
     if given:
         return str(given[-1])
-    shorthands = {
-        "topic": "topics",
-        "broker": "brokers",
-        "broker_logger": "broker-loggers",
-        "user": "users",
-        "client": "clients",
-        "ip": "ips",
-        "group": "groups",
-        "client_metrics": "client-metrics",
-        "user_defaults": "users",
-        "client_defaults": "clients",
-        "broker_defaults": "brokers",
-        "ip_defaults": "ips",
-    }
-    for name, kind in shorthands.items():
+    from kcli.ops.config_spec import DEFAULT_FLAGS, SHORTCUT_FLAGS
+
+    for name, kind in (*SHORTCUT_FLAGS, *DEFAULT_FLAGS):
         if params.get(name):
-            return kind
+            return kind.value
     return None

@@ -154,6 +154,26 @@ class Selection:
         return self.types[0]
 
 
+# The shortcut flags of `kcli configs` (--topic NAME, --client-defaults, ...): the EntityFlags field
+# each fills and its entity type, in kafka-configs' order. Shell completion reads them too.
+SHORTCUT_FLAGS: tuple[tuple[str, EntityType], ...] = (
+    ("topic", EntityType.TOPICS),
+    ("client", EntityType.CLIENTS),
+    ("user", EntityType.USERS),
+    ("broker", EntityType.BROKERS),
+    ("broker_logger", EntityType.BROKER_LOGGERS),
+    ("ip", EntityType.IPS),
+    ("client_metrics", EntityType.CLIENT_METRICS),
+    ("group", EntityType.GROUPS),
+)
+DEFAULT_FLAGS: tuple[tuple[str, EntityType], ...] = (
+    ("client_defaults", EntityType.CLIENTS),
+    ("user_defaults", EntityType.USERS),
+    ("broker_defaults", EntityType.BROKERS),
+    ("ip_defaults", EntityType.IPS),
+)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EntityFlags:
     """Every entity-naming flag of `kcli configs`, as given.
@@ -182,22 +202,8 @@ class EntityFlags:
 
     def _shortcuts(self) -> list[tuple[EntityType, str]]:
         """(type, name) of each shortcut flag given, in kafka-configs' order ("" = default)."""
-        named = [
-            (EntityType.TOPICS, self.topic),
-            (EntityType.CLIENTS, self.client),
-            (EntityType.USERS, self.user),
-            (EntityType.BROKERS, self.broker),
-            (EntityType.BROKER_LOGGERS, self.broker_logger),
-            (EntityType.IPS, self.ip),
-            (EntityType.CLIENT_METRICS, self.client_metrics),
-            (EntityType.GROUPS, self.group),
-        ]
-        defaults = [
-            (EntityType.CLIENTS, self.client_defaults),
-            (EntityType.USERS, self.user_defaults),
-            (EntityType.BROKERS, self.broker_defaults),
-            (EntityType.IPS, self.ip_defaults),
-        ]
+        named = [(kind, getattr(self, field)) for field, kind in SHORTCUT_FLAGS]
+        defaults = [(kind, getattr(self, field)) for field, kind in DEFAULT_FLAGS]
         return [(t, n) for t, n in named if n is not None] + [(t, "") for t, on in defaults if on]
 
     @property

@@ -223,3 +223,24 @@ def test_scram_plan() -> None:
         plan_quota_alter(default_user, _changes("SCRAM-SHA-256=[password=p]"))
     with pytest.raises(UsageError, match="a password is required"):
         plan_quota_alter(users, _changes("SCRAM-SHA-256=[iterations=5000]"))
+
+
+def test_every_shortcut_flag_is_in_the_table_and_completion_follows_it() -> None:
+    """A new `--<type> NAME` or `--<type>-defaults` flag is one row of SHORTCUT_FLAGS/DEFAULT_FLAGS:
+    EntityFlags' shortcut fields are exactly the rows, and completion of --add-config keys takes the
+    entity type from the same rows."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from kcli.cli.completers import _entity_type_of
+    from kcli.ops.config_spec import DEFAULT_FLAGS, SHORTCUT_FLAGS
+
+    generic = {"entity_types", "entity_names", "entity_default"}
+    fields = {field.name for field in dataclasses.fields(EntityFlags)} - generic
+    rows = [name for name, _kind in (*SHORTCUT_FLAGS, *DEFAULT_FLAGS)]
+    assert sorted(rows) == sorted(fields) and len(set(rows)) == len(rows)
+    for name, kind in (*SHORTCUT_FLAGS, *DEFAULT_FLAGS):
+        value = True if name.endswith("_defaults") else "x"
+        assert EntityFlags(**{name: value}).type_texts == [kind.value]
+        assert _entity_type_of(SimpleNamespace(params={name: value})) == kind.value
+    assert _entity_type_of(SimpleNamespace(params={"entity_type": ["groups"], "topic": "t"})) == "groups"
