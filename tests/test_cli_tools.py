@@ -3,44 +3,23 @@ imports no other tool's module (nor what only reading metadata files needs)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from kcli.cli.summaries import summary
 from kcli.cli.tools import TOOLS, Tool, tool_command
+from tests.fresh_process import run_fresh
 
 CLI = Path(__file__).resolve().parents[1] / "kcli" / "cli"
 TOOL_MODULES = {tool.module for tool in TOOLS}
 # importlib.metadata costs ~15 ms (crc32c's package imports it): only metadata-file paths load them
 METADATA_ONLY = {"importlib.metadata", "crc32c"}
 
-PROBE = """
-import contextlib, io, json, sys
-sys.modules["hypothesis"] = None
-from kcli.cli.main import main
-with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-    code = main(sys.argv[1:])
-print(json.dumps([code, sorted(sys.modules)]))
-"""
-
-
 def _run(*args: str) -> tuple[int, set[str]]:
     """Run `kcli ARGS` in a fresh interpreter: (exit code, the modules loaded when it ended)."""
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-        # plain help, as the console entry point chooses off a terminal (rich help lists every tool)
-        env={"TYPER_USE_RICH": "0", "KCLI_CONFIG": "/nonexistent/kcli.toml", "PATH": ""},
-    )
-    code, modules = json.loads(done.stdout)
-    return code, set(modules)
+    code, _out, modules = run_fresh(*args)
+    return code, modules
 
 
 def test_the_table_names_every_module_that_registers_a_tool() -> None:
