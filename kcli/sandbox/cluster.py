@@ -566,6 +566,7 @@ class Cluster:
     def status(self) -> dict[str, Any]:
         """A JSON-able summary: nodes, ports, state, the active controller and the log end."""
         return {
+            "engine": "emulator",
             "cluster_id": self.cluster_id,
             "active_controller_id": self.active_controller_id,
             "leader_epoch": self.leader_epoch,
