@@ -39,6 +39,7 @@ END = "# END GENERATED"
 DISPLAY_BASE = 9092  # ports shown in the examples
 BROKERS = 3
 CONTROLLERS = 3
+ADDED_NODES = 2  # by the sandbox add-node example
 CLUSTER_ID = "MkU3OEVBNTcwNTJENDM2Qg"  # fixed, so refreshed examples differ only where output did
 SANDBOX_DIR = ".kcli-sandbox"
 CONFIG_FILE = "config.toml"  # KCLI_CONFIG in the scratch directory
@@ -223,6 +224,10 @@ SANDBOX_SPECS: tuple[Spec, ...] = (
     Spec(path="sandbox delay", commands=(f"kcli sandbox delay --dir {DEMO} 1 250",)),
     Spec(path="sandbox misroute", commands=(f"kcli sandbox misroute --dir {DEMO} 1",)),
     Spec(path="sandbox replace-brokers", commands=(f"kcli sandbox replace-brokers --dir {DEMO}",)),
+    Spec(
+        path="sandbox add-node",
+        commands=(f"kcli sandbox add-node --dir {DEMO}", f"kcli sandbox add-node --dir {DEMO} --controller"),
+    ),
     Spec(path="sandbox down", commands=(f"kcli sandbox down --dir {DEMO}",)),
 )
 
@@ -426,8 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kcli-examples-") as scratch:
         workdir = Path(scratch)
         count = BROKERS + CONTROLLERS
-        base = free_block(count)
-        runner = Runner(workdir=workdir, ports={DISPLAY_BASE + i: base + i for i in range(count)})
+        base = free_block(count + ADDED_NODES)
+        shown = range(count + ADDED_NODES)  # sandbox add-node takes the ports after the block
+        runner = Runner(workdir=workdir, ports={DISPLAY_BASE + i: base + i for i in shown})
         with Sandbox(
             directory=workdir / SANDBOX_DIR,
             controllers=CONTROLLERS,

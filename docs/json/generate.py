@@ -939,6 +939,25 @@ command(
     obj("kcli sandbox misroute -o json", {"advertises": integer("The node whose endpoint it advertises.")}),
 )
 command(
+    "sandbox add-node",
+    "The new node, and the sandbox afterwards.",
+    obj(
+        "kcli sandbox add-node -o json",
+        {
+            "node_id": integer("The new node's id."),
+            "role": enum("A broker, or a controller that is not a voter yet.", "broker", "controller"),
+            "host": string("Its listener host."),
+            "port": integer("Its listener port."),
+            "config": nullable(
+                string(
+                    "A controller's server.properties, for metadata-quorum add-controller --command-config."
+                )
+            ),
+            "status": SANDBOX_STATUS,
+        },
+    ),
+)
+command(
     "sandbox replace-brokers",
     "Old broker id -> new broker id, and the sandbox afterwards.",
     obj(

@@ -302,6 +302,7 @@ EXAMPLES: dict[str, str] = {
         "Clearing topic-level throttles on topic sandbox-topic-00001\n"
     ),
     "sandbox": (
+        "$ kcli sandbox add-node --dir demo-sandbox\n"
         "$ kcli sandbox delay --dir demo-sandbox 1 250\n"
         "$ kcli sandbox down --dir demo-sandbox\n"
         "$ kcli sandbox failover --dir demo-sandbox\n"
@@ -313,10 +314,16 @@ EXAMPLES: dict[str, str] = {
         "$ kcli sandbox stop-node --dir demo-sandbox 2\n"
         "$ kcli sandbox up --dir demo-sandbox --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --topics 2 --detach\n"
     ),
+    "sandbox add-node": (
+        "$ kcli sandbox add-node --dir demo-sandbox\n"
+        "Broker 7 started on 127.0.0.1:9098 (no replicas yet).\n"
+        "$ kcli sandbox add-node --dir demo-sandbox --controller\n"
+        "Controller 104 started on 127.0.0.1:9099, not a voter yet; add it with: kcli metadata-quorum --bootstrap-controller 127.0.0.1:9095,127.0.0.1:9096,127.0.0.1:9097,127.0.0.1:9099 add-controller --command-config demo-sandbox/104/server.properties\n"
+    ),
     "sandbox delay": ("$ kcli sandbox delay --dir demo-sandbox 1 250\nNode 1 responses delayed by 250 ms.\n"),
     "sandbox down": (
         "$ kcli sandbox down --dir demo-sandbox\n"
-        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 17104).\n"
+        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 30719).\n"
     ),
     "sandbox failover": ("$ kcli sandbox failover --dir demo-sandbox\nController 102 is now active.\n"),
     "sandbox kill-node": (

@@ -110,6 +110,14 @@ def up(
             help="With --kafka-home: the controllers are brokers too (process.roles=broker,controller).",
         ),
     ] = False,
+    server_config: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--server-config",
+            help="With --kafka-home: a server.properties setting KEY=VALUE of every node (repeatable); "
+            "a node's own go in DIR/<id>/overrides.properties.",
+        ),
+    ] = None,
     detach: Annotated[
         bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")
     ] = False,
@@ -131,6 +139,8 @@ def up(
             raise UsageError(
                 "--combined needs --kafka-home: the emulator runs its controllers and brokers apart"
             )
+        if server_config:
+            raise UsageError("--server-config needs --kafka-home: the emulator has no server.properties")
         from kcli.sandbox.features import release_level
 
         try:
@@ -176,6 +186,7 @@ def up(
         "release_version": release_version,
         "kafka_home": str(kafka_home.resolve()) if kafka_home is not None else None,
         "combined": combined,
+        "server_config": _server_config(server_config),
     }
     if not daemon:  # the daemon gets the options its parent resolved
         options = _reopened(ctx, path, options)
@@ -246,6 +257,14 @@ def _racks(text: str | None) -> tuple[str, ...]:
     return names
 
 
+def _server_config(pairs: list[str] | None) -> dict[str, str] | None:
+    if not pairs:
+        return None
+    from kcli.workflows.profiles import parse_key_values
+
+    return parse_key_values(pairs, option="--server-config", example="log.retention.ms=60000")
+
+
 def _settings(path: Path, options: dict[str, Any]) -> Any:
     from kcli.sandbox.settings import SandboxSettings, Security
 
@@ -257,6 +276,7 @@ def _settings(path: Path, options: dict[str, Any]) -> Any:
             "security": Security(options["security"]),
             "racks": _racks(options.get("racks")),
             "kafka_home": Path(home) if home else None,
+            "server_config": tuple((options.get("server_config") or {}).items()),
         },
     )
 
@@ -390,6 +410,38 @@ def kill_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = Ou
 def start_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
     """Start a stopped node again on its port."""
     _fault(directory, "start-node", output, f"Node {node_id} started.", node_id=node_id)
+
+
+@app.command("add-node")
+@guarded
+def add_node(
+    controller: Annotated[
+        bool,
+        typer.Option(
+            "--controller",
+            help="A controller that is not a voter yet (metadata-quorum add-controller makes it one); "
+            "default: a broker.",
+        ),
+    ] = False,
+    node_id: Annotated[
+        int | None, typer.Option("--id", min=0, help="Its node id (default: the next free one).")
+    ] = None,
+    directory: DirOpt = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Start a new node: a broker that holds no replicas yet, or a controller that is not a voter yet."""
+    _fault(directory, "add-node", output, _added_line, node_id=node_id, controller=controller)
+
+
+def _added_line(result: dict[str, Any]) -> str:
+    where = f"{result['host']}:{result['port']}"
+    if result["role"] == "broker":
+        return f"Broker {result['node_id']} started on {where} (no replicas yet)."
+    controllers = result["status"]["bootstrap_controllers"]
+    return (
+        f"Controller {result['node_id']} started on {where}, not a voter yet; add it with: kcli metadata-quorum "
+        f"--bootstrap-controller {controllers} add-controller --command-config {result['config']}"
+    )
 
 
 @app.command("replace-brokers")

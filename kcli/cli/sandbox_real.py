@@ -96,9 +96,35 @@ def fault(path: Path, command: str, **args: Any) -> Any:
         faults.start_node(cluster, int(args["node_id"]))
     elif command == "failover":
         return {"active_controller_id": faults.failover(cluster)}
+    elif command == "add-node":
+        return _add_node(cluster, args.get("node_id"), controller=bool(args.get("controller")))
     elif command == "replace-brokers":
         mapping = faults.replace_brokers(cluster)
         return {"replaced": {str(old): new for old, new in mapping.items()}, "status": faults.status(cluster)}
     else:
         raise ValueError(f"unknown sandbox command {command!r}")
     return faults.status(cluster)
+
+
+def _add_node(cluster: Any, node_id: int | None, *, controller: bool) -> dict[str, Any]:
+    from kcli.sandbox.kafka import faults
+
+    config: str | None = None
+    if controller:
+        from kcli.sandbox.settings import CONTROLLER_ID_BASE
+
+        if node_id is None:
+            ids = [CONTROLLER_ID_BASE - 1, *(s.node_id for s in cluster.layout.controllers())]
+            node_id = max(ids) + 1
+        config = str(faults.prepare_controller(cluster, int(node_id)))
+    else:
+        node_id = faults.add_broker(cluster, None if node_id is None else int(node_id))
+    spec = cluster.layout.node(int(node_id))
+    return {
+        "node_id": spec.node_id,
+        "role": "controller" if controller else "broker",
+        "host": cluster.layout.host,
+        "port": spec.client_port,
+        "config": config,
+        "status": faults.status(cluster),
+    }

@@ -142,6 +142,7 @@ FAILING: list[tuple[str, list[str]]] = [
     ("sandbox failover", ["sandbox", "failover", "--dir", "/nonexistent"]),
     ("sandbox delay", ["sandbox", "delay", "--dir", "/nonexistent", "1", "10"]),
     ("sandbox misroute", ["sandbox", "misroute", "--dir", "/nonexistent", "1"]),
+    ("sandbox add-node", ["sandbox", "add-node", "--dir", "/nonexistent"]),
     ("sandbox replace-brokers", ["sandbox", "replace-brokers", "--dir", "/nonexistent"]),
     ("sandbox down", ["sandbox", "down", "--dir", "/nonexistent"]),
 ]

@@ -62,7 +62,9 @@ def test_up_fault_and_down_through_the_cli(cli_sandbox: Path) -> None:
     assert killed.code == 0, killed.stderr
     from tests.polish.test_json_output import assert_valid
 
-    status = assert_valid("sandbox status", invoke("sandbox", "status", "--dir", str(cli_sandbox), "-o", "json"))
+    status = assert_valid(
+        "sandbox status", invoke("sandbox", "status", "--dir", str(cli_sandbox), "-o", "json")
+    )
     assert {n["id"]: n["running"] for n in status["nodes"]} == {1: True, 2: False, 101: True}
     assert status["active_controller_id"] == 101
     assert status["topics"] == 2
@@ -177,3 +179,51 @@ def test_the_oldest_release_runs_as_one_combined_node(real_kafka_oldest: Any) ->
     assert by_broker.stdout == by_controller.stdout == f"Cluster ID: {real_kafka_oldest.cluster_id}\n"
     status = real_kafka_oldest.status()
     assert [(n["id"], n["role"], n["running"]) for n in status["nodes"]] == [(1, "combined", True)]
+
+
+def _broker_config(bootstrap: str, broker: int, key: str) -> tuple[str, str]:
+    described = invoke(
+        "configs", "--bootstrap-server", bootstrap, "--describe", "--entity-type", "brokers",
+        "--entity-name", str(broker), "--all", "-o", "json",
+    )  # fmt: skip
+    assert described.code == 0, described.stderr
+    (entity,) = described.json["resources"]
+    entry = next(e for e in entity["configs"] if e["name"] == key)
+    return entry["value"], entry["source"]
+
+
+def test_server_config_node_overrides_and_add_node(cli_sandbox: Path) -> None:
+    up = invoke(
+        "sandbox", "up", "--kafka-home", str(kafka_home(NEWEST)), "--dir", str(cli_sandbox),
+        "--controllers", "1", "--brokers", "1", "--server-config", "log.retention.hours=5", "--base-port", "0",
+        "--detach", "-o", "json",
+    )  # fmt: skip
+    assert up.code == 0, up.stderr
+    bootstrap = up.json["bootstrap_servers"]
+    assert _broker_config(bootstrap, 1, "log.retention.hours") == ("5", "STATIC_BROKER_CONFIG")
+
+    added = invoke("sandbox", "add-node", "--dir", str(cli_sandbox), "-o", "json")
+    assert added.code == 0, added.stderr
+    assert (added.json["node_id"], added.json["role"]) == (2, "broker")
+    assert _broker_config(bootstrap, 2, "log.retention.hours") == ("5", "STATIC_BROKER_CONFIG")
+
+    # a node's own setting, in its overrides.properties, wins from its next start on
+    (cli_sandbox / "2" / "overrides.properties").write_text("log.retention.hours=7\n")
+    assert invoke("sandbox", "stop-node", "2", "--dir", str(cli_sandbox)).code == 0
+    assert invoke("sandbox", "start-node", "2", "--dir", str(cli_sandbox)).code == 0
+    assert _broker_config(bootstrap, 2, "log.retention.hours") == ("7", "STATIC_BROKER_CONFIG")
+    assert _broker_config(bootstrap, 1, "log.retention.hours") == ("5", "STATIC_BROKER_CONFIG")
+
+    controller = invoke("sandbox", "add-node", "--controller", "--dir", str(cli_sandbox), "-o", "json")
+    assert controller.code == 0, controller.stderr
+    assert controller.json["node_id"] == 102
+    controllers = controller.json["status"]["bootstrap_controllers"]
+    joined = invoke(
+        "metadata-quorum", "--bootstrap-controller", controllers, "add-controller",
+        "--command-config", controller.json["config"],
+    )  # fmt: skip
+    assert joined.code == 0, joined.stderr
+    quorum = invoke(
+        "metadata-quorum", "--bootstrap-controller", controllers, "describe", "--status", "-o", "json"
+    )
+    assert sorted(v["id"] for v in quorum.json["voters"]) == [101, 102]

@@ -39,6 +39,7 @@ def settings_of(directory: Path, saved: dict[str, Any]) -> SandboxSettings:
         release_version=saved.get("release_version"),
         kafka_home=Path(saved["kafka_home"]),
         combined=bool(saved.get("combined")),
+        server_config=tuple((str(k), str(v)) for k, v in (saved.get("server_config") or {}).items()),
     )
 
 

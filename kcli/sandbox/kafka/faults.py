@@ -49,6 +49,7 @@ def start_node(cluster: KafkaCluster, node_id: int, *, timeout: float = START_TI
     if cluster.running(node_id):
         raise KafkaSandboxError(f"node {node_id} is already running")
     deadline = time.monotonic() + timeout
+    cluster._write_properties((spec,))  # DIR/<id>/overrides.properties edited since take effect now
     started = processes.start(
         cluster.distribution, cluster.properties(node_id), cluster.log_file(node_id), log4j=cluster._log4j()
     )
@@ -140,6 +141,25 @@ def replace_brokers(cluster: KafkaCluster, *, fresh_ports: bool = False) -> dict
     return mapping
 
 
+def add_broker(cluster: KafkaCluster, node_id: int | None = None, *, timeout: float = START_TIMEOUT_S) -> int:
+    """Format and start a new broker (the next free id unless given); it holds no replicas yet. Its id."""
+    from kcli.sandbox.settings import CONTROLLER_ID_FLOOR
+
+    if node_id is None:
+        node_id = max(spec.node_id for spec in cluster.layout.brokers()) + 1
+    if any(spec.node_id == node_id for spec in cluster.layout.nodes):
+        raise KafkaSandboxError(f"node {node_id} already exists in this sandbox")
+    if not 0 <= node_id < CONTROLLER_ID_FLOOR:
+        raise KafkaSandboxError(f"broker ids are 0 to {CONTROLLER_ID_FLOOR - 1} in a sandbox, not {node_id}")
+    spec = NodeSpec(
+        node_id=node_id, roles=(BROKER,), broker_port=_next_port(cluster), directory_id=new_directory_id()
+    )
+    cluster.save_layout(cluster.layout.with_node(spec))
+    cluster._format((spec,), joining=True)
+    start_node(cluster, node_id, timeout=timeout)
+    return node_id
+
+
 def prepare_controller(cluster: KafkaCluster, node_id: int, *, timeout: float = START_TIMEOUT_S) -> Path:
     """Format (--no-initial-controllers) and start a new controller that is not a voter yet; its server.properties.
 
@@ -218,6 +238,15 @@ def status(cluster: KafkaCluster) -> dict[str, Any]:
             for spec in cluster.layout.nodes
         ],
     }
+
+
+def _next_port(cluster: KafkaCluster) -> int:
+    """A node added later: the port after the highest in use with --base-port, else a free one."""
+    if cluster.settings.base_port:
+        used = [p for s in cluster.layout.nodes for p in (s.broker_port, s.controller_port) if p is not None]
+        return max(used) + 1
+    (port,) = free_ports(1, cluster.layout.host)
+    return port
 
 
 def _spec(cluster: KafkaCluster, node_id: int) -> NodeSpec:

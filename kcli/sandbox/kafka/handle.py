@@ -42,6 +42,7 @@ class KafkaSandbox:
         release_version: str | None = None,
         racks: tuple[str, ...] | list[str] = (),
         log_dirs: int = 1,
+        server_config: dict[str, str] | None = None,
         progress: Progress = _quiet,
     ) -> None:
         self._temporary = directory is None
@@ -63,6 +64,7 @@ class KafkaSandbox:
             log_dirs=log_dirs,
             kafka_home=Path(kafka_home),
             combined=combined,
+            server_config=tuple((server_config or {}).items()),
         )
         self._progress = progress
         self.cluster: KafkaCluster | None = None
@@ -178,5 +180,16 @@ class KafkaSandbox:
     def replace_brokers(self, *, fresh_ports: bool = False) -> dict[int, int]:
         return faults.replace_brokers(self._cluster, fresh_ports=fresh_ports)
 
+    def add_broker(self, node_id: int | None = None) -> int:
+        return faults.add_broker(self._cluster, node_id)
+
     def prepare_controller(self, node_id: int) -> Path:
         return faults.prepare_controller(self._cluster, node_id)
+
+    def set_node_config(self, node_id: int, settings: dict[str, str | None]) -> None:
+        """Change node `node_id`'s overrides.properties (None removes a key); a restart applies it."""
+        from kcli.sandbox.kafka.server_properties import OVERRIDES_FILE, node_overrides
+
+        current = {**node_overrides(self.directory, node_id), **settings}
+        lines = [f"{key}={value}\n" for key, value in current.items() if value is not None]
+        (self.directory / str(node_id) / OVERRIDES_FILE).write_text("".join(lines), encoding="utf-8")

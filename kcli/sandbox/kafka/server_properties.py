@@ -131,7 +131,11 @@ def server_properties(
 
 
 def render(props: dict[str, str], spec: NodeSpec) -> str:
-    lines = [f"# kcli sandbox: Kafka node {spec.node_id} ({spec.role}); rewritten at every start", ""]
+    lines = [
+        f"# kcli sandbox: Kafka node {spec.node_id} ({spec.role}), written at every start of the node;",
+        f"# settings of its own go in {OVERRIDES_FILE} beside it (they win over these).",
+        "",
+    ]
     lines += [f"{key}={_escaped(value)}" for key, value in props.items()]
     return "\n".join(lines) + "\n"
 
@@ -141,13 +145,27 @@ def _escaped(value: str) -> str:
     return value.replace("\\", "\\\\")
 
 
+OVERRIDES_FILE = "overrides.properties"
+
+
+def node_overrides(directory: Path, node_id: int) -> dict[str, str]:
+    """DIR/<id>/overrides.properties: an operator's own settings for one node, kept across restarts."""
+    from kcli.properties import read_properties_file
+
+    path = node_dir(directory, node_id) / OVERRIDES_FILE
+    return read_properties_file(path) if path.exists() else {}
+
+
 def write_server_properties(
     settings: SandboxSettings, layout: ClusterLayout, spec: NodeSpec, *, tls_dir: Path | None
 ) -> Path:
+    """The node's server.properties: the sandbox's settings, then `up --server-config`, then the node's
+    own overrides.properties (later settings win, as the same key further down a .properties file)."""
     path = node_dir(settings.directory, spec.node_id) / "server.properties"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(
-        render(server_properties(settings, layout, spec, tls_dir=tls_dir), spec), encoding="utf-8"
-    )
+    props = server_properties(settings, layout, spec, tls_dir=tls_dir)
+    props.update(dict(settings.server_config))
+    props.update(node_overrides(settings.directory, spec.node_id))
+    path.write_text(render(props, spec), encoding="utf-8")
     path.chmod(0o600)  # holds the users' passwords
     return path
