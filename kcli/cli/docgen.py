@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 PROGRAM = "kcli"
-# A fixed date keeps generated pages reproducible; bump it with the release.
-MANUAL_DATE = datetime.date(2026, 11, 22)
+# A fixed date keeps generated pages reproducible: the date of the latest release in CHANGELOG.md
+# (tests/release checks that they agree).
+MANUAL_DATE = datetime.date(2026, 11, 27)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
