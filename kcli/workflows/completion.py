@@ -4,7 +4,8 @@ bash-completion loads `completions/kcli` from its user directory on first use, f
 `completions/kcli.fish` from its config directory; zsh has no user directory of its own, so the
 script goes to the XDG data directory's `zsh/site-functions` and one line in .zshrc adds that
 directory to $fpath. A package install puts the same scripts under the environment's share/
-(pyproject.toml), where the shells of a system install look already.
+(pyproject.toml), where the shells of a system install look already; pipx links them into the
+same user directories for bash, zsh and fish.
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def _install(place: Installation, script: str, *, dry_run: bool) -> Installed:
     if not dry_run:
         if script_changed:
             place.script.parent.mkdir(parents=True, exist_ok=True)
+            if place.script.is_symlink():  # e.g. pipx's link into an older or removed venv: not ours to write
+                place.script.unlink()
             place.script.write_text(script, encoding="utf-8")
         if rc_line_added and place.rc_file is not None:
             text = rc_text or ""

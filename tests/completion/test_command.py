@@ -130,3 +130,20 @@ def test_the_root_has_no_second_way_to_install_completion() -> None:
     assert result.code == 2
     assert "No such option" in result.stderr
     assert "--install-completion" not in invoke("--help").stdout
+
+
+def test_a_link_to_the_same_script_is_left_alone_and_a_stale_one_replaced(tmp_path: Path) -> None:
+    # pipx links the scripts of the venvs it manages into these directories
+    script = tmp_path / USER_PLACES["bash"]
+    script.parent.mkdir(parents=True)
+    managed = tmp_path / "venv-share" / "kcli"
+    managed.parent.mkdir()
+    managed.write_text(completion_script("bash"), encoding="utf-8")
+    script.symlink_to(managed)
+    result = invoke("completion", "install", "bash", environ=_home(tmp_path))
+    assert result.lines[0] == f"The bash completion of kcli in {script} is up to date."
+    assert script.is_symlink()
+    managed.unlink()  # the venv is gone: the link dangles
+    assert invoke("completion", "install", "bash", environ=_home(tmp_path)).code == 0
+    assert not script.is_symlink() and script.read_text(encoding="utf-8") == completion_script("bash")
+    assert not managed.exists()
