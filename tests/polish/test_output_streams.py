@@ -143,6 +143,8 @@ FAILING: list[tuple[str, list[str]]] = [
     ("sandbox misroute", ["sandbox", "misroute", "--dir", "/nonexistent", "1"]),
     ("sandbox replace-brokers", ["sandbox", "replace-brokers", "--dir", "/nonexistent"]),
     ("sandbox down", ["sandbox", "down", "--dir", "/nonexistent"]),
+    ("completion show", ["completion", "show", "tcsh"]),
+    ("completion install", ["completion", "install", "tcsh"]),
 ]
 
 
