@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SHELLS = ("bash", "zsh", "fish")
 PROGRAM = "kcli"
-COMPLETE_VAR = "_KCLI_COMPLETE"
-# A fixed date keeps generated pages reproducible; bump it with the release.
-MANUAL_DATE = datetime.date(2026, 11, 22)
+# A fixed date keeps generated pages reproducible: the date of the latest release in CHANGELOG.md
+# (tests/release checks that they agree).
+MANUAL_DATE = datetime.date(2026, 11, 27)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,13 +55,39 @@ def man_pages() -> dict[str, str]:
 
 def completion_scripts() -> dict[str, str]:
     """File name -> completion script for each supported shell."""
+    from kcli.workflows.completion import SHELLS
+
+    return {f"{PROGRAM}.{shell}": completion_script(shell) for shell in SHELLS}
+
+
+def completion_script(shell: str) -> str:
+    """The completion script of `shell`: typer's, which asks kcli itself for the candidates, with
+    zsh's made to work as the file _kcli on $fpath as well as sourced."""
     from typer._completion_shared import get_completion_script
 
-    return {
-        f"{PROGRAM}.{shell}": get_completion_script(prog_name=PROGRAM, complete_var=COMPLETE_VAR, shell=shell)
-        + "\n"
-        for shell in SHELLS
-    }
+    from kcli.cli.main import COMPLETE_VAR
+
+    script = get_completion_script(prog_name=PROGRAM, complete_var=COMPLETE_VAR, shell=shell) + "\n"
+    return _autoloadable(script) if shell == "zsh" else script
+
+
+_ZSH_REGISTER = f"compdef _{PROGRAM}_completion {PROGRAM}\n"
+_ZSH_EITHER_WAY = f"""\
+# Found on $fpath, this file is the body of the function _{PROGRAM}, run at each completion: complete.
+# Sourced (source <(kcli completion show zsh)): register the function for {PROGRAM}.
+if [[ "${{funcstack[1]}}" == _{PROGRAM} ]]; then
+  _{PROGRAM}_completion "$@"
+else
+  compdef _{PROGRAM}_completion {PROGRAM}
+fi
+"""
+
+
+def _autoloadable(script: str) -> str:
+    # typer's zsh script only registers its function, so from $fpath the first Tab completes nothing
+    if not script.endswith(_ZSH_REGISTER):
+        raise RuntimeError(f"typer's zsh completion script no longer ends in {_ZSH_REGISTER!r}")
+    return script.removesuffix(_ZSH_REGISTER) + _ZSH_EITHER_WAY
 
 
 def write_all(root: Path) -> list[Path]:
@@ -137,7 +162,7 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
             *(_esc(line) if line else "" for line in example.splitlines()),
             ".fi",
         ]
-    see_also = [d.page_name for d in all_docs if d is not doc and len(d.path) <= 2][:12]
+    see_also = [d.page_name for d in all_docs if d is not doc and len(d.path) <= 2]  # kcli and each tool
     lines += [".SH SEE ALSO", _esc(", ".join(f"{name}(1)" for name in see_also))]
     return "\n".join(lines) + "\n"
 

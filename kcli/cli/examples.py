@@ -109,6 +109,26 @@ EXAMPLES: dict[str, str] = {
         '  "endpoint_type": "controllers"\n'
         "}\n"
     ),
+    "completion": ("$ kcli completion show bash\n$ kcli completion install zsh\n"),
+    "completion install": (
+        "$ kcli completion install zsh\n"
+        "Wrote the zsh completion of kcli to ~/.local/share/zsh/site-functions/_kcli.\n"
+        "Added to ~/.zshrc: fpath=(~/.local/share/zsh/site-functions $fpath); autoload -Uz compinit && compinit\n"
+        "New zsh shells complete kcli commands.\n"
+    ),
+    "completion show": (
+        "$ kcli completion show bash\n"
+        "_kcli_completion() {\n"
+        "    local IFS=$'\n"
+        "'\n"
+        '    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \\\n'
+        "                   COMP_CWORD=$COMP_CWORD \\\n"
+        "                   _KCLI_COMPLETE=complete_bash $1 ) )\n"
+        "    return 0\n"
+        "}\n"
+        "\n"
+        "complete -o default -F _kcli_completion kcli\n"
+    ),
     "configs": (
         "$ kcli configs -b 127.0.0.1:9092 --alter --topic sandbox-topic-00000 --add-config retention.ms=86400000,cleanup.policy=compact\n"
         "Completed updating config for topic sandbox-topic-00000.\n"

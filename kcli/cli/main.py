@@ -8,6 +8,7 @@ the top (kio schemas, rich tables, pyspark, prompt_toolkit load inside command b
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -23,8 +24,11 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
-    add_completion=True,
+    add_completion=False,  # `kcli completion show|install` instead of typer's root options
 )
+
+# Set by the completion scripts (kcli/cli/docgen.py) when a shell asks kcli for candidates.
+COMPLETE_VAR = "_KCLI_COMPLETE"
 
 
 def _print_version(value: bool) -> None:
@@ -67,6 +71,11 @@ attach_examples(app)  # the "Examples" section of the root's --help; each tool's
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
     """Run kcli with `argv`, returning the exit code instead of exiting."""
     env = env or Env()
+    if os.environ.get(COMPLETE_VAR):
+        # typer's answers to its scripts' protocol; typer registers them itself only with add_completion
+        from typer._completion_classes import completion_init
+
+        completion_init()
     try:
         app(args=argv, prog_name="kcli", obj=env, standalone_mode=True)
     except SystemExit as done:

@@ -41,7 +41,25 @@ under --out) and no finding reached --fail-on. --strict stops an incomplete audi
 runs. Spark's and the JVM's own output appears only with kcli --debug.
 """
 
+INSTALLATION = """\
+A package install (pip, pipx) puts these manual pages under share/man/man1 of its environment, and \
+the completion scripts under share/bash-completion/completions, share/zsh/site-functions and \
+share/fish/vendor_completions.d, where the shells of a system-wide install look. man finds the \
+pages of an environment whose bin directory is on PATH (pipx links them into ~/.local/share/man); \
+otherwise name the environment in MANPATH, keeping the default path with a trailing colon: \
+MANPATH="$VIRTUAL_ENV/share/man:" man kcli.
+
+kcli completion install puts the completion script of your shell ($SHELL, or the one named: bash, \
+zsh or fish) where that shell looks for a user's own: bash-completion's user directory, fish's \
+completions directory, and for zsh a directory that one line in ~/.zshrc adds to $fpath. Open a \
+new shell afterwards. kcli completion show prints the script instead, to source it (source <(kcli \
+completion show bash)) or to save it elsewhere. The scripts ask kcli itself for the candidates: \
+commands, options, profile names, config names and metadata-shell paths.
+"""
+
 SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (("Shell completion and manual pages", INSTALLATION),),
+    "completion": (("Shell completion and manual pages", INSTALLATION),),
     "spark": (("Running on a Spark cluster", SPARK_CLUSTER),),
     "spark audit": (("Running on a Spark cluster", SPARK_CLUSTER),),
 }

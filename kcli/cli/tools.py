@@ -70,6 +70,11 @@ TOOLS: tuple[Tool, ...] = (
         "kcli.cli.profile",
         "Manage connection profiles in ~/.config/kcli/config.toml (or $KCLI_CONFIG).",
     ),
+    Tool(
+        "completion",
+        "kcli.cli.completion",
+        "Shell completion for bash, zsh and fish: print the script, or install it for your shell.",
+    ),
 )
 
 
