@@ -32,7 +32,7 @@ from tests.conftest import KRAFT_FIXTURES, REPO, invoke
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
-NAME = f"kcli-{__version__}"
+NAME = f"kcli_kafka-{__version__}"  # distribution kcli-kafka, normalized in file names
 SHARED = {  # the wheel's shared data: its place under the environment's prefix <- its file in the repository
     **{f"share/man/man1/{page.name}": page for page in sorted((REPO / "man").glob("*.1"))},
     "share/bash-completion/completions/kcli": REPO / "completions" / "kcli.bash",
@@ -185,7 +185,7 @@ def test_the_installed_kcli_is_the_wheels(installed: Installed) -> None:
     assert where == site_packages / "kcli" / "__init__.py"
     direct_url = json.loads(
         installed.python(
-            "import importlib.metadata as m; print(m.distribution('kcli').read_text('direct_url.json'))"
+            "import importlib.metadata as m; print(m.distribution('kcli-kafka').read_text('direct_url.json'))"
         )
     )
     assert direct_url.get("dir_info", {}).get("editable") is not True and direct_url["url"].endswith(".whl")
