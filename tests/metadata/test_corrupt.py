@@ -16,7 +16,8 @@ from kcli.metadata.codec import encode_metadata_record
 from kcli.metadata.directory import find_log_directory
 from kcli.metadata.framing import read_batch
 from kcli.metadata.image import build_image
-from kcli.metadata.read_model import CorruptData, DecodeError, ReadStats
+from kcli.errors import TruncatedData
+from kcli.metadata.read_model import DecodeError, ReadStats
 from kcli.metadata.reader import FileReader
 from tests.conftest import KRAFT_FIXTURES
 
@@ -100,7 +101,7 @@ def test_read_batch_is_pure_and_typed() -> None:
     data = FIXTURE_LOG.read_bytes()
     batch, size = read_batch(data, 0)
     assert (batch.base_offset, batch.epoch, batch.is_control, size) == (0, 1, True, 91)
-    with pytest.raises(CorruptData):
+    with pytest.raises(TruncatedData):
         read_batch(data[:50], 0)
 
 
