@@ -68,16 +68,17 @@ def header(what: str) -> str:
 
 def _roots(module: Any) -> list[type]:
     """The entry classes of a module: its dataclasses that no other class of it nests."""
-    classes = list({
-        id(value): value
-        for value in vars(module).values()
-        if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__
-    }.values())
+    classes = list(
+        {
+            id(value): value
+            for value in vars(module).values()
+            if isinstance(value, type)
+            and dataclasses.is_dataclass(value)
+            and value.__module__ == module.__name__
+        }.values()
+    )
     nested = {
-        f.entity.qualname
-        for cls in classes
-        for f in _all_fields(model.entity(cls))
-        if f.entity is not None
+        f.entity.qualname for cls in classes for f in _all_fields(model.entity(cls)) if f.entity is not None
     }
     return sorted((c for c in classes if model.qualname(c) not in nested), key=lambda c: c.__qualname__)
 
@@ -167,7 +168,14 @@ class WalkWriter:
         self._value(f, flexible, lines, depth, stack, in_array=False)
 
     def _value(
-        self, f: Field, flexible: bool, lines: list[str], depth: int, stack: tuple[str, ...], *, in_array: bool
+        self,
+        f: Field,
+        flexible: bool,
+        lines: list[str],
+        depth: int,
+        stack: tuple[str, ...],
+        *,
+        in_array: bool,
     ) -> None:
         pad = "    " * depth
         if f.entity is not None:
@@ -280,7 +288,7 @@ def walk_module(name: str, classes: list[type]) -> str:
         + "from __future__ import annotations\n\n"
         + "from typing import Any\n\n"
         + f"from kcli.bounds.runtime import {', '.join(used)}\n\n"
-        + "__all__ = [\"WALKS\"]\n\n\n"
+        + '__all__ = ["WALKS"]\n\n\n'
         + "\n\n\n".join(bodies)
         + "\n\n\n# class (module.qualname) -> (fingerprint of the class it was generated from, its walk)\n"
         + "WALKS: dict[str, tuple[str, Walker]] = {\n"
@@ -293,7 +301,9 @@ def walk_sources() -> dict[Path, str]:
     out = {}
     for name, classes in sorted(walk_classes().items()):
         out[WALKS / f"{name}.py"] = walk_module(name, classes)
-    out[WALKS / "__init__.py"] = header("Length walks of every encoded class kcli reads (one module per schema)")
+    out[WALKS / "__init__.py"] = header(
+        "Length walks of every encoded class kcli reads (one module per schema)"
+    )
     return out
 
 
@@ -319,7 +329,11 @@ def _literal(value: Any) -> str:
     if value is None or isinstance(value, (bool, str, bytes)):
         return repr(value)
     if isinstance(value, float):
-        return f"float({str(value)!r})" if value != value or value in (float("inf"), float("-inf")) else repr(value)
+        return (
+            f"float({str(value)!r})"
+            if value != value or value in (float("inf"), float("-inf"))
+            else repr(value)
+        )
     if isinstance(value, int):
         return repr(int(value))
     raise model.SchemaError(f"no literal for the default {value!r}")
@@ -376,7 +390,9 @@ class ValuesWriter:
             elif kafka_type == "uuid":
                 self.add("if pos + 16 * _n > len(buf):")
                 self.add("    raise NotCanonical('array overruns')")
-                self.add(f"{target} = tuple([shared_uuid(bytes(buf[p : p + 16])) for p in range(pos, pos + 16 * _n, 16)])")
+                self.add(
+                    f"{target} = tuple([shared_uuid(bytes(buf[p : p + 16])) for p in range(pos, pos + 16 * _n, 16)])"
+                )
                 self.add("pos += 16 * _n")
             else:  # string
                 self.add("_items = []")
@@ -551,12 +567,49 @@ def _json_field(value: str, f: Field, redacted: bool) -> str:
     return "{" + text + "}"
 
 
+LAYOUT_TYPES = ("int8", "int16", "int32", "int64", "uuid")
+
+
+def _raw_json_field(value: str, f: Field) -> str:
+    """As `_json_field`, for the values of kcli.metadata.layouts: a uuid is its 16 raw bytes, and
+    ints and uuids are spelled through the dump's text caches."""
+    cache = "raw_uuid_text" if f.kafka_type == "uuid" else "int_text"
+    if f.array:
+        return (
+            "{"
+            + f'"null" if {value} is None else "[" + ",".join(map({cache}.__getitem__, {value})) + "]"'
+            + "}"
+        )
+    return "{" + f"{cache}[{value}]" + "}"
+
+
+def raw_renderers() -> tuple[list[str], list[str]]:
+    """The renderers of the layout classes' values (kcli.metadata.dump's layout handlers)."""
+    functions = []
+    table = []
+    for key, version, cls, fields in flat_classes():
+        if not fields or any(f.kafka_type not in LAYOUT_TYPES for f in fields):
+            continue
+        names = [f"a{index}" for index in range(len(fields))]
+        parts = [
+            f'"{camel(f.name)}":' + _raw_json_field(name, f) for name, f in zip(names, fields, strict=True)
+        ]
+        functions.append(
+            f"def render_raw_{cls.__name__}(v: tuple[Any, ...]) -> str:\n"
+            f"    {', '.join(names)}, = v\n    return f'{{{{{','.join(parts)}}}}}'\n"
+        )
+        table.append(f"    ({key}, {version}): render_raw_{cls.__name__},")
+    return functions, table
+
+
 def renderers_module() -> str:
     functions = []
     table = []
     for key, version, cls, fields in flat_classes():
         record = getattr(cls, "__record_name__", cls.__name__)
-        names = [f"_a{index}" if (record, f.name) in REDACTED else f"a{index}" for index, f in enumerate(fields)]
+        names = [
+            f"_a{index}" if (record, f.name) in REDACTED else f"a{index}" for index, f in enumerate(fields)
+        ]
         parts = [
             f'"{camel(f.name)}":' + _json_field(name, f, (record, f.name) in REDACTED)
             for name, f in zip(names, fields, strict=True)
@@ -568,18 +621,24 @@ def renderers_module() -> str:
             body = "    return '{}'\n"
         functions.append(head + body)
         table.append(f"    ({key}, {version}): render_{cls.__name__},")
-    text = "".join(functions)
-    used = [n for n in ("bytes_json", "encode", "json_string", "uuid_json") if f"{n}(" in text or f"map({n}," in text]
+    raw, raw_table = raw_renderers()
+    text = "".join(functions + raw)
+    used = [n for n in ("bytes_json", "encode", "int_text", "json_string", "raw_uuid_text", "uuid_json")
+            if f"{n}(" in text or f"map({n}," in text or f"{n}[" in text or f"{n}." in text]  # fmt: skip
     return (
         header("JSON renderers of the flat metadata record classes' values")
         + "from __future__ import annotations\n\n"
         + "from collections.abc import Callable\n"
         + "from typing import Any\n\n"
         + f"from kcli.metadata.dump import {', '.join(used)}\n\n\n"
-        + "\n\n".join(functions)
+        + "\n\n".join(functions + raw)
         + "\n\n# (api key, version) -> values -> the `data` object text\n"
         + "RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {\n"
         + "\n".join(table)
+        + "\n}\n"
+        + "\n# (api key, version) -> the values of kcli.metadata.layouts (raw uuids) -> the `data` object text\n"
+        + "RAW_RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {\n"
+        + "\n".join(raw_table)
         + "\n}\n"
     )
 

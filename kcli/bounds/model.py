@@ -147,7 +147,9 @@ def _entity(cls: type, stack: tuple[type, ...]) -> Entity:
 
 # The kafka types of the flat metadata record classes' fields (a struct code each; bool, string
 # and bytes are read apart), and those their arrays may hold.
-FLAT_TYPES = frozenset({"int8", "int16", "int32", "int64", "uint16", "float64", "uuid", "bool", "string", "bytes"})
+FLAT_TYPES = frozenset(
+    {"int8", "int16", "int32", "int64", "uint16", "float64", "uuid", "bool", "string", "bytes"}
+)
 FLAT_ARRAYS = frozenset({"int8", "int16", "int32", "int64", "uuid", "string"})
 
 

@@ -212,31 +212,9 @@ def _raw_uuid_spelling(raw: bytes) -> str:
     return uuid_json(shared_uuid(raw))
 
 
-_RAW_UUID_JSON = _TextCache(_raw_uuid_spelling)
+raw_uuid_text = _TextCache(_raw_uuid_spelling)
 # Replica ids, epochs and states repeat across a log: their text is looked up, not formatted again.
-_INT_TEXT = _TextCache(str)
-
-
-def _layout_json(sources: list[Any]) -> tuple[str, dict[str, Any]]:
-    """The `data` object text of one layout (kcli.metadata.layouts, arrays unpacked an element an
-    item) as the inside of an f-string over its items `t`: arrays of a known length are spelled
-    out, so no join per record; uuids and ints are looked up by value."""
-    parts = []
-    for source in sources:
-        index, count, item = source.slot, source.length, source.field
-        cell = "{{_uuid[t[{0}]]}}" if item.kafka_type == "uuid" else "{{_int[t[{0}]]}}"
-        if source.kind == "value":
-            text = cell.format(index)
-        elif source.kind == "items":
-            text = "[" + ",".join(cell.format(at) for at in range(index, index + count)) + "]"
-        elif source.kind == "null":
-            text = "null"
-        elif source.kind == "blob":
-            raise ValueError("the dump unpacks arrays an element an item (no blobs)")
-        else:
-            text = _encode(list(item.default) if isinstance(item.default, tuple) else item.default)
-        parts.append(f'"{camel(item.name)}":{text}')
-    return "{{" + ",".join(parts) + "}}", {"_uuid": _RAW_UUID_JSON, "_int": _INT_TEXT}
+int_text = _TextCache(str)
 
 
 def _renderer(api_key: int, version: int) -> Callable[[Any, int, int], str | None] | None:
@@ -301,41 +279,39 @@ class DumpSink:
             if handler is not None:
                 self.handlers[header] = handler
 
-    def _prefix(self, api_key: int, version: int) -> str:
-        """The start of a record's line, as the inside of an f-string over `offset` and `_sink`."""
-        name = RECORD_NAMES[api_key]
-        if self.json:
-            return (
-                '{{"offset":{offset},{_sink.stamp}' + f'"type":{json.dumps(name)},"version":{version},"data":'
-            )
-        return f"offset: {{offset}} {{_sink.stamp}}type: {name} version: {version} payload: "
-
     def _layout_handler(self, api_key: int, version: int) -> Any:
-        """A fast handler compiled per layout (PartitionRecord, PartitionChangeRecord, ...), and its
-        run handler: the whole line as one f-string over the unpacked body."""
-        from kcli.metadata.layouts import Action, LayoutFamily, Source, has_layouts
+        """A fast handler of a type with layouts (PartitionRecord, PartitionChangeRecord, ...), and
+        its run handler: each record's values (kcli.metadata.layouts) rendered by the type's
+        generated renderer (kcli.metadata.generated.renderers.RAW_RENDERERS) into one line."""
+        from kcli.metadata.generated.renderers import RAW_RENDERERS
+        from kcli.metadata.layouts import LayoutFamily, has_layouts
 
-        if not has_layouts(api_key, version):
+        render = RAW_RENDERERS.get((api_key, version))
+        if render is None or not has_layouts(api_key, version):
             return None
         header = bytes((1, api_key, version))
-        prefix = self._prefix(api_key, version)
-        close = "}}" if self.json else ""
+        name = RECORD_NAMES[api_key]
+        emit = self.lines.append
+        sink = self
+        if self.json:
+            middle = f'"type":{json.dumps(name)},"version":{version},"data":'
 
-        def build(sources: list[Source]) -> Action:
-            data, names = _layout_json(sources)
-            return Action(
-                [f"_emit(f'{prefix}{data}{close}')"],
-                "True",
-                {**names, "_emit": self.lines.append, "_sink": self},
-            )
+            def apply(values: tuple[Any, ...], offset: int) -> bool:
+                emit(f'{{"offset":{offset},{sink.stamp}{middle}{render(values)}}}')
+                return True
+
+        else:
+            middle = f"type: {name} version: {version} payload: "
+
+            def apply(values: tuple[Any, ...], offset: int) -> bool:
+                emit(f"offset: {offset} {sink.stamp}{middle}{render(values)}")
+                return True
 
         def install(function: Any) -> None:
             self.handlers[header] = function
 
-        blobs: frozenset[str] = frozenset()  # every element an item: an f-string spells them out
-        family = LayoutFamily(
-            api_key, version, build, install=install, failed=False, context="offset", blobs=blobs
-        )
+        blobs: frozenset[str] = frozenset()  # every uuid of an array an item: the renderer spells each
+        family = LayoutFamily(api_key, version, apply, install=install, failed=False, blobs=blobs)
         lines, flush, run = self.lines, self.flush, family.run
 
         def run_and_flush(*run_arguments: Any) -> int:  # a batch may hold a million lines: stream them

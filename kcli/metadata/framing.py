@@ -98,7 +98,9 @@ def decompress(codec: int, data: bytes, position: int, limit: int = MAX_INFLATED
             size = module.decompress_into(data, out)
         except Exception as error:  # cramjam raises its own DecompressionError types
             if "whole buffer" not in str(error):  # not a full output buffer: bad data
-                raise CompressionError(f"cannot decompress batch (codec {codec}): {error}", position) from None
+                raise CompressionError(
+                    f"cannot decompress batch (codec {codec}): {error}", position
+                ) from None
             continue
         if size <= room:
             return bytes(memoryview(out)[:size])
@@ -164,7 +166,9 @@ def decode_value(key: int, version: int, control: bool, buf: Any, start: int, en
     try:
         value, size = reader(buf, start, end)
     except DecodeError as error:  # the length walk: a forged or impossible length
-        raise type(error)(f"cannot decode {_name(key, control)} v{version}: {error.detail}", error.position) from None
+        raise type(error)(
+            f"cannot decode {_name(key, control)} v{version}: {error.detail}", error.position
+        ) from None
     except Exception as error:  # kio raises BufferUnderflow, UnexpectedNull, UnicodeDecodeError, ...
         raise RecordError(
             f"cannot decode {_name(key, control)} v{version}: {type(error).__name__}: {error}", start

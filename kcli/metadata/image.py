@@ -388,49 +388,6 @@ class ImageSink:
         self.builder.apply_snapshot_record(entry)
 
 
-def _merged_expression(sources: list[Any]) -> str | None:
-    """`merge_change(state, change)` as one tuple expression over a PartitionChangeRecord layout's
-    items `t`, when the layout carries no new replicas (the usual leader and ISR changes); None
-    otherwise (merge_change decides the directories then)."""
-    by_name = {source.field.name: source for source in sources}
-
-    def item(name: str) -> str | None:
-        source = by_name.get(name)
-        if source is None or source.kind in ("default", "null"):
-            return None
-        if source.kind == "value":
-            return f"t[{source.slot}]"
-        if source.kind == "items":
-            return f"t[{source.slot}:{source.slot + source.length}]" if source.length else "()"
-        return f"t[{source.slot}]"  # blob: raw uuids, as the state keeps them
-
-    if item("replicas") is not None:
-        return None
-    isr, leader, recovery = item("isr"), item("leader"), item("leader_recovery_state")
-    removing, adding = item("removing_replicas"), item("adding_replicas")
-    directories, elr, last_known = (
-        item("directories"),
-        item("eligible_leader_replicas"),
-        item("last_known_elr"),
-    )
-    fields = [
-        "state[0]",
-        "state[1]",
-        "state[2]",
-        isr or "state[3]",
-        removing or "state[4]",
-        adding or "state[5]",
-        f"(state[6] if {leader} == -2 else {leader})" if leader else "state[6]",
-        f"(state[7] if {recovery} == -1 else {recovery})" if recovery else "state[7]",
-        f"state[8] + ({leader} != -2)" if leader else "state[8]",
-        "state[9] + 1",
-        directories or "state[10]",
-        elr or "state[11]",
-        last_known or "state[12]",
-    ]
-    return "(" + ", ".join(fields) + ")"
-
-
 def _skipped_headers(keys: frozenset[int] | None) -> dict[bytes, FastHandler | None]:
     """Frame headers of the known record types outside `keys` (not the transaction markers): None."""
     if keys is None:
@@ -454,42 +411,27 @@ def _fast_handlers(
     PartitionRecord and PartitionChangeRecord compiled per layout (kcli.metadata.layouts), applying
     the values in place; TopicRecord and ConfigRecord through their compiled readers."""
     from kcli.metadata.fastdecode import values_reader
-    from kcli.metadata.layouts import Action, LayoutFamily, Source, values_expression
+    from kcli.metadata.layouts import LayoutFamily
     from kcli.metadata.records import METADATA_RECORD_CLASSES
 
     handlers: dict[bytes, FastHandler | None] = {}
     runs: dict[bytes, RunHandler] = {}
+    topics = builder._by_raw.get
 
-    def partition(sources: list[Source]) -> Action:
-        values, names = values_expression(sources, raw_arrays=True)
-        values = values[:-1] + {10: " (), None, None)", 11: " None, None)"}.get(
-            len(sources), ")"
-        )  # 13 fields
-        partition_id, topic_id = f"t[{sources[0].slot}]", f"t[{sources[1].slot}]"
-        return Action(
-            [
-                f"topic = _topics({topic_id})",
-                "if topic is not None:",
-                f"    topic.partitions[{partition_id}] = {values}",
-            ],
-            "True",
-            {**names, "_topics": builder._by_raw.get},
-        )
+    def partition(values: tuple[Any, ...], offset: int) -> bool:
+        topic = topics(values[1])
+        if topic is not None:
+            topic.partitions[values[0]] = values
+        return True
 
-    def change(sources: list[Source]) -> Action:
-        values, names = values_expression(sources, raw_arrays=True)
-        partition_id, topic_id = f"t[{sources[0].slot}]", f"t[{sources[1].slot}]"
-        merged = _merged_expression(sources)
-        names = {**names, "_topics": builder._by_raw.get, "_merge": merge_change}
-        lines = [
-            f"topic = _topics({topic_id})",
-            "if topic is not None:",
-            "    partitions = topic.partitions",
-            f"    state = partitions.get({partition_id})",
-            "    if state is not None:",
-            f"        partitions[{partition_id}] = {merged or f'_merge(state, {values})'}",
-        ]
-        return Action(lines, "True", names)
+    def change(values: tuple[Any, ...], offset: int) -> bool:
+        topic = topics(values[1])
+        if topic is not None:
+            partitions = topic.partitions
+            state = partitions.get(values[0])
+            if state is not None:
+                partitions[values[0]] = merge_change(state, values)
+        return True
 
     def compiled(read: Any, apply: Callable[[tuple[Any, ...]], None]) -> FastHandler:
         def handle(area: Any, body: int, end: int, offset: int) -> bool:
@@ -515,13 +457,15 @@ def _fast_handlers(
             continue
         header = bytes((1, key, version))
         if key in (3, 5):
+            fields = len(METADATA_RECORD_CLASSES[key, version].__dataclass_fields__)
             family = LayoutFamily(
                 key,
                 version,
                 partition if key == 3 else change,
                 install=installer(header),
                 failed=False,
-                context="offset",
+                # a partition's values have the 13 fields of PartitionRecord v2 whatever the version
+                pad={10: ((), None, None), 11: (None, None)}.get(fields, ()) if key == 3 else (),
             )
             handlers[header] = family.first
             runs[header] = family.run

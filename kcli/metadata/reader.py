@@ -431,7 +431,9 @@ class FileReader:
                 if base + pos + BATCH_OVERHEAD > size:
                     if not any(view[pos:]):
                         return  # pre-allocated zero tail: end of data
-                    raise TruncatedData(f"truncated batch header ({size - base - pos} bytes left)", base + pos)
+                    raise TruncatedData(
+                        f"truncated batch header ({size - base - pos} bytes left)", base + pos
+                    )
                 (
                     base_offset,
                     length,

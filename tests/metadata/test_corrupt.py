@@ -9,14 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcli.errors import UsageError
+from kcli.errors import TruncatedData, UsageError
 from kcli.metadata import records as r
 from kcli.metadata.batch import encode_batch
 from kcli.metadata.codec import encode_metadata_record
 from kcli.metadata.directory import find_log_directory
 from kcli.metadata.framing import read_batch
 from kcli.metadata.image import build_image
-from kcli.errors import TruncatedData
 from kcli.metadata.read_model import DecodeError, ReadStats
 from kcli.metadata.reader import FileReader
 from tests.conftest import KRAFT_FIXTURES
