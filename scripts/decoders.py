@@ -411,7 +411,10 @@ class ValuesWriter:
         if kafka_type in ("string", "bytes"):
             self.uvarint_into("_s")
             self.add("if _s == 0:")
-            self.add(f"    {target} = None" if f.nullable else "    raise NotCanonical('null value')")
+            # kio reads a tagged string or bytes field as not nullable (UnexpectedNull) whatever the
+            # schema says: a null one is left to kio, so this reader never accepts what kio refuses
+            nullable = f.nullable and f.tag is None
+            self.add(f"    {target} = None" if nullable else "    raise NotCanonical('null value')")
             self.add("else:")
             self.add("    _s += pos - 1")
             conversion = "str(buf[pos:_s], 'utf-8')" if kafka_type == "string" else "bytes(buf[pos:_s])"
@@ -567,41 +570,6 @@ def _json_field(value: str, f: Field, redacted: bool) -> str:
     return "{" + text + "}"
 
 
-LAYOUT_TYPES = ("int8", "int16", "int32", "int64", "uuid")
-
-
-def _raw_json_field(value: str, f: Field) -> str:
-    """As `_json_field`, for the values of kcli.metadata.layouts: a uuid is its 16 raw bytes, and
-    ints and uuids are spelled through the dump's text caches."""
-    cache = "raw_uuid_text" if f.kafka_type == "uuid" else "int_text"
-    if f.array:
-        return (
-            "{"
-            + f'"null" if {value} is None else "[" + ",".join(map({cache}.__getitem__, {value})) + "]"'
-            + "}"
-        )
-    return "{" + f"{cache}[{value}]" + "}"
-
-
-def raw_renderers() -> tuple[list[str], list[str]]:
-    """The renderers of the layout classes' values (kcli.metadata.dump's layout handlers)."""
-    functions = []
-    table = []
-    for key, version, cls, fields in flat_classes():
-        if not fields or any(f.kafka_type not in LAYOUT_TYPES for f in fields):
-            continue
-        names = [f"a{index}" for index in range(len(fields))]
-        parts = [
-            f'"{camel(f.name)}":' + _raw_json_field(name, f) for name, f in zip(names, fields, strict=True)
-        ]
-        functions.append(
-            f"def render_raw_{cls.__name__}(v: tuple[Any, ...]) -> str:\n"
-            f"    {', '.join(names)}, = v\n    return f'{{{{{','.join(parts)}}}}}'\n"
-        )
-        table.append(f"    ({key}, {version}): render_raw_{cls.__name__},")
-    return functions, table
-
-
 def renderers_module() -> str:
     functions = []
     table = []
@@ -621,24 +589,22 @@ def renderers_module() -> str:
             body = "    return '{}'\n"
         functions.append(head + body)
         table.append(f"    ({key}, {version}): render_{cls.__name__},")
-    raw, raw_table = raw_renderers()
-    text = "".join(functions + raw)
-    used = [n for n in ("bytes_json", "encode", "int_text", "json_string", "raw_uuid_text", "uuid_json")
-            if f"{n}(" in text or f"map({n}," in text or f"{n}[" in text or f"{n}." in text]  # fmt: skip
+    text = "".join(functions)
+    used = [
+        n
+        for n in ("bytes_json", "encode", "json_string", "uuid_json")
+        if f"{n}(" in text or f"map({n}," in text
+    ]
     return (
         header("JSON renderers of the flat metadata record classes' values")
         + "from __future__ import annotations\n\n"
         + "from collections.abc import Callable\n"
         + "from typing import Any\n\n"
         + f"from kcli.metadata.dump import {', '.join(used)}\n\n\n"
-        + "\n\n".join(functions + raw)
+        + "\n\n".join(functions)
         + "\n\n# (api key, version) -> values -> the `data` object text\n"
         + "RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {\n"
         + "\n".join(table)
-        + "\n}\n"
-        + "\n# (api key, version) -> the values of kcli.metadata.layouts (raw uuids) -> the `data` object text\n"
-        + "RAW_RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {\n"
-        + "\n".join(raw_table)
         + "\n}\n"
     )
 

@@ -15,6 +15,7 @@ import base64
 import dataclasses
 import functools
 import json
+import operator
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -213,8 +214,37 @@ def _raw_uuid_spelling(raw: bytes) -> str:
 
 
 raw_uuid_text = _TextCache(_raw_uuid_spelling)
-# Replica ids, epochs and states repeat across a log: their text is looked up, not formatted again.
-int_text = _TextCache(str)
+
+
+def layout_data(sources: list[Any], *, first: int, width: int) -> tuple[str, list[int]]:
+    """The `data` object of one layout (kcli.metadata.layouts, arrays unpacked an element an item)
+    as a `str.format` template over (`first` arguments, then the items `t`, then the text of each
+    uuid in `t`; `t` has `width` items), and where those uuids are in `t`. Ints are formatted by `format` itself, as the
+    JSON encoder spells them; arrays of a known length are spelled out, so no join per record."""
+    uuids: list[int] = []
+
+    def cell(at: int, kafka_type: str) -> str:
+        if kafka_type != "uuid":
+            return f"{{{first + at}}}"
+        uuids.append(at)
+        return f"{{{first + width + len(uuids) - 1}}}"
+
+    parts = []
+    for source in sources:
+        index, count, item = source.slot, source.length, source.field
+        if source.kind == "value":
+            text = cell(index, item.kafka_type)
+        elif source.kind == "items":
+            text = "[" + ",".join(cell(at, item.kafka_type) for at in range(index, index + count)) + "]"
+        elif source.kind == "null":
+            text = "null"
+        elif source.kind == "blob":
+            raise ValueError("the dump unpacks arrays an element an item (no blobs)")
+        else:
+            default = _encode(list(item.default) if isinstance(item.default, tuple) else item.default)
+            text = default.replace("{", "{{").replace("}", "}}")
+        parts.append(f'"{camel(item.name)}":{text}')
+    return "{{" + ",".join(parts) + "}}", uuids
 
 
 def _renderer(api_key: int, version: int) -> Callable[[Any, int, int], str | None] | None:
@@ -281,37 +311,53 @@ class DumpSink:
 
     def _layout_handler(self, api_key: int, version: int) -> Any:
         """A fast handler of a type with layouts (PartitionRecord, PartitionChangeRecord, ...), and
-        its run handler: each record's values (kcli.metadata.layouts) rendered by the type's
-        generated renderer (kcli.metadata.generated.renderers.RAW_RENDERERS) into one line."""
-        from kcli.metadata.generated.renderers import RAW_RENDERERS
-        from kcli.metadata.layouts import LayoutFamily, has_layouts
+        its run handler: per layout, the whole line as one format string over the unpacked body
+        (`layout_line`), its uuids spelled through a cache."""
+        from kcli.metadata.layouts import Layout, LayoutFamily, has_layouts
 
-        render = RAW_RENDERERS.get((api_key, version))
-        if render is None or not has_layouts(api_key, version):
+        if not has_layouts(api_key, version):
             return None
         header = bytes((1, api_key, version))
-        name = RECORD_NAMES[api_key]
+        name = json.dumps(RECORD_NAMES[api_key])
+        if self.json:
+            head = '{{"offset":{0},{1}"type":' + name + f',"version":{version},"data":'
+        else:
+            head = f"offset: {{0}} {{1}}type: {RECORD_NAMES[api_key]} version: {version} payload: "
+        close = "}}" if self.json else ""
         emit = self.lines.append
         sink = self
-        if self.json:
-            middle = f'"type":{json.dumps(name)},"version":{version},"data":'
+        spell = raw_uuid_text.__getitem__
 
-            def apply(values: tuple[Any, ...], offset: int) -> bool:
-                emit(f'{{"offset":{offset},{sink.stamp}{middle}{render(values)}}}')
-                return True
+        def bind(layout: Layout) -> Callable[[tuple[Any, ...], int], bool]:
+            data, uuids = layout_data(layout.sources, first=2, width=layout.width)
+            template = (head + data + close).format
+            if not uuids:
 
-        else:
-            middle = f"type: {name} version: {version} payload: "
+                def act(t: tuple[Any, ...], offset: int) -> bool:
+                    emit(template(offset, sink.stamp, *t))
+                    return True
 
-            def apply(values: tuple[Any, ...], offset: int) -> bool:
-                emit(f"offset: {offset} {sink.stamp}{middle}{render(values)}")
-                return True
+            elif len(uuids) == 1:
+                (at,) = uuids
+
+                def act(t: tuple[Any, ...], offset: int) -> bool:
+                    emit(template(offset, sink.stamp, *t, spell(t[at])))
+                    return True
+
+            else:
+                pick = operator.itemgetter(*uuids)
+
+                def act(t: tuple[Any, ...], offset: int) -> bool:
+                    emit(template(offset, sink.stamp, *t, *map(spell, pick(t))))
+                    return True
+
+            return act
 
         def install(function: Any) -> None:
             self.handlers[header] = function
 
         blobs: frozenset[str] = frozenset()  # every uuid of an array an item: the renderer spells each
-        family = LayoutFamily(api_key, version, apply, install=install, failed=False, blobs=blobs)
+        family = LayoutFamily(api_key, version, bind, install=install, failed=False, blobs=blobs)
         lines, flush, run = self.lines, self.flush, family.run
 
         def run_and_flush(*run_arguments: Any) -> int:  # a batch may hold a million lines: stream them

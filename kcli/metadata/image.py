@@ -18,7 +18,9 @@ Behavior (as Kafka's MetadataDelta/replay code):
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import operator
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -388,6 +390,33 @@ class ImageSink:
         self.builder.apply_snapshot_record(entry)
 
 
+def _change_picks(layout: Any) -> list[int | slice] | None:
+    """Where each of a partition state's 13 fields comes from after a PartitionChangeRecord of this
+    layout, as indexes into `state + t` (the state's 13 fields, then the change's unpacked items):
+    the change's value where it carries one, the state's otherwise; the leader is the change's (its
+    -2, "unchanged", is resolved by the caller), and so is the recovery state when it has one.
+    None when the change carries replicas (merge_change decides the directories then)."""
+    by_name = {source.field.name: source for source in layout.sources}
+
+    def item(name: str) -> int | slice | None:
+        source = by_name.get(name)
+        if source is None or source.kind in ("default", "null"):
+            return None
+        if source.kind == "items":
+            return slice(13 + source.slot, 13 + source.slot + source.length)
+        return 13 + source.slot  # a value, or a blob: raw uuids, as the state keeps them
+
+    if item("replicas") is not None or item("leader") is None:
+        return None
+    names = (None, None, None, "isr", "removing_replicas", "adding_replicas", "leader",
+             "leader_recovery_state", None, None, "directories", "eligible_leader_replicas", "last_known_elr")  # fmt: skip
+    picks: list[int | slice] = []
+    for index, name in enumerate(names):
+        found = item(name) if name else None
+        picks.append(index if found is None else found)
+    return picks
+
+
 def _skipped_headers(keys: frozenset[int] | None) -> dict[bytes, FastHandler | None]:
     """Frame headers of the known record types outside `keys` (not the transaction markers): None."""
     if keys is None:
@@ -411,27 +440,67 @@ def _fast_handlers(
     PartitionRecord and PartitionChangeRecord compiled per layout (kcli.metadata.layouts), applying
     the values in place; TopicRecord and ConfigRecord through their compiled readers."""
     from kcli.metadata.fastdecode import values_reader
-    from kcli.metadata.layouts import LayoutFamily
+    from kcli.metadata.layouts import Act, Layout, LayoutFamily
     from kcli.metadata.records import METADATA_RECORD_CLASSES
 
     handlers: dict[bytes, FastHandler | None] = {}
     runs: dict[bytes, RunHandler] = {}
     topics = builder._by_raw.get
 
-    def partition(values: tuple[Any, ...], offset: int) -> bool:
-        topic = topics(values[1])
-        if topic is not None:
-            topic.partitions[values[0]] = values
-        return True
+    def partition(layout: Layout) -> Act:
+        """A PartitionRecord of this layout: its values (padded to 13 fields) stored in place."""
+        getter, tail = layout.getter, layout.tail
+        partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
 
-    def change(values: tuple[Any, ...], offset: int) -> bool:
-        topic = topics(values[1])
-        if topic is not None:
-            partitions = topic.partitions
-            state = partitions.get(values[0])
-            if state is not None:
-                partitions[values[0]] = merge_change(state, values)
-        return True
+        def act(t: tuple[Any, ...], offset: int) -> bool:
+            topic = topics(t[topic_id])
+            if topic is not None:
+                topic.partitions[t[partition_id]] = getter(t + tail)
+            return True
+
+        return act
+
+    def change(layout: Layout) -> Act:
+        """A PartitionChangeRecord of this layout merged into the partition's state
+        (PartitionRegistration.merge): `merge_change`, or, when the layout carries no new
+        replicas (the usual leader and ISR changes), one tuple picked out of the state and the
+        change's items at once, its leader and epochs set as merge_change sets them."""
+        getter, tail = layout.getter, layout.tail
+        partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
+        picks = _change_picks(layout)
+        if picks is None:
+
+            def merge(t: tuple[Any, ...], offset: int) -> bool:
+                topic = topics(t[topic_id])
+                if topic is not None:
+                    partitions = topic.partitions
+                    state = partitions.get(t[partition_id])
+                    if state is not None:
+                        partitions[t[partition_id]] = merge_change(state, getter(t + tail))
+                return True
+
+            return merge
+        merged = operator.itemgetter(*picks)
+
+        def act(t: tuple[Any, ...], offset: int) -> bool:
+            topic = topics(t[topic_id])
+            if topic is not None:
+                partitions = topic.partitions
+                state = partitions.get(t[partition_id])
+                if state is not None:
+                    v = merged(state + t)
+                    leader = v[6]
+                    partitions[t[partition_id]] = (
+                        v[0], v[1], v[2], v[3], v[4], v[5],
+                        state[6] if leader == -2 else leader,
+                        state[7] if v[7] == -1 else v[7],
+                        state[8] + (leader != -2),
+                        state[9] + 1,
+                        v[10], v[11], v[12],
+                    )  # fmt: skip
+            return True
+
+        return act
 
     def compiled(read: Any, apply: Callable[[tuple[Any, ...]], None]) -> FastHandler:
         def handle(area: Any, body: int, end: int, offset: int) -> bool:
@@ -457,7 +526,7 @@ def _fast_handlers(
             continue
         header = bytes((1, key, version))
         if key in (3, 5):
-            fields = len(METADATA_RECORD_CLASSES[key, version].__dataclass_fields__)
+            fields = len(dataclasses.fields(METADATA_RECORD_CLASSES[key, version]))
             family = LayoutFamily(
                 key,
                 version,

@@ -63,6 +63,8 @@ class Source(NamedTuple):
 
 # (field values, offset) -> what a layout's function returns (the family's `failed` means "not taken")
 Apply = Callable[[tuple[Any, ...], int], Any]
+# (a body's unpacked items `t`, offset) -> the same: a user's function of one layout (`bind(layout)`)
+Act = Callable[[tuple[Any, ...], int], Any]
 
 
 def _fields(api_key: int, version: int) -> tuple[type, tuple[FieldLayout, ...]] | None:
@@ -138,6 +140,7 @@ class Layout:
         "size",
         "sources",
         "tail",
+        "width",
     )
 
     def __init__(self, family: LayoutFamily, key: tuple[int, ...]) -> None:
@@ -186,6 +189,7 @@ class Layout:
             item = tagged[tag]
             place(item, next(layout) if item.array else None)
         self.fmt = "".join(fmt)
+        self.width = width  # how many items a body unpacks to
         self.size = struct.calcsize(">" + self.fmt)
         self.checks = _getter([index for index, _byte in checks])
         self.expected = _expected([byte for _index, byte in checks])
@@ -219,62 +223,38 @@ def _values_getter(picks: list[int | slice]) -> Callable[[tuple[Any, ...]], tupl
 
 
 def _functions(family: LayoutFamily, layout: Layout) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """(handle, attempt) of one layout: unpack and check a body, then apply its user's function to
-    the values. `handle` goes back to the family (`miss`) for a body of another layout; `attempt`
-    returns None then."""
-    size, unpack, checks, expected = (
-        layout.size,
-        struct.Struct(">" + layout.fmt).unpack_from,
-        layout.checks,
-        layout.expected,
-    )
-    getter, tail, apply, miss = layout.getter, layout.tail, family.apply, family.miss
+    """(handle, attempt) of one layout: unpack and check a body, then run the user's function of
+    this layout (`bind`) on the items. `handle` goes back to the family (`miss`) for a body of
+    another layout; `attempt` returns None then."""
+    size, checks, expected = layout.size, layout.checks, layout.expected
+    unpack = struct.Struct(">" + layout.fmt).unpack_from
+    act, miss = family.bind(layout), family.miss
 
-    if tail:
+    def handle(buf: Any, pos: int, end: int, offset: int = 0) -> Any:
+        if end - pos != size:
+            return miss(buf, pos, end, offset)
+        t = unpack(buf, pos)
+        if checks(t) != expected:
+            return miss(buf, pos, end, offset)
+        return act(t, offset)
 
-        def handle(buf: Any, pos: int, end: int, offset: int = 0) -> Any:
-            if end - pos != size:
-                return miss(buf, pos, end, offset)
-            t = unpack(buf, pos)
-            if checks(t) != expected:
-                return miss(buf, pos, end, offset)
-            return apply(getter(t + tail), offset)
-
-        def attempt(buf: Any, pos: int, end: int, offset: int = 0) -> Any:
-            if end - pos != size:
-                return None
-            t = unpack(buf, pos)
-            if checks(t) != expected:
-                return None
-            return apply(getter(t + tail), offset)
-
-    else:
-
-        def handle(buf: Any, pos: int, end: int, offset: int = 0) -> Any:
-            if end - pos != size:
-                return miss(buf, pos, end, offset)
-            t = unpack(buf, pos)
-            if checks(t) != expected:
-                return miss(buf, pos, end, offset)
-            return apply(getter(t), offset)
-
-        def attempt(buf: Any, pos: int, end: int, offset: int = 0) -> Any:
-            if end - pos != size:
-                return None
-            t = unpack(buf, pos)
-            if checks(t) != expected:
-                return None
-            return apply(getter(t), offset)
+    def attempt(buf: Any, pos: int, end: int, offset: int = 0) -> Any:
+        if end - pos != size:
+            return None
+        t = unpack(buf, pos)
+        if checks(t) != expected:
+            return None
+        return act(t, offset)
 
     return handle, attempt
 
 
-def _run_function(layout: Layout, prefix: int, apply: Apply) -> Callable[..., int]:
+def _run_function(layout: Layout, prefix: int, act: Act) -> Callable[..., int]:
     """The bulk function of a layout for records whose body starts `prefix` bytes in (their framing
     is checked apart: kcli.metadata.framing.framed_alike)."""
     unpack = struct.Struct(f">{prefix}x{layout.fmt}x")
     records_of, step = unpack.iter_unpack, unpack.size
-    checks, expected, getter, tail = layout.checks, layout.expected, layout.getter, layout.tail
+    checks, expected = layout.checks, layout.expected
 
     def run(area: Any, pos: int, count: int, offset: int) -> int:
         records = list(records_of(area[pos : pos + count * step]))
@@ -282,13 +262,23 @@ def _run_function(layout: Layout, prefix: int, apply: Apply) -> Callable[..., in
         if layouts.count(expected) != count:
             count = _first_other(layouts, expected)
             del records[count:]
-        if tail:
-            records = [t + tail for t in records]
-        for at, values in enumerate(map(getter, records), offset):
-            apply(values, at)
+        for at, t in enumerate(records, offset):
+            act(t, at)
         return count
 
     return run
+
+
+def values_binder(apply: Apply) -> Callable[[Layout], Act]:
+    """A `bind` for users of the field values: `apply(values, offset)` (see the module docstring)."""
+
+    def bind(layout: Layout) -> Act:
+        getter, tail = layout.getter, layout.tail
+        if tail:
+            return lambda t, offset: apply(getter(t + tail), offset)
+        return lambda t, offset: apply(getter(t), offset)
+
+    return bind
 
 
 def _first_other(values: list[Any], expected: Any) -> int:
@@ -309,17 +299,18 @@ class LayoutFamily:
 
     `first` is the function to call first (`install` receives each layout's `handle` as it is
     learned: the caller calls that next, and it comes back here for a body of another layout);
-    `failed` is what the functions give for a body in no layout handled here. `apply(values,
-    offset)` is the user's function of a record's field values (see the module docstring; `pad`
-    values are appended to them). Arrays of the kafka types in `blobs` are their raw bytes, others
-    a tuple of items.
+    `failed` is what the functions give for a body in no layout handled here. `bind(layout)` gives
+    the user's function of a body of that layout, `act(t, offset)` over its unpacked items; a user
+    of the field values binds with `values_binder(apply)` (`Layout.getter` picks the values out of
+    `t + Layout.tail`; `pad` values are appended to them). Arrays of the kafka types in `blobs` are
+    their raw bytes, others a tuple of items.
     """
 
     def __init__(
         self,
         api_key: int,
         version: int,
-        apply: Apply,
+        bind: Callable[[Layout], Act],
         *,
         install: Callable[[Callable[..., Any]], None],
         failed: Any = None,
@@ -332,7 +323,7 @@ class LayoutFamily:
         self.cls, self.fields = found
         self.api_key = api_key
         self.version = version
-        self.apply = apply
+        self.bind = bind
         self.install = install
         self.failed = failed
         self.blobs = blobs
@@ -385,7 +376,7 @@ class LayoutFamily:
             return 0
         found = layout.runs.get(prefix)
         if found is None:
-            found = layout.runs[prefix] = _run_function(layout, prefix, self.apply)
+            found = layout.runs[prefix] = _run_function(layout, prefix, self.bind(layout))
         return found(area, pos, count, offset)
 
 
@@ -410,7 +401,7 @@ class _Reader:
     __slots__ = ("current", "uuid_arrays")
 
     def __init__(self, api_key: int, version: int) -> None:
-        family = LayoutFamily(api_key, version, self._values, install=self._install)
+        family = LayoutFamily(api_key, version, values_binder(self._values), install=self._install)
         self.uuid_arrays = [
             index for index, f in enumerate(family.fields) if f.array and f.kafka_type == "uuid"
         ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kcli.bounds import check, checked_reader, walker
@@ -77,7 +77,7 @@ class Reencoder:
         if found.flexible:
             for _ in range(self.varint()):
                 self.varint()  # tag
-                size, end = uvarint(self.data, self.pos)  # the content is copied as it is
+                size, _end = uvarint(self.data, self.pos)  # the content is copied as it is
                 self.varint()
                 self.copy(size)
 
@@ -126,6 +126,10 @@ def padded(draw: st.DrawFn) -> tuple[type, Any, bytes, bytes, list[tuple[int, in
     cls = draw(st.sampled_from(CLASSES))
     value = draw(st.from_type(cls))
     canonical = seeds.encode_body(value)
+    try:
+        checked_reader(cls)(canonical, 0)
+    except Exception:  # kio cannot read back some extreme values it writes (a timedelta of 2**63 ms)
+        assume(False)
     recoder = Reencoder(canonical, lambda room: draw(st.integers(0, room)))
     recoder.entity(entity(cls))
     assert recoder.pos == len(canonical)

@@ -1434,7 +1434,7 @@ def read_BeginTransactionRecordV0(buf: Any, pos: int) -> tuple[tuple[Any, ...], 
             else:
                 _s, pos = read_uvarint(buf, pos)
             if _s == 0:
-                v_name = None
+                raise NotCanonical('null value')
             else:
                 _s += pos - 1
                 v_name = str(buf[pos:_s], 'utf-8')
@@ -1493,7 +1493,7 @@ def read_AbortTransactionRecordV0(buf: Any, pos: int) -> tuple[tuple[Any, ...], 
             else:
                 _s, pos = read_uvarint(buf, pos)
             if _s == 0:
-                v_reason = None
+                raise NotCanonical('null value')
             else:
                 _s += pos - 1
                 v_reason = str(buf[pos:_s], 'utf-8')

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kcli.metadata.dump import int_text, json_string, raw_uuid_text, uuid_json
+from kcli.metadata.dump import json_string, uuid_json
 
 
 def render_UnregisterBrokerRecordV0(v: tuple[Any, ...]) -> str:
@@ -164,91 +164,6 @@ def render_UnregisterControllerRecordV0(v: tuple[Any, ...]) -> str:
     return f'{{"controllerId":{a0}}}'
 
 
-def render_raw_UnregisterBrokerRecordV0(v: tuple[Any, ...]) -> str:
-    a0, a1, = v
-    return f'{{"brokerId":{int_text[a0]},"brokerEpoch":{int_text[a1]}}}'
-
-
-def render_raw_PartitionRecordV0(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, = v
-    return f'{{"partitionId":{int_text[a0]},"topicId":{raw_uuid_text[a1]},"replicas":{"null" if a2 is None else "[" + ",".join(map(int_text.__getitem__, a2)) + "]"},"isr":{"null" if a3 is None else "[" + ",".join(map(int_text.__getitem__, a3)) + "]"},"removingReplicas":{"null" if a4 is None else "[" + ",".join(map(int_text.__getitem__, a4)) + "]"},"addingReplicas":{"null" if a5 is None else "[" + ",".join(map(int_text.__getitem__, a5)) + "]"},"leader":{int_text[a6]},"leaderRecoveryState":{int_text[a7]},"leaderEpoch":{int_text[a8]},"partitionEpoch":{int_text[a9]}}}'
-
-
-def render_raw_PartitionRecordV1(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, = v
-    return f'{{"partitionId":{int_text[a0]},"topicId":{raw_uuid_text[a1]},"replicas":{"null" if a2 is None else "[" + ",".join(map(int_text.__getitem__, a2)) + "]"},"isr":{"null" if a3 is None else "[" + ",".join(map(int_text.__getitem__, a3)) + "]"},"removingReplicas":{"null" if a4 is None else "[" + ",".join(map(int_text.__getitem__, a4)) + "]"},"addingReplicas":{"null" if a5 is None else "[" + ",".join(map(int_text.__getitem__, a5)) + "]"},"leader":{int_text[a6]},"leaderRecoveryState":{int_text[a7]},"leaderEpoch":{int_text[a8]},"partitionEpoch":{int_text[a9]},"directories":{"null" if a10 is None else "[" + ",".join(map(raw_uuid_text.__getitem__, a10)) + "]"}}}'
-
-
-def render_raw_PartitionRecordV2(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, = v
-    return f'{{"partitionId":{int_text[a0]},"topicId":{raw_uuid_text[a1]},"replicas":{"null" if a2 is None else "[" + ",".join(map(int_text.__getitem__, a2)) + "]"},"isr":{"null" if a3 is None else "[" + ",".join(map(int_text.__getitem__, a3)) + "]"},"removingReplicas":{"null" if a4 is None else "[" + ",".join(map(int_text.__getitem__, a4)) + "]"},"addingReplicas":{"null" if a5 is None else "[" + ",".join(map(int_text.__getitem__, a5)) + "]"},"leader":{int_text[a6]},"leaderRecoveryState":{int_text[a7]},"leaderEpoch":{int_text[a8]},"partitionEpoch":{int_text[a9]},"directories":{"null" if a10 is None else "[" + ",".join(map(raw_uuid_text.__getitem__, a10)) + "]"},"eligibleLeaderReplicas":{"null" if a11 is None else "[" + ",".join(map(int_text.__getitem__, a11)) + "]"},"lastKnownElr":{"null" if a12 is None else "[" + ",".join(map(int_text.__getitem__, a12)) + "]"}}}'
-
-
-def render_raw_PartitionChangeRecordV0(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, a3, a4, a5, a6, a7, = v
-    return f'{{"partitionId":{int_text[a0]},"topicId":{raw_uuid_text[a1]},"isr":{"null" if a2 is None else "[" + ",".join(map(int_text.__getitem__, a2)) + "]"},"leader":{int_text[a3]},"replicas":{"null" if a4 is None else "[" + ",".join(map(int_text.__getitem__, a4)) + "]"},"removingReplicas":{"null" if a5 is None else "[" + ",".join(map(int_text.__getitem__, a5)) + "]"},"addingReplicas":{"null" if a6 is None else "[" + ",".join(map(int_text.__getitem__, a6)) + "]"},"leaderRecoveryState":{int_text[a7]}}}'
-
-
-def render_raw_PartitionChangeRecordV1(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, a3, a4, a5, a6, a7, a8, = v
-    return f'{{"partitionId":{int_text[a0]},"topicId":{raw_uuid_text[a1]},"isr":{"null" if a2 is None else "[" + ",".join(map(int_text.__getitem__, a2)) + "]"},"leader":{int_text[a3]},"replicas":{"null" if a4 is None else "[" + ",".join(map(int_text.__getitem__, a4)) + "]"},"removingReplicas":{"null" if a5 is None else "[" + ",".join(map(int_text.__getitem__, a5)) + "]"},"addingReplicas":{"null" if a6 is None else "[" + ",".join(map(int_text.__getitem__, a6)) + "]"},"leaderRecoveryState":{int_text[a7]},"directories":{"null" if a8 is None else "[" + ",".join(map(raw_uuid_text.__getitem__, a8)) + "]"}}}'
-
-
-def render_raw_PartitionChangeRecordV2(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, = v
-    return f'{{"partitionId":{int_text[a0]},"topicId":{raw_uuid_text[a1]},"isr":{"null" if a2 is None else "[" + ",".join(map(int_text.__getitem__, a2)) + "]"},"leader":{int_text[a3]},"replicas":{"null" if a4 is None else "[" + ",".join(map(int_text.__getitem__, a4)) + "]"},"removingReplicas":{"null" if a5 is None else "[" + ",".join(map(int_text.__getitem__, a5)) + "]"},"addingReplicas":{"null" if a6 is None else "[" + ",".join(map(int_text.__getitem__, a6)) + "]"},"leaderRecoveryState":{int_text[a7]},"directories":{"null" if a8 is None else "[" + ",".join(map(raw_uuid_text.__getitem__, a8)) + "]"},"eligibleLeaderReplicas":{"null" if a9 is None else "[" + ",".join(map(int_text.__getitem__, a9)) + "]"},"lastKnownElr":{"null" if a10 is None else "[" + ",".join(map(int_text.__getitem__, a10)) + "]"}}}'
-
-
-def render_raw_FenceBrokerRecordV0(v: tuple[Any, ...]) -> str:
-    a0, a1, = v
-    return f'{{"id":{int_text[a0]},"epoch":{int_text[a1]}}}'
-
-
-def render_raw_UnfenceBrokerRecordV0(v: tuple[Any, ...]) -> str:
-    a0, a1, = v
-    return f'{{"id":{int_text[a0]},"epoch":{int_text[a1]}}}'
-
-
-def render_raw_RemoveTopicRecordV0(v: tuple[Any, ...]) -> str:
-    a0, = v
-    return f'{{"topicId":{raw_uuid_text[a0]}}}'
-
-
-def render_raw_ProducerIdsRecordV0(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, = v
-    return f'{{"brokerId":{int_text[a0]},"brokerEpoch":{int_text[a1]},"nextProducerId":{int_text[a2]}}}'
-
-
-def render_raw_BrokerRegistrationChangeRecordV0(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, = v
-    return f'{{"brokerId":{int_text[a0]},"brokerEpoch":{int_text[a1]},"fenced":{int_text[a2]}}}'
-
-
-def render_raw_BrokerRegistrationChangeRecordV1(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, a3, = v
-    return f'{{"brokerId":{int_text[a0]},"brokerEpoch":{int_text[a1]},"fenced":{int_text[a2]},"inControlledShutdown":{int_text[a3]}}}'
-
-
-def render_raw_BrokerRegistrationChangeRecordV2(v: tuple[Any, ...]) -> str:
-    a0, a1, a2, a3, a4, = v
-    return f'{{"brokerId":{int_text[a0]},"brokerEpoch":{int_text[a1]},"fenced":{int_text[a2]},"inControlledShutdown":{int_text[a3]},"logDirs":{"null" if a4 is None else "[" + ",".join(map(raw_uuid_text.__getitem__, a4)) + "]"}}}'
-
-
-def render_raw_RemoveAccessControlEntryRecordV0(v: tuple[Any, ...]) -> str:
-    a0, = v
-    return f'{{"id":{raw_uuid_text[a0]}}}'
-
-
-def render_raw_ZkMigrationStateRecordV0(v: tuple[Any, ...]) -> str:
-    a0, = v
-    return f'{{"zkMigrationState":{int_text[a0]}}}'
-
-
-def render_raw_UnregisterControllerRecordV0(v: tuple[Any, ...]) -> str:
-    a0, = v
-    return f'{{"controllerId":{int_text[a0]}}}'
-
-
 # (api key, version) -> values -> the `data` object text
 RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {
     (1, 0): render_UnregisterBrokerRecordV0,
@@ -282,25 +197,4 @@ RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {
     (26, 0): render_RemoveDelegationTokenRecordV0,
     (28, 0): render_ClearElrRecordV0,
     (29, 0): render_UnregisterControllerRecordV0,
-}
-
-# (api key, version) -> the values of kcli.metadata.layouts (raw uuids) -> the `data` object text
-RAW_RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {
-    (1, 0): render_raw_UnregisterBrokerRecordV0,
-    (3, 0): render_raw_PartitionRecordV0,
-    (3, 1): render_raw_PartitionRecordV1,
-    (3, 2): render_raw_PartitionRecordV2,
-    (5, 0): render_raw_PartitionChangeRecordV0,
-    (5, 1): render_raw_PartitionChangeRecordV1,
-    (5, 2): render_raw_PartitionChangeRecordV2,
-    (7, 0): render_raw_FenceBrokerRecordV0,
-    (8, 0): render_raw_UnfenceBrokerRecordV0,
-    (9, 0): render_raw_RemoveTopicRecordV0,
-    (15, 0): render_raw_ProducerIdsRecordV0,
-    (17, 0): render_raw_BrokerRegistrationChangeRecordV0,
-    (17, 1): render_raw_BrokerRegistrationChangeRecordV1,
-    (17, 2): render_raw_BrokerRegistrationChangeRecordV2,
-    (19, 0): render_raw_RemoveAccessControlEntryRecordV0,
-    (21, 0): render_raw_ZkMigrationStateRecordV0,
-    (29, 0): render_raw_UnregisterControllerRecordV0,
 }
