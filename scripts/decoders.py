@@ -27,6 +27,7 @@ import dataclasses
 import hashlib
 import importlib
 import pkgutil
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -570,6 +571,65 @@ def _json_field(value: str, f: Field, redacted: bool) -> str:
     return "{" + text + "}"
 
 
+LAYOUT_TYPES = ("int8", "int16", "int32", "int64", "uuid")
+
+
+def _json_literal(value: Any) -> str:
+    import json
+
+    return json.dumps(list(value) if isinstance(value, tuple) else value, separators=(",", ":"))
+
+
+def _layout_field(f: Field, a: str, b: str) -> str:
+    """An f-string replacement field spelling field `f` of a layout's items `t` as the JSON encoder
+    would; `a`, `b` name the layout's spec of the field (see `layout_lines`)."""
+    default = (
+        '"' + _json_literal(f.default) + '"'
+    )  # a Python literal in double quotes (the f-string uses single)
+    assert "\\" not in default and default.count('"') == 2, default
+    if f.array:
+        text = f"{'UA' if f.kafka_type == 'uuid' else 'A'}(t[{a}:{b}])"
+        if f.tag is not None:
+            text = f"({default} if {a} == -2 else {text})"
+        if f.nullable:
+            text = f'("null" if {a} == -1 else {text})'
+        return "{" + text + "}"
+    text = f"U(t[{a}])" if f.kafka_type == "uuid" else f"t[{a}]"
+    if f.tag is not None:
+        text = f"({default} if {a} == -2 else {text})"
+    return "{" + text + "}"
+
+
+def layout_lines() -> tuple[list[str], list[str]]:
+    """For each record class with layouts (kcli.metadata.layouts: ints, uuids and arrays of them),
+    `lines_<Class>(records, offset, emit, before, after, close, spec)`: the dump line of each
+    record's unpacked items `t`, in one loop. `spec` holds two ints per field, from the layout:
+    (slot, 0) for a value, (start, stop) for an array's items, (-1, 0) for a null array, (-2, 0)
+    for an absent tagged field (its default)."""
+    functions = []
+    table = []
+    for key, version, cls, fields in flat_classes():
+        if not fields or any(f.kafka_type not in LAYOUT_TYPES for f in fields):
+            continue
+        names = [(f"a{index}", f"b{index}") for index in range(len(fields))]
+        parts = ",".join(
+            f'"{camel(f.name)}":' + _layout_field(f, a, b) for (a, b), f in zip(names, fields, strict=True)
+        )
+        used = {n for pair in names for n in pair if re.search(rf"\b{n}\b", parts)}
+        unpack = ", ".join(n if n in used else "_" for pair in names for n in pair)
+        functions.append(
+            f"def lines_{cls.__name__}(\n"
+            "    records: Iterable[tuple[Any, ...]],\n    offset: int,\n    emit: Callable[[str], Any],\n"
+            "    before: str,\n    after: str,\n    close: str,\n    spec: tuple[int, ...],\n"
+            ") -> None:\n"
+            f"    {unpack}, = spec\n"
+            "    for at, t in enumerate(records, offset):\n"
+            f"        emit(f'{{before}}{{at}}{{after}}{{{{{parts}}}}}{{close}}')\n"
+        )
+        table.append(f"    ({key}, {version}): lines_{cls.__name__},")
+    return functions, table
+
+
 def renderers_module() -> str:
     functions = []
     table = []
@@ -589,6 +649,7 @@ def renderers_module() -> str:
             body = "    return '{}'\n"
         functions.append(head + body)
         table.append(f"    ({key}, {version}): render_{cls.__name__},")
+    lines, lines_table = layout_lines()
     text = "".join(functions)
     used = [
         n
@@ -598,13 +659,20 @@ def renderers_module() -> str:
     return (
         header("JSON renderers of the flat metadata record classes' values")
         + "from __future__ import annotations\n\n"
-        + "from collections.abc import Callable\n"
+        + "from collections.abc import Callable, Iterable\n"
         + "from typing import Any\n\n"
-        + f"from kcli.metadata.dump import {', '.join(used)}\n\n\n"
-        + "\n\n".join(functions)
+        + f"from kcli.metadata.dump import {', '.join(sorted([*used, 'int_array_text', 'raw_uuid_text', 'uuid_array_text']))}\n\n"
+        + "U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text\n"
+        + "A = int_array_text.__getitem__  # a tuple of ints -> its JSON text\n"
+        + "UA = uuid_array_text.__getitem__  # a tuple of uuids' raw bytes -> its JSON text\n\n\n"
+        + "\n\n".join(functions + lines)
         + "\n\n# (api key, version) -> values -> the `data` object text\n"
         + "RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {\n"
         + "\n".join(table)
+        + "\n}\n\n"
+        + "# (api key, version) -> the dump lines of records of one layout (kcli.metadata.dump)\n"
+        + "LAYOUT_LINES: dict[tuple[int, int], Callable[..., None]] = {\n"
+        + "\n".join(lines_table)
         + "\n}\n"
     )
 

@@ -31,7 +31,7 @@ import functools
 import importlib
 import struct
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from kcli.bounds.model import SchemaError, fingerprint, qualname
 from kcli.bounds.runtime import Walker
@@ -46,8 +46,10 @@ _KCLI_MODULES = {
 }
 
 
-# (buf, start, end or None for the end of buf) -> (value, bytes read)
-CheckedReader = Callable[[Any, int, "int | None"], tuple[Any, int]]
+class CheckedReader(Protocol):
+    """(buf, start, end or None for the end of buf) -> (value, bytes read)."""
+
+    def __call__(self, buf: Any, start: int, end: int | None = None, /) -> tuple[Any, int]: ...
 
 
 def check(cls: type, buf: Any, start: int, end: int | None = None) -> int:
@@ -71,12 +73,12 @@ def checked_reader(cls: type) -> CheckedReader:
     The one way kcli hands outside bytes to kio."""
     from kio.serial import entity_reader
 
-    read = entity_reader(cls)  # type: ignore[arg-type]
+    read: Callable[[Any, int], tuple[Any, int]] = entity_reader(cls)  # type: ignore[arg-type]
     walker(cls)  # refuse a class without a walk now, not at the first record
 
     def read_checked(buf: Any, start: int, end: int | None = None) -> tuple[Any, int]:
         check(cls, buf, start, end)
-        return read(buf, start)  # type: ignore[no-any-return]
+        return read(buf, start)
 
     return read_checked
 

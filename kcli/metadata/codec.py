@@ -18,7 +18,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from kcli.bounds import checked_reader
+from kcli.bounds import CheckedReader, checked_reader
 from kcli.kafka import write_uvarint
 from kcli.metadata.records import (
     CONTROL_RECORD_CLASSES,
@@ -30,7 +30,7 @@ from kcli.metadata.records import (
 
 FRAME_VERSION = 1
 
-Reader = Callable[[Any, int, "int | None"], tuple[Any, int]]
+Reader = CheckedReader
 Writer = Callable[[Any, Any], None]
 
 _CONTROL_KEY = struct.Struct(">hh")

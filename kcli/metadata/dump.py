@@ -15,7 +15,6 @@ import base64
 import dataclasses
 import functools
 import json
-import operator
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -214,37 +213,29 @@ def _raw_uuid_spelling(raw: bytes) -> str:
 
 
 raw_uuid_text = _TextCache(_raw_uuid_spelling)
+# Replica sets, ISRs and directories repeat across a log: their text is looked up, not joined again.
+int_array_text = _TextCache(lambda items: "[" + ",".join(map(str, items)) + "]")
+uuid_array_text = _TextCache(lambda items: "[" + ",".join(map(raw_uuid_text.__getitem__, items)) + "]")
 
 
-def layout_data(sources: list[Any], *, first: int, width: int) -> tuple[str, list[int]]:
-    """The `data` object of one layout (kcli.metadata.layouts, arrays unpacked an element an item)
-    as a `str.format` template over (`first` arguments, then the items `t`, then the text of each
-    uuid in `t`; `t` has `width` items), and where those uuids are in `t`. Ints are formatted by `format` itself, as the
-    JSON encoder spells them; arrays of a known length are spelled out, so no join per record."""
-    uuids: list[int] = []
-
-    def cell(at: int, kafka_type: str) -> str:
-        if kafka_type != "uuid":
-            return f"{{{first + at}}}"
-        uuids.append(at)
-        return f"{{{first + width + len(uuids) - 1}}}"
-
-    parts = []
+def layout_spec(sources: list[Any]) -> tuple[int, ...]:
+    """Where each field of a layout (kcli.metadata.layouts, arrays unpacked an element an item) is
+    in its unpacked items, as the generated LAYOUT_LINES functions take it: two ints per field,
+    (slot, 0) for a value, (start, stop) for an array's items, (-1, 0) for a null array, (-2, 0)
+    for an absent tagged field."""
+    spec: list[int] = []
     for source in sources:
-        index, count, item = source.slot, source.length, source.field
         if source.kind == "value":
-            text = cell(index, item.kafka_type)
+            spec += (source.slot, 0)
         elif source.kind == "items":
-            text = "[" + ",".join(cell(at, item.kafka_type) for at in range(index, index + count)) + "]"
+            spec += (source.slot, source.slot + source.length)
         elif source.kind == "null":
-            text = "null"
-        elif source.kind == "blob":
-            raise ValueError("the dump unpacks arrays an element an item (no blobs)")
+            spec += (-1, 0)
+        elif source.kind == "default":
+            spec += (-2, 0)
         else:
-            default = _encode(list(item.default) if isinstance(item.default, tuple) else item.default)
-            text = default.replace("{", "{{").replace("}", "}}")
-        parts.append(f'"{camel(item.name)}":{text}')
-    return "{{" + ",".join(parts) + "}}", uuids
+            raise ValueError("the dump unpacks arrays an element an item (no blobs)")
+    return tuple(spec)
 
 
 def _renderer(api_key: int, version: int) -> Callable[[Any, int, int], str | None] | None:
@@ -311,45 +302,48 @@ class DumpSink:
 
     def _layout_handler(self, api_key: int, version: int) -> Any:
         """A fast handler of a type with layouts (PartitionRecord, PartitionChangeRecord, ...), and
-        its run handler: per layout, the whole line as one format string over the unpacked body
-        (`layout_line`), its uuids spelled through a cache."""
+        its run handler: the lines of a layout's records by the type's generated function
+        (kcli.metadata.generated.renderers.LAYOUT_LINES), given where each field is in the
+        unpacked items (`layout_spec`)."""
+        from kcli.metadata.generated.renderers import LAYOUT_LINES
         from kcli.metadata.layouts import Layout, LayoutFamily, has_layouts
 
-        if not has_layouts(api_key, version):
+        write_lines = LAYOUT_LINES.get((api_key, version))
+        if write_lines is None or not has_layouts(api_key, version):
             return None
         header = bytes((1, api_key, version))
-        name = json.dumps(RECORD_NAMES[api_key])
+        name = RECORD_NAMES[api_key]
         if self.json:
-            head = '{{"offset":{0},{1}"type":' + name + f',"version":{version},"data":'
+            before, separator, middle, close = (
+                '{"offset":',
+                ",",
+                f'"type":{json.dumps(name)},"version":{version},"data":',
+                "}",
+            )
         else:
-            head = f"offset: {{0}} {{1}}type: {RECORD_NAMES[api_key]} version: {version} payload: "
-        close = "}}" if self.json else ""
+            before, separator, middle, close = (
+                "offset: ",
+                " ",
+                f"type: {name} version: {version} payload: ",
+                "",
+            )
         emit = self.lines.append
         sink = self
-        spell = raw_uuid_text.__getitem__
+
+        def bind_run(layout: Layout) -> Callable[[Iterable[tuple[Any, ...]], int], None]:
+            spec = layout_spec(layout.sources)
+
+            def many(records: Iterable[tuple[Any, ...]], offset: int) -> None:
+                write_lines(records, offset, emit, before, separator + sink.stamp + middle, close, spec)
+
+            return many
 
         def bind(layout: Layout) -> Callable[[tuple[Any, ...], int], bool]:
-            data, uuids = layout_data(layout.sources, first=2, width=layout.width)
-            template = (head + data + close).format
-            if not uuids:
+            many = bind_run(layout)
 
-                def act(t: tuple[Any, ...], offset: int) -> bool:
-                    emit(template(offset, sink.stamp, *t))
-                    return True
-
-            elif len(uuids) == 1:
-                (at,) = uuids
-
-                def act(t: tuple[Any, ...], offset: int) -> bool:
-                    emit(template(offset, sink.stamp, *t, spell(t[at])))
-                    return True
-
-            else:
-                pick = operator.itemgetter(*uuids)
-
-                def act(t: tuple[Any, ...], offset: int) -> bool:
-                    emit(template(offset, sink.stamp, *t, *map(spell, pick(t))))
-                    return True
+            def act(t: tuple[Any, ...], offset: int) -> bool:
+                many((t,), offset)
+                return True
 
             return act
 
@@ -357,7 +351,9 @@ class DumpSink:
             self.handlers[header] = function
 
         blobs: frozenset[str] = frozenset()  # every uuid of an array an item: the renderer spells each
-        family = LayoutFamily(api_key, version, bind, install=install, failed=False, blobs=blobs)
+        family = LayoutFamily(
+            api_key, version, bind, install=install, failed=False, blobs=blobs, bind_run=bind_run
+        )
         lines, flush, run = self.lines, self.flush, family.run
 
         def run_and_flush(*run_arguments: Any) -> int:  # a batch may hold a million lines: stream them

@@ -18,14 +18,14 @@ Behavior (as Kafka's MetadataDelta/replay code):
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import operator
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from kcli.bounds.model import entity
 from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
 from kcli.metadata.fastdecode import values_of
 from kcli.metadata.framing import FastHandler, RunHandler
@@ -392,9 +392,10 @@ class ImageSink:
 
 def _change_picks(layout: Any) -> list[int | slice] | None:
     """Where each of a partition state's 13 fields comes from after a PartitionChangeRecord of this
-    layout, as indexes into `state + t` (the state's 13 fields, then the change's unpacked items):
-    the change's value where it carries one, the state's otherwise; the leader is the change's (its
-    -2, "unchanged", is resolved by the caller), and so is the recovery state when it has one.
+    layout, as indexes into `state + t + (-2,)` (the state's 13 fields, the change's unpacked items,
+    the leader of a change without one): the change's value where it carries one, the state's
+    otherwise; the leader is the change's (its -2, "unchanged", is resolved by the caller), and so
+    is the recovery state when it has one.
     None when the change carries replicas (merge_change decides the directories then)."""
     by_name = {source.field.name: source for source in layout.sources}
 
@@ -406,7 +407,7 @@ def _change_picks(layout: Any) -> list[int | slice] | None:
             return slice(13 + source.slot, 13 + source.slot + source.length)
         return 13 + source.slot  # a value, or a blob: raw uuids, as the state keeps them
 
-    if item("replicas") is not None or item("leader") is None:
+    if item("replicas") is not None:
         return None
     names = (None, None, None, "isr", "removing_replicas", "adding_replicas", "leader",
              "leader_recovery_state", None, None, "directories", "eligible_leader_replicas", "last_known_elr")  # fmt: skip
@@ -414,6 +415,8 @@ def _change_picks(layout: Any) -> list[int | slice] | None:
     for index, name in enumerate(names):
         found = item(name) if name else None
         picks.append(index if found is None else found)
+    if item("leader") is None:  # no leader in the change: -2, "unchanged", after the items
+        picks[6] = 13 + layout.width
     return picks
 
 
@@ -440,7 +443,7 @@ def _fast_handlers(
     PartitionRecord and PartitionChangeRecord compiled per layout (kcli.metadata.layouts), applying
     the values in place; TopicRecord and ConfigRecord through their compiled readers."""
     from kcli.metadata.fastdecode import values_reader
-    from kcli.metadata.layouts import Act, Layout, LayoutFamily
+    from kcli.metadata.layouts import Act, Layout, LayoutFamily, Many, each
     from kcli.metadata.records import METADATA_RECORD_CLASSES
 
     handlers: dict[bytes, FastHandler | None] = {}
@@ -449,16 +452,21 @@ def _fast_handlers(
 
     def partition(layout: Layout) -> Act:
         """A PartitionRecord of this layout: its values (padded to 13 fields) stored in place."""
+        many = partitions(layout)
+        return lambda t, offset: many((t,), offset) or True
+
+    def partitions(layout: Layout) -> Many:
+        """A run of PartitionRecords of this layout (a snapshot's), in one loop."""
         getter, tail = layout.getter, layout.tail
         partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
 
-        def act(t: tuple[Any, ...], offset: int) -> bool:
-            topic = topics(t[topic_id])
-            if topic is not None:
-                topic.partitions[t[partition_id]] = getter(t + tail)
-            return True
+        def many(records: Iterable[tuple[Any, ...]], offset: int) -> None:
+            for t in records:
+                topic = topics(t[topic_id])
+                if topic is not None:
+                    topic.partitions[t[partition_id]] = getter(t + tail)
 
-        return act
+        return many
 
     def change(layout: Layout) -> Act:
         """A PartitionChangeRecord of this layout merged into the partition's state
@@ -480,15 +488,28 @@ def _fast_handlers(
                 return True
 
             return merge
-        merged = operator.itemgetter(*picks)
+        many = changes(layout)
+        return lambda t, offset: many((t,), offset) or True
 
-        def act(t: tuple[Any, ...], offset: int) -> bool:
-            topic = topics(t[topic_id])
-            if topic is not None:
+    def changes(layout: Layout) -> Many:
+        """A run of PartitionChangeRecords of this layout (a controller's batch), in one loop."""
+        picks = _change_picks(layout)
+        if picks is None:
+            return each(change(layout))
+        merged = operator.itemgetter(*picks)
+        partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
+
+        unchanged = (-2,)
+
+        def many(records: Iterable[tuple[Any, ...]], offset: int) -> None:
+            for t in records:
+                topic = topics(t[topic_id])
+                if topic is None:
+                    continue
                 partitions = topic.partitions
                 state = partitions.get(t[partition_id])
                 if state is not None:
-                    v = merged(state + t)
+                    v = merged(state + t + unchanged)
                     leader = v[6]
                     partitions[t[partition_id]] = (
                         v[0], v[1], v[2], v[3], v[4], v[5],
@@ -498,9 +519,8 @@ def _fast_handlers(
                         state[9] + 1,
                         v[10], v[11], v[12],
                     )  # fmt: skip
-            return True
 
-        return act
+        return many
 
     def compiled(read: Any, apply: Callable[[tuple[Any, ...]], None]) -> FastHandler:
         def handle(area: Any, body: int, end: int, offset: int) -> bool:
@@ -526,7 +546,7 @@ def _fast_handlers(
             continue
         header = bytes((1, key, version))
         if key in (3, 5):
-            fields = len(dataclasses.fields(METADATA_RECORD_CLASSES[key, version]))
+            fields = len(entity(METADATA_RECORD_CLASSES[key, version]).fields)
             family = LayoutFamily(
                 key,
                 version,
@@ -535,6 +555,7 @@ def _fast_handlers(
                 failed=False,
                 # a partition's values have the 13 fields of PartitionRecord v2 whatever the version
                 pad={10: ((), None, None), 11: (None, None)}.get(fields, ()) if key == 3 else (),
+                bind_run=partitions if key == 3 else changes,
             )
             handlers[header] = family.first
             runs[header] = family.run

@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import operator
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from kcli.bounds.model import SIZES
@@ -65,6 +65,8 @@ class Source(NamedTuple):
 Apply = Callable[[tuple[Any, ...], int], Any]
 # (a body's unpacked items `t`, offset) -> the same: a user's function of one layout (`bind(layout)`)
 Act = Callable[[tuple[Any, ...], int], Any]
+# (the unpacked items of consecutive records, the first's offset): a user's function of a run
+Many = Callable[[Iterable[tuple[Any, ...]], int], Any]
 
 
 def _fields(api_key: int, version: int) -> tuple[type, tuple[FieldLayout, ...]] | None:
@@ -249,7 +251,7 @@ def _functions(family: LayoutFamily, layout: Layout) -> tuple[Callable[..., Any]
     return handle, attempt
 
 
-def _run_function(layout: Layout, prefix: int, act: Act) -> Callable[..., int]:
+def _run_function(layout: Layout, prefix: int, many: Many) -> Callable[..., int]:
     """The bulk function of a layout for records whose body starts `prefix` bytes in (their framing
     is checked apart: kcli.metadata.framing.framed_alike)."""
     unpack = struct.Struct(f">{prefix}x{layout.fmt}x")
@@ -262,11 +264,20 @@ def _run_function(layout: Layout, prefix: int, act: Act) -> Callable[..., int]:
         if layouts.count(expected) != count:
             count = _first_other(layouts, expected)
             del records[count:]
-        for at, t in enumerate(records, offset):
-            act(t, at)
+        many(records, offset)
         return count
 
     return run
+
+
+def each(act: Act) -> Many:
+    """A `Many` of an `Act`: the records one by one."""
+
+    def many(records: Iterable[tuple[Any, ...]], offset: int) -> None:
+        for at, t in enumerate(records, offset):
+            act(t, at)
+
+    return many
 
 
 def values_binder(apply: Apply) -> Callable[[Layout], Act]:
@@ -303,7 +314,8 @@ class LayoutFamily:
     the user's function of a body of that layout, `act(t, offset)` over its unpacked items; a user
     of the field values binds with `values_binder(apply)` (`Layout.getter` picks the values out of
     `t + Layout.tail`; `pad` values are appended to them). Arrays of the kafka types in `blobs` are
-    their raw bytes, others a tuple of items.
+    their raw bytes, others a tuple of items. `bind_run(layout)` may give the user's function of a
+    run of records of that layout at once (by default, `bind`'s for each).
     """
 
     def __init__(
@@ -316,6 +328,7 @@ class LayoutFamily:
         failed: Any = None,
         blobs: frozenset[str] = frozenset({"uuid"}),
         pad: tuple[Any, ...] = (),
+        bind_run: Callable[[Layout], Many] | None = None,
     ) -> None:
         found = _fields(api_key, version)
         if found is None:
@@ -324,6 +337,7 @@ class LayoutFamily:
         self.api_key = api_key
         self.version = version
         self.bind = bind
+        self.bind_run = bind_run or (lambda layout: each(bind(layout)))
         self.install = install
         self.failed = failed
         self.blobs = blobs
@@ -376,7 +390,7 @@ class LayoutFamily:
             return 0
         found = layout.runs.get(prefix)
         if found is None:
-            found = layout.runs[prefix] = _run_function(layout, prefix, self.bind(layout))
+            found = layout.runs[prefix] = _run_function(layout, prefix, self.bind_run(layout))
         return found(area, pos, count, offset)
 
 

@@ -5,10 +5,14 @@ Do not edit: change scripts/decoders.py and run `python scripts/decoders.py gene
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from kcli.metadata.dump import json_string, uuid_json
+from kcli.metadata.dump import int_array_text, json_string, raw_uuid_text, uuid_array_text, uuid_json
+
+U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text
+A = int_array_text.__getitem__  # a tuple of ints -> its JSON text
+UA = uuid_array_text.__getitem__  # a tuple of uuids' raw bytes -> its JSON text
 
 
 def render_UnregisterBrokerRecordV0(v: tuple[Any, ...]) -> str:
@@ -164,6 +168,244 @@ def render_UnregisterControllerRecordV0(v: tuple[Any, ...]) -> str:
     return f'{{"controllerId":{a0}}}'
 
 
+def lines_UnregisterBrokerRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]}}}{close}')
+
+
+def lines_PartitionRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, b2, a3, b3, a4, b4, a5, b5, a6, _, a7, _, a8, _, a9, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]}}}{close}')
+
+
+def lines_PartitionRecordV1(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, b2, a3, b3, a4, b4, a5, b5, a6, _, a7, _, a8, _, a9, _, a10, b10, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{UA(t[a10:b10])}}}{close}')
+
+
+def lines_PartitionRecordV2(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, b2, a3, b3, a4, b4, a5, b5, a6, _, a7, _, a8, _, a9, _, a10, b10, a11, b11, a12, b12, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{UA(t[a10:b10])},"eligibleLeaderReplicas":{("null" if a11 == -1 else ("null" if a11 == -2 else A(t[a11:b11])))},"lastKnownElr":{("null" if a12 == -1 else ("null" if a12 == -2 else A(t[a12:b12])))}}}{close}')
+
+
+def lines_PartitionChangeRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, b2, a3, _, a4, b4, a5, b5, a6, b6, a7, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])}}}{close}')
+
+
+def lines_PartitionChangeRecordV1(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, b2, a3, _, a4, b4, a5, b5, a6, b6, a7, _, a8, b8, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])},"directories":{("null" if a8 == -1 else ("null" if a8 == -2 else UA(t[a8:b8])))}}}{close}')
+
+
+def lines_PartitionChangeRecordV2(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, b2, a3, _, a4, b4, a5, b5, a6, b6, a7, _, a8, b8, a9, b9, a10, b10, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])},"directories":{("null" if a8 == -1 else ("null" if a8 == -2 else UA(t[a8:b8])))},"eligibleLeaderReplicas":{("null" if a9 == -1 else ("null" if a9 == -2 else A(t[a9:b9])))},"lastKnownElr":{("null" if a10 == -1 else ("null" if a10 == -2 else A(t[a10:b10])))}}}{close}')
+
+
+def lines_FenceBrokerRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"id":{t[a0]},"epoch":{t[a1]}}}{close}')
+
+
+def lines_UnfenceBrokerRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"id":{t[a0]},"epoch":{t[a1]}}}{close}')
+
+
+def lines_RemoveTopicRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"topicId":{U(t[a0])}}}{close}')
+
+
+def lines_ProducerIdsRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"nextProducerId":{t[a2]}}}{close}')
+
+
+def lines_BrokerRegistrationChangeRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])}}}{close}')
+
+
+def lines_BrokerRegistrationChangeRecordV1(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, _, a3, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])}}}{close}')
+
+
+def lines_BrokerRegistrationChangeRecordV2(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, _, a3, _, a4, b4, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])},"logDirs":{("[]" if a4 == -2 else UA(t[a4:b4]))}}}{close}')
+
+
+def lines_RemoveAccessControlEntryRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"id":{U(t[a0])}}}{close}')
+
+
+def lines_ZkMigrationStateRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"zkMigrationState":{t[a0]}}}{close}')
+
+
+def lines_UnregisterControllerRecordV0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"controllerId":{t[a0]}}}{close}')
+
+
 # (api key, version) -> values -> the `data` object text
 RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {
     (1, 0): render_UnregisterBrokerRecordV0,
@@ -197,4 +439,25 @@ RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {
     (26, 0): render_RemoveDelegationTokenRecordV0,
     (28, 0): render_ClearElrRecordV0,
     (29, 0): render_UnregisterControllerRecordV0,
+}
+
+# (api key, version) -> the dump lines of records of one layout (kcli.metadata.dump)
+LAYOUT_LINES: dict[tuple[int, int], Callable[..., None]] = {
+    (1, 0): lines_UnregisterBrokerRecordV0,
+    (3, 0): lines_PartitionRecordV0,
+    (3, 1): lines_PartitionRecordV1,
+    (3, 2): lines_PartitionRecordV2,
+    (5, 0): lines_PartitionChangeRecordV0,
+    (5, 1): lines_PartitionChangeRecordV1,
+    (5, 2): lines_PartitionChangeRecordV2,
+    (7, 0): lines_FenceBrokerRecordV0,
+    (8, 0): lines_UnfenceBrokerRecordV0,
+    (9, 0): lines_RemoveTopicRecordV0,
+    (15, 0): lines_ProducerIdsRecordV0,
+    (17, 0): lines_BrokerRegistrationChangeRecordV0,
+    (17, 1): lines_BrokerRegistrationChangeRecordV1,
+    (17, 2): lines_BrokerRegistrationChangeRecordV2,
+    (19, 0): lines_RemoveAccessControlEntryRecordV0,
+    (21, 0): lines_ZkMigrationStateRecordV0,
+    (29, 0): lines_UnregisterControllerRecordV0,
 }
