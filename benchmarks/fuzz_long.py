@@ -118,10 +118,8 @@ def _metadata_target() -> object:
                 pass
             # the fast paths the CLI takes: the image's layouts and the dump's
             for sink in (ImageSink(ImageBuilder(), snapshot=bool(flags & 1)), DumpSink([], lambda: None, json=True)):
-                try:
+                with contextlib.suppress(DecodeError):
                     FileReader(path=path, stats=ReadStats(), skip_corrupt=skip, skip_noop=True).scan(sink)
-                except DecodeError:
-                    pass
 
     return one
 
