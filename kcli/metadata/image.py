@@ -257,7 +257,9 @@ class ImageBuilder:
         self.image.configs.setdefault(resource, {})[name] = value
 
     def _client_quota(self, record: Any) -> None:
-        entity = tuple(sorted((part.entity_type, part.entity_name) for part in record.entity))
+        # a map of entity type to name, as Kafka builds it (ClientQuotaEntity): a type given twice
+        # keeps its last name, so no two parts compare by name (which may be null)
+        entity = tuple(sorted({part.entity_type: part.entity_name for part in record.entity}.items()))
         if record.remove:
             quotas = self.image.client_quotas.get(entity)
             if quotas is not None:
