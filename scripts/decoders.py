@@ -192,7 +192,7 @@ class WalkWriter:
         fixed = SIZES.get(f.kafka_type)
         if fixed is not None:
             lines.append(f"{pad}p += {fixed[1]}")
-        elif flexible:
+        elif flexible and not f.legacy:
             # compact string or bytes: uvarint N+1, 0 = null. A length of more than one byte (also a
             # non-canonical one such as 80 00, which is 0: null) moves past its own bytes first.
             lines.append(f"{pad}v = buf[p]")

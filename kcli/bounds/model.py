@@ -60,6 +60,9 @@ class Field:
     tag: int | None
     default: Any
     entity: Entity | None = None  # a nested struct (or the element of an array of structs)
+    # encoded as in a non-flexible version whatever the class: RequestHeader.client_id, which
+    # Kafka keeps an int16-sized string in header v2 (RequestHeader.json), as kio reads it
+    legacy: bool = False
 
     @property
     def fixed(self) -> int | None:
@@ -92,7 +95,10 @@ class Entity:
         parts = [f"{self.name}:{int(self.flexible)}("]
         for f in self.fields:
             inner = f.entity.shape() if f.entity is not None else f.kafka_type
-            parts.append(f"{f.name}={inner}{'[]' if f.array else ''}{'?' if f.nullable else ''}#{f.tag},")
+            legacy = "!" if f.legacy else ""
+            parts.append(
+                f"{f.name}={inner}{legacy}{'[]' if f.array else ''}{'?' if f.nullable else ''}#{f.tag},"
+            )
         return "".join(parts) + ")"
 
 
@@ -139,8 +145,18 @@ def _entity(cls: type, stack: tuple[type, ...]) -> Entity:
             raise SchemaError(f"{cls.__name__}.{item.name}: unknown kafka type {kafka_type!r}")
         tag = item.metadata.get("tag")
         default = item.default if item.default is not dataclasses.MISSING else None
+        legacy = cls.__name__ == "RequestHeader" and item.name == "client_id"
         fields.append(
-            Field(item.name, kafka_type, array, nullable, None if tag is None else int(tag), default, nested)
+            Field(
+                item.name,
+                kafka_type,
+                array,
+                nullable,
+                None if tag is None else int(tag),
+                default,
+                nested,
+                legacy,
+            )
         )
     return Entity(cls.__name__, qualname(cls), bool(getattr(cls, "__flexible__", False)), tuple(fields))
 

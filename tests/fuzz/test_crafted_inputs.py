@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -121,3 +122,27 @@ def test_a_zstd_batch_inflating_to_1_gib_takes_no_gib(tmp_path: Path) -> None:
 
 
 
+
+
+def test_the_emulator_refuses_a_request_declaring_2_to_the_32_topics() -> None:
+    """A CreateTopics v7 request whose compact topic count is 2**32 - 2 (4 bytes of body): the
+    emulator's decoding closes the connection with a FrameError (before: kio's native decoder
+    aborted the emulator). Run in a child process, so an abort fails this test, not the run."""
+    header = struct.pack(">hhih", 19, 7, 1, 4) + b"kcli" + b"\x00"  # request header v2, no tags
+    body = b"\xff\xff\xff\xff\x0f" + struct.pack(">i?", 30000, False) + b"\x00"  # 2**32 - 2 topics
+    program = (
+        "import sys\n"
+        "from kcli.sandbox import wire\n"
+        "from kcli.sandbox.server import decode\n"
+        "try:\n"
+        "    decode('create_topics', 19, 7, bytes.fromhex(sys.argv[1]))\n"
+        "except wire.FrameError as error:\n"
+        "    print(error)\n"
+    )
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-c", program, (header + body).hex()]
+    if PRLIMIT is not None:
+        command = [PRLIMIT, f"--as={LIMIT}", *command]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "malformed create_topics v7 request: LengthError: array declares 4294967294 elements" in done.stdout

@@ -1,7 +1,8 @@
 """The length walk (kcli.bounds) and kio read canonical and non-canonical varints alike.
 
 Kafka reads an unsigned varint by value, so a compact length of 0 may come as `00` or as `80 00`
-(up to five bytes). Valid values drawn from kio's types (responses, requests, metadata records) are
+(up to five bytes). Valid values drawn from kio's types (responses, the emulator's requests and their
+headers, metadata records) are
 encoded by kio, then every compact count, length and tag varint is re-encoded with a drawn number
 of padding bytes: the walk must end where kio ends, byte for byte, and kio must read the same
 value. Then one count is forged past the bytes present (also padded): the walk must refuse it
@@ -105,7 +106,7 @@ class Reencoder:
             self.entity(f.entity)
         elif f.kafka_type in SIZES:
             self.copy(SIZES[f.kafka_type][1])
-        elif flexible:
+        elif flexible and not f.legacy:
             length = self.varint()
             self.copy(max(length - 1, 0))
         elif f.kafka_type == "string":
@@ -116,9 +117,22 @@ class Reencoder:
             self.copy(4 + max(length, 0))
 
 
-FLEXIBLE_RESPONSES = [seeds.response_class(n, v) for n, v in seeds.RESPONSES]
+def _header(kind: str, version: int) -> type:
+    import importlib
+
+    module = importlib.import_module(f"kio.schema.{kind}_header.v{version}.header")
+    return getattr(module, "".join(part.capitalize() for part in kind.split("_")) + "Header")  # type: ignore[no-any-return]
+
+
+RESPONSES = [seeds.response_class(n, v) for n, v in seeds.RESPONSES]
+REQUESTS = [
+    seeds.request_class(name, version)
+    for name, _key, version in seeds.request_kinds()
+    if (name, version) != ("api_versions", 5)
+]
+HEADERS = [_header("request", 2), _header("response", 1)]
 RECORDS = [cls for _key, cls in sorted(r.METADATA_RECORD_CLASSES.items()) if entity(cls).flexible]
-CLASSES = [cls for cls in FLEXIBLE_RESPONSES + RECORDS if entity(cls).flexible]
+CLASSES = [cls for cls in RESPONSES + REQUESTS + HEADERS + RECORDS if entity(cls).flexible]
 
 
 @st.composite

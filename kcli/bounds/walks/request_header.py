@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, Walker, skip_tags, uvarint
+from kcli.bounds.runtime import I16, Walker, skip_tags
 
 __all__ = ["WALKS"]
 
@@ -21,15 +21,12 @@ def _w1073c30761(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we347fa1330(buf: Any, p: int, end: int) -> int:
+def _wcf8e9eeaee(buf: Any, p: int, end: int) -> int:
     p += 8
-    v = buf[p]
-    if v < 128:
-        p += v or 1
-    else:
-        v, p = uvarint(buf, p)
-        if v:
-            p += v - 1
+    v = I16(buf, p)[0]
+    p += 2
+    if v > 0:
+        p += v
     if buf[p]:
         p = skip_tags(buf, p, end)
     else:
@@ -39,6 +36,6 @@ def _we347fa1330(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.request_header.v1.header.RequestHeader": ("49e35d29a83cfde2", _w1073c30761),
-    "kio.schema.request_header.v2.header.RequestHeader": ("2b90e39c418b513c", _we347fa1330),
+    "kio.schema.request_header.v1.header.RequestHeader": ("89fb3288bb65ed99", _w1073c30761),
+    "kio.schema.request_header.v2.header.RequestHeader": ("d82532af7cb3d620", _wcf8e9eeaee),
 }
