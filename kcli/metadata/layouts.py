@@ -4,17 +4,18 @@ A PartitionRecord or PartitionChangeRecord body (every version) holds only fixed
 and arrays of them, so where each value sits depends only on the arrays' lengths and on which
 tagged fields are present: its layout. A `LayoutFamily` walks a body to learn its layout and
 builds, once per layout, a struct that checks and unpacks a body at once (every length and tag byte
-and the total size compared at once) and an `operator.itemgetter` that picks the field values out
-of the unpacked items; its user's `apply(values, offset)` then stores the values (the image) or
-formats a line (the dump). The layout of the previous record is tried first; consecutive records
-mostly share it. Nothing is compiled: a layout is data (a struct format, item indexes), and every
-function here is written out in this module.
+and the total size compared at once), where each field is in the unpacked items (`Source`s), and an
+`operator.itemgetter` that picks the field values out of them; its user binds a function to the
+layout that stores the values (the image) or writes a line (the dump: a function generated per
+record type at build time, kcli.metadata.generated.renderers, given the layout's slots). The layout
+of the previous record is tried first; consecutive records mostly share it. Nothing is compiled at
+run time: a layout is data (a struct format, item indexes).
 
 Records framed the same way with the same layout (a snapshot's PartitionRecords, a controller's
 batch of changes) also run in bulk: `LayoutFamily.run` checks the framing of up to a few hundred
 records at once (kcli.metadata.framing.framed_alike), unpacks their bodies at once with
 `struct.iter_unpack`, checks every length and tag byte of them all with one list comparison, and
-applies each.
+hands them to the user's function of a run (one loop).
 
 Behavior:
 - Only classes made of int8/16/32/64 and uuid fields and arrays of them have layouts.
@@ -218,6 +219,7 @@ class Layout:
 
 
 def _values_getter(picks: list[int | slice]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """t -> the tuple of the values at `picks` (an itemgetter of one pick gives a bare value)."""
     if len(picks) > 1:
         return operator.itemgetter(*picks)
     single = operator.itemgetter(*picks)
