@@ -588,7 +588,8 @@ def _layout_field(f: Field, a: str, b: str) -> str:
     )  # a Python literal in double quotes (the f-string uses single)
     assert "\\" not in default and default.count('"') == 2, default
     if f.array:
-        text = f"{'UA' if f.kafka_type == 'uuid' else 'A'}(t[{a}:{b}])"
+        # directories: too many distinct arrays to keep their text; replica sets and ISRs repeat
+        text = f'"[" + ",".join(map(U, t[{a}:{b}])) + "]"' if f.kafka_type == "uuid" else f"A(t[{a}:{b}])"
         if f.tag is not None:
             text = f"({default} if {a} == -2 else {text})"
         if f.nullable:
@@ -661,10 +662,9 @@ def renderers_module() -> str:
         + "from __future__ import annotations\n\n"
         + "from collections.abc import Callable, Iterable\n"
         + "from typing import Any\n\n"
-        + f"from kcli.metadata.dump import {', '.join(sorted([*used, 'int_array_text', 'raw_uuid_text', 'uuid_array_text']))}\n\n"
+        + f"from kcli.metadata.dump import {', '.join(sorted([*used, 'int_array_text', 'raw_uuid_text']))}\n\n"
         + "U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text\n"
-        + "A = int_array_text.__getitem__  # a tuple of ints -> its JSON text\n"
-        + "UA = uuid_array_text.__getitem__  # a tuple of uuids' raw bytes -> its JSON text\n\n\n"
+        + "A = int_array_text.__getitem__  # a tuple of ints -> its JSON text\n\n\n"
         + "\n\n".join(functions + lines)
         + "\n\n# (api key, version) -> values -> the `data` object text\n"
         + "RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {\n"

@@ -213,9 +213,8 @@ def _raw_uuid_spelling(raw: bytes) -> str:
 
 
 raw_uuid_text = _TextCache(_raw_uuid_spelling)
-# Replica sets, ISRs and directories repeat across a log: their text is looked up, not joined again.
+# Replica sets and ISRs repeat across a log: their text is looked up, not joined again.
 int_array_text = _TextCache(lambda items: "[" + ",".join(map(str, items)) + "]")
-uuid_array_text = _TextCache(lambda items: "[" + ",".join(map(raw_uuid_text.__getitem__, items)) + "]")
 
 
 def layout_spec(sources: list[Any]) -> tuple[int, ...]:

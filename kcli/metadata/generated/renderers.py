@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from kcli.metadata.dump import int_array_text, json_string, raw_uuid_text, uuid_array_text, uuid_json
+from kcli.metadata.dump import int_array_text, json_string, raw_uuid_text, uuid_json
 
 U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text
 A = int_array_text.__getitem__  # a tuple of ints -> its JSON text
-UA = uuid_array_text.__getitem__  # a tuple of uuids' raw bytes -> its JSON text
 
 
 def render_UnregisterBrokerRecordV0(v: tuple[Any, ...]) -> str:
@@ -207,7 +206,7 @@ def lines_PartitionRecordV1(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, b3, a4, b4, a5, b5, a6, _, a7, _, a8, _, a9, _, a10, b10, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{UA(t[a10:b10])}}}{close}')
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{"[" + ",".join(map(U, t[a10:b10])) + "]"}}}{close}')
 
 
 def lines_PartitionRecordV2(
@@ -221,7 +220,7 @@ def lines_PartitionRecordV2(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, b3, a4, b4, a5, b5, a6, _, a7, _, a8, _, a9, _, a10, b10, a11, b11, a12, b12, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{UA(t[a10:b10])},"eligibleLeaderReplicas":{("null" if a11 == -1 else ("null" if a11 == -2 else A(t[a11:b11])))},"lastKnownElr":{("null" if a12 == -1 else ("null" if a12 == -2 else A(t[a12:b12])))}}}{close}')
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{"[" + ",".join(map(U, t[a10:b10])) + "]"},"eligibleLeaderReplicas":{("null" if a11 == -1 else ("null" if a11 == -2 else A(t[a11:b11])))},"lastKnownElr":{("null" if a12 == -1 else ("null" if a12 == -2 else A(t[a12:b12])))}}}{close}')
 
 
 def lines_PartitionChangeRecordV0(
@@ -249,7 +248,7 @@ def lines_PartitionChangeRecordV1(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, _, a4, b4, a5, b5, a6, b6, a7, _, a8, b8, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])},"directories":{("null" if a8 == -1 else ("null" if a8 == -2 else UA(t[a8:b8])))}}}{close}')
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])},"directories":{("null" if a8 == -1 else ("null" if a8 == -2 else "[" + ",".join(map(U, t[a8:b8])) + "]"))}}}{close}')
 
 
 def lines_PartitionChangeRecordV2(
@@ -263,7 +262,7 @@ def lines_PartitionChangeRecordV2(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, _, a4, b4, a5, b5, a6, b6, a7, _, a8, b8, a9, b9, a10, b10, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])},"directories":{("null" if a8 == -1 else ("null" if a8 == -2 else UA(t[a8:b8])))},"eligibleLeaderReplicas":{("null" if a9 == -1 else ("null" if a9 == -2 else A(t[a9:b9])))},"lastKnownElr":{("null" if a10 == -1 else ("null" if a10 == -2 else A(t[a10:b10])))}}}{close}')
+        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])},"directories":{("null" if a8 == -1 else ("null" if a8 == -2 else "[" + ",".join(map(U, t[a8:b8])) + "]"))},"eligibleLeaderReplicas":{("null" if a9 == -1 else ("null" if a9 == -2 else A(t[a9:b9])))},"lastKnownElr":{("null" if a10 == -1 else ("null" if a10 == -2 else A(t[a10:b10])))}}}{close}')
 
 
 def lines_FenceBrokerRecordV0(
@@ -361,7 +360,7 @@ def lines_BrokerRegistrationChangeRecordV2(
 ) -> None:
     a0, _, a1, _, a2, _, a3, _, a4, b4, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])},"logDirs":{("[]" if a4 == -2 else UA(t[a4:b4]))}}}{close}')
+        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])},"logDirs":{("[]" if a4 == -2 else "[" + ",".join(map(U, t[a4:b4])) + "]")}}}{close}')
 
 
 def lines_RemoveAccessControlEntryRecordV0(
