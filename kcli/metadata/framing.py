@@ -167,7 +167,7 @@ def decode_value(key: int, version: int, control: bool, buf: Any, start: int, en
         value, size = reader(buf, start, end)
     except DecodeError as error:  # the length walk: a forged or impossible length
         raise type(error)(
-            f"cannot decode {_name(key, control)} v{version}: {error.detail}", error.position
+            f"{_name(key, control)} v{version}: {error.detail}", error.position
         ) from None
     except Exception as error:  # kio raises BufferUnderflow, UnexpectedNull, UnicodeDecodeError, ...
         raise RecordError(
