@@ -631,6 +631,73 @@ def layout_lines() -> tuple[list[str], list[str]]:
     return functions, table
 
 
+def _spelled_keys(api_key: int, version: int) -> list[tuple[int, ...]]:
+    """The layouts (kcli.metadata.layouts keys) Kafka writes most: PartitionRecords of one to five
+    replicas with their ISR (and their directories from v1), PartitionChangeRecords moving the ISR,
+    the leader or both. Others go through the LAYOUT_LINES function of their type."""
+    keys: list[tuple[int, ...]] = []
+    for replicas in range(1, 6):
+        for isr in range(1, replicas + 1):
+            if api_key == 3:
+                directories = (replicas + 1,) if version >= 1 else ()
+                keys.append((replicas + 1, isr + 1, 1, 1, *directories, 0))
+            elif replicas == 1:
+                keys.append((1, 0, 1 + 4 * isr, isr + 1))
+                keys.append((2, 0, 1 + 4 * isr, isr + 1, 1, 4))
+    if api_key == 5:
+        keys.append((1, 1, 4))
+        keys += [(1, 0, 1 + 4 * isr, isr + 1) for isr in range(2, 6)]
+        keys += [(2, 0, 1 + 4 * isr, isr + 1, 1, 4) for isr in range(2, 6)]
+    return sorted(set(keys))
+
+
+def spelled_lines() -> tuple[list[str], list[str]]:
+    """For the layouts of `_spelled_keys`: the dump line of each record with every array item
+    spelled out (no slice, no join), ints and uuids looked up in the dump's text caches."""
+    from kcli.metadata.layouts import Layout, LayoutFamily
+    from kcli.metadata.records import METADATA_RECORD_CLASSES
+
+    functions = []
+    table = []
+    for (api_key, version), cls in sorted(METADATA_RECORD_CLASSES.items()):
+        if api_key not in (3, 5):
+            continue
+        family = LayoutFamily(
+            api_key, version, lambda layout: lambda t, offset: None, install=lambda f: None, blobs=frozenset()
+        )
+        for key in _spelled_keys(api_key, version):
+            try:
+                layout = Layout(family, key)
+            except (KeyError, StopIteration):
+                continue
+            parts = []
+            for source in layout.sources:
+                cache = "R" if source.field.kafka_type == "uuid" else "N"
+                if source.kind == "value":
+                    text = f"{{{cache}[t[{source.slot}]]}}"
+                elif source.kind == "items":
+                    cells = (
+                        f"{{{cache}[t[{at}]]}}" for at in range(source.slot, source.slot + source.length)
+                    )
+                    text = "[" + ",".join(cells) + "]"
+                elif source.kind == "null":
+                    text = "null"
+                else:
+                    text = _json_literal(source.field.default).replace("{", "{{").replace("}", "}}")
+                parts.append(f'"{camel(source.field.name)}":{text}')
+            name = f"lines_{cls.__name__}_{'_'.join(map(str, key))}"
+            functions.append(
+                f"def {name}(\n"
+                "    records: Iterable[tuple[Any, ...]],\n    offset: int,\n    emit: Callable[[str], Any],\n"
+                "    before: str,\n    after: str,\n    close: str,\n"
+                ") -> None:\n"
+                "    for at, t in enumerate(records, offset):\n"
+                f"        emit(f'{{before}}{{at}}{{after}}{{{{{','.join(parts)}}}}}{{close}}')\n"
+            )
+            table.append(f"    ({api_key}, {version}, {key}): {name},")
+    return functions, table
+
+
 def renderers_module() -> str:
     functions = []
     table = []
@@ -651,6 +718,7 @@ def renderers_module() -> str:
         functions.append(head + body)
         table.append(f"    ({key}, {version}): render_{cls.__name__},")
     lines, lines_table = layout_lines()
+    spelled, spelled_table = spelled_lines()
     text = "".join(functions)
     used = [
         n
@@ -662,10 +730,12 @@ def renderers_module() -> str:
         + "from __future__ import annotations\n\n"
         + "from collections.abc import Callable, Iterable\n"
         + "from typing import Any\n\n"
-        + f"from kcli.metadata.dump import {', '.join(sorted([*used, 'int_array_text', 'raw_uuid_text']))}\n\n"
+        + f"from kcli.metadata.dump import {', '.join(sorted([*used, 'int_array_text', 'int_text', 'raw_uuid_text']))}\n\n"
         + "U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text\n"
-        + "A = int_array_text.__getitem__  # a tuple of ints -> its JSON text\n\n\n"
-        + "\n\n".join(functions + lines)
+        + "A = int_array_text.__getitem__  # a tuple of ints -> its JSON text\n"
+        + "N = int_text  # an int -> its JSON text\n"
+        + "R = raw_uuid_text  # a uuid's 16 raw bytes -> its JSON text (subscripted)\n\n\n"
+        + "\n\n".join(functions + lines + spelled)
         + "\n\n# (api key, version) -> values -> the `data` object text\n"
         + "RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {\n"
         + "\n".join(table)
@@ -673,6 +743,10 @@ def renderers_module() -> str:
         + "# (api key, version) -> the dump lines of records of one layout (kcli.metadata.dump)\n"
         + "LAYOUT_LINES: dict[tuple[int, int], Callable[..., None]] = {\n"
         + "\n".join(lines_table)
+        + "\n}\n\n"
+        + "# (api key, version, layout) -> the dump lines of records of the layouts Kafka writes most\n"
+        + "SPELLED_LINES: dict[tuple[int, int, tuple[int, ...]], Callable[..., None]] = {\n"
+        + "\n".join(spelled_table)
         + "\n}\n"
     )
 

@@ -213,7 +213,8 @@ def _raw_uuid_spelling(raw: bytes) -> str:
 
 
 raw_uuid_text = _TextCache(_raw_uuid_spelling)
-# Replica sets and ISRs repeat across a log: their text is looked up, not joined again.
+# Replica ids, epochs, replica sets and ISRs repeat across a log: their text is looked up, not made again.
+int_text = _TextCache(str)
 int_array_text = _TextCache(lambda items: "[" + ",".join(map(str, items)) + "]")
 
 
@@ -304,7 +305,7 @@ class DumpSink:
         its run handler: the lines of a layout's records by the type's generated function
         (kcli.metadata.generated.renderers.LAYOUT_LINES), given where each field is in the
         unpacked items (`layout_spec`)."""
-        from kcli.metadata.generated.renderers import LAYOUT_LINES
+        from kcli.metadata.generated.renderers import LAYOUT_LINES, SPELLED_LINES
         from kcli.metadata.layouts import Layout, LayoutFamily, has_layouts
 
         write_lines = LAYOUT_LINES.get((api_key, version))
@@ -330,6 +331,13 @@ class DumpSink:
         sink = self
 
         def bind_run(layout: Layout) -> Callable[[Iterable[tuple[Any, ...]], int], None]:
+            spelled = SPELLED_LINES.get((api_key, version, layout.key))
+            if spelled is not None:  # a layout Kafka writes most: every item spelled out
+
+                def spelled_many(records: Iterable[tuple[Any, ...]], offset: int) -> None:
+                    spelled(records, offset, emit, before, separator + sink.stamp + middle, close)
+
+                return spelled_many
             spec = layout_spec(layout.sources)
 
             def many(records: Iterable[tuple[Any, ...]], offset: int) -> None:

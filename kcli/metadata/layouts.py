@@ -139,6 +139,7 @@ class Layout:
         "fmt",
         "getter",
         "handle",
+        "key",
         "runs",
         "size",
         "sources",
@@ -147,6 +148,7 @@ class Layout:
     )
 
     def __init__(self, family: LayoutFamily, key: tuple[int, ...]) -> None:
+        self.key = key
         fields = family.fields
         regular = [f for f in fields if f.tag is None]
         tagged = {f.tag: f for f in fields if f.tag is not None}

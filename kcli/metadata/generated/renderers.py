@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from kcli.metadata.dump import int_array_text, json_string, raw_uuid_text, uuid_json
+from kcli.metadata.dump import int_array_text, int_text, json_string, raw_uuid_text, uuid_json
 
 U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text
 A = int_array_text.__getitem__  # a tuple of ints -> its JSON text
+N = int_text  # an int -> its JSON text
+R = raw_uuid_text  # a uuid's 16 raw bytes -> its JSON text (subscripted)
 
 
 def render_UnregisterBrokerRecordV0(v: tuple[Any, ...]) -> str:
@@ -405,6 +407,942 @@ def lines_UnregisterControllerRecordV0(
         emit(f'{before}{at}{after}{{"controllerId":{t[a0]}}}{close}')
 
 
+def lines_PartitionRecordV0_2_2_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]}}}{close}')
+
+
+def lines_PartitionRecordV0_3_2_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]}}}{close}')
+
+
+def lines_PartitionRecordV0_3_3_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]}}}{close}')
+
+
+def lines_PartitionRecordV0_4_2_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]}}}{close}')
+
+
+def lines_PartitionRecordV0_4_3_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]}}}{close}')
+
+
+def lines_PartitionRecordV0_4_4_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}')
+
+
+def lines_PartitionRecordV0_5_2_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]}}}{close}')
+
+
+def lines_PartitionRecordV0_5_3_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}')
+
+
+def lines_PartitionRecordV0_5_4_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]}}}{close}')
+
+
+def lines_PartitionRecordV0_5_5_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]}}}{close}')
+
+
+def lines_PartitionRecordV0_6_2_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}')
+
+
+def lines_PartitionRecordV0_6_3_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]}}}{close}')
+
+
+def lines_PartitionRecordV0_6_4_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]}}}{close}')
+
+
+def lines_PartitionRecordV0_6_5_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]}}}{close}')
+
+
+def lines_PartitionRecordV0_6_6_1_1_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]}}}{close}')
+
+
+def lines_PartitionRecordV1_2_2_1_1_2_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]},"directories":[{R[t[12]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_3_2_1_1_3_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]},"directories":[{R[t[13]]},{R[t[14]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_3_3_1_1_3_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_4_2_1_1_4_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]},{R[t[16]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_4_3_1_1_4_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_4_4_1_1_4_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_5_2_1_1_5_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]},{R[t[18]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_5_3_1_1_5_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_5_4_1_1_5_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_5_5_1_1_5_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_6_2_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_6_3_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_6_4_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_6_5_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]},"directories":[{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]}]}}{close}')
+
+
+def lines_PartitionRecordV1_6_6_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]},"directories":[{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]},{R[t[24]]}]}}{close}')
+
+
+def lines_PartitionRecordV2_2_2_1_1_2_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]},"directories":[{R[t[12]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_3_2_1_1_3_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]},"directories":[{R[t[13]]},{R[t[14]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_3_3_1_1_3_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_4_2_1_1_4_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]},{R[t[16]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_4_3_1_1_4_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_4_4_1_1_4_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_5_2_1_1_5_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]},{R[t[18]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_5_3_1_1_5_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_5_4_1_1_5_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_5_5_1_1_5_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_6_2_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_6_3_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_6_4_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_6_5_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]},"directories":[{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionRecordV2_6_6_1_1_6_0(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]},"directories":[{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]},{R[t[24]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV0_1_0_5_2(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_1_0_9_3(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_1_0_13_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_1_0_17_5(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_1_0_21_6(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_1_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":null,"leader":{N[t[5]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_2_0_5_2_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":{N[t[9]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_2_0_9_3_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":{N[t[10]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_2_0_13_4_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":{N[t[11]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_2_0_17_5_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":{N[t[12]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV0_2_0_21_6_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":{N[t[13]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+
+
+def lines_PartitionChangeRecordV1_1_0_5_2(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_1_0_9_3(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_1_0_13_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_1_0_17_5(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_1_0_21_6(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_1_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":null,"leader":{N[t[5]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_2_0_5_2_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":{N[t[9]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_2_0_9_3_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":{N[t[10]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_2_0_13_4_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":{N[t[11]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_2_0_17_5_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":{N[t[12]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV1_2_0_21_6_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":{N[t[13]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_1_0_5_2(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_1_0_9_3(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_1_0_13_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_1_0_17_5(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_1_0_21_6(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_1_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":null,"leader":{N[t[5]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_2_0_5_2_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":{N[t[9]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_2_0_9_3_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":{N[t[10]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_2_0_13_4_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":{N[t[11]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_2_0_17_5_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":{N[t[12]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
+def lines_PartitionChangeRecordV2_2_0_21_6_1_4(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+) -> None:
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":{N[t[13]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+
+
 # (api key, version) -> values -> the `data` object text
 RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {
     (1, 0): render_UnregisterBrokerRecordV0,
@@ -459,4 +1397,86 @@ LAYOUT_LINES: dict[tuple[int, int], Callable[..., None]] = {
     (19, 0): lines_RemoveAccessControlEntryRecordV0,
     (21, 0): lines_ZkMigrationStateRecordV0,
     (29, 0): lines_UnregisterControllerRecordV0,
+}
+
+# (api key, version, layout) -> the dump lines of records of the layouts Kafka writes most
+SPELLED_LINES: dict[tuple[int, int, tuple[int, ...]], Callable[..., None]] = {
+    (3, 0, (2, 2, 1, 1, 0)): lines_PartitionRecordV0_2_2_1_1_0,
+    (3, 0, (3, 2, 1, 1, 0)): lines_PartitionRecordV0_3_2_1_1_0,
+    (3, 0, (3, 3, 1, 1, 0)): lines_PartitionRecordV0_3_3_1_1_0,
+    (3, 0, (4, 2, 1, 1, 0)): lines_PartitionRecordV0_4_2_1_1_0,
+    (3, 0, (4, 3, 1, 1, 0)): lines_PartitionRecordV0_4_3_1_1_0,
+    (3, 0, (4, 4, 1, 1, 0)): lines_PartitionRecordV0_4_4_1_1_0,
+    (3, 0, (5, 2, 1, 1, 0)): lines_PartitionRecordV0_5_2_1_1_0,
+    (3, 0, (5, 3, 1, 1, 0)): lines_PartitionRecordV0_5_3_1_1_0,
+    (3, 0, (5, 4, 1, 1, 0)): lines_PartitionRecordV0_5_4_1_1_0,
+    (3, 0, (5, 5, 1, 1, 0)): lines_PartitionRecordV0_5_5_1_1_0,
+    (3, 0, (6, 2, 1, 1, 0)): lines_PartitionRecordV0_6_2_1_1_0,
+    (3, 0, (6, 3, 1, 1, 0)): lines_PartitionRecordV0_6_3_1_1_0,
+    (3, 0, (6, 4, 1, 1, 0)): lines_PartitionRecordV0_6_4_1_1_0,
+    (3, 0, (6, 5, 1, 1, 0)): lines_PartitionRecordV0_6_5_1_1_0,
+    (3, 0, (6, 6, 1, 1, 0)): lines_PartitionRecordV0_6_6_1_1_0,
+    (3, 1, (2, 2, 1, 1, 2, 0)): lines_PartitionRecordV1_2_2_1_1_2_0,
+    (3, 1, (3, 2, 1, 1, 3, 0)): lines_PartitionRecordV1_3_2_1_1_3_0,
+    (3, 1, (3, 3, 1, 1, 3, 0)): lines_PartitionRecordV1_3_3_1_1_3_0,
+    (3, 1, (4, 2, 1, 1, 4, 0)): lines_PartitionRecordV1_4_2_1_1_4_0,
+    (3, 1, (4, 3, 1, 1, 4, 0)): lines_PartitionRecordV1_4_3_1_1_4_0,
+    (3, 1, (4, 4, 1, 1, 4, 0)): lines_PartitionRecordV1_4_4_1_1_4_0,
+    (3, 1, (5, 2, 1, 1, 5, 0)): lines_PartitionRecordV1_5_2_1_1_5_0,
+    (3, 1, (5, 3, 1, 1, 5, 0)): lines_PartitionRecordV1_5_3_1_1_5_0,
+    (3, 1, (5, 4, 1, 1, 5, 0)): lines_PartitionRecordV1_5_4_1_1_5_0,
+    (3, 1, (5, 5, 1, 1, 5, 0)): lines_PartitionRecordV1_5_5_1_1_5_0,
+    (3, 1, (6, 2, 1, 1, 6, 0)): lines_PartitionRecordV1_6_2_1_1_6_0,
+    (3, 1, (6, 3, 1, 1, 6, 0)): lines_PartitionRecordV1_6_3_1_1_6_0,
+    (3, 1, (6, 4, 1, 1, 6, 0)): lines_PartitionRecordV1_6_4_1_1_6_0,
+    (3, 1, (6, 5, 1, 1, 6, 0)): lines_PartitionRecordV1_6_5_1_1_6_0,
+    (3, 1, (6, 6, 1, 1, 6, 0)): lines_PartitionRecordV1_6_6_1_1_6_0,
+    (3, 2, (2, 2, 1, 1, 2, 0)): lines_PartitionRecordV2_2_2_1_1_2_0,
+    (3, 2, (3, 2, 1, 1, 3, 0)): lines_PartitionRecordV2_3_2_1_1_3_0,
+    (3, 2, (3, 3, 1, 1, 3, 0)): lines_PartitionRecordV2_3_3_1_1_3_0,
+    (3, 2, (4, 2, 1, 1, 4, 0)): lines_PartitionRecordV2_4_2_1_1_4_0,
+    (3, 2, (4, 3, 1, 1, 4, 0)): lines_PartitionRecordV2_4_3_1_1_4_0,
+    (3, 2, (4, 4, 1, 1, 4, 0)): lines_PartitionRecordV2_4_4_1_1_4_0,
+    (3, 2, (5, 2, 1, 1, 5, 0)): lines_PartitionRecordV2_5_2_1_1_5_0,
+    (3, 2, (5, 3, 1, 1, 5, 0)): lines_PartitionRecordV2_5_3_1_1_5_0,
+    (3, 2, (5, 4, 1, 1, 5, 0)): lines_PartitionRecordV2_5_4_1_1_5_0,
+    (3, 2, (5, 5, 1, 1, 5, 0)): lines_PartitionRecordV2_5_5_1_1_5_0,
+    (3, 2, (6, 2, 1, 1, 6, 0)): lines_PartitionRecordV2_6_2_1_1_6_0,
+    (3, 2, (6, 3, 1, 1, 6, 0)): lines_PartitionRecordV2_6_3_1_1_6_0,
+    (3, 2, (6, 4, 1, 1, 6, 0)): lines_PartitionRecordV2_6_4_1_1_6_0,
+    (3, 2, (6, 5, 1, 1, 6, 0)): lines_PartitionRecordV2_6_5_1_1_6_0,
+    (3, 2, (6, 6, 1, 1, 6, 0)): lines_PartitionRecordV2_6_6_1_1_6_0,
+    (5, 0, (1, 0, 5, 2)): lines_PartitionChangeRecordV0_1_0_5_2,
+    (5, 0, (1, 0, 9, 3)): lines_PartitionChangeRecordV0_1_0_9_3,
+    (5, 0, (1, 0, 13, 4)): lines_PartitionChangeRecordV0_1_0_13_4,
+    (5, 0, (1, 0, 17, 5)): lines_PartitionChangeRecordV0_1_0_17_5,
+    (5, 0, (1, 0, 21, 6)): lines_PartitionChangeRecordV0_1_0_21_6,
+    (5, 0, (1, 1, 4)): lines_PartitionChangeRecordV0_1_1_4,
+    (5, 0, (2, 0, 5, 2, 1, 4)): lines_PartitionChangeRecordV0_2_0_5_2_1_4,
+    (5, 0, (2, 0, 9, 3, 1, 4)): lines_PartitionChangeRecordV0_2_0_9_3_1_4,
+    (5, 0, (2, 0, 13, 4, 1, 4)): lines_PartitionChangeRecordV0_2_0_13_4_1_4,
+    (5, 0, (2, 0, 17, 5, 1, 4)): lines_PartitionChangeRecordV0_2_0_17_5_1_4,
+    (5, 0, (2, 0, 21, 6, 1, 4)): lines_PartitionChangeRecordV0_2_0_21_6_1_4,
+    (5, 1, (1, 0, 5, 2)): lines_PartitionChangeRecordV1_1_0_5_2,
+    (5, 1, (1, 0, 9, 3)): lines_PartitionChangeRecordV1_1_0_9_3,
+    (5, 1, (1, 0, 13, 4)): lines_PartitionChangeRecordV1_1_0_13_4,
+    (5, 1, (1, 0, 17, 5)): lines_PartitionChangeRecordV1_1_0_17_5,
+    (5, 1, (1, 0, 21, 6)): lines_PartitionChangeRecordV1_1_0_21_6,
+    (5, 1, (1, 1, 4)): lines_PartitionChangeRecordV1_1_1_4,
+    (5, 1, (2, 0, 5, 2, 1, 4)): lines_PartitionChangeRecordV1_2_0_5_2_1_4,
+    (5, 1, (2, 0, 9, 3, 1, 4)): lines_PartitionChangeRecordV1_2_0_9_3_1_4,
+    (5, 1, (2, 0, 13, 4, 1, 4)): lines_PartitionChangeRecordV1_2_0_13_4_1_4,
+    (5, 1, (2, 0, 17, 5, 1, 4)): lines_PartitionChangeRecordV1_2_0_17_5_1_4,
+    (5, 1, (2, 0, 21, 6, 1, 4)): lines_PartitionChangeRecordV1_2_0_21_6_1_4,
+    (5, 2, (1, 0, 5, 2)): lines_PartitionChangeRecordV2_1_0_5_2,
+    (5, 2, (1, 0, 9, 3)): lines_PartitionChangeRecordV2_1_0_9_3,
+    (5, 2, (1, 0, 13, 4)): lines_PartitionChangeRecordV2_1_0_13_4,
+    (5, 2, (1, 0, 17, 5)): lines_PartitionChangeRecordV2_1_0_17_5,
+    (5, 2, (1, 0, 21, 6)): lines_PartitionChangeRecordV2_1_0_21_6,
+    (5, 2, (1, 1, 4)): lines_PartitionChangeRecordV2_1_1_4,
+    (5, 2, (2, 0, 5, 2, 1, 4)): lines_PartitionChangeRecordV2_2_0_5_2_1_4,
+    (5, 2, (2, 0, 9, 3, 1, 4)): lines_PartitionChangeRecordV2_2_0_9_3_1_4,
+    (5, 2, (2, 0, 13, 4, 1, 4)): lines_PartitionChangeRecordV2_2_0_13_4_1_4,
+    (5, 2, (2, 0, 17, 5, 1, 4)): lines_PartitionChangeRecordV2_2_0_17_5_1_4,
+    (5, 2, (2, 0, 21, 6, 1, 4)): lines_PartitionChangeRecordV2_2_0_21_6_1_4,
 }
