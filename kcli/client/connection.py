@@ -202,7 +202,7 @@ class Connection:
                     raise ConnectionFailed(lost.message, hint=lost.hint) from None
                 raise ConnectionFailed(
                     f"{self.where} closed the connection during the ApiVersions handshake",
-                    hint=_plaintext_hint(self.config) or lost.hint,
+                    hint=_plaintext_hint(self.config) or _client_certificate_hint(self.config) or lost.hint,
                 ) from None
             error_code = struct.unpack_from(">h", frame, 4)[0] if len(frame) >= 6 else -1
             if error_code == UNSUPPORTED_VERSION and version > 0:
@@ -503,13 +503,22 @@ def _plaintext_hint(config: ClientConfig) -> str | None:
     return None
 
 
+def _client_certificate_hint(config: ClientConfig) -> str | None:
+    # With TLS 1.3 a server refuses a missing or untrusted client certificate after the handshake.
+    if config.ssl is None:
+        return None
+    if config.ssl.keystore is None and config.ssl.key_pem is None:
+        return "the listener may require a client certificate (ssl.client.auth=required): set ssl.keystore.location"
+    return "the listener may not trust the client certificate: check the keystore's certificate and its CA"
+
+
 def _connect_error(error: OSError, where: str, config: ClientConfig) -> ConnectionFailed:
     import ssl
 
     if isinstance(error, ssl.SSLCertVerificationError):
         return AuthenticationFailed(
             f"TLS: the certificate of {where} is not trusted: {error.verify_message}",
-            hint="set ssl.truststore.location (PEM) to the CA that signed it; "
+            hint="set ssl.truststore.location to a store holding the CA that signed it; "
             "a host name mismatch can be allowed with ssl.endpoint.identification.algorithm=",
         )
     if isinstance(error, ssl.SSLError):
