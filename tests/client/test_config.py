@@ -338,7 +338,7 @@ def test_stores_are_jks_unless_typed_and_other_store_kinds_are_refused(tmp_path:
     assert config.ssl.truststore.type == "JKS"  # Kafka's default type
     with pytest.raises(UsageError, match="is a JCEKS store; kcli reads JKS, PKCS12 and PEM stores"):
         build_ssl_context(config.ssl)
-    with pytest.raises(UsageError, match="ssl.keystore.type 'BCFKS' is not a store type kcli reads"):
+    with pytest.raises(UsageError, match=r"ssl\.keystore\.type 'BCFKS' is not a store type kcli reads"):
         _resolve(tmp_path, props="security.protocol=SSL\nssl.keystore.type=BCFKS\n", flags={"server": "b:1"})
 
 

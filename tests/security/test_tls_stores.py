@@ -236,9 +236,9 @@ def test_tls_versions_from_enabled_protocols() -> None:
     # TLS 1.2 suites only: as in Java, TLS 1.3 cannot be negotiated
     suites12 = build_ssl_context(ssl_settings({"ssl.cipher.suites": "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"}))
     assert suites12.maximum_version == ssl.TLSVersion.TLSv1_2
-    with pytest.raises(UsageError, match="kcli needs TLSv1.2 or TLSv1.3"):
+    with pytest.raises(UsageError, match=r"kcli needs TLSv1\.2 or TLSv1\.3"):
         ssl_settings({"ssl.enabled.protocols": "TLSv1.1"})
     with pytest.raises(UsageError, match="is not a TLS version"):
         ssl_settings({"ssl.enabled.protocols": "TLSv9"})
-    with pytest.raises(UsageError, match="ssl.protocol 'SSLv3' is not supported"):
+    with pytest.raises(UsageError, match=r"ssl\.protocol 'SSLv3' is not supported"):
         ssl_settings({"ssl.protocol": "SSLv3"})
