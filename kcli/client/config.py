@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 from kcli.client.config_keys import (
     HONOURED_KEYS,
     KNOWN_KAFKA_KEYS,
-    SASL_MECHANISMS,
     SECURITY_PROTOCOLS,
     is_secret_key,
 )
@@ -42,16 +41,8 @@ from kcli.errors import UsageError
 from kcli.kafka import EndpointType
 
 if TYPE_CHECKING:
+    from kcli.client.sasl_settings import SaslSettings
     from kcli.client.tls_settings import SslSettings
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SaslSettings:
-    """SASL mechanism and credentials. The password never appears in repr."""
-
-    mechanism: str  # PLAIN | SCRAM-SHA-256 | SCRAM-SHA-512
-    username: str
-    password: str = field(repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -268,7 +259,11 @@ def config_from_properties(
     protocol = props.get("security.protocol", "PLAINTEXT").strip().upper()
     if protocol not in SECURITY_PROTOCOLS:
         raise UsageError(f"security.protocol {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}")
-    sasl = _sasl_settings(props, protocol, warn) if protocol.startswith("SASL_") else None
+    sasl = None
+    if protocol.startswith("SASL_"):
+        from kcli.client.sasl_settings import sasl_settings
+
+        sasl = sasl_settings(props, protocol, warn)
     ssl = None
     if protocol in ("SSL", "SASL_SSL"):
         from kcli.client.tls_settings import ssl_settings
@@ -317,41 +312,3 @@ def _bool(props: Mapping[str, str], key: str, default: bool) -> bool:
     if raw is None or not raw.strip():
         return default
     return bool(parse_setting(key, raw))
-
-
-_LOGIN_MODULES = {
-    "PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
-    "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
-    "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
-}
-
-
-def _sasl_settings(props: Mapping[str, str], protocol: str, warn: Callable[[str], None]) -> SaslSettings:
-    mechanism = props.get("sasl.mechanism", "GSSAPI").strip().upper()
-    if mechanism not in SASL_MECHANISMS:
-        raise UsageError(
-            f"sasl.mechanism {mechanism} is not supported by kcli (use {', '.join(SASL_MECHANISMS)})"
-        )
-    username = props.get("sasl.username")
-    password = props.get("sasl.password")
-    jaas_text = props.get("sasl.jaas.config")
-    if jaas_text and jaas_text.strip():
-        from kcli.client.jaas import parse_jaas
-
-        jaas = parse_jaas(jaas_text)
-        expected_module = _LOGIN_MODULES[mechanism]
-        if jaas.login_module != expected_module:
-            warn(
-                f"Warning: sasl.jaas.config uses {jaas.login_module}, but sasl.mechanism {mechanism} "
-                f"expects {expected_module}; using its username and password."
-            )
-        username = jaas.options.get("username", username)
-        password = jaas.options.get("password", password)
-    if not username or password is None:
-        raise UsageError(
-            f"{protocol} with {mechanism} needs credentials: set sasl.jaas.config "
-            '(… required username="…" password="…";) or sasl.username and sasl.password'
-        )
-    if mechanism == "PLAIN" and protocol == "SASL_PLAINTEXT":
-        warn("Warning: SASL PLAIN over SASL_PLAINTEXT sends the password unencrypted; use SASL_SSL.")
-    return SaslSettings(mechanism=mechanism, username=username, password=password)
