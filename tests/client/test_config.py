@@ -320,7 +320,7 @@ def test_sasl_credentials_from_jaas_or_username_password(tmp_path: Path) -> None
             tmp_path, props="security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\n", flags={"server": "b:1"}
         )
     # GSSAPI is Kafka's default mechanism: it needs a Krb5LoginModule login
-    with pytest.raises(UsageError, match="sasl.mechanism GSSAPI needs sasl.jaas.config"):
+    with pytest.raises(UsageError, match=r"sasl\.mechanism GSSAPI needs sasl\.jaas\.config"):
         _resolve(tmp_path, props="security.protocol=SASL_SSL\n", flags={"server": "b:1"})
 
 

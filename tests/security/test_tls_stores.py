@@ -20,17 +20,11 @@ from tests.security.keytool_pki import (
     TRUST_PASSWORD,
     KeytoolPki,
     keytool_available,
-    make_pki,
 )
 
 pytestmark = pytest.mark.skipif(not keytool_available(), reason="Java's keytool is not on PATH")
 jks = pytest.importorskip("jks", reason="kcli[keystores] (pyjks) is not installed")
 pytest.importorskip("cryptography", reason="kcli[keystores] (cryptography) is not installed")
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> KeytoolPki:
-    return make_pki(tmp_path_factory.mktemp("keytool"))
 
 
 @pytest.fixture(scope="module")
