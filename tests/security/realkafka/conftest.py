@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import CliResult
 from tests.security.realkafka.kafka_node import kafka_home
