@@ -56,10 +56,14 @@ class KafkaNode:
     process: subprocess.Popen[bytes] | None = None
     cluster_id: str = ""
     env: dict[str, str] = field(default_factory=dict)
+    ports: dict[str, int] = field(default_factory=dict)  # listener name -> port
 
     @property
     def bootstrap(self) -> str:
         return f"{self.host}:{self.client_port}"
+
+    def bootstrap_of(self, listener: str) -> str:
+        return f"{self.host}:{self.ports[listener]}"
 
     @property
     def log(self) -> Path:
@@ -94,19 +98,30 @@ def start_node(
     settings: Mapping[str, str],
     kafka_opts: str = "",
     env: Mapping[str, str] | None = None,
+    extra_listeners: Mapping[str, str] | None = None,
 ) -> KafkaNode:
-    """Format and start one node whose CLIENT listener uses `client_protocol` and `settings`."""
+    """Format and start one node whose CLIENT listener uses `client_protocol` and `settings`.
+
+    `extra_listeners` adds listeners (name -> security protocol) beside CLIENT, on ports of their own.
+    """
     home = kafka_home()
     directory.mkdir(parents=True, exist_ok=True)
     client, internal, controller = free_port(), free_port(), free_port()
     node = KafkaNode(home=home, directory=directory, client_port=client, env=dict(env or {}))
+    node.ports = {"CLIENT": client, **{name: free_port() for name in extra_listeners or {}}}
+    extra = {name: protocol for name, protocol in (extra_listeners or {}).items()}
+    listeners = "".join(f",{name}://127.0.0.1:{node.ports[name]}" for name in extra)
+    advertised = "".join(f",{name}://{node.host}:{node.ports[name]}" for name in extra)
+    protocols = "".join(f",{name}:{protocol}" for name, protocol in extra.items())
     properties = {
         "process.roles": "broker,controller",
         "node.id": "1",
         "controller.quorum.bootstrap.servers": f"127.0.0.1:{controller}",
-        "listeners": f"CLIENT://127.0.0.1:{client},INTERNAL://127.0.0.1:{internal},CONTROLLER://127.0.0.1:{controller}",
-        "advertised.listeners": f"CLIENT://{node.host}:{client},INTERNAL://127.0.0.1:{internal}",
-        "listener.security.protocol.map": f"CLIENT:{client_protocol},INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "listeners": f"CLIENT://127.0.0.1:{client},INTERNAL://127.0.0.1:{internal},CONTROLLER://127.0.0.1:{controller}"
+        + listeners,
+        "advertised.listeners": f"CLIENT://{node.host}:{client},INTERNAL://127.0.0.1:{internal}" + advertised,
+        "listener.security.protocol.map": f"CLIENT:{client_protocol},INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT"
+        + protocols,
         "inter.broker.listener.name": "INTERNAL",
         "controller.listener.names": "CONTROLLER",
         "log.dirs": str(directory / "data"),
