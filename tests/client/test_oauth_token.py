@@ -123,7 +123,7 @@ def test_an_endpoint_that_never_answers_meets_the_read_timeout() -> None:
                  **{"sasl.login.read.timeout.ms": "60000"})  # fmt: skip
     started = time.monotonic()
     # the socket's timeout and the deadline end together: either one-line failure may win the race
-    with pytest.raises((RequestTimedOut, AuthenticationFailed), match="OAuth token|did not answer in time"):
+    with pytest.raises((RequestTimedOut, AuthenticationFailed), match=r"OAuth token|did not answer in time"):
         fetch(TokenSource(slow), seconds=0.5)
     assert time.monotonic() - started < 2
     server.close()
