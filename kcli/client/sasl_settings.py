@@ -60,6 +60,7 @@ _MODULES = {
     "OAUTHBEARER": OAUTH_MODULE,
     "AWS_MSK_IAM": IAM_MODULE,
 }
+_ASSERTION_TRIGGERS = ("sasl.oauthbearer.assertion.file", "sasl.oauthbearer.assertion.claim.iss")
 _EXTENSION_KEY = re.compile(r"[A-Za-z]+")
 _EXTENSION_VALUE = re.compile(r"[\x21-\x7E \t\r\n]+")
 
@@ -229,10 +230,11 @@ def _oauth(props: Mapping[str, str], options: Mapping[str, str], mechanism: str)
         )
     if handler not in OAUTH_HANDLERS:
         raise UsageError(f"sasl.login.callback.handler.class {handler} is a Java class kcli cannot run")
-    assertion = [k for k in props if k.startswith("sasl.oauthbearer.assertion.") and _text(props, k) is not None]
+    # What makes Kafka use the client-assertion grant (ClientCredentialsRequestFormatterFactory).
+    assertion = [k for k in _ASSERTION_TRIGGERS if _text(props, k) is not None]
     if assertion:
         raise UsageError(
-            f"{sorted(assertion)[0]}: the client-assertion grant (KIP-1139) is not supported by kcli",
+            f"{assertion[0]}: the client-assertion grant (KIP-1139) is not supported by kcli",
             hint="use a client secret (sasl.oauthbearer.client.credentials.client.secret)",
         )
     url = _text(props, "sasl.oauthbearer.token.endpoint.url")

@@ -61,6 +61,9 @@ def ssl_settings(props: Mapping[str, str]) -> SslSettings:
         raw = props.get(key)
         return raw if raw is not None and raw.strip() else None
 
+    factory = (props.get("ssl.engine.factory.class") or "").strip()
+    if factory:
+        raise UsageError(f"ssl.engine.factory.class {factory} is a Java class kcli cannot run; remove it to use kcli's TLS")
     keystore_type = _store_type(props, "ssl.keystore.type")
     truststore_type = _store_type(props, "ssl.truststore.type")
     key, chain = value("ssl.keystore.key"), value("ssl.keystore.certificate.chain")
