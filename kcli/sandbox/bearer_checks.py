@@ -17,7 +17,6 @@ Behavior:
 
 from __future__ import annotations
 
-import base64
 import datetime
 import json
 import re
@@ -69,8 +68,10 @@ def check_bearer(message: bytes, iam_users: Mapping[str, str], now: float) -> Be
                 f"the sandbox checks only unsecured (alg none) tokens and MSK IAM tokens, not {header.get('alg')}"
             )
         return _unsecured(_json_part(parts[1]), extensions, now)
+    from jwt.utils import base64url_decode
+
     try:
-        url = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode("utf-8")
+        url = base64url_decode(token).decode("utf-8")
     except ValueError:
         raise BearerRejected("the token is neither a JWS nor an MSK IAM token") from None
     if not url.startswith("https://"):
@@ -153,8 +154,10 @@ def _unsecured(claims: Mapping[str, object], extensions: Mapping[str, str], now:
 
 
 def _json_part(part: str) -> dict[str, object]:
+    from jwt.utils import base64url_decode
+
     try:
-        document = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+        document = json.loads(base64url_decode(part))
     except ValueError:
         raise BearerRejected("the token is not a JWS (its parts are not base64url JSON)") from None
     if not isinstance(document, dict):
