@@ -415,7 +415,12 @@ class Connection:
                 await asyncio.wait(in_flight, timeout=max(0.0, deadline - time.monotonic()))
             if self.trace is not None:
                 self.trace(f"re-authenticating to {self.where} (KIP-368)")
-            await self._authenticate(deadline)
+            try:
+                await self._authenticate(deadline)
+            except BaseException as error:
+                # A connection whose session could not be renewed is of no further use.
+                self._fail(ConnectionLost(f"re-authentication to {self.where} failed", sent=False), by_us=True)
+                raise error
 
     # ---- requests ---------------------------------------------------------------------------------
 
