@@ -37,6 +37,7 @@ class StoreFile:
     path: Path
     type: str  # JKS | PKCS12 | PEM
     password: str | None = field(default=None, repr=False)
+    data: bytes = field(default=b"", repr=False)  # read when the settings are checked, before anything is sent
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,11 +86,13 @@ def ssl_settings(props: Mapping[str, str]) -> SslSettings:
             )
         if keystore_type != "PEM" and keystore_password is None:
             raise UsageError(f"ssl.keystore.location is set, but ssl.keystore.password is not ({keystore_type} store)")
+        path = Path(keystore_location.strip()).expanduser()
         keystore = StoreFile(
             setting="ssl.keystore",
-            path=Path(keystore_location.strip()).expanduser(),
+            path=path,
             type=keystore_type,
             password=keystore_password,
+            data=_read_store("ssl.keystore", path),
         )
     elif keystore_password is not None and key is None:
         raise UsageError("ssl.keystore.password is set, but ssl.keystore.location is not")
@@ -109,11 +112,13 @@ def ssl_settings(props: Mapping[str, str]) -> SslSettings:
         raise UsageError("ssl.truststore.password is set, but ssl.truststore.location is not")
     truststore = None
     if truststore_location is not None:
+        path = Path(truststore_location.strip()).expanduser()
         truststore = StoreFile(
             setting="ssl.truststore",
-            path=Path(truststore_location.strip()).expanduser(),
+            path=path,
             type=truststore_type,
             password=truststore_password,
+            data=_read_store("ssl.truststore", path),
         )
 
     from kcli.client.tls_ciphers import check_cipher_suites
@@ -132,6 +137,21 @@ def ssl_settings(props: Mapping[str, str]) -> SslSettings:
         versions=versions,
         cipher_suites=suites,
     )
+
+
+STORE_LIMIT = 4 * 1024 * 1024  # a full public CA bundle in PEM is ~0.25 MiB
+
+
+def _read_store(setting: str, path: Path) -> bytes:
+    """The bytes of a store file; UsageError starting with the setting when it is missing or unreadable."""
+    from kcli.files import read_bytes
+
+    try:
+        return read_bytes(path, what=f"{setting}.location", limit=STORE_LIMIT)
+    except FileNotFoundError:
+        raise UsageError(f"{setting}.location {path} does not exist") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {setting}.location {path}: {error.strerror}") from None
 
 
 def _store_type(props: Mapping[str, str], key: str) -> str:

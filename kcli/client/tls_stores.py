@@ -24,7 +24,6 @@ from kcli.errors import UsageError
 
 JKS_MAGIC = b"\xfe\xed\xfe\xed"
 JCEKS_MAGIC = b"\xce\xce\xce\xce"
-STORE_LIMIT = 4 * 1024 * 1024
 INSTALL_HINT = "install them with: pip install 'kcli[keystores]'"
 
 
@@ -37,15 +36,8 @@ class ClientKey:
 
 
 def read_store(store: StoreFile) -> bytes:
-    """The bytes of a store file (UsageError when it is missing or unreadable)."""
-    from kcli.files import read_bytes
-
-    try:
-        return read_bytes(store.path, what=f"{store.setting}.location", limit=STORE_LIMIT)
-    except FileNotFoundError:
-        raise UsageError(f"{store.setting}.location {store.path} does not exist") from None
-    except OSError as error:
-        raise UsageError(f"cannot read {store.setting}.location {store.path}: {error.strerror}") from None
+    """The bytes of a store file (read when the settings were checked: kcli.client.tls_settings)."""
+    return store.data
 
 
 def content_format(store: StoreFile, data: bytes) -> str:

@@ -40,8 +40,14 @@ def test_each_status_matches_the_config_layer() -> None:
 
 
 @pytest.mark.parametrize(("title", "text"), SECURITY_EXAMPLES, ids=[t.split(" (")[0] for t, _ in SECURITY_EXAMPLES])
-def test_each_example_is_read_by_kcli_and_shown_in_the_readme_and_man_page(title: str, text: str) -> None:
-    props = {"bootstrap.servers": "broker:9093", **parse_properties(text)}
+def test_each_example_is_read_by_kcli_and_shown_in_the_readme_and_man_page(
+    title: str, text: str, tmp_path: Path
+) -> None:
+    local = text
+    for path in set(re.findall(r"/etc/[\w./-]+", text)):  # the example's store files, here empty
+        (tmp_path / Path(path).name).write_bytes(b"")
+        local = local.replace(path, str(tmp_path / Path(path).name))
+    props = {"bootstrap.servers": "broker:9093", **parse_properties(local)}
     warnings: list[str] = []
     config = config_from_properties(props, warn=warnings.append)
     assert config.sasl is not None or config.ssl is not None
