@@ -153,7 +153,10 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
     for title, text in SECTIONS.get(" ".join(doc.path[1:]), ()):
         lines.append(f'.SH "{title.upper()}"')
         for paragraph in text.strip().split("\n\n"):
-            lines += [".PP", _esc(" ".join(paragraph.split()))]
+            if all(line.startswith("    ") for line in paragraph.splitlines()):  # a literal block
+                lines += [".PP", ".nf", *(_esc(line[4:]) for line in paragraph.splitlines()), ".fi"]
+            else:
+                lines += [".PP", _esc(" ".join(paragraph.split()))]
     example = _example_for(doc)
     if example:
         lines += [

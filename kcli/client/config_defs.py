@@ -1,7 +1,7 @@
 """The admin client's settings as Kafka's ConfigDef declares them: each one's type and valid values.
 
 Facts from Kafka's AdminClientConfig, CommonClientConfigs, SslConfigs.addClientSslSupport and
-SaslConfigs.addClientSaslSupport (3.9 / 4.x); the last group are settings only kcli reads.
+SaslConfigs.addClientSaslSupport (4.4); the last group are settings only kcli reads.
 
 Behavior (ConfigDef.parseType and its validators):
 - Numbers are trimmed, then parsed as Java does (an optional sign and ASCII digits; no `_`);
@@ -141,6 +141,35 @@ DEFS: dict[str, SettingDef] = {
     "sasl.login.read.timeout.ms": _int(),
     "sasl.login.retry.backoff.max.ms": _long(),
     "sasl.login.retry.backoff.ms": _long(),
+    "sasl.oauthbearer.jwt.retriever.class": C,
+    "sasl.oauthbearer.jwt.validator.class": C,
+    "sasl.oauthbearer.scope": S,
+    "sasl.oauthbearer.client.credentials.client.id": S,
+    "sasl.oauthbearer.client.credentials.client.secret": P,
+    "sasl.oauthbearer.assertion.algorithm": SettingDef(Kind.STRING, choices=("ES256", "RS256"), case_insensitive=True),
+    "sasl.oauthbearer.assertion.claim.aud": S,
+    "sasl.oauthbearer.assertion.claim.exp.seconds": _int(0, 86400),
+    "sasl.oauthbearer.assertion.claim.iss": S,
+    "sasl.oauthbearer.assertion.claim.jti.include": B,
+    "sasl.oauthbearer.assertion.claim.nbf.seconds": _int(0, 3600),
+    "sasl.oauthbearer.assertion.claim.sub": S,
+    "sasl.oauthbearer.assertion.file": S,
+    "sasl.oauthbearer.assertion.private.key.file": S,
+    "sasl.oauthbearer.assertion.private.key.passphrase": P,
+    "sasl.oauthbearer.assertion.template.file": S,
+    "sasl.oauthbearer.scope.claim.name": S,
+    "sasl.oauthbearer.sub.claim.name": S,
+    "sasl.oauthbearer.token.endpoint.url": S,
+    "sasl.oauthbearer.jwks.endpoint.url": S,
+    "sasl.oauthbearer.jwks.endpoint.refresh.ms": _long(),
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms": _long(),
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms": _long(),
+    "sasl.oauthbearer.clock.skew.seconds": _int(),
+    "sasl.oauthbearer.allow.unverified.audience": B,
+    "sasl.oauthbearer.expected.audience": L,
+    "sasl.oauthbearer.allow.unverified.issuer": B,
+    "sasl.oauthbearer.expected.issuer": S,
+    "sasl.oauthbearer.header.urlencode": B,
     # read by kcli only
     "metadata.cluster.check.enable": B,
     "expected.cluster.id": S,
