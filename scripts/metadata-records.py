@@ -7,7 +7,8 @@
 `extract` reads metadata/src/main/resources/common/metadata/*.json of a Kafka source checkout and
 writes their facts (record names, api keys, versions, field names, types, tags, defaults, entity
 types; never the prose) to kcli/data/metadata_records.json. The Kafka version is read from the
-checkout's gradle.properties unless --kafka-version names it.
+checkout's gradle.properties unless --kafka-version names it. Record types the data file has and the
+checkout no longer defines (removed from Kafka, still in old logs) are kept.
 
 `generate` writes kcli/metadata/generated/records.py from that data file: one frozen dataclass per
 record type and version (`PartitionRecordV2`, ...), as kio's entity reader/writer expect them, and
@@ -111,6 +112,20 @@ def extract(source: Path, kafka_version: str | None) -> dict[str, Any]:
         records.append(record)
     records.sort(key=lambda r: r["apiKey"])
     return {"kafka": kafka_version, "schemaDir": SCHEMA_DIR, "records": records}
+
+
+def keep_removed(data: dict[str, Any], earlier: dict[str, Any]) -> dict[str, Any]:
+    """`data` plus the record types of `earlier` (the data file as it was) that the checkout no longer
+    defines: Kafka removes a type's schema once no supported version writes it, but logs written
+    before still hold it, so the reader keeps knowing it."""
+    present = {r["apiKey"] for r in data["records"]}
+    removed = [r for r in earlier.get("records", ()) if r["apiKey"] not in present]
+    if not removed:
+        return data
+    names = " and ".join(r["name"] for r in removed)
+    label = f'{data["kafka"]} ({names} from earlier releases)'
+    records = sorted([*data["records"], *removed], key=lambda r: r["apiKey"])
+    return {**data, "kafka": label, "records": records}
 
 
 def dump_data(data: dict[str, Any]) -> str:
@@ -348,7 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--check", action="store_true", help="only report whether the generated file is stale")
     args = parser.parse_args(argv)
     if args.command == "extract":
-        DATA.write_text(dump_data(extract(args.source, args.kafka_version)))
+        earlier = json.loads(DATA.read_text()) if DATA.exists() else {}
+        DATA.write_text(dump_data(keep_removed(extract(args.source, args.kafka_version), earlier)))
         print(f"wrote {DATA.relative_to(ROOT)}")
         return 0
     text = generate(json.loads(DATA.read_text()))

@@ -32,7 +32,7 @@ def test_only_classes_with_nested_structs_or_no_flexible_encoding_lack_a_compile
     missing = {cls.__name__ for key, cls in r.METADATA_RECORD_CLASSES.items() if values_reader(*key) is None}
     assert missing == {
         "RegisterBrokerRecordV0", "RegisterBrokerRecordV1", "RegisterBrokerRecordV2", "RegisterBrokerRecordV3",
-        "ClientQuotaRecordV0", "RegisterControllerRecordV0",
+        "RegisterBrokerRecordV4", "ClientQuotaRecordV0", "RegisterControllerRecordV0",
         "AccessControlRecordV0",  # its schema has no flexibleVersions
     }  # fmt: skip
     assert values_reader(99, 0) is None

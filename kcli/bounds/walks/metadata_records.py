@@ -194,6 +194,36 @@ def _w356b34687f(buf: Any, p: int, end: int) -> int:
     return p
 
 
+def _w2b1b9e0c87(buf: Any, p: int, end: int) -> int:
+    count, p = uvarint(buf, p)
+    if count > end - p:
+        raise too_many(count, p, end)
+    for _ in range(count):
+        tag, p = uvarint(buf, p)
+        size, p = uvarint(buf, p)
+        if size > end - p:
+            raise too_many(size, p, end)
+        if tag == 0 and _w1280f79093(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        if tag == 1 and _w1280f79093(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        if tag == 2 and _w4fe143ec60(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        if tag == 3 and _w4fe143ec60(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        p += size
+    return p
+
+
+def _w029f6ab88e(buf: Any, p: int, end: int) -> int:
+    p += 12
+    if buf[p]:
+        p = _w2b1b9e0c87(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
 def _w3dbbaab9ac(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
@@ -977,6 +1007,91 @@ def _w773f45e5de(buf: Any, p: int, end: int) -> int:
     return p
 
 
+def _w65dc8f7034(buf: Any, p: int, end: int) -> int:
+    count, p = uvarint(buf, p)
+    if count > end - p:
+        raise too_many(count, p, end)
+    for _ in range(count):
+        tag, p = uvarint(buf, p)
+        size, p = uvarint(buf, p)
+        if size > end - p:
+            raise too_many(size, p, end)
+        if tag == 0 and _w4fe143ec60(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        if tag == 1 and _w4fe143ec60(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        p += size
+    return p
+
+
+def _w59726936dd(buf: Any, p: int, end: int) -> int:
+    p += 29
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            p += 4
+            if buf[p]:
+                p = skip_tags(buf, p, end)
+            else:
+                p += 1
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            p += 4
+            if buf[p]:
+                p = skip_tags(buf, p, end)
+            else:
+                p += 1
+    v = buf[p]
+    if v < 128:
+        p += v or 1
+    else:
+        v, p = uvarint(buf, p)
+        if v:
+            p += v - 1
+    p += 2
+    if buf[p]:
+        p = _w65dc8f7034(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
 def _w0efa386a97(buf: Any, p: int, end: int) -> int:
     p += 21
     v = buf[p]
@@ -1143,6 +1258,7 @@ WALKS: dict[str, tuple[str, Walker]] = {
     "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV0": ("0ad50589676ba9dd", _w5972e6f3b0),
     "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV1": ("7e7ac600c990e38d", _w07093721e6),
     "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV2": ("6a19ee978fbf4219", _w356b34687f),
+    "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV3": ("5a1002b2756e0f28", _w029f6ab88e),
     "kcli.metadata.generated.records.ClearElrRecordV0": ("ee87578c08cd1df2", _w3dbbaab9ac),
     "kcli.metadata.generated.records.ClientQuotaRecordV0": ("37c4e10c447f1b85", _wf666f29574),
     "kcli.metadata.generated.records.ConfigRecordV0": ("548672ab7b276a2c", _w1f80d00405),
@@ -1162,6 +1278,7 @@ WALKS: dict[str, tuple[str, Walker]] = {
     "kcli.metadata.generated.records.RegisterBrokerRecordV1": ("5fe229fbf0f37d43", _we9a61c7868),
     "kcli.metadata.generated.records.RegisterBrokerRecordV2": ("dd7f71ce303dc573", _wc4a5ed0a27),
     "kcli.metadata.generated.records.RegisterBrokerRecordV3": ("77a63504edcb6f95", _w773f45e5de),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV4": ("efa56c9f8dfcfff2", _w59726936dd),
     "kcli.metadata.generated.records.RegisterControllerRecordV0": ("b5544abc8ca78e7f", _w0efa386a97),
     "kcli.metadata.generated.records.RemoveAccessControlEntryRecordV0": ("5235e951d7979c89", _wa5ac35f095),
     "kcli.metadata.generated.records.RemoveDelegationTokenRecordV0": ("73ec11a3612b3bee", _w3dbbaab9ac),

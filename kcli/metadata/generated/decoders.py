@@ -1263,6 +1263,84 @@ def read_BrokerRegistrationChangeRecordV2(buf: Any, pos: int) -> tuple[tuple[Any
     return (v_broker_id, v_broker_epoch, v_fenced, v_in_controlled_shutdown, v_log_dirs), pos - start
 
 
+def read_BrokerRegistrationChangeRecordV3(buf: Any, pos: int) -> tuple[tuple[Any, ...], int]:
+    """BrokerRegistrationChangeRecordV3 body -> its field values (kcli.metadata.fastdecode)."""
+    v_broker_id: Any
+    v_broker_epoch: Any
+    v_fenced: Any
+    v_in_controlled_shutdown: Any
+    v_log_dirs: Any
+    v_cordoned_log_dirs: Any
+    start = pos
+    v_broker_id, v_broker_epoch, = _RUN_iq.unpack_from(buf, pos)
+    pos += 12
+    v_fenced = 0
+    v_in_controlled_shutdown = 0
+    v_log_dirs = ()
+    v_cordoned_log_dirs = None
+    _tags = buf[pos]
+    if _tags < 0x80:
+        pos += 1
+    else:
+        _tags, pos = read_uvarint(buf, pos)
+    _last = -1
+    while _tags:
+        _tags -= 1
+        _tag = buf[pos]
+        if _tag < 0x80:
+            pos += 1
+        else:
+            _tag, pos = read_uvarint(buf, pos)
+        _size = buf[pos]
+        if _size < 0x80:
+            pos += 1
+        else:
+            _size, pos = read_uvarint(buf, pos)
+        if _tag <= _last:
+            raise NotCanonical('tags out of order')
+        _last = _tag
+        _stop = pos + _size
+        if _tag == 0:
+            (v_fenced,) = _S_b.unpack_from(buf, pos)
+            pos += 1
+        elif _tag == 1:
+            (v_in_controlled_shutdown,) = _S_b.unpack_from(buf, pos)
+            pos += 1
+        elif _tag == 2:
+            _n = buf[pos]
+            if _n < 0x80:
+                pos += 1
+            else:
+                _n, pos = read_uvarint(buf, pos)
+            if _n == 0:
+                raise NotCanonical('null array')
+            else:
+                _n -= 1
+                if pos + 16 * _n > len(buf):
+                    raise NotCanonical('array overruns')
+                v_log_dirs = tuple([shared_uuid(bytes(buf[p : p + 16])) for p in range(pos, pos + 16 * _n, 16)])
+                pos += 16 * _n
+        elif _tag == 3:
+            _n = buf[pos]
+            if _n < 0x80:
+                pos += 1
+            else:
+                _n, pos = read_uvarint(buf, pos)
+            if _n == 0:
+                v_cordoned_log_dirs = None
+            else:
+                _n -= 1
+                if pos + 16 * _n > len(buf):
+                    raise NotCanonical('array overruns')
+                v_cordoned_log_dirs = tuple([shared_uuid(bytes(buf[p : p + 16])) for p in range(pos, pos + 16 * _n, 16)])
+                pos += 16 * _n
+        else:
+            raise NotCanonical('unknown tagged field')
+        if pos != _stop:
+            raise NotCanonical('tagged field size')
+    return (v_broker_id, v_broker_epoch, v_fenced, v_in_controlled_shutdown, v_log_dirs, v_cordoned_log_dirs), pos - start
+
+
 def read_AccessControlEntryRecordV0(buf: Any, pos: int) -> tuple[tuple[Any, ...], int]:
     """AccessControlEntryRecordV0 body -> its field values (kcli.metadata.fastdecode)."""
     v_id: Any
@@ -1593,6 +1671,7 @@ READERS: dict[tuple[int, int], ValuesReader] = {
     (17, 0): read_BrokerRegistrationChangeRecordV0,
     (17, 1): read_BrokerRegistrationChangeRecordV1,
     (17, 2): read_BrokerRegistrationChangeRecordV2,
+    (17, 3): read_BrokerRegistrationChangeRecordV3,
     (18, 0): read_AccessControlEntryRecordV0,
     (19, 0): read_RemoveAccessControlEntryRecordV0,
     (20, 0): read_NoOpRecordV0,

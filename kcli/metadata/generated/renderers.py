@@ -116,6 +116,11 @@ def render_BrokerRegistrationChangeRecordV2(v: tuple[Any, ...]) -> str:
     return f'{{"brokerId":{a0},"brokerEpoch":{a1},"fenced":{a2},"inControlledShutdown":{a3},"logDirs":{"null" if a4 is None else "[" + ",".join(map(uuid_json, a4)) + "]"}}}'
 
 
+def render_BrokerRegistrationChangeRecordV3(v: tuple[Any, ...]) -> str:
+    a0, a1, a2, a3, a4, a5, = v
+    return f'{{"brokerId":{a0},"brokerEpoch":{a1},"fenced":{a2},"inControlledShutdown":{a3},"logDirs":{"null" if a4 is None else "[" + ",".join(map(uuid_json, a4)) + "]"},"cordonedLogDirs":{"null" if a5 is None else "[" + ",".join(map(uuid_json, a5)) + "]"}}}'
+
+
 def render_AccessControlEntryRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, a7, = v
     return f'{{"id":{uuid_json(a0)},"resourceType":{a1},"resourceName":{json_string(a2)},"patternType":{a3},"principal":{json_string(a4)},"host":{json_string(a5)},"operation":{a6},"permissionType":{a7}}}'
@@ -363,6 +368,20 @@ def lines_BrokerRegistrationChangeRecordV2(
     a0, _, a1, _, a2, _, a3, _, a4, b4, = spec
     for at, t in enumerate(records, offset):
         emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])},"logDirs":{("[]" if a4 == -2 else "[" + ",".join(map(U, t[a4:b4])) + "]")}}}{close}')
+
+
+def lines_BrokerRegistrationChangeRecordV3(
+    records: Iterable[tuple[Any, ...]],
+    offset: int,
+    emit: Callable[[str], Any],
+    before: str,
+    after: str,
+    close: str,
+    spec: tuple[int, ...],
+) -> None:
+    a0, _, a1, _, a2, _, a3, _, a4, b4, a5, b5, = spec
+    for at, t in enumerate(records, offset):
+        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])},"logDirs":{("[]" if a4 == -2 else "[" + ",".join(map(U, t[a4:b4])) + "]")},"cordonedLogDirs":{("null" if a5 == -1 else ("null" if a5 == -2 else "[" + ",".join(map(U, t[a5:b5])) + "]"))}}}{close}')
 
 
 def lines_RemoveAccessControlEntryRecordV0(
@@ -1365,6 +1384,7 @@ RENDERERS: dict[tuple[int, int], Callable[[tuple[Any, ...]], str]] = {
     (17, 0): render_BrokerRegistrationChangeRecordV0,
     (17, 1): render_BrokerRegistrationChangeRecordV1,
     (17, 2): render_BrokerRegistrationChangeRecordV2,
+    (17, 3): render_BrokerRegistrationChangeRecordV3,
     (18, 0): render_AccessControlEntryRecordV0,
     (19, 0): render_RemoveAccessControlEntryRecordV0,
     (20, 0): render_NoOpRecordV0,
@@ -1394,6 +1414,7 @@ LAYOUT_LINES: dict[tuple[int, int], Callable[..., None]] = {
     (17, 0): lines_BrokerRegistrationChangeRecordV0,
     (17, 1): lines_BrokerRegistrationChangeRecordV1,
     (17, 2): lines_BrokerRegistrationChangeRecordV2,
+    (17, 3): lines_BrokerRegistrationChangeRecordV3,
     (19, 0): lines_RemoveAccessControlEntryRecordV0,
     (21, 0): lines_ZkMigrationStateRecordV0,
     (29, 0): lines_UnregisterControllerRecordV0,
