@@ -545,60 +545,102 @@ def camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def _json_field(value: str, f: Field, redacted: bool) -> str:
-    """An f-string replacement field rendering `value` exactly as kcli.metadata.dump's converter and
-    JSON encoder spell it."""
+def _json_expr(value: str, f: Field, redacted: bool) -> str:
+    """A Python expression spelling `value` exactly as kcli.metadata.dump's converter and JSON
+    encoder do (a str)."""
     if redacted:
-        return '"[redacted]"'
+        return """'"[redacted]"'"""
     kafka_type = f.kafka_type
     if f.array:
         item = {"string": "json_string", "uuid": "uuid_json"}.get(kafka_type, "str")
         text = f'"[" + ",".join(map({item}, {value})) + "]"'
     elif kafka_type in ("int8", "int16", "int32", "int64", "uint16"):
-        return "{" + value + "}"
+        return f"str({value})"
     elif kafka_type == "bool":
-        text = f'"true" if {value} else "false"'
+        text = f'("true" if {value} else "false")'
     elif kafka_type == "string":
         text = f"json_string({value})"
     elif kafka_type == "uuid":
-        return "{uuid_json(" + value + ")}"
+        return f"uuid_json({value})"
     elif kafka_type == "bytes":
         text = f"bytes_json({value})"
     else:  # float64: the encoder's own spelling (NaN, Infinity, repr)
         text = f"encode({value})"
     if f.nullable or f.array:
-        text = f'"null" if {value} is None else {text}'
-    return "{" + text + "}"
+        text = f'("null" if {value} is None else {text})'
+    return text
+
+
+def _json_field(value: str, f: Field, redacted: bool) -> str:
+    """An f-string replacement field rendering `value` (see `_json_expr`)."""
+    if redacted:
+        return '"[redacted]"'
+    if not redacted and f.kafka_type in ("int8", "int16", "int32", "int64", "uint16") and not f.array:
+        return "{" + value + "}"
+    if not redacted and f.kafka_type == "uuid" and not f.array:
+        return "{uuid_json(" + value + ")}"
+    return "{" + _json_expr(value, f, redacted) + "}"
+
+
+def _differs(value: str, f: Field) -> str:
+    """The condition on which tagged field `f` holding `value` is written: not at its default."""
+    if f.default is None:
+        return f"{value} is not None"
+    if f.array and f.default == ():
+        return f"{value}"  # a non-empty tuple (a nullable one with a default of () is not in any schema)
+    return f"{value} != {_literal(f.default)}"
+
+
+def _not_null(f: Field) -> Field:
+    """A tagged field whose default is null, as spelled once `_differs` found it is not null."""
+    return dataclasses.replace(f, nullable=False) if f.default is None else f
+
+
+def _key(f: Field, first: bool) -> str:
+    return ("" if first else ",") + f'"{camel(f.name)}":'
+
+
+def _object_text(parts: list[tuple[Field, str, str | None]], *, braces: bool = True) -> str:
+    """The body of an f-string spelling one JSON object: `parts` are (field, its replacement field,
+    None) for a field always written, or (field, an expression of its text, the condition on which
+    it is written) for a tagged field, which Kafka's JsonConverter writes only when it is not at its
+    default. A written tagged field brings its own comma, so the first field must not be tagged;
+    without `braces` every field brings one (the caller drops the first and adds the braces)."""
+    if braces and parts and parts[0][2] is not None:
+        raise model.SchemaError(f"{parts[0][0].name}: the first field is tagged (use braces=False)")
+    out = []
+    for index, (f, text, condition) in enumerate(parts):
+        if condition is None:
+            out.append(_key(f, braces and index == 0) + text)
+        else:
+            out.append("{(" + _literal(_key(f, False)) + f" + {text}) if {condition} else ''}}")
+    return "{{" + "".join(out) + "}}" if braces else "".join(out)
 
 
 LAYOUT_TYPES = ("int8", "int16", "int32", "int64", "uuid")
 
 
-def _json_literal(value: Any) -> str:
-    import json
-
-    return json.dumps(list(value) if isinstance(value, tuple) else value, separators=(",", ":"))
-
-
-def _layout_field(f: Field, a: str, b: str) -> str:
-    """An f-string replacement field spelling field `f` of a layout's items `t` as the JSON encoder
-    would; `a`, `b` name the layout's spec of the field (see `layout_lines`)."""
-    default = (
-        '"' + _json_literal(f.default) + '"'
-    )  # a Python literal in double quotes (the f-string uses single)
-    assert "\\" not in default and default.count('"') == 2, default
+def _layout_part(f: Field, a: str, b: str) -> tuple[Field, str, str | None]:
+    """Field `f` of a layout's items `t` for `_object_text`, spelled as the JSON encoder would;
+    `a`, `b` name the layout's spec of the field (see `layout_lines`): -1 a null array, -2 an
+    absent tagged field (not written: it is at its default)."""
     if f.array:
         # directories: too many distinct arrays to keep their text; replica sets and ISRs repeat
         text = f'"[" + ",".join(map(U, t[{a}:{b}])) + "]"' if f.kafka_type == "uuid" else f"A(t[{a}:{b}])"
         if f.tag is not None:
-            text = f"({default} if {a} == -2 else {text})"
+            if f.default is None:
+                return f, text, f"{a} >= 0"
+            if f.default == ():
+                return f, text, f"{a} >= 0 and {b} > {a}"
+            raise model.SchemaError(f"{f.name}: a tagged array with the default {f.default!r}")
         if f.nullable:
             text = f'("null" if {a} == -1 else {text})'
-        return "{" + text + "}"
-    text = f"U(t[{a}])" if f.kafka_type == "uuid" else f"t[{a}]"
-    if f.tag is not None:
-        text = f"({default} if {a} == -2 else {text})"
-    return "{" + text + "}"
+        return f, "{" + text + "}", None
+    if f.tag is None:
+        return f, "{U(t[" + a + "])}" if f.kafka_type == "uuid" else "{t[" + a + "]}", None
+    if f.kafka_type == "uuid":
+        return f, f"U(t[{a}])", f"{a} != -2 and t[{a}] != ZERO_UUID"
+    return f, f"str(t[{a}])", f"{a} != -2 and t[{a}] != {_literal(f.default)}"
 
 
 def layout_lines() -> tuple[list[str], list[str]]:
@@ -613,9 +655,7 @@ def layout_lines() -> tuple[list[str], list[str]]:
         if not fields or any(f.kafka_type not in LAYOUT_TYPES for f in fields):
             continue
         names = [(f"a{index}", f"b{index}") for index in range(len(fields))]
-        parts = ",".join(
-            f'"{camel(f.name)}":' + _layout_field(f, a, b) for (a, b), f in zip(names, fields, strict=True)
-        )
+        parts = _object_text([_layout_part(f, a, b) for (a, b), f in zip(names, fields, strict=True)])
         used = {n for pair in names for n in pair if re.search(rf"\b{n}\b", parts)}
         unpack = ", ".join(n if n in used else "_" for pair in names for n in pair)
         functions.append(
@@ -625,7 +665,7 @@ def layout_lines() -> tuple[list[str], list[str]]:
             ") -> None:\n"
             f"    {unpack}, = spec\n"
             "    for at, t in enumerate(records, offset):\n"
-            f"        emit(f'{{before}}{{at}}{{after}}{{{{{parts}}}}}{{close}}')\n"
+            f"        emit(f'''{{before}}{{at}}{{after}}{parts}{{close}}''')\n"
         )
         table.append(f"    ({key}, {version}): lines_{cls.__name__},")
     return functions, table
@@ -670,21 +710,26 @@ def spelled_lines() -> tuple[list[str], list[str]]:
                 layout = Layout(family, key)
             except (KeyError, StopIteration):
                 continue
-            parts = []
+            parts: list[tuple[Field, str, str | None]] = []
             for source in layout.sources:
-                cache = "R" if source.field.kafka_type == "uuid" else "N"
+                f = source.field
+                cache = "R" if f.kafka_type == "uuid" else "N"
                 if source.kind == "value":
-                    text = f"{{{cache}[t[{source.slot}]]}}"
+                    if f.tag is None:
+                        parts.append((f, f"{{{cache}[t[{source.slot}]]}}", None))
+                    else:
+                        zero = "ZERO_UUID" if f.kafka_type == "uuid" else _literal(f.default)
+                        parts.append((f, f"{cache}[t[{source.slot}]]", f"t[{source.slot}] != {zero}"))
                 elif source.kind == "items":
-                    cells = (
-                        f"{{{cache}[t[{at}]]}}" for at in range(source.slot, source.slot + source.length)
-                    )
-                    text = "[" + ",".join(cells) + "]"
-                elif source.kind == "null":
-                    text = "null"
-                else:
-                    text = _json_literal(source.field.default).replace("{", "{{").replace("}", "}}")
-                parts.append(f'"{camel(source.field.name)}":{text}')
+                    if f.tag is not None and f.default == () and source.length == 0:
+                        continue  # an empty array at its default: not written
+                    cells = (f"{{{cache}[t[{at}]]}}" for at in range(source.slot, source.slot + source.length))
+                    parts.append((f, "[" + ",".join(cells) + "]", None))
+                elif source.kind == "null" and f.tag is None:
+                    parts.append((f, "null", None))
+                elif source.kind not in ("null", "default"):
+                    raise model.SchemaError(f"{f.name}: a layout source of kind {source.kind}")
+                # a null tagged array (default null) and an absent tagged field are not written
             name = f"lines_{cls.__name__}_{'_'.join(map(str, key))}"
             functions.append(
                 f"def {name}(\n"
@@ -692,7 +737,7 @@ def spelled_lines() -> tuple[list[str], list[str]]:
                 "    before: str,\n    after: str,\n    close: str,\n"
                 ") -> None:\n"
                 "    for at, t in enumerate(records, offset):\n"
-                f"        emit(f'{{before}}{{at}}{{after}}{{{{{','.join(parts)}}}}}{{close}}')\n"
+                f"        emit(f'''{{before}}{{at}}{{after}}{_object_text(parts)}{{close}}''')\n"
             )
             table.append(f"    ({api_key}, {version}, {key}): {name},")
     return functions, table
@@ -707,12 +752,17 @@ def renderers_module() -> str:
             f"_a{index}" if (record, f.name) in REDACTED else f"a{index}" for index, f in enumerate(fields)
         ]
         parts = [
-            f'"{camel(f.name)}":' + _json_field(name, f, (record, f.name) in REDACTED)
+            (f, _json_field(name, f, (record, f.name) in REDACTED), None)
+            if f.tag is None
+            else (f, _json_expr(name, _not_null(f), (record, f.name) in REDACTED), _differs(name, f))
             for name, f in zip(names, fields, strict=True)
         ]
         head = f"def render_{cls.__name__}(v: tuple[Any, ...]) -> str:\n"
-        if names:
-            body = f"    {', '.join(names)}, = v\n    return f'{{{{{','.join(parts)}}}}}'\n"
+        if names and parts[0][2] is not None:  # a tagged first field: every field brings a comma
+            text = _object_text(parts, braces=False)
+            body = f"    {', '.join(names)}, = v\n    return '{{' + f'''{text}'''[1:] + '}}'\n"
+        elif names:
+            body = f"    {', '.join(names)}, = v\n    return f'''{_object_text(parts)}'''\n"
         else:
             body = "    return '{}'\n"
         functions.append(head + body)
@@ -731,6 +781,7 @@ def renderers_module() -> str:
         + "from collections.abc import Callable, Iterable\n"
         + "from typing import Any\n\n"
         + f"from kcli.metadata.dump import {', '.join(sorted([*used, 'int_array_text', 'int_text', 'raw_uuid_text']))}\n\n"
+        + "ZERO_UUID = bytes(16)  # a uuid field's default (Kafka's Uuid.ZERO_UUID)\n"
         + "U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text\n"
         + "A = int_array_text.__getitem__  # a tuple of ints -> its JSON text\n"
         + "N = int_text  # an int -> its JSON text\n"

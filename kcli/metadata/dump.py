@@ -45,22 +45,43 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def tagged_default(field: dataclasses.Field[Any]) -> tuple[bool, Any]:
+    """(True, its default) for a tagged field: Kafka's JsonConverter writes a tagged field only when
+    its value differs from the default, as the wire format leaves such a field out."""
+    if "tag" not in field.metadata:
+        return False, None
+    if field.default_factory is not dataclasses.MISSING:
+        return True, field.default_factory()
+    return True, field.default
+
+
 @functools.cache
 def converter(cls: type) -> Callable[[Any], dict[str, Any]]:
-    """A function record -> JSON-ready dict for one record class."""
+    """A function record -> JSON-ready dict for one record class, with the fields Kafka's
+    JsonConverter writes (tagged fields only when not at their default)."""
     record_name = getattr(cls, "__record_name__", cls.__name__)
-    plan: list[tuple[str, str, bool, bool]] = []  # attribute, key, needs conversion, redacted
+    plan: list[tuple[str, str, bool, bool, bool, Any]] = []
     for field in dataclasses.fields(cls):
         kafka_type = field.metadata.get("kafka_type")
         simple = kafka_type in ("int8", "int16", "int32", "int64", "uint16", "float64", "bool", "string")
+        tagged, default = tagged_default(field)
         plan.append(
-            (field.name, camel(field.name), not simple, (record_name, field.name) in _REDACTED_FIELDS)
+            (
+                field.name,
+                camel(field.name),
+                not simple,
+                (record_name, field.name) in _REDACTED_FIELDS,
+                tagged,
+                default,
+            )
         )
 
     def convert(record: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for attribute, key, complex_value, redacted in plan:
+        for attribute, key, complex_value, redacted, tagged, default in plan:
             value = getattr(record, attribute)
+            if tagged and value == default:
+                continue
             if redacted:
                 out[key] = "[redacted]"
             elif complex_value:

@@ -376,3 +376,27 @@ def test_bad_crc_inside_a_run_of_noop_batches(skip: bool) -> None:
     assert offsets == [2, 3, 4, 5, 7, 8, 9]
     assert (reader.stats.batches, reader.stats.skipped_batches, reader.stats.records) == (9, 1, 7)
     assert (reader.last_good_offset, reader.last_timestamp) == (9, 9)
+
+
+def test_json_dump_leaves_out_tagged_fields_at_their_default() -> None:
+    """Kafka's generated JsonConverter writes a tagged field only when it differs from its default
+    (as the wire format leaves it out): a leader change alone prints no isr, replicas, ... keys."""
+    from kcli.metadata.dump import _encode, converter, json_formatter
+
+    cls: Any = r.METADATA_RECORD_CLASSES[(5, 0)]
+    topic = uuid.UUID(int=7)
+    alone = cls(partition_id=i32(3), topic_id=topic, leader=i32(2))
+    spelled = '{"partitionId":3,"topicId":"AAAAAAAAAAAAAAAAAAAABw","leader":2}'
+    every = cls(partition_id=i32(3), topic_id=topic, isr=(i32(1),), leader=i32(-2), replicas=(i32(1),),
+                removing_replicas=(), adding_replicas=(), leader_recovery_state=i8(1))  # fmt: skip
+    every_spelled = (
+        '{"partitionId":3,"topicId":"AAAAAAAAAAAAAAAAAAAABw","isr":[1],"replicas":[1],'
+        '"removingReplicas":[],"addingReplicas":[],"leaderRecoveryState":1}'
+    )
+    render = json_formatter(5, 0)
+    assert render is not None
+    for record, text in ((alone, spelled), (every, every_spelled)):
+        assert _encode(converter(cls)(record)) == text
+        body = encode_body(record)
+        decoded, _size = metadata_body_reader(5, 0)(body, 0)  # type: ignore[misc]
+        assert render(values_of(decoded)) == text

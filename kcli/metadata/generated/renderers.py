@@ -10,6 +10,7 @@ from typing import Any
 
 from kcli.metadata.dump import int_array_text, int_text, json_string, raw_uuid_text, uuid_json
 
+ZERO_UUID = bytes(16)  # a uuid field's default (Kafka's Uuid.ZERO_UUID)
 U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text
 A = int_array_text.__getitem__  # a tuple of ints -> its JSON text
 N = int_text  # an int -> its JSON text
@@ -18,117 +19,117 @@ R = raw_uuid_text  # a uuid's 16 raw bytes -> its JSON text (subscripted)
 
 def render_UnregisterBrokerRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, = v
-    return f'{{"brokerId":{a0},"brokerEpoch":{a1}}}'
+    return f'''{{"brokerId":{a0},"brokerEpoch":{a1}}}'''
 
 
 def render_TopicRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, = v
-    return f'{{"name":{json_string(a0)},"topicId":{uuid_json(a1)}}}'
+    return f'''{{"name":{json_string(a0)},"topicId":{uuid_json(a1)}}}'''
 
 
 def render_PartitionRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, = v
-    return f'{{"partitionId":{a0},"topicId":{uuid_json(a1)},"replicas":{"null" if a2 is None else "[" + ",".join(map(str, a2)) + "]"},"isr":{"null" if a3 is None else "[" + ",".join(map(str, a3)) + "]"},"removingReplicas":{"null" if a4 is None else "[" + ",".join(map(str, a4)) + "]"},"addingReplicas":{"null" if a5 is None else "[" + ",".join(map(str, a5)) + "]"},"leader":{a6},"leaderRecoveryState":{a7},"leaderEpoch":{a8},"partitionEpoch":{a9}}}'
+    return f'''{{"partitionId":{a0},"topicId":{uuid_json(a1)},"replicas":{("null" if a2 is None else "[" + ",".join(map(str, a2)) + "]")},"isr":{("null" if a3 is None else "[" + ",".join(map(str, a3)) + "]")},"removingReplicas":{("null" if a4 is None else "[" + ",".join(map(str, a4)) + "]")},"addingReplicas":{("null" if a5 is None else "[" + ",".join(map(str, a5)) + "]")},"leader":{a6}{(',"leaderRecoveryState":' + str(a7)) if a7 != 0 else ''},"leaderEpoch":{a8},"partitionEpoch":{a9}}}'''
 
 
 def render_PartitionRecordV1(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, = v
-    return f'{{"partitionId":{a0},"topicId":{uuid_json(a1)},"replicas":{"null" if a2 is None else "[" + ",".join(map(str, a2)) + "]"},"isr":{"null" if a3 is None else "[" + ",".join(map(str, a3)) + "]"},"removingReplicas":{"null" if a4 is None else "[" + ",".join(map(str, a4)) + "]"},"addingReplicas":{"null" if a5 is None else "[" + ",".join(map(str, a5)) + "]"},"leader":{a6},"leaderRecoveryState":{a7},"leaderEpoch":{a8},"partitionEpoch":{a9},"directories":{"null" if a10 is None else "[" + ",".join(map(uuid_json, a10)) + "]"}}}'
+    return f'''{{"partitionId":{a0},"topicId":{uuid_json(a1)},"replicas":{("null" if a2 is None else "[" + ",".join(map(str, a2)) + "]")},"isr":{("null" if a3 is None else "[" + ",".join(map(str, a3)) + "]")},"removingReplicas":{("null" if a4 is None else "[" + ",".join(map(str, a4)) + "]")},"addingReplicas":{("null" if a5 is None else "[" + ",".join(map(str, a5)) + "]")},"leader":{a6}{(',"leaderRecoveryState":' + str(a7)) if a7 != 0 else ''},"leaderEpoch":{a8},"partitionEpoch":{a9},"directories":{("null" if a10 is None else "[" + ",".join(map(uuid_json, a10)) + "]")}}}'''
 
 
 def render_PartitionRecordV2(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, = v
-    return f'{{"partitionId":{a0},"topicId":{uuid_json(a1)},"replicas":{"null" if a2 is None else "[" + ",".join(map(str, a2)) + "]"},"isr":{"null" if a3 is None else "[" + ",".join(map(str, a3)) + "]"},"removingReplicas":{"null" if a4 is None else "[" + ",".join(map(str, a4)) + "]"},"addingReplicas":{"null" if a5 is None else "[" + ",".join(map(str, a5)) + "]"},"leader":{a6},"leaderRecoveryState":{a7},"leaderEpoch":{a8},"partitionEpoch":{a9},"directories":{"null" if a10 is None else "[" + ",".join(map(uuid_json, a10)) + "]"},"eligibleLeaderReplicas":{"null" if a11 is None else "[" + ",".join(map(str, a11)) + "]"},"lastKnownElr":{"null" if a12 is None else "[" + ",".join(map(str, a12)) + "]"}}}'
+    return f'''{{"partitionId":{a0},"topicId":{uuid_json(a1)},"replicas":{("null" if a2 is None else "[" + ",".join(map(str, a2)) + "]")},"isr":{("null" if a3 is None else "[" + ",".join(map(str, a3)) + "]")},"removingReplicas":{("null" if a4 is None else "[" + ",".join(map(str, a4)) + "]")},"addingReplicas":{("null" if a5 is None else "[" + ",".join(map(str, a5)) + "]")},"leader":{a6}{(',"leaderRecoveryState":' + str(a7)) if a7 != 0 else ''},"leaderEpoch":{a8},"partitionEpoch":{a9},"directories":{("null" if a10 is None else "[" + ",".join(map(uuid_json, a10)) + "]")}{(',"eligibleLeaderReplicas":' + ("null" if a11 is None else "[" + ",".join(map(str, a11)) + "]")) if a11 is not None else ''}{(',"lastKnownElr":' + ("null" if a12 is None else "[" + ",".join(map(str, a12)) + "]")) if a12 is not None else ''}}}'''
 
 
 def render_ConfigRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, = v
-    return f'{{"resourceType":{a0},"resourceName":{json_string(a1)},"name":{json_string(a2)},"value":{"null" if a3 is None else json_string(a3)}}}'
+    return f'''{{"resourceType":{a0},"resourceName":{json_string(a1)},"name":{json_string(a2)},"value":{("null" if a3 is None else json_string(a3))}}}'''
 
 
 def render_PartitionChangeRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, a7, = v
-    return f'{{"partitionId":{a0},"topicId":{uuid_json(a1)},"isr":{"null" if a2 is None else "[" + ",".join(map(str, a2)) + "]"},"leader":{a3},"replicas":{"null" if a4 is None else "[" + ",".join(map(str, a4)) + "]"},"removingReplicas":{"null" if a5 is None else "[" + ",".join(map(str, a5)) + "]"},"addingReplicas":{"null" if a6 is None else "[" + ",".join(map(str, a6)) + "]"},"leaderRecoveryState":{a7}}}'
+    return f'''{{"partitionId":{a0},"topicId":{uuid_json(a1)}{(',"isr":' + ("null" if a2 is None else "[" + ",".join(map(str, a2)) + "]")) if a2 is not None else ''}{(',"leader":' + str(a3)) if a3 != -2 else ''}{(',"replicas":' + ("null" if a4 is None else "[" + ",".join(map(str, a4)) + "]")) if a4 is not None else ''}{(',"removingReplicas":' + ("null" if a5 is None else "[" + ",".join(map(str, a5)) + "]")) if a5 is not None else ''}{(',"addingReplicas":' + ("null" if a6 is None else "[" + ",".join(map(str, a6)) + "]")) if a6 is not None else ''}{(',"leaderRecoveryState":' + str(a7)) if a7 != -1 else ''}}}'''
 
 
 def render_PartitionChangeRecordV1(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, a7, a8, = v
-    return f'{{"partitionId":{a0},"topicId":{uuid_json(a1)},"isr":{"null" if a2 is None else "[" + ",".join(map(str, a2)) + "]"},"leader":{a3},"replicas":{"null" if a4 is None else "[" + ",".join(map(str, a4)) + "]"},"removingReplicas":{"null" if a5 is None else "[" + ",".join(map(str, a5)) + "]"},"addingReplicas":{"null" if a6 is None else "[" + ",".join(map(str, a6)) + "]"},"leaderRecoveryState":{a7},"directories":{"null" if a8 is None else "[" + ",".join(map(uuid_json, a8)) + "]"}}}'
+    return f'''{{"partitionId":{a0},"topicId":{uuid_json(a1)}{(',"isr":' + ("null" if a2 is None else "[" + ",".join(map(str, a2)) + "]")) if a2 is not None else ''}{(',"leader":' + str(a3)) if a3 != -2 else ''}{(',"replicas":' + ("null" if a4 is None else "[" + ",".join(map(str, a4)) + "]")) if a4 is not None else ''}{(',"removingReplicas":' + ("null" if a5 is None else "[" + ",".join(map(str, a5)) + "]")) if a5 is not None else ''}{(',"addingReplicas":' + ("null" if a6 is None else "[" + ",".join(map(str, a6)) + "]")) if a6 is not None else ''}{(',"leaderRecoveryState":' + str(a7)) if a7 != -1 else ''}{(',"directories":' + ("null" if a8 is None else "[" + ",".join(map(uuid_json, a8)) + "]")) if a8 is not None else ''}}}'''
 
 
 def render_PartitionChangeRecordV2(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, = v
-    return f'{{"partitionId":{a0},"topicId":{uuid_json(a1)},"isr":{"null" if a2 is None else "[" + ",".join(map(str, a2)) + "]"},"leader":{a3},"replicas":{"null" if a4 is None else "[" + ",".join(map(str, a4)) + "]"},"removingReplicas":{"null" if a5 is None else "[" + ",".join(map(str, a5)) + "]"},"addingReplicas":{"null" if a6 is None else "[" + ",".join(map(str, a6)) + "]"},"leaderRecoveryState":{a7},"directories":{"null" if a8 is None else "[" + ",".join(map(uuid_json, a8)) + "]"},"eligibleLeaderReplicas":{"null" if a9 is None else "[" + ",".join(map(str, a9)) + "]"},"lastKnownElr":{"null" if a10 is None else "[" + ",".join(map(str, a10)) + "]"}}}'
+    return f'''{{"partitionId":{a0},"topicId":{uuid_json(a1)}{(',"isr":' + ("null" if a2 is None else "[" + ",".join(map(str, a2)) + "]")) if a2 is not None else ''}{(',"leader":' + str(a3)) if a3 != -2 else ''}{(',"replicas":' + ("null" if a4 is None else "[" + ",".join(map(str, a4)) + "]")) if a4 is not None else ''}{(',"removingReplicas":' + ("null" if a5 is None else "[" + ",".join(map(str, a5)) + "]")) if a5 is not None else ''}{(',"addingReplicas":' + ("null" if a6 is None else "[" + ",".join(map(str, a6)) + "]")) if a6 is not None else ''}{(',"leaderRecoveryState":' + str(a7)) if a7 != -1 else ''}{(',"directories":' + ("null" if a8 is None else "[" + ",".join(map(uuid_json, a8)) + "]")) if a8 is not None else ''}{(',"eligibleLeaderReplicas":' + ("null" if a9 is None else "[" + ",".join(map(str, a9)) + "]")) if a9 is not None else ''}{(',"lastKnownElr":' + ("null" if a10 is None else "[" + ",".join(map(str, a10)) + "]")) if a10 is not None else ''}}}'''
 
 
 def render_FenceBrokerRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, = v
-    return f'{{"id":{a0},"epoch":{a1}}}'
+    return f'''{{"id":{a0},"epoch":{a1}}}'''
 
 
 def render_UnfenceBrokerRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, = v
-    return f'{{"id":{a0},"epoch":{a1}}}'
+    return f'''{{"id":{a0},"epoch":{a1}}}'''
 
 
 def render_RemoveTopicRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"topicId":{uuid_json(a0)}}}'
+    return f'''{{"topicId":{uuid_json(a0)}}}'''
 
 
 def render_DelegationTokenRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, = v
-    return f'{{"owner":{json_string(a0)},"requester":{json_string(a1)},"renewers":{"null" if a2 is None else "[" + ",".join(map(json_string, a2)) + "]"},"issueTimestamp":{a3},"maxTimestamp":{a4},"expirationTimestamp":{a5},"tokenId":{json_string(a6)}}}'
+    return f'''{{"owner":{json_string(a0)},"requester":{json_string(a1)},"renewers":{("null" if a2 is None else "[" + ",".join(map(json_string, a2)) + "]")},"issueTimestamp":{a3},"maxTimestamp":{a4},"expirationTimestamp":{a5},"tokenId":{json_string(a6)}}}'''
 
 
 def render_UserScramCredentialRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, _a2, _a3, _a4, a5, = v
-    return f'{{"name":{json_string(a0)},"mechanism":{a1},"salt":"[redacted]","storedKey":"[redacted]","serverKey":"[redacted]","iterations":{a5}}}'
+    return f'''{{"name":{json_string(a0)},"mechanism":{a1},"salt":"[redacted]","storedKey":"[redacted]","serverKey":"[redacted]","iterations":{a5}}}'''
 
 
 def render_FeatureLevelRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, = v
-    return f'{{"name":{json_string(a0)},"featureLevel":{a1}}}'
+    return f'''{{"name":{json_string(a0)},"featureLevel":{a1}}}'''
 
 
 def render_ProducerIdsRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, a2, = v
-    return f'{{"brokerId":{a0},"brokerEpoch":{a1},"nextProducerId":{a2}}}'
+    return f'''{{"brokerId":{a0},"brokerEpoch":{a1},"nextProducerId":{a2}}}'''
 
 
 def render_RemoveFeatureLevelRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"name":{json_string(a0)}}}'
+    return f'''{{"name":{json_string(a0)}}}'''
 
 
 def render_BrokerRegistrationChangeRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, a2, = v
-    return f'{{"brokerId":{a0},"brokerEpoch":{a1},"fenced":{a2}}}'
+    return f'''{{"brokerId":{a0},"brokerEpoch":{a1}{(',"fenced":' + str(a2)) if a2 != 0 else ''}}}'''
 
 
 def render_BrokerRegistrationChangeRecordV1(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, = v
-    return f'{{"brokerId":{a0},"brokerEpoch":{a1},"fenced":{a2},"inControlledShutdown":{a3}}}'
+    return f'''{{"brokerId":{a0},"brokerEpoch":{a1}{(',"fenced":' + str(a2)) if a2 != 0 else ''}{(',"inControlledShutdown":' + str(a3)) if a3 != 0 else ''}}}'''
 
 
 def render_BrokerRegistrationChangeRecordV2(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, = v
-    return f'{{"brokerId":{a0},"brokerEpoch":{a1},"fenced":{a2},"inControlledShutdown":{a3},"logDirs":{"null" if a4 is None else "[" + ",".join(map(uuid_json, a4)) + "]"}}}'
+    return f'''{{"brokerId":{a0},"brokerEpoch":{a1}{(',"fenced":' + str(a2)) if a2 != 0 else ''}{(',"inControlledShutdown":' + str(a3)) if a3 != 0 else ''}{(',"logDirs":' + ("null" if a4 is None else "[" + ",".join(map(uuid_json, a4)) + "]")) if a4 else ''}}}'''
 
 
 def render_BrokerRegistrationChangeRecordV3(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, = v
-    return f'{{"brokerId":{a0},"brokerEpoch":{a1},"fenced":{a2},"inControlledShutdown":{a3},"logDirs":{"null" if a4 is None else "[" + ",".join(map(uuid_json, a4)) + "]"},"cordonedLogDirs":{"null" if a5 is None else "[" + ",".join(map(uuid_json, a5)) + "]"}}}'
+    return f'''{{"brokerId":{a0},"brokerEpoch":{a1}{(',"fenced":' + str(a2)) if a2 != 0 else ''}{(',"inControlledShutdown":' + str(a3)) if a3 != 0 else ''}{(',"logDirs":' + ("null" if a4 is None else "[" + ",".join(map(uuid_json, a4)) + "]")) if a4 else ''}{(',"cordonedLogDirs":' + ("null" if a5 is None else "[" + ",".join(map(uuid_json, a5)) + "]")) if a5 is not None else ''}}}'''
 
 
 def render_AccessControlEntryRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, a2, a3, a4, a5, a6, a7, = v
-    return f'{{"id":{uuid_json(a0)},"resourceType":{a1},"resourceName":{json_string(a2)},"patternType":{a3},"principal":{json_string(a4)},"host":{json_string(a5)},"operation":{a6},"permissionType":{a7}}}'
+    return f'''{{"id":{uuid_json(a0)},"resourceType":{a1},"resourceName":{json_string(a2)},"patternType":{a3},"principal":{json_string(a4)},"host":{json_string(a5)},"operation":{a6},"permissionType":{a7}}}'''
 
 
 def render_RemoveAccessControlEntryRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"id":{uuid_json(a0)}}}'
+    return f'''{{"id":{uuid_json(a0)}}}'''
 
 
 def render_NoOpRecordV0(v: tuple[Any, ...]) -> str:
@@ -137,17 +138,17 @@ def render_NoOpRecordV0(v: tuple[Any, ...]) -> str:
 
 def render_ZkMigrationStateRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"zkMigrationState":{a0}}}'
+    return f'''{{"zkMigrationState":{a0}}}'''
 
 
 def render_RemoveUserScramCredentialRecordV0(v: tuple[Any, ...]) -> str:
     a0, a1, = v
-    return f'{{"name":{json_string(a0)},"mechanism":{a1}}}'
+    return f'''{{"name":{json_string(a0)},"mechanism":{a1}}}'''
 
 
 def render_BeginTransactionRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"name":{"null" if a0 is None else json_string(a0)}}}'
+    return '{' + f'''{(',"name":' + json_string(a0)) if a0 is not None else ''}'''[1:] + '}'
 
 
 def render_EndTransactionRecordV0(v: tuple[Any, ...]) -> str:
@@ -156,22 +157,22 @@ def render_EndTransactionRecordV0(v: tuple[Any, ...]) -> str:
 
 def render_AbortTransactionRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"reason":{"null" if a0 is None else json_string(a0)}}}'
+    return '{' + f'''{(',"reason":' + json_string(a0)) if a0 is not None else ''}'''[1:] + '}'
 
 
 def render_RemoveDelegationTokenRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"tokenId":{json_string(a0)}}}'
+    return f'''{{"tokenId":{json_string(a0)}}}'''
 
 
 def render_ClearElrRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"topicName":{json_string(a0)}}}'
+    return f'''{{"topicName":{json_string(a0)}}}'''
 
 
 def render_UnregisterControllerRecordV0(v: tuple[Any, ...]) -> str:
     a0, = v
-    return f'{{"controllerId":{a0}}}'
+    return f'''{{"controllerId":{a0}}}'''
 
 
 def lines_UnregisterBrokerRecordV0(
@@ -185,7 +186,7 @@ def lines_UnregisterBrokerRecordV0(
 ) -> None:
     a0, _, a1, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]}}}{close}')
+        emit(f'''{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]}}}{close}''')
 
 
 def lines_PartitionRecordV0(
@@ -199,7 +200,7 @@ def lines_PartitionRecordV0(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, b3, a4, b4, a5, b5, a6, _, a7, _, a8, _, a9, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]}{(',"leaderRecoveryState":' + str(t[a7])) if a7 != -2 and t[a7] != 0 else ''},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]}}}{close}''')
 
 
 def lines_PartitionRecordV1(
@@ -213,7 +214,7 @@ def lines_PartitionRecordV1(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, b3, a4, b4, a5, b5, a6, _, a7, _, a8, _, a9, _, a10, b10, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{"[" + ",".join(map(U, t[a10:b10])) + "]"}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]}{(',"leaderRecoveryState":' + str(t[a7])) if a7 != -2 and t[a7] != 0 else ''},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{"[" + ",".join(map(U, t[a10:b10])) + "]"}}}{close}''')
 
 
 def lines_PartitionRecordV2(
@@ -227,7 +228,7 @@ def lines_PartitionRecordV2(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, b3, a4, b4, a5, b5, a6, _, a7, _, a8, _, a9, _, a10, b10, a11, b11, a12, b12, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]},"leaderRecoveryState":{("0" if a7 == -2 else t[a7])},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{"[" + ",".join(map(U, t[a10:b10])) + "]"},"eligibleLeaderReplicas":{("null" if a11 == -1 else ("null" if a11 == -2 else A(t[a11:b11])))},"lastKnownElr":{("null" if a12 == -1 else ("null" if a12 == -2 else A(t[a12:b12])))}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"replicas":{A(t[a2:b2])},"isr":{A(t[a3:b3])},"removingReplicas":{A(t[a4:b4])},"addingReplicas":{A(t[a5:b5])},"leader":{t[a6]}{(',"leaderRecoveryState":' + str(t[a7])) if a7 != -2 and t[a7] != 0 else ''},"leaderEpoch":{t[a8]},"partitionEpoch":{t[a9]},"directories":{"[" + ",".join(map(U, t[a10:b10])) + "]"}{(',"eligibleLeaderReplicas":' + A(t[a11:b11])) if a11 >= 0 else ''}{(',"lastKnownElr":' + A(t[a12:b12])) if a12 >= 0 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV0(
@@ -241,7 +242,7 @@ def lines_PartitionChangeRecordV0(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, _, a4, b4, a5, b5, a6, b6, a7, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])}{(',"isr":' + A(t[a2:b2])) if a2 >= 0 else ''}{(',"leader":' + str(t[a3])) if a3 != -2 and t[a3] != -2 else ''}{(',"replicas":' + A(t[a4:b4])) if a4 >= 0 else ''}{(',"removingReplicas":' + A(t[a5:b5])) if a5 >= 0 else ''}{(',"addingReplicas":' + A(t[a6:b6])) if a6 >= 0 else ''}{(',"leaderRecoveryState":' + str(t[a7])) if a7 != -2 and t[a7] != -1 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV1(
@@ -255,7 +256,7 @@ def lines_PartitionChangeRecordV1(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, _, a4, b4, a5, b5, a6, b6, a7, _, a8, b8, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])},"directories":{("null" if a8 == -1 else ("null" if a8 == -2 else "[" + ",".join(map(U, t[a8:b8])) + "]"))}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])}{(',"isr":' + A(t[a2:b2])) if a2 >= 0 else ''}{(',"leader":' + str(t[a3])) if a3 != -2 and t[a3] != -2 else ''}{(',"replicas":' + A(t[a4:b4])) if a4 >= 0 else ''}{(',"removingReplicas":' + A(t[a5:b5])) if a5 >= 0 else ''}{(',"addingReplicas":' + A(t[a6:b6])) if a6 >= 0 else ''}{(',"leaderRecoveryState":' + str(t[a7])) if a7 != -2 and t[a7] != -1 else ''}{(',"directories":' + "[" + ",".join(map(U, t[a8:b8])) + "]") if a8 >= 0 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV2(
@@ -269,7 +270,7 @@ def lines_PartitionChangeRecordV2(
 ) -> None:
     a0, _, a1, _, a2, b2, a3, _, a4, b4, a5, b5, a6, b6, a7, _, a8, b8, a9, b9, a10, b10, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])},"isr":{("null" if a2 == -1 else ("null" if a2 == -2 else A(t[a2:b2])))},"leader":{("-2" if a3 == -2 else t[a3])},"replicas":{("null" if a4 == -1 else ("null" if a4 == -2 else A(t[a4:b4])))},"removingReplicas":{("null" if a5 == -1 else ("null" if a5 == -2 else A(t[a5:b5])))},"addingReplicas":{("null" if a6 == -1 else ("null" if a6 == -2 else A(t[a6:b6])))},"leaderRecoveryState":{("-1" if a7 == -2 else t[a7])},"directories":{("null" if a8 == -1 else ("null" if a8 == -2 else "[" + ",".join(map(U, t[a8:b8])) + "]"))},"eligibleLeaderReplicas":{("null" if a9 == -1 else ("null" if a9 == -2 else A(t[a9:b9])))},"lastKnownElr":{("null" if a10 == -1 else ("null" if a10 == -2 else A(t[a10:b10])))}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{t[a0]},"topicId":{U(t[a1])}{(',"isr":' + A(t[a2:b2])) if a2 >= 0 else ''}{(',"leader":' + str(t[a3])) if a3 != -2 and t[a3] != -2 else ''}{(',"replicas":' + A(t[a4:b4])) if a4 >= 0 else ''}{(',"removingReplicas":' + A(t[a5:b5])) if a5 >= 0 else ''}{(',"addingReplicas":' + A(t[a6:b6])) if a6 >= 0 else ''}{(',"leaderRecoveryState":' + str(t[a7])) if a7 != -2 and t[a7] != -1 else ''}{(',"directories":' + "[" + ",".join(map(U, t[a8:b8])) + "]") if a8 >= 0 else ''}{(',"eligibleLeaderReplicas":' + A(t[a9:b9])) if a9 >= 0 else ''}{(',"lastKnownElr":' + A(t[a10:b10])) if a10 >= 0 else ''}}}{close}''')
 
 
 def lines_FenceBrokerRecordV0(
@@ -283,7 +284,7 @@ def lines_FenceBrokerRecordV0(
 ) -> None:
     a0, _, a1, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"id":{t[a0]},"epoch":{t[a1]}}}{close}')
+        emit(f'''{before}{at}{after}{{"id":{t[a0]},"epoch":{t[a1]}}}{close}''')
 
 
 def lines_UnfenceBrokerRecordV0(
@@ -297,7 +298,7 @@ def lines_UnfenceBrokerRecordV0(
 ) -> None:
     a0, _, a1, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"id":{t[a0]},"epoch":{t[a1]}}}{close}')
+        emit(f'''{before}{at}{after}{{"id":{t[a0]},"epoch":{t[a1]}}}{close}''')
 
 
 def lines_RemoveTopicRecordV0(
@@ -311,7 +312,7 @@ def lines_RemoveTopicRecordV0(
 ) -> None:
     a0, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"topicId":{U(t[a0])}}}{close}')
+        emit(f'''{before}{at}{after}{{"topicId":{U(t[a0])}}}{close}''')
 
 
 def lines_ProducerIdsRecordV0(
@@ -325,7 +326,7 @@ def lines_ProducerIdsRecordV0(
 ) -> None:
     a0, _, a1, _, a2, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"nextProducerId":{t[a2]}}}{close}')
+        emit(f'''{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"nextProducerId":{t[a2]}}}{close}''')
 
 
 def lines_BrokerRegistrationChangeRecordV0(
@@ -339,7 +340,7 @@ def lines_BrokerRegistrationChangeRecordV0(
 ) -> None:
     a0, _, a1, _, a2, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])}}}{close}')
+        emit(f'''{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]}{(',"fenced":' + str(t[a2])) if a2 != -2 and t[a2] != 0 else ''}}}{close}''')
 
 
 def lines_BrokerRegistrationChangeRecordV1(
@@ -353,7 +354,7 @@ def lines_BrokerRegistrationChangeRecordV1(
 ) -> None:
     a0, _, a1, _, a2, _, a3, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])}}}{close}')
+        emit(f'''{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]}{(',"fenced":' + str(t[a2])) if a2 != -2 and t[a2] != 0 else ''}{(',"inControlledShutdown":' + str(t[a3])) if a3 != -2 and t[a3] != 0 else ''}}}{close}''')
 
 
 def lines_BrokerRegistrationChangeRecordV2(
@@ -367,7 +368,7 @@ def lines_BrokerRegistrationChangeRecordV2(
 ) -> None:
     a0, _, a1, _, a2, _, a3, _, a4, b4, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])},"logDirs":{("[]" if a4 == -2 else "[" + ",".join(map(U, t[a4:b4])) + "]")}}}{close}')
+        emit(f'''{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]}{(',"fenced":' + str(t[a2])) if a2 != -2 and t[a2] != 0 else ''}{(',"inControlledShutdown":' + str(t[a3])) if a3 != -2 and t[a3] != 0 else ''}{(',"logDirs":' + "[" + ",".join(map(U, t[a4:b4])) + "]") if a4 >= 0 and b4 > a4 else ''}}}{close}''')
 
 
 def lines_BrokerRegistrationChangeRecordV3(
@@ -381,7 +382,7 @@ def lines_BrokerRegistrationChangeRecordV3(
 ) -> None:
     a0, _, a1, _, a2, _, a3, _, a4, b4, a5, b5, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]},"fenced":{("0" if a2 == -2 else t[a2])},"inControlledShutdown":{("0" if a3 == -2 else t[a3])},"logDirs":{("[]" if a4 == -2 else "[" + ",".join(map(U, t[a4:b4])) + "]")},"cordonedLogDirs":{("null" if a5 == -1 else ("null" if a5 == -2 else "[" + ",".join(map(U, t[a5:b5])) + "]"))}}}{close}')
+        emit(f'''{before}{at}{after}{{"brokerId":{t[a0]},"brokerEpoch":{t[a1]}{(',"fenced":' + str(t[a2])) if a2 != -2 and t[a2] != 0 else ''}{(',"inControlledShutdown":' + str(t[a3])) if a3 != -2 and t[a3] != 0 else ''}{(',"logDirs":' + "[" + ",".join(map(U, t[a4:b4])) + "]") if a4 >= 0 and b4 > a4 else ''}{(',"cordonedLogDirs":' + "[" + ",".join(map(U, t[a5:b5])) + "]") if a5 >= 0 else ''}}}{close}''')
 
 
 def lines_RemoveAccessControlEntryRecordV0(
@@ -395,7 +396,7 @@ def lines_RemoveAccessControlEntryRecordV0(
 ) -> None:
     a0, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"id":{U(t[a0])}}}{close}')
+        emit(f'''{before}{at}{after}{{"id":{U(t[a0])}}}{close}''')
 
 
 def lines_ZkMigrationStateRecordV0(
@@ -409,7 +410,7 @@ def lines_ZkMigrationStateRecordV0(
 ) -> None:
     a0, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"zkMigrationState":{t[a0]}}}{close}')
+        emit(f'''{before}{at}{after}{{"zkMigrationState":{t[a0]}}}{close}''')
 
 
 def lines_UnregisterControllerRecordV0(
@@ -423,7 +424,7 @@ def lines_UnregisterControllerRecordV0(
 ) -> None:
     a0, _, = spec
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"controllerId":{t[a0]}}}{close}')
+        emit(f'''{before}{at}{after}{{"controllerId":{t[a0]}}}{close}''')
 
 
 def lines_PartitionRecordV0_2_2_1_1_0(
@@ -435,7 +436,7 @@ def lines_PartitionRecordV0_2_2_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_3_2_1_1_0(
@@ -447,7 +448,7 @@ def lines_PartitionRecordV0_3_2_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_3_3_1_1_0(
@@ -459,7 +460,7 @@ def lines_PartitionRecordV0_3_3_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_4_2_1_1_0(
@@ -471,7 +472,7 @@ def lines_PartitionRecordV0_4_2_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_4_3_1_1_0(
@@ -483,7 +484,7 @@ def lines_PartitionRecordV0_4_3_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_4_4_1_1_0(
@@ -495,7 +496,7 @@ def lines_PartitionRecordV0_4_4_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_5_2_1_1_0(
@@ -507,7 +508,7 @@ def lines_PartitionRecordV0_5_2_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_5_3_1_1_0(
@@ -519,7 +520,7 @@ def lines_PartitionRecordV0_5_3_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_5_4_1_1_0(
@@ -531,7 +532,7 @@ def lines_PartitionRecordV0_5_4_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_5_5_1_1_0(
@@ -543,7 +544,7 @@ def lines_PartitionRecordV0_5_5_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_6_2_1_1_0(
@@ -555,7 +556,7 @@ def lines_PartitionRecordV0_6_2_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_6_3_1_1_0(
@@ -567,7 +568,7 @@ def lines_PartitionRecordV0_6_3_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_6_4_1_1_0(
@@ -579,7 +580,7 @@ def lines_PartitionRecordV0_6_4_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_6_5_1_1_0(
@@ -591,7 +592,7 @@ def lines_PartitionRecordV0_6_5_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]}}}{close}''')
 
 
 def lines_PartitionRecordV0_6_6_1_1_0(
@@ -603,7 +604,7 @@ def lines_PartitionRecordV0_6_6_1_1_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]}}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]}}}{close}''')
 
 
 def lines_PartitionRecordV1_2_2_1_1_2_0(
@@ -615,7 +616,7 @@ def lines_PartitionRecordV1_2_2_1_1_2_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]},"directories":[{R[t[12]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]},"directories":[{R[t[12]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_3_2_1_1_3_0(
@@ -627,7 +628,7 @@ def lines_PartitionRecordV1_3_2_1_1_3_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]},"directories":[{R[t[13]]},{R[t[14]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]},"directories":[{R[t[13]]},{R[t[14]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_3_3_1_1_3_0(
@@ -639,7 +640,7 @@ def lines_PartitionRecordV1_3_3_1_1_3_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_4_2_1_1_4_0(
@@ -651,7 +652,7 @@ def lines_PartitionRecordV1_4_2_1_1_4_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]},{R[t[16]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]},{R[t[16]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_4_3_1_1_4_0(
@@ -663,7 +664,7 @@ def lines_PartitionRecordV1_4_3_1_1_4_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_4_4_1_1_4_0(
@@ -675,7 +676,7 @@ def lines_PartitionRecordV1_4_4_1_1_4_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_5_2_1_1_5_0(
@@ -687,7 +688,7 @@ def lines_PartitionRecordV1_5_2_1_1_5_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]},{R[t[18]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]},{R[t[18]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_5_3_1_1_5_0(
@@ -699,7 +700,7 @@ def lines_PartitionRecordV1_5_3_1_1_5_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_5_4_1_1_5_0(
@@ -711,7 +712,7 @@ def lines_PartitionRecordV1_5_4_1_1_5_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_5_5_1_1_5_0(
@@ -723,7 +724,7 @@ def lines_PartitionRecordV1_5_5_1_1_5_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_6_2_1_1_6_0(
@@ -735,7 +736,7 @@ def lines_PartitionRecordV1_6_2_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_6_3_1_1_6_0(
@@ -747,7 +748,7 @@ def lines_PartitionRecordV1_6_3_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_6_4_1_1_6_0(
@@ -759,7 +760,7 @@ def lines_PartitionRecordV1_6_4_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_6_5_1_1_6_0(
@@ -771,7 +772,7 @@ def lines_PartitionRecordV1_6_5_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]},"directories":[{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]},"directories":[{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]}]}}{close}''')
 
 
 def lines_PartitionRecordV1_6_6_1_1_6_0(
@@ -783,7 +784,7 @@ def lines_PartitionRecordV1_6_6_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]},"directories":[{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]},{R[t[24]]}]}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]},"directories":[{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]},{R[t[24]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_2_2_1_1_2_0(
@@ -795,7 +796,7 @@ def lines_PartitionRecordV2_2_2_1_1_2_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]},"directories":[{R[t[12]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]}],"isr":[{N[t[5]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[8]]},"leaderEpoch":{N[t[9]]},"partitionEpoch":{N[t[10]]},"directories":[{R[t[12]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_3_2_1_1_3_0(
@@ -807,7 +808,7 @@ def lines_PartitionRecordV2_3_2_1_1_3_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]},"directories":[{R[t[13]]},{R[t[14]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[9]]},"leaderEpoch":{N[t[10]]},"partitionEpoch":{N[t[11]]},"directories":[{R[t[13]]},{R[t[14]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_3_3_1_1_3_0(
@@ -819,7 +820,7 @@ def lines_PartitionRecordV2_3_3_1_1_3_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]}],"isr":[{N[t[6]]},{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_4_2_1_1_4_0(
@@ -831,7 +832,7 @@ def lines_PartitionRecordV2_4_2_1_1_4_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]},{R[t[16]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[10]]},"leaderEpoch":{N[t[11]]},"partitionEpoch":{N[t[12]]},"directories":[{R[t[14]]},{R[t[15]]},{R[t[16]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_4_3_1_1_4_0(
@@ -843,7 +844,7 @@ def lines_PartitionRecordV2_4_3_1_1_4_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_4_4_1_1_4_0(
@@ -855,7 +856,7 @@ def lines_PartitionRecordV2_4_4_1_1_4_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]}],"isr":[{N[t[7]]},{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_5_2_1_1_5_0(
@@ -867,7 +868,7 @@ def lines_PartitionRecordV2_5_2_1_1_5_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]},{R[t[18]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[11]]},"leaderEpoch":{N[t[12]]},"partitionEpoch":{N[t[13]]},"directories":[{R[t[15]]},{R[t[16]]},{R[t[17]]},{R[t[18]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_5_3_1_1_5_0(
@@ -879,7 +880,7 @@ def lines_PartitionRecordV2_5_3_1_1_5_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_5_4_1_1_5_0(
@@ -891,7 +892,7 @@ def lines_PartitionRecordV2_5_4_1_1_5_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_5_5_1_1_5_0(
@@ -903,7 +904,7 @@ def lines_PartitionRecordV2_5_5_1_1_5_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]}],"isr":[{N[t[8]]},{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_6_2_1_1_6_0(
@@ -915,7 +916,7 @@ def lines_PartitionRecordV2_6_2_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[12]]},"leaderEpoch":{N[t[13]]},"partitionEpoch":{N[t[14]]},"directories":[{R[t[16]]},{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_6_3_1_1_6_0(
@@ -927,7 +928,7 @@ def lines_PartitionRecordV2_6_3_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[13]]},"leaderEpoch":{N[t[14]]},"partitionEpoch":{N[t[15]]},"directories":[{R[t[17]]},{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_6_4_1_1_6_0(
@@ -939,7 +940,7 @@ def lines_PartitionRecordV2_6_4_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[14]]},"leaderEpoch":{N[t[15]]},"partitionEpoch":{N[t[16]]},"directories":[{R[t[18]]},{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_6_5_1_1_6_0(
@@ -951,7 +952,7 @@ def lines_PartitionRecordV2_6_5_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]},"directories":[{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[15]]},"leaderEpoch":{N[t[16]]},"partitionEpoch":{N[t[17]]},"directories":[{R[t[19]]},{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]}]}}{close}''')
 
 
 def lines_PartitionRecordV2_6_6_1_1_6_0(
@@ -963,7 +964,7 @@ def lines_PartitionRecordV2_6_6_1_1_6_0(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderRecoveryState":0,"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]},"directories":[{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]},{R[t[24]]}],"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"replicas":[{N[t[3]]},{N[t[4]]},{N[t[5]]},{N[t[6]]},{N[t[7]]}],"isr":[{N[t[9]]},{N[t[10]]},{N[t[11]]},{N[t[12]]},{N[t[13]]}],"removingReplicas":[],"addingReplicas":[],"leader":{N[t[16]]},"leaderEpoch":{N[t[17]]},"partitionEpoch":{N[t[18]]},"directories":[{R[t[20]]},{R[t[21]]},{R[t[22]]},{R[t[23]]},{R[t[24]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_1_0_5_2(
@@ -975,7 +976,7 @@ def lines_PartitionChangeRecordV0_1_0_5_2(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_1_0_9_3(
@@ -987,7 +988,7 @@ def lines_PartitionChangeRecordV0_1_0_9_3(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_1_0_13_4(
@@ -999,7 +1000,7 @@ def lines_PartitionChangeRecordV0_1_0_13_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_1_0_17_5(
@@ -1011,7 +1012,7 @@ def lines_PartitionChangeRecordV0_1_0_17_5(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_1_0_21_6(
@@ -1023,7 +1024,7 @@ def lines_PartitionChangeRecordV0_1_0_21_6(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_1_1_4(
@@ -1035,7 +1036,7 @@ def lines_PartitionChangeRecordV0_1_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":null,"leader":{N[t[5]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]}{(',"leader":' + N[t[5]]) if t[5] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_2_0_5_2_1_4(
@@ -1047,7 +1048,7 @@ def lines_PartitionChangeRecordV0_2_0_5_2_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":{N[t[9]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}]{(',"leader":' + N[t[9]]) if t[9] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_2_0_9_3_1_4(
@@ -1059,7 +1060,7 @@ def lines_PartitionChangeRecordV0_2_0_9_3_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":{N[t[10]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}]{(',"leader":' + N[t[10]]) if t[10] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_2_0_13_4_1_4(
@@ -1071,7 +1072,7 @@ def lines_PartitionChangeRecordV0_2_0_13_4_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":{N[t[11]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}]{(',"leader":' + N[t[11]]) if t[11] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_2_0_17_5_1_4(
@@ -1083,7 +1084,7 @@ def lines_PartitionChangeRecordV0_2_0_17_5_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":{N[t[12]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}]{(',"leader":' + N[t[12]]) if t[12] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV0_2_0_21_6_1_4(
@@ -1095,7 +1096,7 @@ def lines_PartitionChangeRecordV0_2_0_21_6_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":{N[t[13]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}]{(',"leader":' + N[t[13]]) if t[13] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_1_0_5_2(
@@ -1107,7 +1108,7 @@ def lines_PartitionChangeRecordV1_1_0_5_2(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_1_0_9_3(
@@ -1119,7 +1120,7 @@ def lines_PartitionChangeRecordV1_1_0_9_3(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_1_0_13_4(
@@ -1131,7 +1132,7 @@ def lines_PartitionChangeRecordV1_1_0_13_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_1_0_17_5(
@@ -1143,7 +1144,7 @@ def lines_PartitionChangeRecordV1_1_0_17_5(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_1_0_21_6(
@@ -1155,7 +1156,7 @@ def lines_PartitionChangeRecordV1_1_0_21_6(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_1_1_4(
@@ -1167,7 +1168,7 @@ def lines_PartitionChangeRecordV1_1_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":null,"leader":{N[t[5]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]}{(',"leader":' + N[t[5]]) if t[5] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_2_0_5_2_1_4(
@@ -1179,7 +1180,7 @@ def lines_PartitionChangeRecordV1_2_0_5_2_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":{N[t[9]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}]{(',"leader":' + N[t[9]]) if t[9] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_2_0_9_3_1_4(
@@ -1191,7 +1192,7 @@ def lines_PartitionChangeRecordV1_2_0_9_3_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":{N[t[10]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}]{(',"leader":' + N[t[10]]) if t[10] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_2_0_13_4_1_4(
@@ -1203,7 +1204,7 @@ def lines_PartitionChangeRecordV1_2_0_13_4_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":{N[t[11]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}]{(',"leader":' + N[t[11]]) if t[11] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_2_0_17_5_1_4(
@@ -1215,7 +1216,7 @@ def lines_PartitionChangeRecordV1_2_0_17_5_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":{N[t[12]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}]{(',"leader":' + N[t[12]]) if t[12] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV1_2_0_21_6_1_4(
@@ -1227,7 +1228,7 @@ def lines_PartitionChangeRecordV1_2_0_21_6_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":{N[t[13]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}]{(',"leader":' + N[t[13]]) if t[13] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_1_0_5_2(
@@ -1239,7 +1240,7 @@ def lines_PartitionChangeRecordV2_1_0_5_2(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_1_0_9_3(
@@ -1251,7 +1252,7 @@ def lines_PartitionChangeRecordV2_1_0_9_3(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_1_0_13_4(
@@ -1263,7 +1264,7 @@ def lines_PartitionChangeRecordV2_1_0_13_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_1_0_17_5(
@@ -1275,7 +1276,7 @@ def lines_PartitionChangeRecordV2_1_0_17_5(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_1_0_21_6(
@@ -1287,7 +1288,7 @@ def lines_PartitionChangeRecordV2_1_0_21_6(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":-2,"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}]}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_1_1_4(
@@ -1299,7 +1300,7 @@ def lines_PartitionChangeRecordV2_1_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":null,"leader":{N[t[5]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]}{(',"leader":' + N[t[5]]) if t[5] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_2_0_5_2_1_4(
@@ -1311,7 +1312,7 @@ def lines_PartitionChangeRecordV2_2_0_5_2_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}],"leader":{N[t[9]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]}]{(',"leader":' + N[t[9]]) if t[9] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_2_0_9_3_1_4(
@@ -1323,7 +1324,7 @@ def lines_PartitionChangeRecordV2_2_0_9_3_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}],"leader":{N[t[10]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]}]{(',"leader":' + N[t[10]]) if t[10] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_2_0_13_4_1_4(
@@ -1335,7 +1336,7 @@ def lines_PartitionChangeRecordV2_2_0_13_4_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}],"leader":{N[t[11]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]}]{(',"leader":' + N[t[11]]) if t[11] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_2_0_17_5_1_4(
@@ -1347,7 +1348,7 @@ def lines_PartitionChangeRecordV2_2_0_17_5_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}],"leader":{N[t[12]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]}]{(',"leader":' + N[t[12]]) if t[12] != -2 else ''}}}{close}''')
 
 
 def lines_PartitionChangeRecordV2_2_0_21_6_1_4(
@@ -1359,7 +1360,7 @@ def lines_PartitionChangeRecordV2_2_0_21_6_1_4(
     close: str,
 ) -> None:
     for at, t in enumerate(records, offset):
-        emit(f'{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}],"leader":{N[t[13]]},"replicas":null,"removingReplicas":null,"addingReplicas":null,"leaderRecoveryState":-1,"directories":null,"eligibleLeaderReplicas":null,"lastKnownElr":null}}{close}')
+        emit(f'''{before}{at}{after}{{"partitionId":{N[t[0]]},"topicId":{R[t[1]]},"isr":[{N[t[6]]},{N[t[7]]},{N[t[8]]},{N[t[9]]},{N[t[10]]}]{(',"leader":' + N[t[13]]) if t[13] != -2 else ''}}}{close}''')
 
 
 # (api key, version) -> values -> the `data` object text
