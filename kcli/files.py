@@ -103,29 +103,3 @@ def read_stream(stream: IO[str], *, what: str, limit: int = DOCUMENT_LIMIT) -> s
     if len(text) > limit:
         raise FileRefused(f"{what} is over the {size_text(limit)} kcli reads for it")
     return text
-
-
-JSON_INT_DIGITS = 20  # a Java long has at most 19 digits; anything longer is kept as a LongNumber
-
-
-class LongNumber:
-    """A JSON integer longer than any Java long: no number kcli sends, kept for the error message."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"{self.text[:12]}... ({len(self.text.lstrip('-'))} digits)"
-
-    __str__ = __repr__
-
-
-def json_int(text: str) -> int | LongNumber:
-    """`parse_int` for json.loads: an int, or a LongNumber when longer than any Java long.
-
-    Python refuses to convert more than 4300 digits (a ValueError from deep inside json); kept
-    apart, the number reaches the document's own checks, which name the field it is in.
-    """
-    return int(text) if len(text.lstrip("-")) <= JSON_INT_DIGITS else LongNumber(text)

@@ -166,6 +166,86 @@ def test_a_5000_digit_replica_id_is_a_usage_error_naming_the_field(tmp_path: Pat
     assert len(result.stderr.splitlines()) == 1
 
 
+LONG = "1" * 5000  # past Python's int-string limit (4300 digits): int() refuses it with a ValueError
+LONG_SHOWN = "1" * 40 + "..."
+
+
+def test_a_5000_digit_partition_number_is_a_usage_error_naming_the_field(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.json"
+    plan.write_text(f'{{"version":1,"partitions":[{{"topic":"t","partition":{LONG},"replicas":[1]}}]}}')
+    result = invoke("reassign-partitions", *NOWHERE, "--reassignment-json-file", str(plan), "--execute")
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: Invalid reassignment JSON in {plan}: partitions[0]: partition must be a non-negative "
+        "integer (32-bit), not 111111111111... (5000 digits)\n",
+    )
+
+
+LONG_NUMBER_CASES: list[tuple[str, list[str], str]] = [
+    (
+        "client setting",
+        ["cluster-id", *NOWHERE, "-c", "{props}"],
+        "request.timeout.ms must be an integer of Kafka's type INT (-2147483648 to 2147483647), "
+        f"not '{LONG_SHOWN}' (set by --command-config {{props}})",
+    ),
+    (
+        "bootstrap port",
+        ["cluster-id", "-b", f"127.0.0.1:{LONG}"],
+        f"--bootstrap-server: port {LONG_SHOWN} in '127.0.0.1:{LONG[:30]}...' is out of range",
+    ),
+    (
+        "controller node id",
+        ["cluster-id", "-C", f"{LONG}@127.0.0.1:1"],
+        f"--bootstrap-controller: node id {LONG_SHOWN} in '{LONG_SHOWN}' is not a 32-bit integer",
+    ),
+    (
+        "profile file",
+        ["cluster-id"],
+        "config file {toml} is not valid TOML: an integer of more than 4300 digits (at line 3)",
+    ),
+    (
+        "rules file",
+        ["spark", "rules", "--rules", "{toml}"],
+        "rules file {toml} (in rule long): invalid TOML: an integer of more than 4300 digits (at line 6)",
+    ),
+    (
+        "release version",
+        ["features", *NOWHERE, "upgrade", "--release-version", LONG, "--dry-run"],
+        f"Unknown metadata.version {LONG_SHOWN}. Supported metadata.version are ",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("where", "argv", "message"), LONG_NUMBER_CASES, ids=[c[0] for c in LONG_NUMBER_CASES]
+)
+def test_a_5000_digit_number_is_a_usage_error_naming_where_it_is(
+    tmp_path: Path, where: str, argv: list[str], message: str
+) -> None:
+    props = tmp_path / "client.properties"
+    props.write_text(f"request.timeout.ms={LONG}\n")
+    toml = tmp_path / "numbers.toml"
+    if where == "profile file":
+        toml.write_text(f'[profiles.default]\n"bootstrap.servers" = "127.0.0.1:1"\nretries = {LONG}\n')
+    else:
+        toml.write_text(
+            '[[rule]]\nid = "long"\nseverity = "low"\ndescription = "d"\n'
+            f'sql = "SELECT 1"\nparams = {{ n = {LONG} }}\n'
+        )
+    paths = {"props": str(props), "toml": str(toml)}
+    environ = {"KCLI_CONFIG": str(toml)} if where == "profile file" else None
+    result = invoke(*(arg.format(**paths) for arg in argv), environ=environ)
+    assert result.code == 2
+    assert result.stderr.startswith(f"Error: {message.format(**paths)}") and result.stderr.count("\n") == 1
+
+
+def test_leading_zeros_count_for_nothing_as_in_java() -> None:
+    from kcli.client.config_defs import parse_setting
+
+    assert parse_setting("request.timeout.ms", "0" * 5000 + "30000") == 30000
+    assert parse_setting("sasl.login.retry.backoff.ms", "-" + "0" * 5000 + "1") == -1
+
+
 SETTING_CASES = [
     ("request.timeout.ms", "99999999999999999999", "must be an integer of Kafka's type INT (-2147483648 to 2147483647), not '99999999999999999999'"),
     ("default.api.timeout.ms", "2147483648", "must be an integer of Kafka's type INT (-2147483648 to 2147483647), not '2147483648'"),
