@@ -89,7 +89,8 @@ GUARANTEES: tuple[Guarantee, ...] = (
         promise="Sandbox replicas follow KRaft's rules: a torn or damaged tail, repeated offsets or epochs "
         "going backwards are cut on open; leader-epoch-checkpoint is rebuilt from the batches; a deposed "
         "leader's uncommitted suffix is truncated by epoch and offset when it fetches, never below the high "
-        "watermark; reopening repairs diverged replicas; a write needs a majority of the voters.",
+        "watermark; reopening repairs diverged replicas; a write needs a majority of the voters, and a voter "
+        "whose fsync fails acknowledges nothing until a later fsync of the same data succeeds.",
         tests=(f"{T}test_replication.py",),
     ),
     Guarantee(
