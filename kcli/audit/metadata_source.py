@@ -171,10 +171,8 @@ def read_file_rows(task: FileTask, data: bytes | None = None) -> Iterator[tuple[
             ts = event_time(entry.timestamp)
             if ts is None and entry.timestamp not in flagged:
                 flagged.add(entry.timestamp)
-                yield PROBLEM, (
-                    f"{task.path}: the batch of offset {entry.offset} has timestamp {entry.timestamp} ms, "
-                    "outside the years 1 to 9999: its events have a null ts",
-                )
+                where = f"{task.path}: the batch of offset {entry.offset} has timestamp {entry.timestamp} ms"
+                yield PROBLEM, (f"{where}, outside the years 1 to 9999: its events have a null ts",)
             for table, row in _events(name, record):
                 yield table, (cluster, node, int(entry.offset), ts, *row)
     except (KcliError, OSError, ValueError) as error:
