@@ -1,7 +1,8 @@
 """Generated artefacts of the CLI: man pages (roff) and shell completion scripts.
 
-Both come from the same typer app, so they cannot drift from the code; tests regenerate them and
-compare with the committed files under man/ and completions/.
+The man pages come from the typer app, so they cannot drift from the code; the completion scripts
+ask the program itself for completions. Tests regenerate both and compare with the committed files
+under man/ and completions/.
 """
 
 from __future__ import annotations
@@ -54,15 +55,41 @@ def man_pages() -> dict[str, str]:
     return {f"{doc.page_name}.1": _man_page(doc, docs) for doc in docs}
 
 
+# The completion scripts, one per shell. Each asks kcli for completions through typer's completion
+# protocol (the COMPLETE_VAR variable naming the shell, the words typed in COMP_WORDS/COMP_CWORD or
+# _TYPER_COMPLETE_ARGS), the protocol the scripts of `kcli --install-completion` speak too; kcli
+# keeps its own copies because typer builds them only for the shell it detects it runs in.
+# tests/polish/test_completion_scripts.py runs each one in its shell against the real program.
+COMPLETION_SCRIPTS = {
+    "bash": f"""_{PROGRAM}_completion() {{
+    local IFS=$'
+'
+    COMPREPLY=( $( env COMP_WORDS="${{COMP_WORDS[*]}}" \\
+                   COMP_CWORD=$COMP_CWORD \\
+                   {COMPLETE_VAR}=complete_bash $1 ) )
+    return 0
+}}
+
+complete -o default -F _{PROGRAM}_completion {PROGRAM}
+""",
+    "zsh": f"""#compdef {PROGRAM}
+
+_{PROGRAM}_completion() {{
+  eval $(env _TYPER_COMPLETE_ARGS="${{words[1,$CURRENT]}}" {COMPLETE_VAR}=complete_zsh {PROGRAM})
+}}
+
+compdef _{PROGRAM}_completion {PROGRAM}
+""",
+    "fish": f"""complete --command {PROGRAM} --no-files --arguments "(env {COMPLETE_VAR}=complete_fish \
+_TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) {PROGRAM})" --condition "env \
+{COMPLETE_VAR}=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) {PROGRAM}"
+""",
+}
+
+
 def completion_scripts() -> dict[str, str]:
     """File name -> completion script for each supported shell."""
-    from typer._completion_shared import get_completion_script
-
-    return {
-        f"{PROGRAM}.{shell}": get_completion_script(prog_name=PROGRAM, complete_var=COMPLETE_VAR, shell=shell)
-        + "\n"
-        for shell in SHELLS
-    }
+    return {f"{PROGRAM}.{shell}": COMPLETION_SCRIPTS[shell] for shell in SHELLS}
 
 
 def write_all(root: Path) -> list[Path]:

@@ -168,8 +168,6 @@ def up(
 
 def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[str, Any]:
     """The saved settings of an existing sandbox DIR, overridden by the flags given (said on stderr)."""
-    from typer._click.core import ParameterSource
-
     from kcli.sandbox.settings import SAVED_SETTINGS, load_settings, reopen
 
     try:
@@ -181,8 +179,8 @@ def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[s
         ) from None
     if saved is None:
         return options
-    given = {ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT}
-    explicit = {name for name in options if ctx.get_parameter_source(name) in given}
+    given = {"COMMANDLINE", "ENVIRONMENT"}  # names of the ParameterSource get_parameter_source gives
+    explicit = {name for name in options if getattr(ctx.get_parameter_source(name), "name", None) in given}
     merged, notes = reopen(saved, options, explicit)
     for note in notes:
         env_of().err(f"Reopening the sandbox in {path}: {note}")
