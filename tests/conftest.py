@@ -13,28 +13,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-pytest_plugins = ["tests.fixtures_tansu", "tests.fixtures_sandbox"]
+pytest_plugins = ["tests.fixtures_tansu", "tests.fixtures_sandbox", "tests.fixtures_kafka"]
 
-REAL_CLUSTER_ENV = "KCLI_TEST_BOOTSTRAP_SERVER"
 
 # Shared test data lives in `../shared` beside the checkout, wherever it is cloned; KCLI_TEST_SHARED_DIR
 # names another copy. Every test finds the Kafka-written metadata logs through KRAFT_FIXTURES.
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("KCLI_TEST_SHARED_DIR") or REPO.parent / "shared")
 KRAFT_FIXTURES = SHARED / "fixtures" / "kraft"
-
-
-REAL_CLUSTER_SKIP = f"set {REAL_CLUSTER_ENV}=host:port to run against a real cluster"
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The real-cluster suite runs only when a cluster is named; otherwise it is shown skipped, with the reason."""
-    if os.environ.get(REAL_CLUSTER_ENV):
-        return
-    skip = pytest.mark.skip(reason=REAL_CLUSTER_SKIP)
-    for item in items:
-        if item.get_closest_marker("realcluster") is not None:
-            item.add_marker(skip)
 
 
 @dataclass(frozen=True)

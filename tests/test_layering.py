@@ -28,6 +28,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "client/api": ("client", "client/protocol", "ops"),
     "workflows": ("client/api", "client", "client/protocol", "ops", "metadata"),
     "sandbox": ("client/protocol", "ops", "metadata"),
+    # real Kafka nodes: kcli's own client asks them what the engine needs (readiness, quorum, topics)
+    "sandbox/kafka": ("sandbox", "client/api", "client", "client/protocol", "ops", "metadata"),
     "render": ("workflows", "client/api", "client", "ops", "metadata"),
     "shell": ("render", "client/api", "client", "ops", "metadata"),
     "audit": ("workflows", "client/api", "client", "client/protocol", "ops", "metadata"),
@@ -36,6 +38,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "shell",
         "render",
         "sandbox",
+        "sandbox/kafka",
         "workflows",
         "client/api",
         "client",

@@ -53,11 +53,11 @@ EXAMPLES: dict[str, str] = {
         "}\n"
     ),
     "cluster": (
+        "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
+        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
         "$ kcli cluster doctor -b 127.0.0.1:9092\n"
         "$ kcli cluster list-endpoints -b 127.0.0.1:9092\n"
         "$ kcli cluster unregister -b 127.0.0.1:9092 --id 3\n"
-        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
-        "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
     ),
     "cluster api-versions": (
         "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
@@ -300,9 +300,11 @@ EXAMPLES: dict[str, str] = {
         "Clearing topic-level throttles on topic sandbox-topic-00001\n"
     ),
     "sandbox": (
+        "$ kcli sandbox add-node --dir demo-sandbox\n"
         "$ kcli sandbox delay --dir demo-sandbox 1 250\n"
         "$ kcli sandbox down --dir demo-sandbox\n"
         "$ kcli sandbox failover --dir demo-sandbox\n"
+        "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
         "$ kcli sandbox misroute --dir demo-sandbox 1\n"
         "$ kcli sandbox replace-brokers --dir demo-sandbox\n"
         "$ kcli sandbox start-node --dir demo-sandbox 2\n"
@@ -310,12 +312,31 @@ EXAMPLES: dict[str, str] = {
         "$ kcli sandbox stop-node --dir demo-sandbox 2\n"
         "$ kcli sandbox up --dir demo-sandbox --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --topics 2 --detach\n"
     ),
+    "sandbox add-node": (
+        "$ kcli sandbox add-node --dir demo-sandbox\n"
+        "Broker 7 started on 127.0.0.1:9098 (no replicas yet).\n"
+        "$ kcli sandbox add-node --dir demo-sandbox --controller\n"
+        "Controller 104 started on 127.0.0.1:9099, not a voter yet; add it with: kcli metadata-quorum --bootstrap-controller 127.0.0.1:9095,127.0.0.1:9096,127.0.0.1:9097,127.0.0.1:9099 add-controller --command-config demo-sandbox/104/server.properties\n"
+    ),
     "sandbox delay": ("$ kcli sandbox delay --dir demo-sandbox 1 250\nNode 1 responses delayed by 250 ms.\n"),
     "sandbox down": (
         "$ kcli sandbox down --dir demo-sandbox\n"
-        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 17104).\n"
+        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 30719).\n"
     ),
     "sandbox failover": ("$ kcli sandbox failover --dir demo-sandbox\nController 102 is now active.\n"),
+    "sandbox kill-node": (
+        "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
+        "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (Apache Kafka 4.4.0, real nodes), security plaintext\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 62, topics 0\n"
+        "ID    ROLE        ADDRESS               STATE\n"
+        "1     broker      127.0.0.1:9092        running\n"
+        "2     broker      127.0.0.1:9093        running\n"
+        "101   controller  127.0.0.1:9094        running\n"
+        "bootstrap.servers=127.0.0.1:9092,127.0.0.1:9093\n"
+        "bootstrap.controllers=127.0.0.1:9094\n"
+        "$ kcli sandbox kill-node --dir demo-kafka 2\n"
+        "Node 2 killed.\n"
+    ),
     "sandbox misroute": (
         "$ kcli sandbox misroute --dir demo-sandbox 1\nNode 1 now advertises the endpoint of node 2.\n"
     ),

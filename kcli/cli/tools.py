@@ -57,8 +57,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "sandbox",
         "kcli.cli.sandbox",
-        "An emulated KRaft cluster on loopback (an emulator, not Kafka) for rehearsing runbooks and "
-        "tests: real wire protocol, real metadata log, fault injection.",
+        "A KRaft cluster on loopback for rehearsing runbooks and tests: the emulator (not Kafka; real wire "
+        "protocol, real metadata log, fault injection) or real Kafka nodes (--kafka-home).",
     ),
     Tool(
         "spark",

@@ -254,11 +254,16 @@ def config_from_properties(
     props: Mapping[str, str], *, warn: Callable[[str], None], bootstrap_source: str | None = None
 ) -> ClientConfig:
     """Validate merged Kafka client properties (exactly one bootstrap key) into a ClientConfig."""
-    for key in sorted(props):
-        if key not in HONOURED_KEYS and key not in KNOWN_KAFKA_KEYS:
-            warn(
-                f"Warning: the configuration '{key}' was supplied but is not a known client setting; ignored."
-            )
+    unknown = [key for key in sorted(props) if key not in HONOURED_KEYS and key not in KNOWN_KAFKA_KEYS]
+    if unknown:
+        # A server's own settings are no typo: add-controller reads the controller's server.properties
+        # as its client config, and Kafka's tools pass such keys over in silence too.
+        server = server_keys()
+        for key in unknown:
+            if key not in server:
+                warn(
+                    f"Warning: the configuration '{key}' was supplied but is not a known client setting; ignored."
+                )
     from kcli.client.config_defs import check_settings
 
     check_settings(props)  # every setting by Kafka's type and range, before any is used
@@ -302,6 +307,15 @@ def config_from_properties(
         expected_cluster_id=props.get("expected.cluster.id", "").strip() or None,
         properties=dict(props),
     )
+
+
+def server_keys() -> frozenset[str]:
+    """The broker and controller settings Kafka defines (kcli/data/config_catalogue.json)."""
+    import json
+
+    from kcli.data import read_text
+
+    return frozenset(json.loads(read_text("config_catalogue.json"))["brokers"])
 
 
 def _int(props: Mapping[str, str], key: str, default: int) -> int:

@@ -157,6 +157,8 @@ async def _dispatch(cluster: Any, command: str, args: dict[str, Any], stop: asyn
         await cluster.start_node(int(args["node_id"]))
     elif command == "failover":
         return {"active_controller_id": await cluster.failover()}
+    elif command == "add-node":
+        return await _add_node(cluster, args.get("node_id"), controller=bool(args.get("controller")))
     elif command == "replace-brokers":
         mapping = await cluster.replace_brokers()
         return {"replaced": {str(old): new for old, new in mapping.items()}, "status": cluster.status()}
@@ -171,6 +173,34 @@ async def _dispatch(cluster: Any, command: str, args: dict[str, Any], stop: asyn
     else:
         raise ValueError(f"unknown command {command!r}")
     return cluster.status()
+
+
+async def _add_node(cluster: Any, node_id: int | None, *, controller: bool) -> dict[str, Any]:
+    """A new broker, or a new controller that is not a voter yet (its config for add-controller)."""
+    config: str | None = None
+    if controller:
+        from kcli.sandbox.clientconfig import client_settings
+        from kcli.sandbox.settings import CONTROLLER_ID_BASE
+
+        settings = cluster.settings
+        if node_id is None:
+            node_id = max([CONTROLLER_ID_BASE - 1, *(n.node_id for n in cluster.controllers())]) + 1
+        client = client_settings(settings.directory, settings.security, settings.users)
+        extra = [
+            f"{key}={value}" for key, value in client.items() if client != {"security.protocol": "PLAINTEXT"}
+        ]
+        config = str(await cluster.prepare_controller(int(node_id), extra))
+    else:
+        node_id = await cluster.add_broker(None if node_id is None else int(node_id))
+    node = cluster.node(int(node_id))
+    return {
+        "node_id": node.node_id,
+        "role": "controller" if controller else "broker",
+        "host": node.host,
+        "port": node.port,
+        "config": config,
+        "status": cluster.status(),
+    }
 
 
 async def serve_control(cluster: Any, token: str, stop: asyncio.Event) -> asyncio.Server:
