@@ -35,7 +35,7 @@ def tool_group(name: str, help: str, *, connection: bool = False) -> typer.Typer
     """The typer group of a tool with subcommands (no arguments shows its help).
 
     `connection`: the group also takes the connection options before the subcommand, as
-    kafka-features.sh does; the subcommands read them through @connection_options.
+    kafka-features.sh does; connection_args completes each subcommand's flags with them.
     """
     from kcli.cli.summaries import WholeSummaryGroup
 
