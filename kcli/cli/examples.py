@@ -10,11 +10,9 @@ refresh it instead of editing outputs by hand. Plain strings only: this module i
 
 from __future__ import annotations
 
+import os
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import typer
+from typing import Any
 
 HEADING = "Examples"
 
@@ -430,9 +428,15 @@ EXAMPLES: dict[str, str] = {
 # END GENERATED
 
 
-def attach_examples(app: typer.Typer, examples: dict[str, str] | None = None) -> None:
-    """Set an "Examples" epilog on every command and group of `app` that has an example block."""
-    _attach(app, (), EXAMPLES if examples is None else examples)
+def attach_examples(command: Any, path: tuple[str, ...], examples: dict[str, str] | None = None) -> None:
+    """Set an "Examples" epilog on the click command `command` (at `path`, e.g. ("cluster",)) and on
+    every command below it that has an example block (the root's is given to its typer.Typer)."""
+    examples = EXAMPLES if examples is None else examples
+    block = examples.get(" ".join(path))
+    if block is not None:
+        command.epilog = epilog_of(block)
+    for name, sub in (getattr(command, "commands", None) or {}).items():
+        attach_examples(sub, (*path, name), examples)
 
 
 def epilog_of(block: str, *, rich: bool | None = None) -> str:
@@ -444,9 +448,7 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
     unless each starts with a \\b line.
     """
     if rich is None:
-        from typer.core import HAS_RICH
-
-        rich = HAS_RICH
+        rich = typer_help_is_rich()
     text = block.rstrip()
     if rich:
         return f"[bold]{HEADING}[/bold]\n\n{_escape_markup(text)}"
@@ -454,30 +456,10 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
     return f"{HEADING}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs)
 
 
-def _attach(app: typer.Typer, prefix: tuple[str, ...], examples: dict[str, str]) -> None:
-    from typer.main import get_command_name
-
-    if not prefix and "" in examples:
-        app.info.epilog = epilog_of(examples[""])
-    for command in app.registered_commands:
-        name = command.name if isinstance(command.name, str) else None
-        if name is None and command.callback is not None:
-            name = get_command_name(command.callback.__name__)
-        block = examples.get(" ".join((*prefix, name or "")))
-        if block is not None:
-            command.epilog = epilog_of(block)
-    for group in app.registered_groups:
-        sub = group.typer_instance
-        if sub is None:
-            continue
-        name = next((n for n in (group.name, sub.info.name) if isinstance(n, str)), None)
-        if name is None:
-            continue
-        path = (*prefix, name)
-        block = examples.get(" ".join(path))
-        if block is not None:
-            group.epilog = epilog_of(block)
-        _attach(sub, path, examples)
+def typer_help_is_rich() -> bool:
+    """Whether typer renders help with rich: unless TYPER_USE_RICH says no, as typer reads it."""
+    value = os.environ.get("TYPER_USE_RICH", "").lower()
+    return value not in ("n", "no", "f", "false", "off", "0")
 
 
 def _escape_markup(text: str) -> str:

@@ -14,13 +14,15 @@ from typing import Annotated
 import typer
 
 from kcli.cli.argv import parsed_line, root_group_class
-from kcli.cli.examples import attach_examples
+from kcli.cli.examples import EXAMPLES, epilog_of
 from kcli.env import Env
 
 app = typer.Typer(
     name="kcli",
     cls=root_group_class(),
     help="Admin toolkit for Apache Kafka clusters in KRaft mode (mirrors the kafka-*.sh admin tools).",
+    # the "Examples" section of the root's --help; each tool's: kcli/cli/tools.py
+    epilog=epilog_of(EXAMPLES[""]),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -63,9 +65,6 @@ def root(
     env = env_of(ctx)
     # --debug may stand anywhere on the line; kcli.cli.argv takes it out wherever it was.
     env.debug = debug or parsed_line(ctx).debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
-
-
-attach_examples(app)  # the "Examples" section of the root's --help; each tool's: kcli/cli/tools.py
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
