@@ -67,14 +67,23 @@ def root(
     env.debug = debug or parsed_line(ctx).debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
 
 
+def _register_completion_shells() -> None:
+    registrar = typer.Typer(add_completion=True)
+
+    @registrar.callback()
+    def _root() -> None:
+        """Never run: building this app is what registers the shells."""
+
+    typer.main.get_command(registrar)
+
+
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
     """Run kcli with `argv`, returning the exit code instead of exiting."""
     env = env or Env()
     if os.environ.get(COMPLETE_VAR):
-        # typer's answers to its scripts' protocol; typer registers them itself only with add_completion
-        from typer._completion_classes import completion_init
-
-        completion_init()
+        # typer's answers to its scripts' protocol: typer registers them when it builds an app with
+        # add_completion, which kcli's root is not (`kcli completion` replaces typer's root options)
+        _register_completion_shells()
     try:
         app(args=argv, prog_name="kcli", obj=env, standalone_mode=True)
     except SystemExit as done:
