@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import I16, Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
@@ -152,13 +152,15 @@ def _w07093721e6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4fe143ec60(buf: Any, p: int, end: int) -> int:
+def _wfa6bb9c46d(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -166,7 +168,7 @@ def _w4fe143ec60(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd87ae893b9(buf: Any, p: int, end: int) -> int:
+def _w845d4ad213(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -179,16 +181,16 @@ def _wd87ae893b9(buf: Any, p: int, end: int) -> int:
             raise unfilled(tag, p, size)
         if tag == 1 and _w1280f79093(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
-        if tag == 2 and _w4fe143ec60(buf, p, p + size) != p + size:
+        if tag == 2 and _wfa6bb9c46d(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _w356b34687f(buf: Any, p: int, end: int) -> int:
+def _w1df067d2a2(buf: Any, p: int, end: int) -> int:
     p += 12
     if buf[p]:
-        p = _wd87ae893b9(buf, p, end)
+        p = _w845d4ad213(buf, p, end)
     else:
         p += 1
     return p
@@ -209,13 +211,15 @@ def _w3dbbaab9ac(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wf666f29574(buf: Any, p: int, end: int) -> int:
+def _w76bcbb9412(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -283,7 +287,7 @@ def _w1f80d00405(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb2c8042b91(buf: Any, p: int, end: int) -> int:
+def _w69f461c41f(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -304,6 +308,8 @@ def _wb2c8042b91(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -416,6 +422,20 @@ def _w28bbc4d0df(buf: Any, p: int, end: int) -> int:
     return p
 
 
+def _w4fe143ec60(buf: Any, p: int, end: int) -> int:
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        p += v * 16
+    return p
+
+
 def _wd7bde6ce59(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
@@ -492,7 +512,7 @@ def _w863f877eb2(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
+def _wfcf37ff9b4(buf: Any, p: int, end: int) -> int:
     p += 20
     v = buf[p]
     if v < 128:
@@ -500,6 +520,8 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -510,6 +532,8 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -520,6 +544,8 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -530,6 +556,8 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -542,7 +570,7 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
+def _w3b44b7f448(buf: Any, p: int, end: int) -> int:
     p += 20
     v = buf[p]
     if v < 128:
@@ -550,6 +578,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -560,6 +590,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -570,6 +602,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -580,6 +614,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -591,6 +627,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -621,7 +659,7 @@ def _w430a9c2ec6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
+def _w4de43a237a(buf: Any, p: int, end: int) -> int:
     p += 20
     v = buf[p]
     if v < 128:
@@ -629,6 +667,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -639,6 +679,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -649,6 +691,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -659,6 +703,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -670,6 +716,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -690,7 +738,7 @@ def _w99519c02a7(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wf7a300e973(buf: Any, p: int, end: int) -> int:
+def _w6a3d5d18ae(buf: Any, p: int, end: int) -> int:
     p += 28
     v = buf[p]
     if v < 128:
@@ -698,6 +746,8 @@ def _wf7a300e973(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -727,6 +777,8 @@ def _wf7a300e973(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -758,7 +810,7 @@ def _wf7a300e973(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we9a61c7868(buf: Any, p: int, end: int) -> int:
+def _wa1a46cb538(buf: Any, p: int, end: int) -> int:
     p += 28
     v = buf[p]
     if v < 128:
@@ -766,6 +818,8 @@ def _we9a61c7868(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -795,6 +849,8 @@ def _we9a61c7868(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -826,7 +882,7 @@ def _we9a61c7868(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc4a5ed0a27(buf: Any, p: int, end: int) -> int:
+def _wb1d484d21f(buf: Any, p: int, end: int) -> int:
     p += 29
     v = buf[p]
     if v < 128:
@@ -834,6 +890,8 @@ def _wc4a5ed0a27(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -863,6 +921,8 @@ def _wc4a5ed0a27(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -894,7 +954,7 @@ def _wc4a5ed0a27(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we59944fa22(buf: Any, p: int, end: int) -> int:
+def _w62cc631164(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -903,13 +963,13 @@ def _we59944fa22(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _w4fe143ec60(buf, p, p + size) != p + size:
+        if tag == 0 and _wfa6bb9c46d(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _w773f45e5de(buf: Any, p: int, end: int) -> int:
+def _w22fda9d7de(buf: Any, p: int, end: int) -> int:
     p += 29
     v = buf[p]
     if v < 128:
@@ -917,6 +977,8 @@ def _w773f45e5de(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -946,6 +1008,8 @@ def _w773f45e5de(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -971,13 +1035,13 @@ def _w773f45e5de(buf: Any, p: int, end: int) -> int:
             p += v - 1
     p += 2
     if buf[p]:
-        p = _we59944fa22(buf, p, end)
+        p = _w62cc631164(buf, p, end)
     else:
         p += 1
     return p
 
 
-def _w0efa386a97(buf: Any, p: int, end: int) -> int:
+def _wdac337a7b1(buf: Any, p: int, end: int) -> int:
     p += 21
     v = buf[p]
     if v < 128:
@@ -985,6 +1049,8 @@ def _w0efa386a97(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1014,6 +1080,8 @@ def _w0efa386a97(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1142,11 +1210,11 @@ WALKS: dict[str, tuple[str, Walker]] = {
     "kcli.metadata.generated.records.BeginTransactionRecordV0": ("baa1d9d64bbafbfe", _w88471d9727),
     "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV0": ("0ad50589676ba9dd", _w5972e6f3b0),
     "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV1": ("7e7ac600c990e38d", _w07093721e6),
-    "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV2": ("6a19ee978fbf4219", _w356b34687f),
+    "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV2": ("6a19ee978fbf4219", _w1df067d2a2),
     "kcli.metadata.generated.records.ClearElrRecordV0": ("ee87578c08cd1df2", _w3dbbaab9ac),
-    "kcli.metadata.generated.records.ClientQuotaRecordV0": ("37c4e10c447f1b85", _wf666f29574),
+    "kcli.metadata.generated.records.ClientQuotaRecordV0": ("37c4e10c447f1b85", _w76bcbb9412),
     "kcli.metadata.generated.records.ConfigRecordV0": ("548672ab7b276a2c", _w1f80d00405),
-    "kcli.metadata.generated.records.DelegationTokenRecordV0": ("f598b38ecab94c77", _wb2c8042b91),
+    "kcli.metadata.generated.records.DelegationTokenRecordV0": ("f598b38ecab94c77", _w69f461c41f),
     "kcli.metadata.generated.records.EndTransactionRecordV0": ("cb30fc19cca02df4", _w7266ef5a50),
     "kcli.metadata.generated.records.FeatureLevelRecordV0": ("cb1a8b153d3d91d8", _w982cbddfcd),
     "kcli.metadata.generated.records.FenceBrokerRecordV0": ("a47634690ebe522c", _wfd7e2f0b5d),
@@ -1154,15 +1222,15 @@ WALKS: dict[str, tuple[str, Walker]] = {
     "kcli.metadata.generated.records.PartitionChangeRecordV0": ("04a9c4d9e42caa02", _w28bbc4d0df),
     "kcli.metadata.generated.records.PartitionChangeRecordV1": ("5e2b397cd38f32ac", _wc88a0e180f),
     "kcli.metadata.generated.records.PartitionChangeRecordV2": ("3696a6937b24ca72", _w863f877eb2),
-    "kcli.metadata.generated.records.PartitionRecordV0": ("3da7876c12da3f65", _w2d5313a5ac),
-    "kcli.metadata.generated.records.PartitionRecordV1": ("6cd0d942fdcd951e", _w74d9cf363b),
-    "kcli.metadata.generated.records.PartitionRecordV2": ("0a140d1312c7469a", _w5bcbff79c7),
+    "kcli.metadata.generated.records.PartitionRecordV0": ("3da7876c12da3f65", _wfcf37ff9b4),
+    "kcli.metadata.generated.records.PartitionRecordV1": ("6cd0d942fdcd951e", _w3b44b7f448),
+    "kcli.metadata.generated.records.PartitionRecordV2": ("0a140d1312c7469a", _w4de43a237a),
     "kcli.metadata.generated.records.ProducerIdsRecordV0": ("1a0cf41e1af06eb3", _w99519c02a7),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV0": ("47872c92b61a4d37", _wf7a300e973),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV1": ("5fe229fbf0f37d43", _we9a61c7868),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV2": ("dd7f71ce303dc573", _wc4a5ed0a27),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV3": ("77a63504edcb6f95", _w773f45e5de),
-    "kcli.metadata.generated.records.RegisterControllerRecordV0": ("b5544abc8ca78e7f", _w0efa386a97),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV0": ("47872c92b61a4d37", _w6a3d5d18ae),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV1": ("5fe229fbf0f37d43", _wa1a46cb538),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV2": ("dd7f71ce303dc573", _wb1d484d21f),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV3": ("77a63504edcb6f95", _w22fda9d7de),
+    "kcli.metadata.generated.records.RegisterControllerRecordV0": ("b5544abc8ca78e7f", _wdac337a7b1),
     "kcli.metadata.generated.records.RemoveAccessControlEntryRecordV0": ("5235e951d7979c89", _wa5ac35f095),
     "kcli.metadata.generated.records.RemoveDelegationTokenRecordV0": ("73ec11a3612b3bee", _w3dbbaab9ac),
     "kcli.metadata.generated.records.RemoveFeatureLevelRecordV0": ("16baceabbc937a91", _w3dbbaab9ac),
