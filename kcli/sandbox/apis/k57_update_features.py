@@ -12,7 +12,9 @@ Behavior:
   may go down only when no level between the two changed the metadata format
   (MetadataVersion.checkIfMetadataChanged); kraft.version cannot go down.
 - Level 0 removes a feature (not metadata.version). validate_only (v1+) changes nothing.
-- kraft.version is written as a KRaftVersionRecord control record, the others as FeatureLevelRecords.
+- kraft.version is written as a KRaftVersionRecord control record, the others as FeatureLevelRecords;
+  enabling eligible.leader.replicas.version also writes the cluster-level min.insync.replicas and
+  drops broker-level ones (kcli.sandbox.configalter.elr_safety_records), as Kafka's controller does.
 - Brokers forward it to the active controller in an Envelope (KIP-590).
 - A failure is the top-level error, its message prefixed as QuorumController does; per-feature
   results only for a success at v0-v1.
@@ -29,6 +31,7 @@ from kio.schema.errors import ErrorCode
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, FeatureUpgradeType, ResourceType
 from kcli.metadata import records as _records
 from kcli.ops.features import load_catalog
+from kcli.sandbox.configalter import ELIGIBLE_LEADER_REPLICAS, elr_safety_records
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.features import dependency_problem, supported_feature
 from kcli.sandbox.registry import api
@@ -136,6 +139,10 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
     if code == ErrorCode.invalid_update_version and message:
         message = FAILED_ALL + message
     if not code and not getattr(request, "validate_only", False):
+        if any(
+            u.feature == ELIGIBLE_LEADER_REPLICAS and u.max_version_level > 0 for u in request.feature_updates
+        ):
+            records = elr_safety_records(cluster) + records
         await cluster.commit(records)
         if kraft is not None and kraft != cluster.kraft_version:
             await cluster.set_kraft_version(kraft)
