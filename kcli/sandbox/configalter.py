@@ -350,7 +350,9 @@ def validate_topic_config(key: str, value: str | None) -> None:
             )
     gzip_level = key == "compression.gzip.level" and isinstance(parsed, int)
     if message is None and gzip_level and not (parsed == -1 or 1 <= parsed <= 9):  # type: ignore[operator]
-        message = f"Invalid value {parsed} for configuration {key}: Value must be between 1 and 9 or equal to -1"
+        message = (
+            f"Invalid value {parsed} for configuration {key}: Value must be between 1 and 9 or equal to -1"
+        )
     if message is None and key == "remote.storage.enable" and parsed is True:
         message = "Tiered Storage functionality is disabled in the broker. Topic cannot be configured with remote log storage."
     if message:

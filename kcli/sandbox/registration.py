@@ -23,6 +23,19 @@ INTERNAL_TOPIC_FACTORS = (
     "share.coordinator.state.topic.replication.factor",
 )
 INTERNAL_TOPIC_MIN_ISR = ("transaction.state.log.min.isr", "share.coordinator.state.topic.min.isr")
+# The static values that name this node (ids, addresses, directories): the only values in which a
+# sandbox node and a real Kafka node of the same shape differ (tests/fidelity normalizes them).
+NODE_VALUES = (
+    "node.id",
+    "broker.id",
+    "listeners",
+    "advertised.listeners",
+    "controller.quorum.bootstrap.servers",
+    "log.dirs",
+    "metadata.log.dir",
+    "ssl.keystore.location",
+    "ssl.truststore.location",
+)
 
 
 def bootstrap_records(cluster: Cluster) -> list[Any]:
