@@ -135,7 +135,10 @@ def test_client_metrics_alter_and_describe_every_subscription(sandbox: Any) -> N
     too_fast = _b(sandbox, "--alter", "--client-metrics", name, "--add-config", "interval.ms=10")
     assert too_fast.code == 1
     assert "INVALID_REQUEST" in too_fast.stderr
-    assert "Invalid value 10 for interval.ms, interval must be between 100 and 3600000 (1 hour)" in too_fast.stderr
+    assert (
+        "Invalid value 10 for interval.ms, interval must be between 100 and 3600000 (1 hour)"
+        in too_fast.stderr
+    )
 
 
 def test_broker_loggers_describe_set_reset(fresh_sandbox: Any) -> None:

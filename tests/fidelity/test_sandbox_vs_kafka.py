@@ -487,3 +487,49 @@ def test_scram_alterations_answered_as_kafka(
     )
     assert emulated == real
     assert all(code for _, code, _ in real), "a probe that changes the real cluster"
+
+
+UPGRADE, SAFE_DOWNGRADE, UNSAFE_DOWNGRADE = 1, 2, 3
+# (case, [(feature, level, upgrade type)]), sent validate-only to the active controller
+FEATURE_UPDATES: list[tuple[str, list[tuple[str, int, int]]]] = [
+    ("safe metadata downgrade across a change", [("metadata.version", 22, SAFE_DOWNGRADE)]),
+    ("unsafe metadata downgrade", [("metadata.version", 22, UNSAFE_DOWNGRADE)]),
+    ("metadata.version removed", [("metadata.version", 0, SAFE_DOWNGRADE)]),
+    ("metadata.version downgraded as an upgrade", [("metadata.version", 20, UPGRADE)]),
+    ("beyond the supported levels", [("share.version", 3, UPGRADE)]),
+    ("unknown feature", [("kcli.no.such.version", 1, UPGRADE)]),
+    ("negative level", [("group.version", -1, SAFE_DOWNGRADE)]),
+    ("feature disabled", [("share.version", 0, SAFE_DOWNGRADE)]),
+    ("kraft.version downgraded", [("kraft.version", 0, SAFE_DOWNGRADE)]),
+    ("current levels", [("group.version", 1, UPGRADE), ("transaction.version", 2, UPGRADE)]),
+]
+
+
+@pytest.mark.parametrize("updates", [c[1] for c in FEATURE_UPDATES], ids=[c[0] for c in FEATURE_UPDATES])
+def test_feature_updates_answered_as_kafka(
+    sides: tuple[Side, Side], updates: list[tuple[str, int, int]]
+) -> None:
+    from datetime import timedelta
+
+    from kio.static.primitive import i8, i16, i32Timedelta
+
+    from kcli.client.api.configs import nested, request_cls
+
+    def build(version: int) -> Any:
+        cls = request_cls("update_features", version)
+        key = nested(cls, "FeatureUpdateKey")
+        return cls(
+            timeout=i32Timedelta.parse(timedelta(seconds=15)),
+            feature_updates=tuple(
+                key(feature=f, max_version_level=i16(lv), upgrade_type=i8(t)) for f, lv, t in updates
+            ),
+            validate_only=True,
+        )
+
+    real, emulated = (
+        (lambda r: (int(r.error_code), r.error_message))(
+            calls.raw(side.controllers, 57, build, (1, 1), side.controller)
+        )
+        for side in sides
+    )
+    assert emulated == real

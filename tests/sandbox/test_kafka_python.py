@@ -144,7 +144,9 @@ def test_broker_configs_sources_and_sensitive_values(sandbox: Any) -> None:
         "read_only": True,
         "config_source": "STATIC_BROKER_CONFIG",
         "is_sensitive": False,
-        "synonyms": [{"name": "node.id", "value": "2", "source": "STATIC_BROKER_CONFIG"}],  # no default in Kafka
+        "synonyms": [
+            {"name": "node.id", "value": "2", "source": "STATIC_BROKER_CONFIG"}
+        ],  # no default in Kafka
         "config_type": "INT",
         "documentation": None,
     }
@@ -164,9 +166,7 @@ def test_read_only_broker_configs_cannot_be_altered(sandbox: Any) -> None:
         )
     # Kafka answers INVALID_REQUEST for a broker key that is not dynamic (ConfigAdminManager, KAFKA-13609)
     assert refused == {
-        "broker": {
-            "1": "[Error 42] InvalidRequestError: Cannot update these configs dynamically: [node.id]"
-        }
+        "broker": {"1": "[Error 42] InvalidRequestError: Cannot update these configs dynamically: [node.id]"}
     }
     assert described["broker"]["1"]["node.id"]["value"] == "1"
 
