@@ -232,6 +232,9 @@ def incremental_records(cluster: Cluster, resource_type: int, name: str, ops: Se
     for key, op, value in ops:
         if op not in _OPS:
             raise ConfigProblem(ErrorCode.unknown_server_error, None)
+        if value is None and op != ConfigOp.DELETE:
+            # Kafka's controller fails inside (it answers NOT_CONTROLLER); the sandbox says what is wrong
+            raise ConfigProblem(ErrorCode.invalid_request, f"Null value not supported for : {key}")
         if op == ConfigOp.SET:
             new: str | None = value
         elif op == ConfigOp.DELETE:

@@ -533,3 +533,64 @@ def test_feature_updates_answered_as_kafka(
         for side in sides
     )
     assert emulated == real
+
+
+# (case, entity [(type, name)], ops [(key, value, remove)]), validate-only
+QUOTAS: list[tuple[str, list[tuple[str, str | None]], list[tuple[str, float, bool]]]] = [
+    ("a rate", [("client-id", "kcli-q")], [("producer_byte_rate", 1024.0, False)]),
+    ("removing an unset key", [("client-id", "kcli-q")], [("producer_byte_rate", 0.0, True)]),
+    ("unknown key", [("client-id", "kcli-q")], [("nope", 1.0, False)]),
+    ("not above 0", [("user", "u")], [("consumer_byte_rate", 0.0, False)]),
+    ("a fraction of an integral key", [("client-id", "kcli-q")], [("producer_byte_rate", 1.5, False)]),
+    ("a fraction of a double key", [("client-id", "kcli-q")], [("controller_mutation_rate", 1.5, False)]),
+    ("key given twice", [("client-id", "kcli-q")], [("producer_byte_rate", 1.0, False)] * 2),
+    ("empty entity", [], [("producer_byte_rate", 1.0, False)]),
+    ("unknown entity type", [("foo", "a")], [("producer_byte_rate", 1.0, False)]),
+    ("empty name", [("user", "")], [("producer_byte_rate", 1.0, False)]),
+    ("ip with a user", [("ip", "1.2.3.4"), ("user", "u")], [("connection_creation_rate", 1.0, False)]),
+    ("ip with a client key", [("ip", "1.2.3.4")], [("producer_byte_rate", 1.0, False)]),
+    ("not an ip", [("ip", "kcli.invalid")], [("connection_creation_rate", 1.0, False)]),
+    ("default ip", [("ip", None)], [("connection_creation_rate", 10.0, False)]),
+    ("default user and client", [("user", None), ("client-id", None)], [("request_percentage", 50.0, False)]),
+]
+
+
+@pytest.mark.parametrize("via", ["broker", "controller"])
+@pytest.mark.parametrize(("entity", "ops"), [c[1:] for c in QUOTAS], ids=[c[0] for c in QUOTAS])
+def test_quota_alterations_answered_as_kafka(
+    sides: tuple[Side, Side],
+    via: str,
+    entity: list[tuple[str, str | None]],
+    ops: list[tuple[str, float, bool]],
+) -> None:
+    from kio.static.primitive import f64
+
+    from kcli.client.api.configs import nested, request_cls
+
+    def build(version: int) -> Any:
+        cls = request_cls("alter_client_quotas", version)
+        entry, data, op = nested(cls, "EntryData"), nested(cls, "EntityData"), nested(cls, "OpData")
+        return cls(
+            entries=(
+                entry(
+                    entity=tuple(data(entity_type=t, entity_name=n) for t, n in entity),
+                    ops=tuple(op(key=k, value=f64(v), remove=r) for k, v, r in ops),
+                ),
+            ),
+            validate_only=True,
+        )
+
+    real, emulated = (
+        [
+            (int(e.error_code), e.error_message)
+            for e in calls.raw(
+                side.brokers if via == "broker" else side.controllers,
+                49,
+                build,
+                (0, 1),
+                side.broker if via == "broker" else side.controller,
+            ).entries
+        ]
+        for side in sides
+    )
+    assert emulated == real
