@@ -248,7 +248,9 @@ def incremental_records(cluster: Cluster, resource_type: int, name: str, ops: Se
                 raise ConfigProblem(
                     ErrorCode.invalid_config, f"Can't {verb} to key {key} because its type is not LIST."
                 )
-            new = _list_op(wanted.get(key) or "", op, value or "")
+            # a key without a value of its own starts from its default (ConfigurationControlManager.getParts)
+            base = wanted.get(key, definition.default if definition is not None else None)
+            new = _list_op(base or "", op, value or "")
         changed[key] = new
         if new is None:
             wanted.pop(key, None)

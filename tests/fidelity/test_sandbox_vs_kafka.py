@@ -594,3 +594,25 @@ def test_quota_alterations_answered_as_kafka(
         for side in sides
     )
     assert emulated == real
+
+
+def test_list_operations_start_from_the_default(sides: tuple[Side, Side]) -> None:
+    """APPEND to a topic key without a value of its own extends its default (Kafka's getParts), on the
+    suite's own topic, then the key is deleted again."""
+    described = []
+    for side in sides:
+        ops = [("cleanup.policy", APPEND, "compact")]
+        (answer,) = calls.alter(side.brokers, [(TOPIC, side.topic, ops)], validate_only=False)
+        assert answer[2:] == (0, None), side.name
+        deadline = time.monotonic() + 30
+        while (entry := calls.describe(side.brokers, TOPIC, side.topic).entries["cleanup.policy"])[
+            "source"
+        ] != 1:
+            assert time.monotonic() < deadline, f"{side.name}: the change did not arrive"
+            time.sleep(0.2)
+        described.append(entry)
+        calls.alter(
+            side.brokers, [(TOPIC, side.topic, [("cleanup.policy", DELETE, None)])], validate_only=False
+        )
+    assert described[1] == described[0]
+    assert described[0]["value"] == "delete,compact"
