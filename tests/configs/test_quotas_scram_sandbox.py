@@ -237,12 +237,20 @@ def test_quotas_and_scram_altered_through_the_controllers(secure: Any, tmp_path:
     client, user = f"ctl-client-{uuid.uuid4().hex[:6]}", f"ctl-user-{uuid.uuid4().hex[:6]}"
     set_quota = through_controllers("--alter", "--client", client, "--add-config", "producer_byte_rate=2048")
     assert (set_quota.code, set_quota.stdout) == (0, f"Completed updating config for client {client}.\n")
-    dry = through_controllers("--alter", "--client", client, "--delete-config", "producer_byte_rate", "--dry-run")
+    dry = through_controllers(
+        "--alter", "--client", client, "--delete-config", "producer_byte_rate", "--dry-run"
+    )
     assert dry.code == 0, dry.stderr
     # the controllers cannot say what is set: the value before is unknown, not "unset"
     assert dry.lines[1] == "  delete producer_byte_rate: (unknown) -> (default)"
     add_user = through_controllers(
-        "--alter", "--entity-type", "users", "--entity-name", user, "--add-config", "SCRAM-SHA-512=[password=pw-1234]"
+        "--alter",
+        "--entity-type",
+        "users",
+        "--entity-name",
+        user,
+        "--add-config",
+        "SCRAM-SHA-512=[password=pw-1234]",
     )
     assert add_user.code == 0, add_user.stderr
     described = admin_ok(secure, "--describe", "--client", client)

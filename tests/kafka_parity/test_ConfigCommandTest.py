@@ -233,7 +233,9 @@ def _argument_parse(bootstrap: tuple[str, str], entity_type: str, tmp_path: Path
             # Kafka's admin client refuses quota calls to controllers when it runs them
             # (UnsupportedEndpointTypeException). A controller does alter quotas but does not describe
             # them: kcli refuses the describe before connecting (the alterations are refused above).
-            assert result.code == 2 and "cannot be described through --bootstrap-controller" in result.stderr, (
+            assert (
+                result.code == 2 and "cannot be described through --bootstrap-controller" in result.stderr
+            ), (
                 name,
                 result.stderr,
             )
