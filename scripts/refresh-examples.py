@@ -39,10 +39,12 @@ END = "# END GENERATED"
 DISPLAY_BASE = 9092  # ports shown in the examples
 BROKERS = 3
 CONTROLLERS = 3
+ADDED_NODES = 2  # by the sandbox add-node example
 CLUSTER_ID = "MkU3OEVBNTcwNTJENDM2Qg"  # fixed, so refreshed examples differ only where output did
 SANDBOX_DIR = ".kcli-sandbox"
 CONFIG_FILE = "config.toml"  # KCLI_CONFIG in the scratch directory
 SHOWN_CONFIG_FILE = "~/.config/kcli/config.toml"
+HOME = "home"  # the scratch directory shown as ~
 COMMAND_TIMEOUT_S = 600  # spark audit starts a JVM
 
 B = f"127.0.0.1:{DISPLAY_BASE}"  # first broker, as shown
@@ -199,6 +201,8 @@ SPECS: tuple[Spec, ...] = (
         path="spark audit",
         commands=("kcli spark audit --input snapshots --out findings --fail-on high -o text",),
     ),
+    Spec(path="completion show", commands=("kcli completion show bash",)),
+    Spec(path="completion install", commands=("kcli completion install zsh",)),
     Spec(
         path="cluster unregister",
         comment="# broker 3 was shut down for good",
@@ -223,11 +227,30 @@ SANDBOX_SPECS: tuple[Spec, ...] = (
     Spec(path="sandbox delay", commands=(f"kcli sandbox delay --dir {DEMO} 1 250",)),
     Spec(path="sandbox misroute", commands=(f"kcli sandbox misroute --dir {DEMO} 1",)),
     Spec(path="sandbox replace-brokers", commands=(f"kcli sandbox replace-brokers --dir {DEMO}",)),
+    Spec(
+        path="sandbox add-node",
+        commands=(f"kcli sandbox add-node --dir {DEMO}", f"kcli sandbox add-node --dir {DEMO} --controller"),
+    ),
     Spec(path="sandbox down", commands=(f"kcli sandbox down --dir {DEMO}",)),
 )
 
+# Real Kafka nodes (scripts/kafka-dist.sh KAFKA_VERSION, linked into the scratch directory as KAFKA_SHOWN).
+KAFKA_VERSION = "4.4.0"
+KAFKA_SHOWN = f"kafka-{KAFKA_VERSION}"
+REAL_DEMO = "demo-kafka"
+REAL_SPECS: tuple[Spec, ...] = (
+    Spec(
+        path="sandbox kill-node",
+        commands=(
+            f"kcli sandbox up --kafka-home {KAFKA_SHOWN} --dir {REAL_DEMO} --base-port {DISPLAY_BASE} "
+            f"--cluster-id {CLUSTER_ID} --controllers 1 --brokers 2 --detach",
+            f"kcli sandbox kill-node --dir {REAL_DEMO} 2",
+        ),
+    ),
+)
+
 # Groups show the first command of each of their commands' examples.
-GROUPS = ("cluster", "features", "metadata-quorum", "profile", "sandbox", "spark")
+GROUPS = ("cluster", "completion", "features", "metadata-quorum", "profile", "sandbox", "spark")
 ROOT_TOUR = ("cluster-id", "configs", "acls", "metadata-quorum describe", "cluster doctor")
 
 
@@ -254,6 +277,9 @@ class Runner:
             KCLI_CONFIG=str(self.workdir / CONFIG_FILE),
             KCLI_SANDBOX_DIR=str(self.workdir / SANDBOX_DIR),
             PYTHONPATH=str(REPO),
+            # `kcli completion install` writes into a scratch home, shown as ~
+            XDG_DATA_HOME=str(self.workdir / HOME / ".local" / "share"),
+            ZDOTDIR=str(self.workdir / HOME),
         )
         environ.pop("KCLI_DEBUG", None)
         return environ
@@ -290,6 +316,7 @@ class Runner:
             if shown != actual:
                 line = re.sub(rf"\b{actual}\b", str(shown), line)
         line = line.replace(str(self.workdir / CONFIG_FILE), SHOWN_CONFIG_FILE)
+        line = line.replace(str(self.workdir / HOME), "~")
         return line.replace(f"{self.workdir}/", "").replace(str(self.workdir), ".")
 
     def _directory_id(self, node_id: int) -> str:
@@ -341,8 +368,9 @@ def free_block(count: int) -> int:
 def group_blocks(examples: Mapping[str, str]) -> dict[str, str]:
     """Group and root examples: the first command of each member's example."""
     blocks: dict[str, str] = {}
+    paths = sorted(examples)  # the module's order, whichever examples were recorded this time
     for group in GROUPS:
-        firsts = [_first_command(block) for path, block in examples.items() if path.startswith(group + " ")]
+        firsts = [_first_command(examples[path]) for path in paths if path.startswith(group + " ")]
         if firsts:
             blocks[group] = "\n".join(firsts) + "\n"
     blocks[""] = "\n".join(_first_command(examples[path]) for path in ROOT_TOUR if path in examples) + "\n"
@@ -383,7 +411,10 @@ def shown_commands(examples: Mapping[str, str]) -> dict[str, list[str]]:
 
 def expected_commands() -> dict[str, list[str]]:
     """Command path -> the commands the specs run, with run-time placeholders left as patterns."""
-    return {spec.path: [f"$ {command}" for command in spec.commands] for spec in (*SPECS, *SANDBOX_SPECS)}
+    return {
+        spec.path: [f"$ {command}" for command in spec.commands]
+        for spec in (*SPECS, *SANDBOX_SPECS, *REAL_SPECS)
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -407,8 +438,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kcli-examples-") as scratch:
         workdir = Path(scratch)
         count = BROKERS + CONTROLLERS
-        base = free_block(count)
-        runner = Runner(workdir=workdir, ports={DISPLAY_BASE + i: base + i for i in range(count)})
+        base = free_block(count + ADDED_NODES)
+        shown = range(count + ADDED_NODES)  # sandbox add-node takes the ports after the block
+        runner = Runner(workdir=workdir, ports={DISPLAY_BASE + i: base + i for i in shown})
         with Sandbox(
             directory=workdir / SANDBOX_DIR,
             controllers=CONTROLLERS,
@@ -430,6 +462,14 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 if (workdir / DEMO / "sandbox.json").exists():  # a failed example left it running
                     runner.run(f"kcli sandbox down --dir {DEMO}")
+        if not wanted or wanted & {spec.path for spec in REAL_SPECS}:
+            (workdir / KAFKA_SHOWN).symlink_to(_kafka_home())
+            try:
+                for spec in REAL_SPECS:
+                    examples[spec.path] = _recorded(spec, runner)
+            finally:
+                if (workdir / REAL_DEMO / "sandbox.json").exists():
+                    runner.run(f"kcli sandbox down --dir {REAL_DEMO}")
     examples.update(group_blocks(examples))
     if options.print:
         for path in sorted(wanted or examples):
@@ -440,6 +480,20 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(examples)} examples written to {TARGET.relative_to(REPO)} in {time.monotonic() - started:.0f} s"
     )
     return 0
+
+
+def _kafka_home() -> Path:
+    """Kafka KAFKA_VERSION's distribution, assembled (or found in the cache) by scripts/kafka-dist.sh."""
+    done = subprocess.run(
+        ["bash", str(REPO / "scripts" / "kafka-dist.sh"), KAFKA_VERSION],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ExampleFailed(f"scripts/kafka-dist.sh {KAFKA_VERSION}: {done.stderr.strip()[-2000:]}")
+    return Path(done.stdout.strip().splitlines()[-1])
 
 
 def _recorded(spec: Spec, runner: Runner) -> str:

@@ -188,35 +188,48 @@ FEATURE_UPDATE = obj(
 SANDBOX_NODE = obj(
     "One node of the sandbox.",
     {
-        "id": integer("Node id (brokers 1.., controllers 101..)."),
-        "role": enum("Its role.", "broker", "controller"),
+        "id": integer("Node id (brokers 1.., controllers 101..; with --combined, nodes 1.. are both)."),
+        "role": enum(
+            "Its role (combined: broker and controller, real Kafka only).", "broker", "controller", "combined"
+        ),
         "host": string("Listener host."),
-        "port": integer("Listener port."),
-        "running": boolean("False after stop-node."),
-        "delay_ms": integer("Injected response delay (sandbox delay)."),
+        "port": integer("Listener port (a combined node's broker listener)."),
+        "running": boolean("False after stop-node or kill-node."),
+        "delay_ms": integer("Injected response delay (sandbox delay; always 0 on real Kafka)."),
         "advertises": nullable(integer("Node whose endpoint it advertises (sandbox misroute), else null.")),
         "rack": nullable(string("broker.rack of a broker (up --racks), else null.")),
+        "pid": nullable(integer("Real Kafka only: the process id of the node's JVM (null when stopped).")),
     },
+    optional=("pid",),
 )
 SANDBOX_STATUS = obj(
     "The state of a running sandbox.",
     {
+        "engine": enum(
+            "What runs the nodes: the emulator, or real Kafka (up --kafka-home).", "emulator", "kafka"
+        ),
+        "kafka_version": string("Real Kafka only: the release of --kafka-home."),
+        "kafka_home": string("Real Kafka only: the Kafka distribution the nodes run from."),
         "cluster_id": string("Cluster id."),
-        "active_controller_id": integer("Active controller id."),
-        "leader_epoch": integer("Metadata leader epoch."),
-        "log_end_offset": integer("Metadata log end offset (the active controller's)."),
-        "high_watermark": integer(
-            "Metadata high watermark: records below it are on a majority of the voters, durably."
+        "active_controller_id": nullable(
+            integer("Active controller id (null: real controllers that did not answer DescribeQuorum).")
+        ),
+        "leader_epoch": nullable(integer("Metadata leader epoch (null as above).")),
+        "log_end_offset": nullable(
+            integer("Metadata log end offset (the active controller's; null as above).")
+        ),
+        "high_watermark": nullable(
+            integer("Metadata high watermark: records below it are on a majority of the voters, durably.")
         ),
         "security": enum("Listener security.", "plaintext", "sasl_plaintext", "ssl", "sasl_ssl"),
         "bootstrap_servers": string("Broker bootstrap list for -b."),
         "bootstrap_controllers": string("Controller bootstrap list for -C."),
-        "topics": integer("Number of topics."),
-        "nodes": array(SANDBOX_NODE, "Brokers, then controllers."),
-        "pid": integer("Process id of the sandbox (up, status)."),
+        "topics": nullable(integer("Number of topics (null: real brokers that did not answer Metadata).")),
+        "nodes": array(SANDBOX_NODE, "The nodes by id."),
+        "pid": integer("The emulator only: the process id of the sandbox (up, status)."),
         "directory": string("The sandbox directory (up, status)."),
     },
-    optional=("pid", "directory"),
+    optional=("kafka_version", "kafka_home", "pid", "directory"),
 )
 
 # ------------------------------------------------------------------ one schema per command
@@ -280,9 +293,15 @@ command(
                                 "One API: offered by the node, or a client API it lacks.",
                                 {
                                     "api_key": integer("API key."),
-                                    "name": nullable(string("Kafka's name of the API (null: a key kcli does not know).")),
-                                    "min_version": nullable(integer("Lowest version the node offers (null: not offered).")),
-                                    "max_version": nullable(integer("Highest version the node offers (null: not offered).")),
+                                    "name": nullable(
+                                        string("Kafka's name of the API (null: a key kcli does not know).")
+                                    ),
+                                    "min_version": nullable(
+                                        integer("Lowest version the node offers (null: not offered).")
+                                    ),
+                                    "max_version": nullable(
+                                        integer("Highest version the node offers (null: not offered).")
+                                    ),
                                     "usable_version": nullable(
                                         integer("The version kcli would use with this node (null: none).")
                                     ),
@@ -911,7 +930,7 @@ command(
 )
 command("sandbox up", "The started sandbox (with --detach).", SANDBOX_STATUS)
 command("sandbox status", "The running sandbox.", SANDBOX_STATUS)
-for _sub in ("stop-node", "start-node", "delay"):
+for _sub in ("stop-node", "kill-node", "start-node", "delay"):
     command(f"sandbox {_sub}", "The sandbox after the change.", SANDBOX_STATUS)
 command(
     "sandbox failover",
@@ -922,6 +941,25 @@ command(
     "sandbox misroute",
     "Whose endpoint the node now advertises.",
     obj("kcli sandbox misroute -o json", {"advertises": integer("The node whose endpoint it advertises.")}),
+)
+command(
+    "sandbox add-node",
+    "The new node, and the sandbox afterwards.",
+    obj(
+        "kcli sandbox add-node -o json",
+        {
+            "node_id": integer("The new node's id."),
+            "role": enum("A broker, or a controller that is not a voter yet.", "broker", "controller"),
+            "host": string("Its listener host."),
+            "port": integer("Its listener port."),
+            "config": nullable(
+                string(
+                    "A controller's server.properties, for metadata-quorum add-controller --command-config."
+                )
+            ),
+            "status": SANDBOX_STATUS,
+        },
+    ),
 )
 command(
     "sandbox replace-brokers",
@@ -1004,7 +1042,9 @@ command(
                 ),
                 "The worst findings (--worst).",
             ),
-            "complete": boolean("False when the input was incomplete (see warnings): exit 3 unless --fail-on fired."),
+            "complete": boolean(
+                "False when the input was incomplete (see warnings): exit 3 unless --fail-on fired."
+            ),
             "warnings": array(
                 obj(
                     "What the audit could not see.",

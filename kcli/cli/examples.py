@@ -10,11 +10,9 @@ refresh it instead of editing outputs by hand. Plain strings only: this module i
 
 from __future__ import annotations
 
+import os
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import typer
+from typing import Any
 
 HEADING = "Examples"
 
@@ -109,6 +107,26 @@ EXAMPLES: dict[str, str] = {
         '  "endpoint_type": "controllers"\n'
         "}\n"
     ),
+    "completion": ("$ kcli completion install zsh\n$ kcli completion show bash\n"),
+    "completion install": (
+        "$ kcli completion install zsh\n"
+        "Wrote the zsh completion of kcli to ~/.local/share/zsh/site-functions/_kcli.\n"
+        "Added to ~/.zshrc: fpath=(~/.local/share/zsh/site-functions $fpath); autoload -Uz compinit && compinit\n"
+        "New zsh shells complete kcli commands.\n"
+    ),
+    "completion show": (
+        "$ kcli completion show bash\n"
+        "_kcli_completion() {\n"
+        "    local IFS=$'\n"
+        "'\n"
+        '    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \\\n'
+        "                   COMP_CWORD=$COMP_CWORD \\\n"
+        "                   _KCLI_COMPLETE=complete_bash $1 ) )\n"
+        "    return 0\n"
+        "}\n"
+        "\n"
+        "complete -o default -F _kcli_completion kcli\n"
+    ),
     "configs": (
         "$ kcli configs -b 127.0.0.1:9092 --alter --topic sandbox-topic-00000 --add-config retention.ms=86400000,cleanup.policy=compact\n"
         "Completed updating config for topic sandbox-topic-00000.\n"
@@ -193,7 +211,7 @@ EXAMPLES: dict[str, str] = {
     "metadata-quorum": (
         "$ kcli metadata-quorum add-controller -C 127.0.0.1:9095 --command-config controller-104.properties --dry-run\n"
         "$ kcli metadata-quorum describe -b 127.0.0.1:9092 --status\n"
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id Y6NsudAHSraK_eWpqL7X-w --dry-run\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id Uz5fwx4ORTaH7Vl94_K3Hg --dry-run\n"
     ),
     "metadata-quorum add-controller": (
         "# controller-104.properties: node.id=104, process.roles=controller, listeners, metadata.log.dir\n"
@@ -208,30 +226,30 @@ EXAMPLES: dict[str, str] = {
         "HighWatermark:          30\n"
         "MaxFollowerLag:         0\n"
         "MaxFollowerLagTimeMs:   0\n"
-        'CurrentVoters:          [{"id": 101, "directoryId": "w-Koeth3QAOVAeEVz4bQYg", "endpoints": ["CONTROLLER://127.0.0.1:9095"]}, {"id": 102, "directoryId": "w3PcESOdT_eVXXTB52-a8A", "endpoints": ["CONTROLLER://127.0.0.1:9096"]}, {"id": 103, "directoryId": "Y6NsudAHSraK_eWpqL7X-w", "endpoints": ["CONTROLLER://127.0.0.1:9097"]}]\n'
-        'CurrentObservers:       [{"id": 1, "directoryId": "diDy-PvXSc-dMXgU5OQArg"}, {"id": 2, "directoryId": "rKxd9y71R8CXmWt-GlARow"}, {"id": 3, "directoryId": "yUDTno4rRDGhjKUMu4MT4w"}]\n'
+        'CurrentVoters:          [{"id": 101, "directoryId": "o087BJpfTzamCv3bBYaBXg", "endpoints": ["CONTROLLER://127.0.0.1:9095"]}, {"id": 102, "directoryId": "wTZx5RWXRHeWtQlNQba5NQ", "endpoints": ["CONTROLLER://127.0.0.1:9096"]}, {"id": 103, "directoryId": "Uz5fwx4ORTaH7Vl94_K3Hg", "endpoints": ["CONTROLLER://127.0.0.1:9097"]}]\n'
+        'CurrentObservers:       [{"id": 1, "directoryId": "umOmICwwSbuUMViGhYgfLg"}, {"id": 2, "directoryId": "WBUDvvU2TLSHcmwMZct4KQ"}, {"id": 3, "directoryId": "9TF8MOFeQ2WiI_KmV89ihw"}]\n'
         "$ kcli metadata-quorum describe -C 127.0.0.1:9095 --replication --human-readable\n"
         "NodeId\tDirectoryId           \tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus\n"
-        "101   \tw-Koeth3QAOVAeEVz4bQYg\t30          \t0  \t11 ms ago         \t11 ms ago            \tLeader\n"
-        "102   \tw3PcESOdT_eVXXTB52-a8A\t30          \t0  \t13557 ms ago      \t13557 ms ago         \tFollower\n"
-        "103   \tY6NsudAHSraK_eWpqL7X-w\t30          \t0  \t13557 ms ago      \t13557 ms ago         \tFollower\n"
-        "1     \tdiDy-PvXSc-dMXgU5OQArg\t30          \t0  \t13557 ms ago      \t13557 ms ago         \tObserver\n"
-        "2     \trKxd9y71R8CXmWt-GlARow\t30          \t0  \t13557 ms ago      \t13557 ms ago         \tObserver\n"
-        "3     \tyUDTno4rRDGhjKUMu4MT4w\t30          \t0  \t13557 ms ago      \t13557 ms ago         \tObserver\n"
+        "101   \to087BJpfTzamCv3bBYaBXg\t30          \t0  \t27 ms ago         \t27 ms ago            \tLeader\n"
+        "102   \twTZx5RWXRHeWtQlNQba5NQ\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tFollower\n"
+        "103   \tUz5fwx4ORTaH7Vl94_K3Hg\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tFollower\n"
+        "1     \tumOmICwwSbuUMViGhYgfLg\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
+        "2     \tWBUDvvU2TLSHcmwMZct4KQ\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
+        "3     \t9TF8MOFeQ2WiI_KmV89ihw\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
     ),
     "metadata-quorum remove-controller": (
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id Y6NsudAHSraK_eWpqL7X-w --dry-run\n"
-        "DRY RUN of removing  KRaft controller 103 with directory id Y6NsudAHSraK_eWpqL7X-w\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id Uz5fwx4ORTaH7Vl94_K3Hg --dry-run\n"
+        "DRY RUN of removing  KRaft controller 103 with directory id Uz5fwx4ORTaH7Vl94_K3Hg\n"
     ),
     "metadata-shell": (
         "$ kcli metadata-shell -d .kcli-sandbox/101 ls /image/topics/byName\n"
         "sandbox-topic-00000\n"
         "sandbox-topic-00001\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 cat /image/topics/byName/sandbox-topic-00000/0\n"
-        "PartitionRegistration(replicas=[1, 2, 3], directories=[diDy-PvXSc-dMXgU5OQArg, rKxd9y71R8CXmWt-GlARow, yUDTno4rRDGhjKUMu4MT4w], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
+        "PartitionRegistration(replicas=[1, 2, 3], directories=[umOmICwwSbuUMViGhYgfLg, WBUDvvU2TLSHcmwMZct4KQ, 9TF8MOFeQ2WiI_KmV89ihw], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 --dump --type TopicRecord -o json\n"
-        '{"offset":19,"epoch":1,"timestamp":1795756268171,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00000","topicId":"Azsaqv3fSCaya0NgmxJz6w"}}\n'
-        '{"offset":23,"epoch":1,"timestamp":1795756268171,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00001","topicId":"kDwdK29FQZKkkD5fVDdwyQ"}}\n'
+        '{"offset":19,"epoch":1,"timestamp":1795759523588,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00000","topicId":"7cL5DHKaQXeFoaqwOYHCVg"}}\n'
+        '{"offset":23,"epoch":1,"timestamp":1795759523588,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00001","topicId":"b5X4do5PRZqDKolRDXREWw"}}\n'
     ),
     "profile": (
         "$ kcli profile add sandbox -b 127.0.0.1:9092 --use\n"
@@ -302,9 +320,11 @@ EXAMPLES: dict[str, str] = {
         "Clearing topic-level throttles on topic sandbox-topic-00001\n"
     ),
     "sandbox": (
+        "$ kcli sandbox add-node --dir demo-sandbox\n"
         "$ kcli sandbox delay --dir demo-sandbox 1 250\n"
         "$ kcli sandbox down --dir demo-sandbox\n"
         "$ kcli sandbox failover --dir demo-sandbox\n"
+        "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
         "$ kcli sandbox misroute --dir demo-sandbox 1\n"
         "$ kcli sandbox replace-brokers --dir demo-sandbox\n"
         "$ kcli sandbox start-node --dir demo-sandbox 2\n"
@@ -312,12 +332,31 @@ EXAMPLES: dict[str, str] = {
         "$ kcli sandbox stop-node --dir demo-sandbox 2\n"
         "$ kcli sandbox up --dir demo-sandbox --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --topics 2 --detach\n"
     ),
+    "sandbox add-node": (
+        "$ kcli sandbox add-node --dir demo-sandbox\n"
+        "Broker 7 started on 127.0.0.1:9098 (no replicas yet).\n"
+        "$ kcli sandbox add-node --dir demo-sandbox --controller\n"
+        "Controller 104 started on 127.0.0.1:9099, not a voter yet; add it with: kcli metadata-quorum --bootstrap-controller 127.0.0.1:9095,127.0.0.1:9096,127.0.0.1:9097,127.0.0.1:9099 add-controller --command-config demo-sandbox/104/server.properties\n"
+    ),
     "sandbox delay": ("$ kcli sandbox delay --dir demo-sandbox 1 250\nNode 1 responses delayed by 250 ms.\n"),
     "sandbox down": (
         "$ kcli sandbox down --dir demo-sandbox\n"
-        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 25727).\n"
+        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 15011).\n"
     ),
     "sandbox failover": ("$ kcli sandbox failover --dir demo-sandbox\nController 102 is now active.\n"),
+    "sandbox kill-node": (
+        "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
+        "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (Apache Kafka 4.4.0, real nodes), security plaintext\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 92, topics 0\n"
+        "ID    ROLE        ADDRESS               STATE\n"
+        "1     broker      127.0.0.1:9092        running\n"
+        "2     broker      127.0.0.1:9093        running\n"
+        "101   controller  127.0.0.1:9094        running\n"
+        "bootstrap.servers=127.0.0.1:9092,127.0.0.1:9093\n"
+        "bootstrap.controllers=127.0.0.1:9094\n"
+        "$ kcli sandbox kill-node --dir demo-kafka 2\n"
+        "Node 2 killed.\n"
+    ),
     "sandbox misroute": (
         "$ kcli sandbox misroute --dir demo-sandbox 1\nNode 1 now advertises the endpoint of node 2.\n"
     ),
@@ -372,7 +411,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "spark collect": (
         "$ kcli spark collect -b 127.0.0.1:9092 --out snapshots\n"
-        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261127T051208Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
+        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261127T060618Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
     ),
     "spark rules": (
         "$ kcli spark rules -o text\n"
@@ -389,9 +428,15 @@ EXAMPLES: dict[str, str] = {
 # END GENERATED
 
 
-def attach_examples(app: typer.Typer, examples: dict[str, str] | None = None) -> None:
-    """Set an "Examples" epilog on every command and group of `app` that has an example block."""
-    _attach(app, (), EXAMPLES if examples is None else examples)
+def attach_examples(command: Any, path: tuple[str, ...], examples: dict[str, str] | None = None) -> None:
+    """Set an "Examples" epilog on the click command `command` (at `path`, e.g. ("cluster",)) and on
+    every command below it that has an example block (the root's is given to its typer.Typer)."""
+    examples = EXAMPLES if examples is None else examples
+    block = examples.get(" ".join(path))
+    if block is not None:
+        command.epilog = epilog_of(block)
+    for name, sub in (getattr(command, "commands", None) or {}).items():
+        attach_examples(sub, (*path, name), examples)
 
 
 def epilog_of(block: str, *, rich: bool | None = None) -> str:
@@ -403,9 +448,7 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
     unless each starts with a \\b line.
     """
     if rich is None:
-        from typer.core import HAS_RICH
-
-        rich = HAS_RICH
+        rich = typer_help_is_rich()
     text = block.rstrip()
     if rich:
         return f"[bold]{HEADING}[/bold]\n\n{_escape_markup(text)}"
@@ -413,30 +456,10 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
     return f"{HEADING}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs)
 
 
-def _attach(app: typer.Typer, prefix: tuple[str, ...], examples: dict[str, str]) -> None:
-    from typer.main import get_command_name
-
-    if not prefix and "" in examples:
-        app.info.epilog = epilog_of(examples[""])
-    for command in app.registered_commands:
-        name = command.name if isinstance(command.name, str) else None
-        if name is None and command.callback is not None:
-            name = get_command_name(command.callback.__name__)
-        block = examples.get(" ".join((*prefix, name or "")))
-        if block is not None:
-            command.epilog = epilog_of(block)
-    for group in app.registered_groups:
-        sub = group.typer_instance
-        if sub is None:
-            continue
-        name = next((n for n in (group.name, sub.info.name) if isinstance(n, str)), None)
-        if name is None:
-            continue
-        path = (*prefix, name)
-        block = examples.get(" ".join(path))
-        if block is not None:
-            group.epilog = epilog_of(block)
-        _attach(sub, path, examples)
+def typer_help_is_rich() -> bool:
+    """Whether typer renders help with rich: unless TYPER_USE_RICH says no, as typer reads it."""
+    value = os.environ.get("TYPER_USE_RICH", "").lower()
+    return value not in ("n", "no", "f", "false", "off", "0")
 
 
 def _escape_markup(text: str) -> str:

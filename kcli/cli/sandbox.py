@@ -1,8 +1,9 @@
-"""`kcli sandbox`: run an emulated KRaft cluster on loopback and inject faults into it.
+"""`kcli sandbox`: a local KRaft cluster on loopback to rehearse on, and faults to inject into it.
 
-The sandbox is an emulator (not Kafka): controllers and brokers speak the Kafka protocol and keep
-their state in a real metadata log under --dir. `up --detach` leaves it running in the background;
-the other commands find it through DIR/sandbox.json.
+Two engines behind the same commands: the emulator (the default; not Kafka, no Java needed: controllers
+and brokers in one Python process, speaking the Kafka protocol, with a real metadata log under --dir) and
+real Apache Kafka nodes from a Kafka distribution (`up --kafka-home DIR`: one JVM per node, formatted by
+Kafka's StorageTool). `up --detach` leaves the cluster running; the other commands find it in --dir.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from typing import Annotated, Any
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, guarded, tool_group
+from kcli.cli.sandbox_common import announce, emit_status, quoted
 from kcli.errors import UsageError
 from kcli.render import OutputFormat, emit
 
 app = tool_group(
     "sandbox",
-    "An emulated KRaft cluster on loopback (an emulator, not Kafka) for rehearsing runbooks and tests: "
-    "real wire protocol, real metadata log, fault injection.",
+    "A KRaft cluster on loopback for rehearsing runbooks and tests: the emulator (not Kafka; real wire "
+    "protocol, real metadata log, fault injection) or real Kafka nodes (--kafka-home).",
 )
 
 SECURITY_CHOICES = ("plaintext", "sasl_plaintext", "ssl", "sasl_ssl")
@@ -40,19 +42,6 @@ def _directory(given: Path | None) -> Path:
     if given is not None:
         return given
     return Path(env_of().environ.get("KCLI_SANDBOX_DIR", ".kcli-sandbox"))
-
-
-def _emit_status(status: dict[str, Any], output: OutputFormat) -> None:
-    from kcli.sandbox.status import status_lines, status_panel
-
-    emit(
-        env_of(),
-        output,
-        status,
-        text=lambda s: list(status_lines(s)),
-        json_value=lambda s: s,
-        table=status_panel,
-    )
 
 
 @app.command("up")
@@ -106,33 +95,74 @@ def up(
             "so plain `kcli cluster-id` reaches it.",
         ),
     ] = None,
+    kafka_home: Annotated[
+        Path | None,
+        typer.Option(
+            "--kafka-home",
+            help="Run real Apache Kafka nodes (one JVM each; Java 17) from this Kafka distribution: the "
+            "tarball unpacked, or what scripts/kafka-dist.sh VERSION assembles. Default: the emulator.",
+        ),
+    ] = None,
+    combined: Annotated[
+        bool,
+        typer.Option(
+            "--combined",
+            help="With --kafka-home: the controllers are brokers too (process.roles=broker,controller).",
+        ),
+    ] = False,
+    server_config: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--server-config",
+            help="With --kafka-home: a server.properties setting KEY=VALUE of every node (repeatable); "
+            "a node's own go in DIR/<id>/overrides.properties.",
+        ),
+    ] = None,
     detach: Annotated[
         bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")
     ] = False,
     daemon: Annotated[bool, typer.Option("--daemon", hidden=True)] = False,
     output: OutputOpt = OutputFormat.text,
 ) -> None:
-    """Start an emulated KRaft cluster (an emulator, not Kafka); reopening a DIR replays its metadata
-    log with the settings the sandbox was created with (a flag given again overrides them)."""
+    """Start a sandbox cluster: the emulator (not Kafka), or real Kafka nodes with --kafka-home; reopening
+    a DIR starts the cluster it holds with the settings it was created with (a flag given again overrides
+    them)."""
     if security.lower() not in SECURITY_CHOICES:
         raise UsageError(f"--security must be one of {', '.join(SECURITY_CHOICES)}, not {security!r}")
     rack_names = _racks(racks)
-    from kcli.sandbox.features import release_level
+    path = _directory(directory).resolve()
+    from kcli.sandbox.kafka.control import any_running, is_kafka_sandbox
 
-    try:
-        release_level(release_version)
-    except ValueError as error:
-        raise UsageError(f"--release-version: {error}") from None
+    real = kafka_home is not None or is_kafka_sandbox(path)
+    if not real:
+        if combined:
+            raise UsageError(
+                "--combined needs --kafka-home: the emulator runs its controllers and brokers apart"
+            )
+        if server_config:
+            raise UsageError("--server-config needs --kafka-home: the emulator has no server.properties")
+        from kcli.sandbox.features import release_level
+
+        try:
+            release_level(release_version)  # real Kafka's StorageTool judges its own release versions
+        except ValueError as error:
+            raise UsageError(f"--release-version: {error}") from None
     if cluster_id is not None:
         _check_cluster_id(cluster_id)
     if profile is not None:
         from kcli.workflows.profiles import check_name
 
         check_name(profile)
-    path = _directory(directory).resolve()
     from kcli.sandbox.control import SandboxControlError, read_info, state_file
 
-    if state_file(path).exists():
+    if real and state_file(path).exists():
+        if any_running(path):
+            raise SandboxControlError(
+                f"a sandbox of real Kafka nodes is already running in {path}",
+                hint=f"stop it with: kcli sandbox down --dir {quoted(path)}",
+            )
+        state_file(path).unlink()  # stale: its nodes are gone
+    elif state_file(path).exists():
         try:
             info = read_info(path)
         except SandboxControlError:
@@ -140,7 +170,7 @@ def up(
         else:
             raise SandboxControlError(
                 f"a sandbox is already running in {path} (pid {info.pid})",
-                hint=f"stop it with: kcli sandbox down --dir {_quoted(path)}",
+                hint=f"stop it with: kcli sandbox down --dir {quoted(path)}",
             )
     options: dict[str, Any] = {
         "controllers": controllers,
@@ -154,22 +184,30 @@ def up(
         "racks": ",".join(rack_names) if rack_names else None,
         "log_dirs": log_dirs,
         "release_version": release_version,
+        "kafka_home": str(kafka_home.resolve()) if kafka_home is not None else None,
+        "combined": combined,
+        "server_config": _server_config(server_config),
     }
     if not daemon:  # the daemon gets the options its parent resolved
         options = _reopened(ctx, path, options)
     created = not path.exists()
-    if detach:
-        info = _spawn(path, options, created=created)
-        _emit_status({**_status_of(info)}, output)
-        _announce(path, info, profile, detached=True)
+    if options.get("kafka_home"):
+        _real_up(path, options, detach=detach, output=output, profile=profile, created=created)
         return
-    _foreground(path, options, daemon=daemon, output=output, profile=profile, created=created)
+    from kcli.cli import sandbox_emulator
+
+    if detach:
+        info = sandbox_emulator.spawn(path, options, created=created)
+        emit_status(sandbox_emulator.status_of(info), output)
+        announce(path, info, profile, detached=True)
+        return
+    sandbox_emulator.foreground(
+        path, _settings(path, options), daemon=daemon, output=output, profile=profile, created=created
+    )
 
 
 def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[str, Any]:
     """The saved settings of an existing sandbox DIR, overridden by the flags given (said on stderr)."""
-    from typer._click.core import ParameterSource
-
     from kcli.sandbox.settings import SAVED_SETTINGS, load_settings, reopen
 
     try:
@@ -181,58 +219,17 @@ def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[s
         ) from None
     if saved is None:
         return options
-    given = {ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT}
-    explicit = {name for name in options if ctx.get_parameter_source(name) in given}
+    given = {"COMMANDLINE", "ENVIRONMENT"}  # names of the ParameterSource get_parameter_source gives
+    explicit = {name for name in options if getattr(ctx.get_parameter_source(name), "name", None) in given}
+    if options.get("kafka_home") and not saved.get("kafka_home"):
+        raise UsageError(
+            f"{path} holds an emulated sandbox: real Kafka nodes cannot open its metadata log",
+            hint="give another --dir for a sandbox of real Kafka nodes",
+        )
     merged, notes = reopen(saved, options, explicit)
     for note in notes:
         env_of().err(f"Reopening the sandbox in {path}: {note}")
     return merged
-
-
-def _quoted(path: Path) -> str:
-    import shlex
-
-    return shlex.quote(str(path))
-
-
-def _announce(path: Path, info: Any, profile: str | None, *, detached: bool) -> None:
-    """Tell the operator (on stderr) how to stop the sandbox and how plain kcli commands reach it."""
-    env = env_of()
-    if detached:
-        env.err(f"Stop it with: kcli sandbox down --dir {_quoted(path)}")
-    else:
-        env.err(
-            f"Sandbox {info.cluster_id} is running in {path} (pid {info.pid}). "
-            f"Stop it with Ctrl-C or: kcli sandbox down --dir {_quoted(path)}"
-        )
-    settings = _client_settings(path, info)
-    env.err(f"export KCLI_BOOTSTRAP_SERVER={info.bootstrap_servers}")
-    if settings:
-        from kcli.sandbox.clientconfig import write_properties
-
-        properties = write_properties(path / "client-admin.properties", settings)
-        env.err(f"export KCLI_COMMAND_CONFIG={_quoted(properties)}")
-    if profile is not None:
-        from kcli.workflows.profiles import add_profile, use_profile
-
-        add_profile(
-            env.config_file, profile, {"bootstrap.servers": info.bootstrap_servers, **settings}, replace=True
-        )
-        use_profile(env.config_file, profile)
-        env.err(
-            f"Profile {profile!r} in {env.config_file} now reaches this sandbox and is the default: "
-            "plain `kcli cluster-id` works."
-        )
-
-
-def _client_settings(path: Path, info: Any) -> dict[str, str]:
-    from kcli.sandbox.clientconfig import client_settings
-    from kcli.sandbox.settings import Security
-
-    settings = client_settings(path, Security(info.security), info.users)
-    if settings == {"security.protocol": "PLAINTEXT"}:
-        return {}
-    return settings
 
 
 def _check_cluster_id(text: str) -> None:
@@ -258,136 +255,58 @@ def _racks(text: str | None) -> tuple[str, ...]:
     return names
 
 
+def _server_config(pairs: list[str] | None) -> dict[str, str] | None:
+    if not pairs:
+        return None
+    from kcli.workflows.profiles import parse_key_values
+
+    return parse_key_values(pairs, option="--server-config", example="log.retention.ms=60000")
+
+
 def _settings(path: Path, options: dict[str, Any]) -> Any:
     from kcli.sandbox.settings import SandboxSettings, Security
 
+    home = options.get("kafka_home")
     return SandboxSettings(
         directory=path,
-        **{**options, "security": Security(options["security"]), "racks": _racks(options.get("racks"))},
+        **{
+            **options,
+            "security": Security(options["security"]),
+            "racks": _racks(options.get("racks")),
+            "kafka_home": Path(home) if home else None,
+            "server_config": tuple((options.get("server_config") or {}).items()),
+        },
     )
 
 
-def _spawn(path: Path, options: dict[str, Any], *, created: bool) -> Any:
-    import subprocess
-    import sys
-
-    from kcli.sandbox.control import SandboxControlError, wait_for_info
-
-    path.mkdir(parents=True, exist_ok=True)
-    argv = [sys.executable, "-m", "kcli", "sandbox", "up", "--dir", str(path), "--daemon"]
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if isinstance(value, bool):
-            argv.append(flag if value else "--no-" + key.replace("_", "-"))
-        elif value is not None:
-            argv += [flag, str(value)]
-    with open(path / "sandbox.log", "ab") as log:
-        process = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True
-        )
-    try:
-        return wait_for_info(path, process.pid, timeout=60.0, alive=lambda: process.poll() is None)
-    except SandboxControlError:
-        if created and process.poll() is not None:
-            _remove_new(path)  # the failed start leaves nothing behind
-        raise
-
-
-def _remove_new(path: Path) -> None:
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def _status_of(info: Any) -> dict[str, Any]:
-    from kcli.sandbox.control import send
-
-    status: dict[str, Any] = send(info, "status")
-    return {**status, "pid": info.pid, "directory": str(info.directory)}
-
-
-def _foreground(
+def _real_up(
     path: Path,
     options: dict[str, Any],
     *,
-    daemon: bool,
+    detach: bool,
     output: OutputFormat,
-    profile: str | None = None,
-    created: bool = False,
+    profile: str | None,
+    created: bool,
 ) -> None:
-    import asyncio
-    import logging
-    import signal
+    """`up` with real Kafka nodes: start them, show the status, and in the foreground wait for Ctrl-C."""
+    from types import SimpleNamespace
 
-    from kcli.render import console
-    from kcli.sandbox.control import run_cluster
+    from kcli.cli import sandbox_real
 
-    env = env_of()
-    settings = _settings(path, options)
-    path.mkdir(parents=True, exist_ok=True)
-    logging.basicConfig(
-        level=logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=env.stderr,
+    cluster, status = sandbox_real.up(path, _settings(path, options), detach=detach, created=created)
+    emit_status(status, output)
+    state = cluster.state()
+    info = SimpleNamespace(
+        cluster_id=state["cluster_id"],
+        pid=None,
+        bootstrap_servers=state["bootstrap_servers"],
+        security=state["security"],
+        users=state["users"],
     )
-    started: list[Any] = []  # the cluster, once it is ready
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum, name in ((signal.SIGTERM, "SIGTERM"), (signal.SIGINT, "Ctrl-C")):
-            loop.add_signal_handler(signum, _stopper(stop, started, name))
-
-        async def ready(cluster: Any, info: Any) -> None:
-            started.append(cluster)
-            if daemon:
-                logging.getLogger("kcli.sandbox").info(
-                    "sandbox %s ready (pid %d)", cluster.cluster_id, info.pid
-                )
-                return
-            _announce(path, info, profile, detached=False)
-            # The live panel redraws in place, which needs a terminal console: with NO_COLOR (a plain
-            # console) rich would hold every frame back until exit, so print the status lines instead.
-            if output is not OutputFormat.json and console(env).is_terminal:
-                asyncio.get_running_loop().create_task(_live_panel(cluster, stop))
-            else:
-                _emit_status({**cluster.status(), "pid": info.pid, "directory": str(path)}, output)
-
-        await run_cluster(settings, stop=stop, on_ready=ready)
-
-    try:
-        asyncio.run(main())
-    except BaseException:
-        if created and not started:
-            _remove_new(path)  # a start that failed (a port in use, ...) leaves no new directory behind
-        raise
-    if started and not daemon:
-        cluster = started[0]
-        by = f" by {cluster.stopped_by}" if cluster.stopped_by else ""
-        env.err(f"Sandbox {cluster.cluster_id} in {path} stopped{by}.")
-
-
-def _stopper(stop: Any, started: list[Any], name: str) -> Any:
-    def handler() -> None:
-        if started and started[0].stopped_by is None:
-            started[0].stopped_by = name
-        stop.set()
-
-    return handler
-
-
-async def _live_panel(cluster: Any, stop: Any) -> None:
-    import asyncio
-
-    from rich.live import Live
-
-    from kcli.render import console
-    from kcli.sandbox.status import status_panel
-
-    with Live(status_panel(cluster.status()), console=console(env_of()), refresh_per_second=2) as live:
-        while not stop.is_set():
-            await asyncio.sleep(0.5)
-            live.update(status_panel(cluster.status()))
+    announce(path, info, profile, detached=detach)
+    if not detach:
+        by = sandbox_real.wait_in_foreground(cluster)
+        env_of().err(f"Sandbox {cluster.cluster_id} in {path} stopped by {by}.")
 
 
 @app.command("status")
@@ -395,21 +314,36 @@ async def _live_panel(cluster: Any, stop: Any) -> None:
 def status(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
     """Show the nodes, ports and state of the sandbox in DIR."""
     from kcli.sandbox.control import read_info
+    from kcli.sandbox.kafka.control import is_kafka_sandbox
 
-    _emit_status(_status_of(read_info(_directory(directory))), output)
+    path = _directory(directory)
+    if is_kafka_sandbox(path):
+        from kcli.cli import sandbox_real
+
+        emit_status(sandbox_real.status(path), output)
+        return
+    from kcli.cli import sandbox_emulator
+
+    emit_status(sandbox_emulator.status_of(read_info(path)), output)
 
 
 @app.command("down")
 @guarded
 def down(directory: DirOpt = None) -> None:
-    """Stop the sandbox process started in DIR (by its pid); a stale sandbox.json is removed."""
+    """Stop the sandbox in DIR (the emulator's process, or every real node); a stale sandbox.json is removed."""
     import os
     import signal
     import time
 
     from kcli.sandbox.control import SandboxControlError, process_alive, read_info, send, state_file
+    from kcli.sandbox.kafka.control import is_kafka_sandbox
 
     path = _directory(directory)
+    if is_kafka_sandbox(path):
+        from kcli.cli import sandbox_real
+
+        env_of().out(sandbox_real.down(path))
+        return
     info = read_info(path, check_alive=False)
     if not process_alive(info.pid):
         state_file(path).unlink(missing_ok=True)
@@ -437,8 +371,20 @@ def _fault(
     **args: Any,
 ) -> None:
     from kcli.sandbox.control import read_info, send
+    from kcli.sandbox.kafka.control import is_kafka_sandbox
 
-    result = send(read_info(_directory(directory)), command, **args)
+    path = _directory(directory)
+    if is_kafka_sandbox(path):
+        from kcli.cli import sandbox_real
+
+        result = sandbox_real.fault(path, command, **args)
+    elif command == "kill-node":
+        raise UsageError(
+            "kill-node needs real Kafka nodes (up --kafka-home): the emulator's nodes share one process",
+            hint=f"stop the node with: kcli sandbox stop-node {args['node_id']} --dir {quoted(path)}",
+        )
+    else:
+        result = send(read_info(path), command, **args)
     line = message(result) if callable(message) else message.format(result=result)
     emit(env_of(), output, result, text=lambda _r: [line], json_value=lambda r: r)
 
@@ -450,11 +396,50 @@ def stop_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = Ou
     _fault(directory, "stop-node", output, f"Node {node_id} stopped.", node_id=node_id)
 
 
+@app.command("kill-node")
+@guarded
+def kill_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Kill one real Kafka node with SIGKILL (kill -9: no orderly shutdown); real nodes only."""
+    _fault(directory, "kill-node", output, f"Node {node_id} killed.", node_id=node_id)
+
+
 @app.command("start-node")
 @guarded
 def start_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
     """Start a stopped node again on its port."""
     _fault(directory, "start-node", output, f"Node {node_id} started.", node_id=node_id)
+
+
+@app.command("add-node")
+@guarded
+def add_node(
+    controller: Annotated[
+        bool,
+        typer.Option(
+            "--controller",
+            help="A controller that is not a voter yet (metadata-quorum add-controller makes it one); "
+            "default: a broker.",
+        ),
+    ] = False,
+    node_id: Annotated[
+        int | None, typer.Option("--id", min=0, help="Its node id (default: the next free one).")
+    ] = None,
+    directory: DirOpt = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Start a new node: a broker that holds no replicas yet, or a controller that is not a voter yet."""
+    _fault(directory, "add-node", output, _added_line, node_id=node_id, controller=controller)
+
+
+def _added_line(result: dict[str, Any]) -> str:
+    where = f"{result['host']}:{result['port']}"
+    if result["role"] == "broker":
+        return f"Broker {result['node_id']} started on {where} (no replicas yet)."
+    controllers = result["status"]["bootstrap_controllers"]
+    return (
+        f"Controller {result['node_id']} started on {where}, not a voter yet; add it with: kcli metadata-quorum "
+        f"--bootstrap-controller {controllers} add-controller --command-config {result['config']}"
+    )
 
 
 @app.command("replace-brokers")

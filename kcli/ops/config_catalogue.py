@@ -67,12 +67,11 @@ class ConfigDef:
                 return text, self._invalid(value, "Expected value to be either true or false")
             parsed = text.lower() == "true"
         elif kind in _INTEGER_LIMITS:
+            from kcli.integers import java_long
+
             limit = _INTEGER_LIMITS[kind]
-            try:
-                number = int(text, 10)
-            except ValueError:
-                number = limit  # out of range below
-            if not -limit <= number < limit or "_" in text:
+            number = java_long(text)
+            if number is None or not -limit <= number < limit:
                 return text, self._invalid(value, f"Not a number of type {kind.name}")
             parsed = number
         elif kind is ConfigType.DOUBLE:

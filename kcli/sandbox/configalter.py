@@ -51,7 +51,7 @@ from kcli.sandbox.configdefs import (
     definitions,
     listener_base,
 )
-from kcli.sandbox.configview import ConfigProblem, broker_value
+from kcli.sandbox.configview import ConfigProblem, broker_value, node_id_of
 
 if TYPE_CHECKING:
     from kcli.sandbox.cluster import Cluster
@@ -311,7 +311,7 @@ def validate_resource(cluster: Cluster, resource_type: int, name: str, configs: 
         for key, value in configs.items():
             validate_topic_config(key, value)
     elif resource_type == ConfigResourceType.BROKER:
-        if name and not name.lstrip("-").isdigit():
+        if name and node_id_of(name) is None:
             raise ConfigProblem(ErrorCode.invalid_request, "Unable to parse broker name as a base 10 number.")
     elif resource_type == ConfigResourceType.GROUP:
         if not name:
@@ -330,7 +330,7 @@ def validate_resource(cluster: Cluster, resource_type: int, name: str, configs: 
 def check_exists(cluster: Cluster, resource_type: int, name: str) -> None:
     if resource_type == ConfigResourceType.TOPIC and cluster.image.topic(name) is None:
         raise ConfigProblem(ErrorCode.unknown_topic_or_partition, f"The topic '{name}' does not exist.")
-    if resource_type == ConfigResourceType.BROKER and name and int(name) not in cluster.nodes:
+    if resource_type == ConfigResourceType.BROKER and name and node_id_of(name) not in cluster.nodes:
         raise ConfigProblem(ErrorCode.broker_id_not_registered, f"No node with id {name} found.")
 
 

@@ -334,11 +334,20 @@ def logger_entries(levels: dict[str, str]) -> list[Entry]:
     ]
 
 
+def node_id_of(name: str) -> int | None:
+    """A resource name as Java's Integer.parseInt reads a node id (None: not an int)."""
+    from kcli.integers import java_long
+
+    number = java_long(name)
+    return number if number is not None and -(2**31) <= number < 2**31 else None
+
+
 def _node_name(node_id: int, name: str) -> None:
     """A broker resource names the answering node (or "" for the cluster-wide defaults)."""
-    if not name.lstrip("-").isdigit():
+    named = node_id_of(name)
+    if named is None:
         raise ConfigProblem(ErrorCode.invalid_request, f"Broker id must be an integer, but it is: {name}")
-    if int(name) != node_id:
+    if named != node_id:
         raise ConfigProblem(
             ErrorCode.invalid_request,
             f"Unexpected broker id, expected {node_id} or empty string, but received {name}",

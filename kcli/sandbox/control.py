@@ -4,7 +4,8 @@ Behavior:
 - `run_cluster` runs a Cluster plus a control listener on 127.0.0.1 (JSON lines, each request
   carrying the token from sandbox.json) until it is told to stop; then sandbox.json is removed.
 - sandbox.json records the pid, cluster id, endpoints per node, bootstrap lists, credentials, the
-  CA file and the control port; it is written once every listener accepts connections.
+  CA file and the control port; it is written once every listener accepts connections and what `up`
+  announces is done (its --profile written), so whoever waits for it can use both.
 - Clients (`kcli sandbox status/stop-node/...`) read sandbox.json and call the control channel;
   a sandbox.json whose process is gone is reported as stale.
 """
@@ -157,6 +158,8 @@ async def _dispatch(cluster: Any, command: str, args: dict[str, Any], stop: asyn
         await cluster.start_node(int(args["node_id"]))
     elif command == "failover":
         return {"active_controller_id": await cluster.failover()}
+    elif command == "add-node":
+        return await _add_node(cluster, args.get("node_id"), controller=bool(args.get("controller")))
     elif command == "replace-brokers":
         mapping = await cluster.replace_brokers()
         return {"replaced": {str(old): new for old, new in mapping.items()}, "status": cluster.status()}
@@ -171,6 +174,34 @@ async def _dispatch(cluster: Any, command: str, args: dict[str, Any], stop: asyn
     else:
         raise ValueError(f"unknown command {command!r}")
     return cluster.status()
+
+
+async def _add_node(cluster: Any, node_id: int | None, *, controller: bool) -> dict[str, Any]:
+    """A new broker, or a new controller that is not a voter yet (its config for add-controller)."""
+    config: str | None = None
+    if controller:
+        from kcli.sandbox.clientconfig import client_settings
+        from kcli.sandbox.settings import CONTROLLER_ID_BASE
+
+        settings = cluster.settings
+        if node_id is None:
+            node_id = max([CONTROLLER_ID_BASE - 1, *(n.node_id for n in cluster.controllers())]) + 1
+        client = client_settings(settings.directory, settings.security, settings.users)
+        extra = [
+            f"{key}={value}" for key, value in client.items() if client != {"security.protocol": "PLAINTEXT"}
+        ]
+        config = str(await cluster.prepare_controller(int(node_id), extra))
+    else:
+        node_id = await cluster.add_broker(None if node_id is None else int(node_id))
+    node = cluster.node(int(node_id))
+    return {
+        "node_id": node.node_id,
+        "role": "controller" if controller else "broker",
+        "host": node.host,
+        "port": node.port,
+        "config": config,
+        "status": cluster.status(),
+    }
 
 
 async def serve_control(cluster: Any, token: str, stop: asyncio.Event) -> asyncio.Server:
@@ -242,12 +273,13 @@ async def run_cluster(
     server = await serve_control(cluster, token, stop)
     port = server.sockets[0].getsockname()[1]
     info = _info(cluster, settings, port, token)
-    write_info(info)
     try:
         if on_ready is not None:
             ready = on_ready(cluster, info)
             if ready is not None:
                 await ready
+        # published last: whoever waits for sandbox.json finds what `up` announced (its --profile) done
+        write_info(info)
         await stop.wait()
     finally:
         server.close()

@@ -210,6 +210,10 @@ class Sandbox:
             self.directory / f"client-{principal}-{mechanism.lower()}.properties", settings
         )
 
+    def add_broker(self, node_id: int | None = None) -> int:
+        """Start a new broker (the next free id unless given); it holds no replicas yet. Its id."""
+        return self.run(lambda c: c.add_broker(node_id))
+
     def prepare_controller(self, node_id: int) -> Path:
         """Start controller `node_id` as an observer (not a voter) and return its server.properties.
 

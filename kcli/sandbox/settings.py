@@ -41,6 +41,8 @@ class Security(enum.StrEnum):
 # The users every sandbox knows (PLAIN passwords and SCRAM credentials); admin is a super user.
 DEFAULT_USERS: dict[str, str] = {"admin": "admin-secret", "alice": "alice-secret", "bob": "bob-secret"}
 BROKER_USER = ("broker", "broker-secret")
+# AWS IAM access keys whose MSK IAM signatures the sandbox accepts (test values, not real AWS keys).
+DEFAULT_IAM_USERS: dict[str, str] = {"AKIAKCLISANDBOX00001": "kcli-sandbox-iam-secret-key"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,8 +62,14 @@ class SandboxSettings:
     release_version: str | None = None  # metadata.version of a new sandbox (default: latest production)
     racks: tuple[str, ...] = ()  # broker.rack of each broker, round-robin by broker id (empty: no racks)
     log_dirs: int = 1  # simulated log directories per broker (JBOD, KIP-858)
+    kafka_home: Path | None = None  # real Kafka nodes from this distribution; None: the emulator
+    combined: bool = (
+        False  # real Kafka only: the controllers are brokers too (process.roles=broker,controller)
+    )
+    server_config: tuple[tuple[str, str], ...] = ()  # real Kafka only: server.properties of every node
     host: str = HOST
     users: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_USERS))
+    iam_users: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_IAM_USERS))
     snapshot_every_bytes: int = 20 * 1024 * 1024  # metadata.log.max.record.bytes.between.snapshots
 
     @property
@@ -91,7 +99,7 @@ class SandboxSettings:
 SAVED_SETTINGS = "sandbox-settings.json"
 SAVED_VERSION = 1
 # Taken again by `up` on an existing directory unless a flag overrides them for that run.
-REOPENED = ("base_port", "security", "authorizer", "racks")
+REOPENED = ("base_port", "security", "authorizer", "racks", "kafka_home", "server_config")
 # Fixed when the sandbox is created: the metadata log decides them afterwards.
 CREATION_ONLY = (
     "controllers",
@@ -101,6 +109,7 @@ CREATION_ONLY = (
     "cluster_id",
     "release_version",
     "log_dirs",
+    "combined",
 )
 
 
@@ -119,6 +128,9 @@ def saved_fields(settings: SandboxSettings, cluster_id: str) -> dict[str, object
         "racks": ",".join(settings.racks) or None,
         "log_dirs": settings.log_dirs,
         "release_version": settings.release_version,
+        "kafka_home": str(settings.kafka_home) if settings.kafka_home else None,
+        "combined": settings.combined,
+        "server_config": dict(settings.server_config) or None,
     }
 
 

@@ -24,13 +24,27 @@ def _notes(node: dict[str, Any], wording: dict[str, str]) -> str:
     return "".join(text.format(node[key]) for key, text in wording.items() if applies[key])
 
 
+def engine_text(status: dict[str, Any]) -> str:
+    """What the sandbox runs: the emulator, or real Kafka nodes of a release."""
+    if status.get("engine") == "kafka":
+        return f"Apache Kafka {status['kafka_version']}, real nodes"
+    return "an emulated KRaft cluster, not Kafka"
+
+
+def _known(value: Any) -> str:
+    return "unknown" if value is None else str(value)
+
+
 def status_lines(status: dict[str, Any]) -> Iterator[str]:
     """The status as plain lines (stable for grep)."""
-    yield f"Sandbox cluster {status['cluster_id']} (an emulated KRaft cluster, not Kafka), security {status['security']}"
-    yield (
-        f"Active controller: {status['active_controller_id']} (epoch {status['leader_epoch']}), "
-        f"metadata log end offset {status['log_end_offset']}, topics {status['topics']}"
-    )
+    yield f"Sandbox cluster {status['cluster_id']} ({engine_text(status)}), security {status['security']}"
+    if status["active_controller_id"] is None:
+        yield f"Active controller: unknown (the quorum did not answer), topics {_known(status['topics'])}"
+    else:
+        yield (
+            f"Active controller: {status['active_controller_id']} (epoch {status['leader_epoch']}), "
+            f"metadata log end offset {status['log_end_offset']}, topics {_known(status['topics'])}"
+        )
     yield f"{'ID':<6}{'ROLE':<12}{'ADDRESS':<22}STATE"
     for node in status["nodes"]:
         state = ("running" if node["running"] else "stopped") + _notes(node, _LINE_NOTES)
@@ -53,10 +67,10 @@ def status_panel(status: dict[str, Any]) -> Any:
         state = ("[green]running[/]" if node["running"] else "[red]stopped[/]") + _notes(node, _PANEL_NOTES)
         role = node["role"] + (" (active)" if node["id"] == status["active_controller_id"] else "")
         table.add_row(str(node["id"]), role, f"{node['host']}:{node['port']}", state)
-    title = f"kcli sandbox {status['cluster_id']} — emulated KRaft cluster, not Kafka"
+    title = f"kcli sandbox {status['cluster_id']} — {engine_text(status)}"
     subtitle = (
-        f"epoch {status['leader_epoch']} · log end {status['log_end_offset']} · topics {status['topics']} · "
-        f"security {status['security']} · Ctrl-C stops"
+        f"epoch {_known(status['leader_epoch'])} · log end {_known(status['log_end_offset'])} · "
+        f"topics {_known(status['topics'])} · security {status['security']} · Ctrl-C stops"
     )
     bootstrap = Text(
         f"bootstrap.servers={status['bootstrap_servers']}\n"

@@ -137,12 +137,16 @@ FAILING: list[tuple[str, list[str]]] = [
     ("spark audit", ["spark", "audit", "--input", "/nonexistent/snapshots"]),
     ("sandbox status", ["sandbox", "status", "--dir", "/nonexistent"]),
     ("sandbox stop-node", ["sandbox", "stop-node", "--dir", "/nonexistent", "1"]),
+    ("sandbox kill-node", ["sandbox", "kill-node", "--dir", "/nonexistent", "1"]),
     ("sandbox start-node", ["sandbox", "start-node", "--dir", "/nonexistent", "1"]),
     ("sandbox failover", ["sandbox", "failover", "--dir", "/nonexistent"]),
     ("sandbox delay", ["sandbox", "delay", "--dir", "/nonexistent", "1", "10"]),
     ("sandbox misroute", ["sandbox", "misroute", "--dir", "/nonexistent", "1"]),
+    ("sandbox add-node", ["sandbox", "add-node", "--dir", "/nonexistent"]),
     ("sandbox replace-brokers", ["sandbox", "replace-brokers", "--dir", "/nonexistent"]),
     ("sandbox down", ["sandbox", "down", "--dir", "/nonexistent"]),
+    ("completion show", ["completion", "show", "tcsh"]),
+    ("completion install", ["completion", "install", "tcsh"]),
 ]
 
 

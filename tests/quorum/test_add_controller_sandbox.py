@@ -98,3 +98,72 @@ def test_prepare_refuses_an_existing_or_broker_id(make_sandbox: Any) -> None:
         sb.prepare_controller(101)
     with pytest.raises(Exception, match="100 and above"):
         sb.prepare_controller(7)
+
+
+def test_a_voter_change_that_timed_out_but_committed_is_reported_done(kcli: Any, make_sandbox: Any) -> None:
+    """Kafka's controller answers REQUEST_TIMED_OUT when the VotersRecord it appended does not commit in
+    time; the client retries and then hears DUPLICATE_VOTER (or VOTER_NOT_FOUND): the change happened."""
+    from kio.schema.errors import ErrorCode
+
+    from kcli.kafka import ApiKey
+    from kcli.sandbox.apis.k80_add_raft_voter import handle_add_raft_voter
+    from kcli.sandbox.apis.k81_remove_raft_voter import handle_remove_raft_voter
+
+    sb = make_sandbox(controllers=3, brokers=1)
+    config = sb.prepare_controller(NEW)
+    answered: list[int] = []
+
+    def late(handler: Any) -> Any:
+        async def hook(ctx: Any, request: Any) -> Any:
+            if answered:
+                return None  # the retry reaches the real handler
+            response = await handler(ctx, request)  # the change is made ...
+            answered.append(int(response.error_code))
+            return type(response)(**{**vars_of(response), "error_code": ErrorCode.request_timed_out})
+
+        return hook
+
+    sb.control(ApiKey.ADD_RAFT_VOTER, late(handle_add_raft_voter))
+    controllers = sb.bootstrap_controllers
+    added = kcli(
+        "metadata-quorum",
+        "--bootstrap-controller",
+        controllers,
+        "add-controller",
+        "--command-config",
+        str(config),
+    )
+    assert answered == [0]
+    assert added.code == 0, added.stderr
+    assert quorum(kcli, sb)[0] == [101, 102, 103, NEW]
+
+    again = kcli(
+        "metadata-quorum",
+        "--bootstrap-controller",
+        controllers,
+        "add-controller",
+        "--command-config",
+        str(config),
+    )
+    assert again.code == 1  # a voter already: asked twice on purpose, that stays an error
+    assert "DUPLICATE_VOTER" in again.stderr
+
+    answered.clear()
+    sb.control(ApiKey.ADD_RAFT_VOTER, None)
+    sb.control(ApiKey.REMOVE_RAFT_VOTER, late(handle_remove_raft_voter))
+    directory_id = parse_properties(
+        (Path(parse_properties(config.read_text())["metadata.log.dir"]) / "meta.properties").read_text()
+    )["directory.id"]
+    removed = kcli(
+        "metadata-quorum", "--bootstrap-controller", controllers, "remove-controller",
+        "--controller-id", str(NEW), "--controller-directory-id", directory_id,
+    )  # fmt: skip
+    assert answered == [0]
+    assert removed.code == 0, removed.stderr
+    assert quorum(kcli, sb)[0] == [101, 102, 103]
+
+
+def vars_of(message: Any) -> dict[str, Any]:
+    import dataclasses
+
+    return {field.name: getattr(message, field.name) for field in dataclasses.fields(message)}

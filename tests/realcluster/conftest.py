@@ -1,8 +1,11 @@
-"""The opt-in suite against a real cluster, named by the environment (shown skipped when it is not):
+"""The suite against a real cluster: the one the environment names, else real Kafka started for the session.
 
-    KCLI_TEST_BOOTSTRAP_SERVER=k1:9092          brokers (required: it turns the suite on)
+    KCLI_TEST_BOOTSTRAP_SERVER=k1:9092          brokers (naming a cluster of your own)
     KCLI_TEST_BOOTSTRAP_CONTROLLER=c1:9093      controllers (optional: the KIP-919 tests need it)
     KCLI_TEST_COMMAND_CONFIG=client.properties  security settings for both (optional)
+
+Without KCLI_TEST_BOOTSTRAP_SERVER the suite runs against `real_kafka` (tests/fixtures_kafka.py): Apache
+Kafka 4.4.0 from Maven Central, 3 controllers + 3 brokers, SASL_SSL, SCRAM users and the StandardAuthorizer.
 
 The suite only reads, except on a topic it creates for itself (kcli-realcluster-<random>) and
 deletes afterwards, and the ACLs and configs it sets on that topic.
@@ -20,6 +23,8 @@ from typing import Any
 import pytest
 
 from kcli.properties import read_properties_file
+
+NAMED_CLUSTER_ENV = "KCLI_TEST_BOOTSTRAP_SERVER"
 
 
 @dataclass(frozen=True)
@@ -48,19 +53,32 @@ class RealCluster:
             options["security_protocol"] = props["security.protocol"]
         if "sasl.mechanism" in props:
             options["sasl_mechanism"] = props["sasl.mechanism"]
-            options["sasl_plain_username"] = props.get("sasl.username")
-            options["sasl_plain_password"] = props.get("sasl.password")
+            username, password = props.get("sasl.username"), props.get("sasl.password")
+            if "sasl.jaas.config" in props:
+                from kcli.client.jaas import parse_jaas
+
+                jaas = parse_jaas(props["sasl.jaas.config"]).options
+                username, password = jaas.get("username"), jaas.get("password")
+            options["sasl_plain_username"] = username
+            options["sasl_plain_password"] = password
         if props.get("ssl.truststore.type", "").upper() == "PEM" and "ssl.truststore.location" in props:
             options["ssl_cafile"] = props["ssl.truststore.location"]
         return KafkaAdminClient(**options)
 
 
 @pytest.fixture(scope="session")
-def real_cluster() -> RealCluster:
+def real_cluster(request: pytest.FixtureRequest) -> RealCluster:
+    if os.environ.get(NAMED_CLUSTER_ENV):
+        return RealCluster(
+            bootstrap_server=os.environ[NAMED_CLUSTER_ENV],
+            bootstrap_controller=os.environ.get("KCLI_TEST_BOOTSTRAP_CONTROLLER") or None,
+            command_config=os.environ.get("KCLI_TEST_COMMAND_CONFIG") or None,
+        )
+    kafka = request.getfixturevalue("real_kafka")
     return RealCluster(
-        bootstrap_server=os.environ["KCLI_TEST_BOOTSTRAP_SERVER"],
-        bootstrap_controller=os.environ.get("KCLI_TEST_BOOTSTRAP_CONTROLLER") or None,
-        command_config=os.environ.get("KCLI_TEST_COMMAND_CONFIG") or None,
+        bootstrap_server=kafka.bootstrap_servers,
+        bootstrap_controller=kafka.bootstrap_controllers,
+        command_config=str(kafka.command_config()),
     )
 
 

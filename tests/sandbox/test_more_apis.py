@@ -153,3 +153,23 @@ def test_update_features_checks_dependencies(fresh_sandbox: Any, make_sandbox: A
         done = conn.call(UpdateFeaturesRequest(timeout=timeout, feature_updates=(key,), validate_only=False))
     assert (done.error_code.value, done.error_message) == (0, None)
     assert older.run(lambda c: c.image.features["metadata.version"]) == 30
+
+
+def test_a_broker_resource_named_by_5000_digits_is_not_a_node_id(sandbox: Any) -> None:
+    from kio.schema.incremental_alter_configs.v1 import request as alter
+
+    name = "9" * 5000  # past int()'s digit limit: a plain int() in the handler would fail the request
+    resource = alter.AlterConfigsResource(
+        resource_type=4,  # BROKER
+        resource_name=name,
+        configs=(alter.AlterableConfig(name="log.cleaner.threads", config_operation=0, value="2"),),
+    )
+    with RawConnection(first(sandbox.bootstrap_servers)) as conn:
+        response = conn.call(alter.IncrementalAlterConfigsRequest(resources=(resource,), validate_only=True))
+    (result,) = response.responses
+    invalid_request = 42
+    # the receiving broker's check, as Kafka 4.4 words it (ConfigAdminManager: the name is no int)
+    assert (result.error_code.value, result.error_message) == (
+        invalid_request,
+        f"Node id must be an integer, but it is: {name}",
+    )

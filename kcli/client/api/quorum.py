@@ -22,7 +22,7 @@ from collections.abc import AsyncGenerator
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from kcli.client.errors import check
+from kcli.client.errors import check, code_of
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey
 from kcli.ops.quorum import ControllerToAdd, QuorumEndpoint, QuorumInfo, ReplicaState
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from kcli.client.config import ClientConfig
 
 METADATA_TOPIC = "__cluster_metadata"
+DUPLICATE_VOTER = code_of("DUPLICATE_VOTER")
+VOTER_NOT_FOUND = code_of("VOTER_NOT_FOUND")
 
 
 def _build_describe(version: int) -> Any:
@@ -126,14 +128,23 @@ async def add_controller(admin: Admin, controller: ControllerToAdd) -> None:
             ),
         )
 
+    key = (controller.node_id, controller.directory_id)
+    was_voter = key in await _voter_keys(admin)
     response = await admin.call(
         ApiKey.ADD_RAFT_VOTER, build, versions=(0, 1), target=Target.CONTROLLER, idempotent=False
     )
-    check(
-        int(response.error_code),
-        response.error_message,
-        what=f"AddRaftVoter of controller {controller.node_id}",
-    )
+    code = int(response.error_code)
+    if code == DUPLICATE_VOTER and not was_voter and key in await _voter_keys(admin):
+        # A first attempt answered REQUEST_TIMED_OUT while its VotersRecord was committing (the
+        # controller's step 9) and was retried: the voter this call added is what the retry found.
+        return
+    check(code, response.error_message, what=f"AddRaftVoter of controller {controller.node_id}")
+
+
+async def _voter_keys(admin: Admin) -> set[tuple[int, uuid.UUID | None]]:
+    """(id, directory id) of every voter of the metadata quorum now."""
+    info = await describe(admin)
+    return {(voter.replica_id, voter.directory_id) for voter in info.voters}
 
 
 async def remove_controller(admin: Admin, node_id: int, directory_id: uuid.UUID) -> None:
@@ -147,10 +158,15 @@ async def remove_controller(admin: Admin, node_id: int, directory_id: uuid.UUID)
             cluster_id=admin.cluster_id, voter_id=i32(node_id), voter_directory_id=directory_id
         )
 
+    key = (node_id, directory_id)
+    was_voter = key in await _voter_keys(admin)
     response = await admin.call(
         ApiKey.REMOVE_RAFT_VOTER, build, versions=(0, 0), target=Target.CONTROLLER, idempotent=False
     )
-    check(int(response.error_code), response.error_message, what=f"RemoveRaftVoter of controller {node_id}")
+    code = int(response.error_code)
+    if code == VOTER_NOT_FOUND and was_voter and key not in await _voter_keys(admin):
+        return  # a timed-out first attempt removed it; its retry found it gone (as for AddRaftVoter)
+    check(code, response.error_message, what=f"RemoveRaftVoter of controller {node_id}")
 
 
 async def watch(

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from kcli.client.admin import Admin
 
 
-def _timeout(ms: int) -> Any:
+def timeout_value(ms: int) -> Any:
     from kio.static.primitive import i32Timedelta
 
     return i32Timedelta.parse(datetime.timedelta(milliseconds=ms))
@@ -56,7 +56,7 @@ async def list_reassignments(
                 for t, ps in _by_topic(partitions).items()
             )
         )
-        return make(cls, timeout=_timeout(timeout_ms), topics=topics)
+        return make(cls, timeout=timeout_value(timeout_ms), topics=topics)
 
     response = await admin.call(
         ApiKey.LIST_PARTITION_REASSIGNMENTS, build, versions=(0, 0), target=Target.CONTROLLER
@@ -96,7 +96,7 @@ async def alter_reassignments(
         part_cls = nested(cls, "ReassignablePartition")
         return make(
             cls,
-            timeout=_timeout(timeout_ms),
+            timeout=timeout_value(timeout_ms),
             allow_replication_factor_change=allow_replication_factor_change,
             topics=tuple(
                 topic_cls(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.client.errors import code_of
 from kcli.kafka import ApiKey
+from kcli.ops.config_model import ResourceError
 from kcli.ops.reassign.model import TopicPartition
 
 UNKNOWN_TOPIC_OR_PARTITION = code_of("UNKNOWN_TOPIC_OR_PARTITION")
@@ -71,3 +72,46 @@ async def describe_assignments(admin: Admin, topics: Sequence[str]) -> TopicAssi
     missing.extend(t for t in wanted if t not in answered)
     racks = {int(b.node_id): (str(b.rack) if b.rack is not None else None) for b in response.brokers}
     return TopicAssignments(replicas=replicas, racks=racks, missing=tuple(dict.fromkeys(missing)))
+
+
+async def create_topics(
+    admin: Admin,
+    topics: Sequence[str],
+    *,
+    partitions: int,
+    replication_factor: int,
+    timeout_ms: int = 60000,
+) -> dict[str, ResourceError | None]:
+    """CreateTopics (19) v2-v7: `topics` with the same shape; the error of each topic, or None.
+
+    Sent to any node (a broker forwards it to the controller); a topic that already exists comes
+    back as its TOPIC_ALREADY_EXISTS error, for the caller to judge.
+    """
+    from kcli.client.api.configs import make, nested, request_cls, resource_error
+    from kcli.client.api.reassign import timeout_value
+
+    def build(version: int) -> Any:
+        cls = request_cls("create_topics", version)
+        topic_cls = nested(cls, "CreatableTopic")
+        return make(
+            cls,
+            topics=tuple(
+                make(
+                    topic_cls,
+                    name=name,
+                    num_partitions=partitions,
+                    replication_factor=replication_factor,
+                    assignments=(),
+                    configs=(),
+                )
+                for name in topics
+            ),
+            timeout=timeout_value(timeout_ms),
+            validate_only=False,
+        )
+
+    response = await admin.call(ApiKey.CREATE_TOPICS, build, versions=(2, 7), idempotent=False)
+    return {
+        str(topic.name): resource_error(int(topic.error_code), topic.error_message)
+        for topic in response.topics
+    }
