@@ -99,11 +99,12 @@ def preprocess(
     check_keys(ops, legacy=legacy)
     if resource_type == ConfigResourceType.BROKER:
         if name:
-            if not name.lstrip("-").isdigit():
+            named = node_id_of(name)
+            if named is None:
                 raise ConfigProblem(
                     ErrorCode.invalid_request, f"Node id must be an integer, but it is: {name}"
                 )
-            if int(name) != node_id:
+            if named != node_id:
                 raise ConfigProblem(
                     ErrorCode.invalid_request,
                     f"Unexpected broker id, expected {node_id}, but received {name}",
