@@ -4,7 +4,8 @@
     python scripts/parity_table.py            # run the suite, write docs/parity.md (exit 1 if a case fails)
     python scripts/parity_table.py --check    # collect only; exit 1 if docs/parity.md is not current
 
-The table is generated, never edited by hand: per Kafka tool, the Kafka test classes and methods,
+The table is generated, never edited by hand (what follows HAND_WRITTEN in the file is kept as it
+is): per Kafka tool, the Kafka test classes and methods,
 how many methods were ported and into how many kcli cases, how many passed, the methods that cannot
 be checked from outside a JVM (each module's NOT_PORTED, with the reason) and every deliberate
 difference (the cases marked `kafka_difference`, grouped by reason). The module conventions are in
@@ -24,6 +25,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 SUITE = REPO / "tests" / "kafka_parity"
 TARGET = REPO / "docs" / "parity.md"
+# Below this line docs/parity.md is written by hand (kcli against real Kafka releases); kept as it is.
+HAND_WRITTEN = "<!-- Written by hand below this line; scripts/parity_table.py keeps it as it is. -->"
 SHELL_TOOL = "kafka-metadata-shell.sh"
 
 
@@ -192,9 +195,10 @@ def main(argv: list[str] | None = None) -> int:
         for problem in collector.problems:
             print(f"parity_table: {problem}", file=sys.stderr)
         return 1
-    text = render(collector)
+    current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
+    _, marker, tail = current.partition(HAND_WRITTEN)
+    text = render(collector) + (f"\n{marker}{tail}" if marker else "")
     if options.check:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
         if current != text:
             print(
                 "parity_table: docs/parity.md is not current; run python scripts/parity_table.py",

@@ -117,8 +117,8 @@ SPECS: tuple[Spec, ...] = (
     Spec(
         path="features upgrade",
         commands=(
-            f"kcli features upgrade -b {B} --feature share.version=1 --dry-run",
-            f"kcli features upgrade -b {B} --feature share.version=1 --feature streams.version=1 --dry-run -o json",
+            f"kcli features upgrade -b {B} --feature share.version=2 --dry-run",
+            f"kcli features upgrade -b {B} --feature share.version=2 --feature streams.version=1 --dry-run -o json",
         ),
     ),
     Spec(

@@ -515,7 +515,11 @@ command(
                                         "key": string("Config name."),
                                         "op": enum("Operation.", "SET", "DELETE", "APPEND", "SUBTRACT"),
                                         "before": nullable(
-                                            string("Value before (null: unset or sensitive).")
+                                            string("Value before (null: unset, sensitive or not known).")
+                                        ),
+                                        "before_known": boolean(
+                                            "False when the value before could not be read (quotas "
+                                            "through --bootstrap-controller: controllers do not describe them)."
                                         ),
                                         "after": nullable(string("Value after (null: unset or sensitive).")),
                                         "after_is_default": boolean("True when it falls back to a default."),

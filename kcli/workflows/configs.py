@@ -35,17 +35,21 @@ if TYPE_CHECKING:
     from kcli.client.config import ClientConfig
 
 
-def check_endpoint(config: ClientConfig, selection: Selection) -> None:
-    """What a controller cannot do for configs (KIP-919), refused before connecting."""
+def check_endpoint(config: ClientConfig, selection: Selection, *, alter: bool = False) -> None:
+    """What a controller cannot do for configs (KIP-919), refused before connecting.
+
+    A Kafka 4.x controller serves AlterClientQuotas and AlterUserScramCredentials, so quotas and
+    SCRAM credentials can be altered through it; it does not serve DescribeClientQuotas and does
+    not answer DescribeUserScramCredentials, so they cannot be described."""
     from kcli.kafka import EndpointType
 
     if config.endpoint_type is not EndpointType.CONTROLLERS:
         return
-    if selection.is_quota:
+    if selection.is_quota and not alter:
         raise UsageError(
             f"configs of {'/'.join(t.value for t in selection.types)} (client quotas and SCRAM credentials) "
-            "cannot be managed through --bootstrap-controller: the controllers do not serve these admin APIs "
-            "(KIP-919); use --bootstrap-server"
+            "cannot be described through --bootstrap-controller: a Kafka controller serves their alteration "
+            "but not DescribeClientQuotas or DescribeUserScramCredentials (KIP-919); use --bootstrap-server"
         )
     for entity in selection.entities:
         if entity.name is None and not entity.default and entity.type is not EntityType.BROKERS:
@@ -259,11 +263,17 @@ async def _alter_quota(
             admin, entity.name, upserts=plan.scram_upserts, deletes=plan.scram_deletes, stats=stats
         )
         return AlterOutcome(entity=entity, error=error, previews=previews)
-    exact = [Entity(type=e.type, name=e.name, default=e.default) for e in selection.entities]
-    current = await describe_client_quotas(admin, exact, stats=stats)
-    values = dict(current[0].values) if current else {}
+    from kcli.kafka import EndpointType
+
+    values: dict[str, float] = {}
+    if admin.endpoint_type is not EndpointType.CONTROLLERS:
+        # Through controllers the current values are unknown (no DescribeClientQuotas there): a
+        # removed key that was not set is then removed silently, as Kafka's controller does it.
+        exact = [Entity(type=e.type, name=e.name, default=e.default) for e in selection.entities]
+        current = await describe_client_quotas(admin, exact, stats=stats)
+        values = dict(current[0].values) if current else {}
     missing = [c.key for c in plan.quota if c.value is None and c.key not in values]
-    if missing:
+    if missing and admin.endpoint_type is not EndpointType.CONTROLLERS:
         raise KcliError(
             f"Invalid config(s): {','.join(missing)}", hint=f"no such quota set on {_quota_label(selection)}"
         )
@@ -277,6 +287,7 @@ async def _alter_quota(
             before=_number(values.get(c.key)),
             after=_number(c.value),
             after_is_default=c.value is None,
+            before_known=admin.endpoint_type is not EndpointType.CONTROLLERS,
         )
         for c in plan.quota
     )

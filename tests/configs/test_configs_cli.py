@@ -100,12 +100,24 @@ def test_add_config_file_is_read_and_validated(tmp_path: Path) -> None:
     assert "--add-config-file" in missing.stderr
 
 
-def test_controllers_cannot_take_quota_entities() -> None:
-    result = invoke(
-        "configs", "-C", "127.0.0.1:9", "--alter", "--user", "alice", "--add-config", "producer_byte_rate=10"
-    )
+def test_controllers_do_not_describe_quota_entities() -> None:
+    result = invoke("configs", "-C", "127.0.0.1:9", "--describe", "--user", "alice")
     assert result.code == 2
+    assert "cannot be described through --bootstrap-controller" in result.stderr
     assert "use --bootstrap-server" in result.stderr
+    # an alteration is not refused before connecting: a controller serves AlterClientQuotas
+    altered = invoke(
+        "configs",
+        "-C",
+        "127.0.0.1:9",
+        "--alter",
+        "--user",
+        "alice",
+        "--add-config",
+        "producer_byte_rate=10",
+        environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "300"},
+    )
+    assert altered.code == 1, altered.stderr
 
 
 def test_unreachable_cluster_is_one_line_exit_1() -> None:

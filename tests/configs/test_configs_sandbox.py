@@ -101,7 +101,7 @@ def test_dry_run_validates_and_changes_nothing(sandbox: Any) -> None:
     )
     # kafka-configs sends a key given to --add-config and --delete-config; the broker refuses it
     assert result.code == 1
-    assert "INVALID_REQUEST: Error due to duplicate config keys: retention.ms" in result.stderr
+    assert "INVALID_REQUEST: Error due to duplicate config keys" in result.stderr
     result = _kcli(
         sandbox, "brokers", "--alter", "--topic", topic, "--add-config", "retention.ms=2000", "--dry-run"
     )

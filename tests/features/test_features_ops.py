@@ -34,8 +34,10 @@ def test_catalog_names_levels_from_package_data() -> None:
     assert CATALOG.release_name(21) == "3.9-IV0"
     assert CATALOG.release_name(7) == "3.3-IV3"
     assert CATALOG.release_name(29) == "4.2-IV1"
+    assert CATALOG.release_name(33) == "4.4-IV2"
+    assert CATALOG.release_name(34) == "4.5-IV0"  # Kafka 4.4's unstable level
     assert CATALOG.release_name(999) is None
-    assert CATALOG.metadata_versions[CATALOG.latest_production_metadata_level] == "4.2-IV1"
+    assert CATALOG.metadata_versions[CATALOG.latest_production_metadata_level] == "4.4-IV2"
     assert [f.name for f in CATALOG.features] == [
         "kraft.version",
         "transaction.version",
@@ -136,9 +138,9 @@ def test_version_mapping_lines_for_4_0_and_default() -> None:
         "share.version=0",
         "streams.version=0",
     ]
-    assert mapping_lines(version_mapping(None, CATALOG))[0] == "metadata.version=29 (4.2-IV1)"
+    assert mapping_lines(version_mapping(None, CATALOG))[0] == "metadata.version=33 (4.4-IV2)"
     with pytest.raises(
-        UsageError, match=r"^Unknown release version '2.8'. Supported versions are: 3.3-IV3 to 4.2-IV1$"
+        UsageError, match=r"^Unknown release version '2.8'. Supported versions are: 3.3-IV3 to 4.4-IV2$"
     ):
         version_mapping("2.8", CATALOG)
 
@@ -149,7 +151,7 @@ def test_feature_dependencies_lines() -> None:
     )
     assert dependencies_lines(results) == [
         "eligible.leader.replicas.version=1 requires:",
-        "    metadata.version=24 (4.0-IV2)",
+        "    metadata.version=23 (4.0-IV1)",
         "group.version=1 has no dependencies.",
         "metadata.version=21 (3.9-IV0) has no dependencies.",
     ]

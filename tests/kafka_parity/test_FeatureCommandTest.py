@@ -54,7 +54,7 @@ NOT_PORTED: dict[str, str] = {}
 USAGE_EXIT = "a usage error exits 2 with one line; kafka-features exits 1"
 API_VERSIONS, UPDATE_FEATURES = 18, 57
 DEPRECATED = "`metadata` flag is deprecated and may be removed in a future release."
-# Kafka 4.2's production features and the metadata.version levels this file names.
+# Kafka 4.4's production features and the metadata.version levels this file names.
 FEATURES = (
     "kraft.version",
     "transaction.version",
@@ -63,14 +63,14 @@ FEATURES = (
     "share.version",
     "streams.version",
 )
-LATEST_PRODUCTION = (29, "4.2-IV1")
-# Each feature's default level at 4.2-IV1 (Kafka's Features.defaultValue(MetadataVersion.latestProduction())).
+LATEST_PRODUCTION = (33, "4.4-IV2")
+# Each feature's default level at 4.4-IV2 (Kafka 4.4.0's `kafka-features.sh version-mapping`).
 DEFAULTS_AT_LATEST = {
     "kraft.version": 1,
     "transaction.version": 2,
     "group.version": 1,
     "eligible.leader.replicas.version": 1,
-    "share.version": 1,
+    "share.version": 2,
     "streams.version": 1,
 }
 
@@ -117,7 +117,7 @@ def _check_describe(sb: Any, finalized_mv: str, controllers: bool) -> None:
     result = features(sb, "describe", controllers=controllers)
     assert result.code == 0, result.stderr
     supported = {f.name: (f.min_level, f.max_level) for f in supported_features()}
-    names = {1: "3.0-IV1", 7: "3.3-IV3", 29: "4.2-IV1", 30: "4.3-IV0"}
+    names = {1: "3.0-IV1", 7: "3.3-IV3", 29: "4.2-IV1", 30: "4.3-IV0", 33: "4.4-IV2"}
     expected = []
     for name in sorted(supported):
         low, high = supported[name]
@@ -447,7 +447,7 @@ def test_FeatureCommandTest_testHandleVersionMappingWithNoReleaseVersion() -> No
 @pytest.mark.parametrize("version", ["2.9-IV2", "invalid"])
 def test_FeatureCommandTest_testHandleVersionMappingWithInvalidReleaseVersion(version: str) -> None:
     result = kcli("features", "--bootstrap-server", NOWHERE, "version-mapping", "--release-version", version)
-    usage_error(result, f"Unknown release version '{version}'. Supported versions are: 3.3-IV3 to 4.2-IV1")
+    usage_error(result, f"Unknown release version '{version}'. Supported versions are: 3.3-IV3 to 4.4-IV2")
 
 
 def dependencies(*features_: str) -> Any:
@@ -460,13 +460,14 @@ def dependencies(*features_: str) -> Any:
     )
 
 
-# Kafka's test uses test.feature.version, a feature of Kafka's test build only; kraft.version=1,
-# which needs metadata.version 3.9-IV0, shows the same fact with a production feature.
-WITH_DEPENDENCIES = "kraft.version=1 requires:\n    metadata.version=21 (3.9-IV0)"
+# Kafka's test uses test.feature.version, a feature of Kafka's test build only;
+# eligible.leader.replicas.version=1, which needs metadata.version 4.0-IV1, shows the same fact with a
+# production feature (as Kafka 4.4.0's kafka-features.sh prints it).
+WITH_DEPENDENCIES = "eligible.leader.replicas.version=1 requires:\n    metadata.version=23 (4.0-IV1)"
 
 
 def test_FeatureCommandTest_testHandleFeatureDependenciesForFeatureWithDependencies() -> None:
-    result = dependencies("kraft.version=1")
+    result = dependencies("eligible.leader.replicas.version=1")
     assert (result.code, result.stdout.strip()) == (0, WITH_DEPENDENCIES)
 
 
@@ -497,7 +498,7 @@ def test_FeatureCommandTest_testHandleFeatureDependenciesForInvalidVersionFormat
 
 
 def test_FeatureCommandTest_testHandleFeatureDependenciesForMultipleFeatures() -> None:
-    result = dependencies("transaction.version=2", "group.version=1", "kraft.version=1")
+    result = dependencies("transaction.version=2", "group.version=1", "eligible.leader.replicas.version=1")
     assert result.code == 0, result.stderr
     assert result.stdout.strip() == "\n".join(
         [

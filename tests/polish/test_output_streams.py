@@ -43,7 +43,7 @@ PLAIN_CASES: list[tuple[str, Callable[[Any, Path], list[str]]]] = [
             "-b",
             sb.bootstrap_servers,
             "--feature",
-            "share.version=1",
+            "share.version=2",
             "--dry-run",
         ],
     ),
