@@ -64,9 +64,17 @@ class KafkaCluster:
 
     @classmethod
     def open(
-        cls, settings: SandboxSettings, distribution: KafkaDistribution, *, progress: Progress = _quiet
+        cls,
+        settings: SandboxSettings,
+        distribution: KafkaDistribution,
+        *,
+        progress: Progress = _quiet,
+        server_properties: dict[str, str] | None = None,
     ) -> KafkaCluster:
-        """The sandbox in settings.directory, created and formatted when it has none yet."""
+        """The sandbox in settings.directory, created and formatted when it has none yet.
+
+        `server_properties` are added to every node's server.properties of a new sandbox (kept in its
+        layout, so a reopened sandbox has them too)."""
         directory = settings.directory
         directory.mkdir(parents=True, exist_ok=True)
         layout = load_layout(directory)
@@ -80,6 +88,7 @@ class KafkaCluster:
             kafka_version=distribution.version_text,
             dynamic_quorum=supports_dynamic_quorum(settings.release_version),
             combined=settings.combined,
+            server_properties=server_properties,
         )
         cluster = cls(settings, distribution, layout, progress=progress)
         cluster._format(layout.nodes)

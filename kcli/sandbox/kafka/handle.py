@@ -42,6 +42,7 @@ class KafkaSandbox:
         release_version: str | None = None,
         racks: tuple[str, ...] | list[str] = (),
         log_dirs: int = 1,
+        server_properties: dict[str, str] | None = None,
         progress: Progress = _quiet,
     ) -> None:
         self._temporary = directory is None
@@ -65,6 +66,7 @@ class KafkaSandbox:
             combined=combined,
         )
         self._progress = progress
+        self._server_properties = dict(server_properties or {})  # added to every node's server.properties
         self.cluster: KafkaCluster | None = None
 
     def __enter__(self) -> KafkaSandbox:
@@ -79,7 +81,9 @@ class KafkaSandbox:
     def start(self) -> None:
         assert self.settings.kafka_home is not None
         distribution = open_distribution(self.settings.kafka_home)
-        self.cluster = KafkaCluster.open(self.settings, distribution, progress=self._progress)
+        self.cluster = KafkaCluster.open(
+            self.settings, distribution, progress=self._progress, server_properties=self._server_properties
+        )
         try:
             self.cluster.start()
         except BaseException:

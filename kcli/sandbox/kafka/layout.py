@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from kcli.sandbox.settings import BROKER_ID_BASE, CONTROLLER_ID_BASE, HOST, SandboxSettings
@@ -58,6 +58,8 @@ class ClusterLayout:
     dynamic_quorum: bool  # controller.quorum.bootstrap.servers (KIP-853) rather than static voters
     host: str = HOST
     nodes: tuple[NodeSpec, ...] = ()
+    # Settings written into every node's server.properties after the sandbox's own (they win).
+    server_properties: dict[str, str] = field(default_factory=dict)
 
     def node(self, node_id: int) -> NodeSpec:
         for spec in self.nodes:
@@ -110,7 +112,13 @@ def free_ports(count: int, host: str = HOST) -> list[int]:
 
 
 def new_layout(
-    settings: SandboxSettings, *, cluster_id: str, kafka_version: str, dynamic_quorum: bool, combined: bool
+    settings: SandboxSettings,
+    *,
+    cluster_id: str,
+    kafka_version: str,
+    dynamic_quorum: bool,
+    combined: bool,
+    server_properties: dict[str, str] | None = None,
 ) -> ClusterLayout:
     """The nodes of a new sandbox: ports from --base-port (brokers' listeners first), else free ones."""
     from kcli.sandbox.kafka.storage import new_directory_id
@@ -148,6 +156,7 @@ def new_layout(
         dynamic_quorum=dynamic_quorum,
         host=settings.host,
         nodes=tuple(nodes),
+        server_properties=dict(server_properties or {}),
     )
 
 

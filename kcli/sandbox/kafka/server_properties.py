@@ -8,7 +8,9 @@ The choices mirror the emulator's so that the same client settings reach both en
   still forming (Kafka's docs say SCRAM is not for the controller listener);
 - TLS: PEM stores made by the sandbox (kcli.sandbox.security), client certificates requested, not required;
   the nodes' own certificates (CN=node-N) map to the principal User:broker;
-- the authorizer is Kafka's StandardAuthorizer, with the emulator's super users.
+- the authorizer is Kafka's StandardAuthorizer, with the emulator's super users;
+- last, the layout's own server_properties (settings a test or an operator adds, e.g. to force
+  metadata snapshots), which override any of the above.
 """
 
 from __future__ import annotations
@@ -127,6 +129,7 @@ def server_properties(
                 "ssl.principal.mapping.rules": NODE_PRINCIPAL_RULES,
             }
         )
+    props.update(layout.server_properties)
     return props
 
 
