@@ -169,6 +169,7 @@ def _refreshes(process: Any, until: Any, timeout: float) -> list[dict[str, Any]]
     return lines
 
 
+@pytest.mark.timeout(600)  # three broker JVMs start one after the other
 def test_every_broker_replaced_while_kcli_runs(make_real_kafka: Any, tmp_path: Path) -> None:
     kafka = make_real_kafka(controllers=1, brokers=1, topics=1, partitions=2)
     old_bootstrap = kafka.bootstrap_servers
