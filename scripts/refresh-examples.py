@@ -226,6 +226,21 @@ SANDBOX_SPECS: tuple[Spec, ...] = (
     Spec(path="sandbox down", commands=(f"kcli sandbox down --dir {DEMO}",)),
 )
 
+# Real Kafka nodes (scripts/kafka-dist.sh KAFKA_VERSION, linked into the scratch directory as KAFKA_SHOWN).
+KAFKA_VERSION = "4.4.0"
+KAFKA_SHOWN = f"kafka-{KAFKA_VERSION}"
+REAL_DEMO = "demo-kafka"
+REAL_SPECS: tuple[Spec, ...] = (
+    Spec(
+        path="sandbox kill-node",
+        commands=(
+            f"kcli sandbox up --kafka-home {KAFKA_SHOWN} --dir {REAL_DEMO} --base-port {DISPLAY_BASE} "
+            f"--cluster-id {CLUSTER_ID} --controllers 1 --brokers 2 --detach",
+            f"kcli sandbox kill-node --dir {REAL_DEMO} 2",
+        ),
+    ),
+)
+
 # Groups show the first command of each of their commands' examples.
 GROUPS = ("cluster", "features", "metadata-quorum", "profile", "sandbox", "spark")
 ROOT_TOUR = ("cluster-id", "configs", "acls", "metadata-quorum describe", "cluster doctor")
@@ -341,8 +356,9 @@ def free_block(count: int) -> int:
 def group_blocks(examples: Mapping[str, str]) -> dict[str, str]:
     """Group and root examples: the first command of each member's example."""
     blocks: dict[str, str] = {}
+    paths = sorted(examples)  # the module's order, whichever examples were recorded this time
     for group in GROUPS:
-        firsts = [_first_command(block) for path, block in examples.items() if path.startswith(group + " ")]
+        firsts = [_first_command(examples[path]) for path in paths if path.startswith(group + " ")]
         if firsts:
             blocks[group] = "\n".join(firsts) + "\n"
     blocks[""] = "\n".join(_first_command(examples[path]) for path in ROOT_TOUR if path in examples) + "\n"
@@ -383,7 +399,10 @@ def shown_commands(examples: Mapping[str, str]) -> dict[str, list[str]]:
 
 def expected_commands() -> dict[str, list[str]]:
     """Command path -> the commands the specs run, with run-time placeholders left as patterns."""
-    return {spec.path: [f"$ {command}" for command in spec.commands] for spec in (*SPECS, *SANDBOX_SPECS)}
+    return {
+        spec.path: [f"$ {command}" for command in spec.commands]
+        for spec in (*SPECS, *SANDBOX_SPECS, *REAL_SPECS)
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -430,6 +449,14 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 if (workdir / DEMO / "sandbox.json").exists():  # a failed example left it running
                     runner.run(f"kcli sandbox down --dir {DEMO}")
+        if not wanted or wanted & {spec.path for spec in REAL_SPECS}:
+            (workdir / KAFKA_SHOWN).symlink_to(_kafka_home())
+            try:
+                for spec in REAL_SPECS:
+                    examples[spec.path] = _recorded(spec, runner)
+            finally:
+                if (workdir / REAL_DEMO / "sandbox.json").exists():
+                    runner.run(f"kcli sandbox down --dir {REAL_DEMO}")
     examples.update(group_blocks(examples))
     if options.print:
         for path in sorted(wanted or examples):
@@ -440,6 +467,20 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(examples)} examples written to {TARGET.relative_to(REPO)} in {time.monotonic() - started:.0f} s"
     )
     return 0
+
+
+def _kafka_home() -> Path:
+    """Kafka KAFKA_VERSION's distribution, assembled (or found in the cache) by scripts/kafka-dist.sh."""
+    done = subprocess.run(
+        ["bash", str(REPO / "scripts" / "kafka-dist.sh"), KAFKA_VERSION],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ExampleFailed(f"scripts/kafka-dist.sh {KAFKA_VERSION}: {done.stderr.strip()[-2000:]}")
+    return Path(done.stdout.strip().splitlines()[-1])
 
 
 def _recorded(spec: Spec, runner: Runner) -> str:

@@ -55,11 +55,11 @@ EXAMPLES: dict[str, str] = {
         "}\n"
     ),
     "cluster": (
+        "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
+        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
         "$ kcli cluster doctor -b 127.0.0.1:9092\n"
         "$ kcli cluster list-endpoints -b 127.0.0.1:9092\n"
         "$ kcli cluster unregister -b 127.0.0.1:9092 --id 3\n"
-        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
-        "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
     ),
     "cluster api-versions": (
         "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
@@ -305,6 +305,7 @@ EXAMPLES: dict[str, str] = {
         "$ kcli sandbox delay --dir demo-sandbox 1 250\n"
         "$ kcli sandbox down --dir demo-sandbox\n"
         "$ kcli sandbox failover --dir demo-sandbox\n"
+        "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
         "$ kcli sandbox misroute --dir demo-sandbox 1\n"
         "$ kcli sandbox replace-brokers --dir demo-sandbox\n"
         "$ kcli sandbox start-node --dir demo-sandbox 2\n"
@@ -318,6 +319,19 @@ EXAMPLES: dict[str, str] = {
         "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 17104).\n"
     ),
     "sandbox failover": ("$ kcli sandbox failover --dir demo-sandbox\nController 102 is now active.\n"),
+    "sandbox kill-node": (
+        "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
+        "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (Apache Kafka 4.4.0, real nodes), security plaintext\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 62, topics 0\n"
+        "ID    ROLE        ADDRESS               STATE\n"
+        "1     broker      127.0.0.1:9092        running\n"
+        "2     broker      127.0.0.1:9093        running\n"
+        "101   controller  127.0.0.1:9094        running\n"
+        "bootstrap.servers=127.0.0.1:9092,127.0.0.1:9093\n"
+        "bootstrap.controllers=127.0.0.1:9094\n"
+        "$ kcli sandbox kill-node --dir demo-kafka 2\n"
+        "Node 2 killed.\n"
+    ),
     "sandbox misroute": (
         "$ kcli sandbox misroute --dir demo-sandbox 1\nNode 1 now advertises the endpoint of node 2.\n"
     ),

@@ -137,6 +137,7 @@ FAILING: list[tuple[str, list[str]]] = [
     ("spark audit", ["spark", "audit", "--input", "/nonexistent/snapshots"]),
     ("sandbox status", ["sandbox", "status", "--dir", "/nonexistent"]),
     ("sandbox stop-node", ["sandbox", "stop-node", "--dir", "/nonexistent", "1"]),
+    ("sandbox kill-node", ["sandbox", "kill-node", "--dir", "/nonexistent", "1"]),
     ("sandbox start-node", ["sandbox", "start-node", "--dir", "/nonexistent", "1"]),
     ("sandbox failover", ["sandbox", "failover", "--dir", "/nonexistent"]),
     ("sandbox delay", ["sandbox", "delay", "--dir", "/nonexistent", "1", "10"]),

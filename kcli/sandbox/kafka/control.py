@@ -58,6 +58,7 @@ def running_pids(directory: Path) -> dict[int, int]:
 
 def load(directory: Path, *, progress: Progress = _quiet) -> KafkaCluster:
     """The real-Kafka sandbox in `directory`, with the pids of its running nodes."""
+    directory = directory.resolve()  # the nodes' command lines name their files by absolute path
     if not is_kafka_sandbox(directory):
         raise KafkaSandboxError(
             f"no sandbox of real Kafka nodes in {directory} (no {LAYOUT_FILE})",
