@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import re
 import subprocess
 import sys
@@ -148,7 +149,7 @@ async def _node_facts(bootstrap: str, levels: Sequence[int]) -> tuple[dict[str, 
             return outcome.error
 
         changed = []
-        for previous, level in zip(levels, levels[1:], strict=False):
+        for previous, level in itertools.pairwise(levels):
             error = await change(level, FeatureUpgradeType.UPGRADE, dry_run=False)
             if error:
                 raise SystemExit(f"{SCRIPT}: upgrading metadata.version to {level}: {error}")

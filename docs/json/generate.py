@@ -517,9 +517,9 @@ command(
                                         "before": nullable(
                                             string("Value before (null: unset, sensitive or not known).")
                                         ),
-                                        "before_known": boolean(
-                                            "False when the value before could not be read (quotas "
-                                            "through --bootstrap-controller: controllers do not describe them)."
+                                        "before_read": boolean(
+                                            "False when the value before could not be read (a broker's config "
+                                            "or a quota through --bootstrap-controller)."
                                         ),
                                         "after": nullable(string("Value after (null: unset or sensitive).")),
                                         "after_is_default": boolean("True when it falls back to a default."),

@@ -403,7 +403,7 @@ def register(app: typer.Typer) -> None:
         refuse_stray(ctx.args)
         from kcli.workflows import configs as config_run
 
-        config_run.check_endpoint(config, selection, alter=action == "--alter")
+        config_run.check_endpoint(config, selection, altering=action == "--alter")
         if action == "--describe":
             result = run_admin(
                 config, lambda admin: config_run.describe(admin, selection, describe_all=describe_all)

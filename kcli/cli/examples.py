@@ -347,7 +347,7 @@ EXAMPLES: dict[str, str] = {
     "sandbox kill-node": (
         "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (Apache Kafka 4.4.0, real nodes), security plaintext\n"
-        "Active controller: 101 (epoch 1), metadata log end offset 92, topics 0\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 62, topics 0\n"
         "ID    ROLE        ADDRESS               STATE\n"
         "1     broker      127.0.0.1:9092        running\n"
         "2     broker      127.0.0.1:9093        running\n"

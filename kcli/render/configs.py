@@ -289,7 +289,7 @@ def preview_line(p: KeyPreview) -> str:
         ConfigOp.APPEND: "append ",
         ConfigOp.SUBTRACT: "subtract ",
     }
-    before = _shown(p.before, sensitive=p.sensitive, is_default=False) if p.before_known else "(unknown)"
+    before = _shown(p.before, sensitive=p.sensitive, is_default=False) if p.before_read else "(not read)"
     # a SET whose new value is withheld (a password-like key) prints like a sensitive one
     hidden = p.sensitive or (p.after is None and p.op is ConfigOp.SET)
     after = _shown(p.after, sensitive=hidden, is_default=p.after_is_default)
@@ -332,7 +332,7 @@ def alter_json(outcomes: tuple[AlterOutcome, ...]) -> dict[str, Any]:
                         "key": p.key,
                         "op": p.op.name,
                         "before": None if p.sensitive else p.before,
-                        "before_known": p.before_known,
+                        "before_read": p.before_read,
                         "after": None if p.sensitive else p.after,
                         "after_is_default": p.after_is_default,
                         "sensitive": p.sensitive,

@@ -242,7 +242,7 @@ def test_quotas_and_scram_altered_through_the_controllers(secure: Any, tmp_path:
     )
     assert dry.code == 0, dry.stderr
     # the controllers cannot say what is set: the value before is unknown, not "unset"
-    assert dry.lines[1] == "  delete producer_byte_rate: (unknown) -> (default)"
+    assert dry.lines[1] == "  delete producer_byte_rate: (not read) -> (default)"
     add_user = through_controllers(
         "--alter",
         "--entity-type",

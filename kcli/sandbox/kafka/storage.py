@@ -28,7 +28,7 @@ class FormatError(KcliError):
 
 
 def new_directory_id() -> str:
-    """A directory id as Kafka writes it (a random Uuid in URL-safe base64, never starting with '-')."""
+    """A directory id as Kafka writes it (a random Uuid in URL-safe base64, without "-" as Kafka's)."""
     from kcli.sandbox.cluster import new_cluster_id
 
     return new_cluster_id()
@@ -54,8 +54,7 @@ def format_arguments(
     joining: bool = False,
 ) -> list[str]:
     """StorageTool's arguments for one node (`joining`: a controller that is not an initial voter)."""
-    # --opt=value: an id given by the operator may start with '-', which would read as an option
-    arguments = ["format", f"--cluster-id={layout.cluster_id}", f"--config={properties}"]
+    arguments = ["format", "--cluster-id", layout.cluster_id, "--config", str(properties)]
     if layout.dynamic_quorum and spec.is_controller:
         if joining:
             arguments.append("--no-initial-controllers")

@@ -209,5 +209,5 @@ def test_broker_only_calls_through_controllers_are_refused_by_both(
             "configs", "-C", peer_sandbox.bootstrap_controllers, "--describe", "--entity-type", entity
         )
         assert result.code == 2, result.stderr
-        assert "cannot be described through --bootstrap-controller" in result.stderr
+        assert "cannot be read through --bootstrap-controller" in result.stderr
         assert "use --bootstrap-server" in result.stderr
