@@ -31,9 +31,6 @@ EXAMPLES: dict[str, str] = {
         "$ kcli acls -b 127.0.0.1:9092 --add --allow-principal User:alice --operation Read --topic sandbox-topic-00000\n"
         "Adding ACLs for resource `ResourcePattern(resourceType=TOPIC, name=sandbox-topic-00000, patternType=LITERAL)`:\n"
         " \t(principal=User:alice, host=*, operation=READ, permissionType=ALLOW)\n"
-        "\n"
-        "Current ACLs for resource `ResourcePattern(resourceType=TOPIC, name=sandbox-topic-00000, patternType=LITERAL)`:\n"
-        "\t(principal=User:alice, host=*, operation=READ, permissionType=ALLOW)\n"
         "$ kcli acls -b 127.0.0.1:9092 --add --producer --allow-principal User:bob --topic orders --dry-run\n"
         "Dry run, would add ACLs for resource `ResourcePattern(resourceType=TOPIC, name=orders, patternType=LITERAL)`:\n"
         " \t(principal=User:bob, host=*, operation=WRITE, permissionType=ALLOW)\n"
@@ -55,11 +52,12 @@ EXAMPLES: dict[str, str] = {
         "}\n"
     ),
     "cluster": (
+        "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
+        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
         "$ kcli cluster doctor -b 127.0.0.1:9092\n"
         "$ kcli cluster list-endpoints -b 127.0.0.1:9092\n"
         "$ kcli cluster unregister -b 127.0.0.1:9092 --id 3\n"
-        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
-        "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
+        "$ kcli cluster unregister-controller -b 127.0.0.1:9092 --id 104\n"
     ),
     "cluster api-versions": (
         "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
@@ -67,7 +65,7 @@ EXAMPLES: dict[str, str] = {
         "\tProduce(0): UNSUPPORTED,\n"
         "\tFetch(1): UNSUPPORTED,\n"
         "\tListOffsets(2): UNSUPPORTED,\n"
-        "\tMetadata(3): 0 to 13 [usable: 13, request header: 2],\n"
+        "\tMetadata(3): 0 to 13 [usable: 13],\n"
         "\tOffsetCommit(8): UNSUPPORTED,\n"
         "\tOffsetFetch(9): UNSUPPORTED,\n"
         "...\n"
@@ -98,6 +96,11 @@ EXAMPLES: dict[str, str] = {
         "# broker 3 was shut down for good\n"
         "$ kcli cluster unregister -b 127.0.0.1:9092 --id 3\n"
         "Broker 3 is no longer registered.\n"
+    ),
+    "cluster unregister-controller": (
+        "# controller 104 was removed from the voters and shut down for good\n"
+        "$ kcli cluster unregister-controller -b 127.0.0.1:9092 --id 104\n"
+        "Controller 104 is no longer registered.\n"
     ),
     "cluster-id": (
         "$ kcli cluster-id -b 127.0.0.1:9092\n"
@@ -221,7 +224,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "metadata-quorum remove-controller": (
         "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id noGs14wqTGmfYmcbqVVipw --dry-run\n"
-        "DRY RUN of removing  KRaft controller 103 with directory id noGs14wqTGmfYmcbqVVipw\n"
+        "DRY RUN of removing KRaft controller 103 with directory id noGs14wqTGmfYmcbqVVipw\n"
     ),
     "metadata-shell": (
         "$ kcli metadata-shell -d .kcli-sandbox/101 ls /image/topics/byName\n"
@@ -305,6 +308,7 @@ EXAMPLES: dict[str, str] = {
         "$ kcli sandbox delay --dir demo-sandbox 1 250\n"
         "$ kcli sandbox down --dir demo-sandbox\n"
         "$ kcli sandbox failover --dir demo-sandbox\n"
+        "$ kcli sandbox kill-node --dir demo-sandbox 2\n"
         "$ kcli sandbox misroute --dir demo-sandbox 1\n"
         "$ kcli sandbox replace-brokers --dir demo-sandbox\n"
         "$ kcli sandbox start-node --dir demo-sandbox 2\n"
@@ -318,6 +322,11 @@ EXAMPLES: dict[str, str] = {
         "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 17104).\n"
     ),
     "sandbox failover": ("$ kcli sandbox failover --dir demo-sandbox\nController 102 is now active.\n"),
+    "sandbox kill-node": (
+        "# a sandbox of real Kafka nodes, made with kcli sandbox up --kafka-home DIR\n"
+        "$ kcli sandbox kill-node --dir demo-sandbox 2\n"
+        "Node 2 killed.\n"
+    ),
     "sandbox misroute": (
         "$ kcli sandbox misroute --dir demo-sandbox 1\nNode 1 now advertises the endpoint of node 2.\n"
     ),

@@ -109,6 +109,7 @@ FAILING: list[tuple[str, list[str]]] = [
     ("cluster cluster-id", ["cluster", "cluster-id", *DEAD]),
     ("cluster api-versions", ["cluster", "api-versions", *DEAD]),
     ("cluster unregister", ["cluster", "unregister", *DEAD, "--id", "1"]),
+    ("cluster unregister-controller", ["cluster", "unregister-controller", *DEAD, "--id", "1"]),
     ("configs", ["configs", *DEAD, "--describe", "--topic", "t"]),
     ("configs", ["configs", "--describe"]),  # usage error before connecting
     ("acls", ["acls", *DEAD, "--list"]),
@@ -137,6 +138,7 @@ FAILING: list[tuple[str, list[str]]] = [
     ("spark audit", ["spark", "audit", "--input", "/nonexistent/snapshots"]),
     ("sandbox status", ["sandbox", "status", "--dir", "/nonexistent"]),
     ("sandbox stop-node", ["sandbox", "stop-node", "--dir", "/nonexistent", "1"]),
+    ("sandbox kill-node", ["sandbox", "kill-node", "--dir", "/nonexistent", "1"]),
     ("sandbox start-node", ["sandbox", "start-node", "--dir", "/nonexistent", "1"]),
     ("sandbox failover", ["sandbox", "failover", "--dir", "/nonexistent"]),
     ("sandbox delay", ["sandbox", "delay", "--dir", "/nonexistent", "1", "10"]),
