@@ -16,6 +16,7 @@ from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin
 from kcli.cli.completers import config_names, entity_types, profile_names
 from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -334,6 +335,7 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--force", hidden=True, help="Accepted for compatibility; no effect.")
         ] = False,
         connection: ConnectionArgs = CONNECTION,
+        version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Describe, alter or compare configs of topics, brokers, loggers, users, clients, ips, groups (kafka-configs.sh)."""

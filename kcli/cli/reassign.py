@@ -11,6 +11,7 @@ import typer
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
 from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -273,6 +274,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         connection: ConnectionArgs = CONNECTION,
+        version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Move partition replicas between brokers (like kafka-reassign-partitions.sh)."""
