@@ -300,7 +300,7 @@ DOCS: list[Case] = [
         "bin/kafka-configs.sh --bootstrap-server localhost:9092 --entity-type brokers --entity-name 0 --describe",
         f"{BROKER_CONFIGS}:58",
         versions=VERSIONS,
-        differences=(differs("exit", "stdout", reason=DOESNT_EXIST_4_1, versions=(OLDEST,)),),
+        differences=(differs("exit", "stdout", "message", reason=DOESNT_EXIST_4_1, versions=(OLDEST,)),),
     ),
     Case(
         "broker-configs-describe-broker-1",
