@@ -41,8 +41,8 @@ def test_root_help_off_a_terminal_lists_whole_summaries() -> None:
         in block
     )
     assert (
-        "  sandbox              An emulated KRaft cluster on loopback (an emulator, not Kafka) for rehearsing "
-        "runbooks and tests: real wire protocol, real metadata log, fault injection."
+        "  sandbox              A KRaft cluster on loopback for rehearsing runbooks and tests: the emulator (not "
+        "Kafka; real wire protocol, real metadata log, fault injection) or real Kafka nodes (--kafka-home)."
     ) in block
     import typer.main
 

@@ -1714,4 +1714,19 @@ DESTRUCTIVE: list[Case] = [
     ),
 ]
 
+# That cluster's brokers have racks `a` and `b`: kafka-cluster sizes the RACK column to the longest rack,
+# one letter here, under a four-letter header, so rows read `a unfenced` (ClusterTool's printf); kcli too.
+DESTRUCTIVE += [
+    Case(
+        f"racks-list-endpoints-{slug}",
+        f"bin/kafka-cluster.sh list-endpoints --bootstrap-{kind} {address}{extra}",
+        "read-only tool line, brokers with racks a and b",
+    )
+    for slug, kind, address, extra in [
+        ("servers", "server", "localhost:9092", ""),
+        ("fenced", "server", "localhost:9092", " --include-fenced-brokers"),
+        ("controllers", "controller", "localhost:9093", ""),
+    ]
+]
+
 ALL_CASES: list[Case] = [*CASES, *DESTRUCTIVE]

@@ -143,6 +143,8 @@ def test_the_parity_lines_are_still_the_parity_suites() -> None:
     for entry in entries:
         path, test = entry["parity_case"].split("::", 1)
         module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
-        assert hasattr(module, test.split("[", 1)[0]), f"{entry['parity_case']} is gone: run scripts/parity-lines.py"
+        assert hasattr(module, test.split("[", 1)[0]), (
+            f"{entry['parity_case']} is gone: run scripts/parity-lines.py"
+        )
         result = kcli(*entry["argv"], environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "1"})
         assert result.code == entry["kcli_exit"], (entry, result.stderr)

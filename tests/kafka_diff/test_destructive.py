@@ -1,8 +1,8 @@
 """kcli beside Kafka's tools for the lines that add, remove and unregister nodes (KIP-853, KIP-1312).
 
 They need a cluster of their own (corpus.DESTRUCTIVE): Kafka 4.4.0, controller 101 the only voter,
-controller 102 formatted --no-initial-controllers and running as an observer, brokers 1 and 2,
-plaintext (security is not the point here; test_kafka_diff.py runs the rest over SASL_SSL).
+controller 102 formatted --no-initial-controllers and running as an observer, brokers 1 and 2 on
+racks a and b, plaintext (security is not the point here; test_kafka_diff.py runs the rest over SASL_SSL).
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def own_target(tool_driver: Path, tmp_path_factory: pytest.TempPathFactory) -> I
     from tests.fixtures_kafka import kafka_home
 
     directory = tmp_path_factory.mktemp("kafka-diff-own")
-    with KafkaSandbox(kafka_home(NEWEST), directory / "cluster", controllers=1, brokers=2) as kafka:
+    with KafkaSandbox(
+        kafka_home(NEWEST), directory / "cluster", controllers=1, brokers=2, racks=("a", "b")
+    ) as kafka:
         properties = kafka.prepare_controller(OBSERVER)
         target = make_target(NEWEST, kafka, tool_driver, directory)
         target.placeholders.update(
