@@ -1,5 +1,5 @@
-"""`kcli cluster`: every subcommand of kafka-cluster.sh (cluster-id, unregister, list-endpoints,
-api-versions) with the same output lines, and `doctor`.
+"""`kcli cluster`: every subcommand of kafka-cluster.sh (cluster-id, unregister, unregister-controller,
+list-endpoints, api-versions) with the same output lines, and `doctor`.
 
 Connection options go after the subcommand, as kafka-cluster.sh takes them (before it works too).
 `kcli cluster-id` is also a command of its own (kcli/cli/cluster_id.py).
@@ -85,6 +85,55 @@ def unregister(
         broker_id,
         text=lambda b: [render.unregister_line(b)],
         json_value=lambda b: {"broker_id": b, "unregistered": True},
+    )
+
+
+@app.command("unregister-controller")
+@guarded
+def unregister_controller(
+    ctx: typer.Context,
+    controller_id: Annotated[
+        int,
+        typer.Option(
+            "--id", "-i", help="Id of the controller to unregister (already removed from the voters)."
+        ),
+    ],
+    output: OutputOpt = OutputFormat.text,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
+    """Unregister a controller that is gone for good (UnregisterController, KIP-1312, Kafka 4.4).
+
+    Remove it from the voters first (kcli metadata-quorum remove-controller, which can unregister it
+    in the same step with --unregister); the active controller cannot unregister itself.
+    """
+    from kcli.client.api import cluster as wire
+    from kcli.client.errors import UnsupportedByServer
+    from kcli.render import cluster as render
+
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    env = env_of(ctx)
+    config = client_config(connection, env)
+    try:
+        run_admin(config, lambda admin: wire.unregister_controller(admin, controller_id))
+    except UnsupportedByServer:
+        # kafka-cluster.sh reports this on stdout and exits 0, as for brokers.
+        emit(
+            env,
+            output,
+            None,
+            text=lambda _: [render.UNREGISTER_CONTROLLER_UNSUPPORTED],
+            json_value=lambda _: {"controller_id": controller_id, "unregistered": False, "supported": False},
+        )
+        return
+    emit(
+        env,
+        output,
+        controller_id,
+        text=lambda c: [render.unregister_controller_line(c)],
+        json_value=lambda c: {"controller_id": c, "unregistered": True},
     )
 
 

@@ -24,6 +24,7 @@ from kcli.cli.connection_options import (
     client_config,
     connection_args,
 )
+from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -344,6 +345,7 @@ def register(app: typer.Typer) -> None:
         bootstrap_controller: BootstrapControllerOpt = None,
         command_config: CommandConfigOpt = None,
         profile: ProfileOpt = None,
+        version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Describe, alter or compare configs of topics, brokers, loggers, users, clients, ips, groups (kafka-configs.sh)."""

@@ -57,7 +57,7 @@ UnsafeOpt = Annotated[bool, typer.Option("--unsafe", help="Allow a downgrade tha
 def describe(
     ctx: typer.Context,
     node_id: Annotated[
-        int | None, typer.Option("--node-id", min=0, help="Describe the features of this node.")
+        int | None, typer.Option("--node-id", help="Describe the features of this node.")
     ] = None,
     output: OutputOpt = OutputFormat.text,
     bootstrap_server: BootstrapServerOpt = None,
@@ -67,9 +67,12 @@ def describe(
 ) -> None:
     """Describe supported and finalized features (ApiVersions)."""
     from kcli.client.api import features as wire
+    from kcli.errors import UsageError
     from kcli.ops.features import load_catalog
     from kcli.render import features as render
 
+    if node_id is not None and node_id < 0:
+        raise UsageError(f"Invalid node id {node_id}: must be non-negative.")  # FeatureCommand's words
     connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     result = run_admin(client_config(connection, env), lambda admin: wire.describe(admin, node_id))
@@ -97,19 +100,26 @@ def _update(
     connection: ConnectionArgs,
 ) -> None:
     from kcli.client.api import features as wire
-    from kcli.ops.features import Operation, load_catalog, plan_update
+    from kcli.errors import KcliError
+    from kcli.ops.features import Operation, UpdateRefused, load_catalog, plan_update
     from kcli.render import features as render
 
     env = env_of(ctx)
-    plan = plan_update(
-        Operation(operation),
-        features=features or (),
-        metadata=metadata,
-        release_version=release_version,
-        unsafe=unsafe,
-        dry_run=dry_run,
-        catalog=load_catalog(),
-    )
+    try:
+        plan = plan_update(
+            Operation(operation),
+            features=features or (),
+            metadata=metadata,
+            release_version=release_version,
+            unsafe=unsafe,
+            dry_run=dry_run,
+            catalog=load_catalog(),
+        )
+    except KcliError as error:
+        # FeatureCommand prints --metadata's deprecation before it reads the version: even when it fails
+        for notice in error.notices if isinstance(error, UpdateRefused) else ():
+            env.out(notice)
+        raise
     for notice in plan.notices:
         env.out(notice)
     result = run_admin(client_config(connection, env), lambda admin: wire.update(admin, plan))

@@ -15,6 +15,7 @@ import typer
 
 from kcli.cli.argv import parsed_line, root_group_class
 from kcli.cli.examples import EXAMPLES, epilog_of
+from kcli.cli.version import VersionOpt
 from kcli.env import Env
 
 app = typer.Typer(
@@ -33,31 +34,13 @@ app = typer.Typer(
 COMPLETE_VAR = "_KCLI_COMPLETE"
 
 
-def _print_version(value: bool) -> None:
-    if not value:
-        return
-    import platform
-
-    from kcli import __version__
-
-    try:  # kio's build records its version in the package: importlib.metadata would cost ~15 ms
-        from kio import __version__ as kio_version
-    except ImportError:
-        kio_version = "not installed"
-    typer.echo(f"kcli {__version__} (kio {kio_version}, Python {platform.python_version()})")
-    raise typer.Exit()
-
-
 @app.callback()
 def root(
     ctx: typer.Context,
     debug: Annotated[
         bool, typer.Option("--debug", help="Show tracebacks and protocol detail on stderr.")
     ] = False,
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_print_version, is_eager=True, help="Show versions and exit."),
-    ] = False,
+    version: VersionOpt = False,
 ) -> None:
     # imported here, not at the top: `kcli --help` and `kcli --version` never get this far
     from kcli.cli.common import env_of

@@ -19,6 +19,7 @@ from kcli.cli.connection_options import (
     client_config,
     connection_args,
 )
+from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -283,6 +284,7 @@ def register(app: typer.Typer) -> None:
         bootstrap_controller: BootstrapControllerOpt = None,
         command_config: CommandConfigOpt = None,
         profile: ProfileOpt = None,
+        version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Move partition replicas between brokers (like kafka-reassign-partitions.sh)."""

@@ -275,6 +275,14 @@ def unknown_metadata_version(text: str, catalog: FeatureCatalog) -> UsageError:
     return UsageError(f"Unknown metadata.version {clipped(text)}. Supported metadata.version are {supported}")
 
 
+class UpdateRefused(UsageError):
+    """A refused upgrade/downgrade whose notices the tool had printed before refusing it."""
+
+    def __init__(self, refusal: UsageError, notices: list[str]) -> None:
+        super().__init__(refusal.message, hint=refusal.hint)
+        self.notices = tuple(notices)
+
+
 def plan_update(
     operation: Operation,
     *,
@@ -298,8 +306,8 @@ def plan_update(
     if metadata is not None:
         notices.append(" `metadata` flag is deprecated and may be removed in a future release.")
         level = catalog.metadata_level(metadata)
-        if level is None:
-            raise unknown_metadata_version(metadata, catalog)
+        if level is None or level < catalog.minimum_metadata_level:  # 4.x knows nothing below 3.3-IV3
+            raise UpdateRefused(unknown_metadata_version(metadata, catalog), notices)
         levels[METADATA_VERSION] = level
     if operation is Operation.disable:
         for name in features:
@@ -314,7 +322,7 @@ def plan_update(
             levels[name] = value
     if release_version is not None:
         mv_level = catalog.metadata_level(release_version)
-        if mv_level is None:
+        if mv_level is None or mv_level < catalog.minimum_metadata_level:
             raise unknown_metadata_version(release_version, catalog)
         levels[METADATA_VERSION] = mv_level
         for spec in catalog.features:

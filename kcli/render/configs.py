@@ -104,7 +104,10 @@ def describe_text(result: DescribeResult) -> Iterator[str]:
     for quota in result.quotas:
         yield quota_line(quota)
     for info in result.scram:
-        yield scram_line(info)
+        # DescribeUserScramCredentialsResult.users() leaves out users without credentials
+        # (RESOURCE_NOT_FOUND): kafka-configs prints nothing for them, so neither does kcli.
+        if info.error is None or info.error.name != "RESOURCE_NOT_FOUND":
+            yield scram_line(info)
 
 
 NO_BROKER_DEFAULTS = (

@@ -31,8 +31,9 @@ KAFKA_METHODS = [
     "testDowngradeType",
     "testParseNameAndLevel",
     "testHandleDescribe",
-    "testHandleUpgrade",
-    "testHandleUpgradeDryRun",
+    "testHandleUpgradeToUnsupportedMetadataVersion",
+    "testHandleUpgradeToLowerVersion",
+    "testHandleUpgradeToLowerVersionDryRun",
     "testHandleDowngrade",
     "testHandleDowngradeDryRun",
     "testHandleDisable",
@@ -175,24 +176,25 @@ def test_FeatureCommandTest_testDowngradeMetadataVersionWithKRaft(sandbox: Any, 
     assert result.code == 1
     assert result.stdout.strip() == f"Could not disable metadata.version. {disable_error}"
     downgrade_error = (
-        f"{FAILED_ALL}Invalid metadata.version 4. Refusing to perform the requested downgrade because it might "
-        "delete metadata information."
+        f"{FAILED_ALL}Unsupported metadata.version downgrade from 8 to 7. Refusing to perform the requested "
+        "downgrade because it might delete metadata information."
     )
     sandbox.control(UPDATE_FEATURES, None)
     _answer_updates(hooks, sandbox, downgrade_error)
-    result = features(sandbox, "downgrade", "--metadata", "3.3-IV0")
+    result = features(sandbox, "downgrade", "--metadata", "3.3-IV3")  # 4.x knows nothing older
     assert result.code == 1
     assert (
-        result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 4. {downgrade_error}"
+        result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 7. {downgrade_error}"
     )
     unsafe_error = (
-        f"{FAILED_ALL}Invalid metadata.version 4. Unsafe metadata downgrade is not supported in this version."
+        f"{FAILED_ALL}Unsupported metadata.version downgrade from 8 to 7. Unsafe metadata downgrade is not "
+        "supported in this version."
     )
     sandbox.control(UPDATE_FEATURES, None)
     _answer_updates(hooks, sandbox, unsafe_error)
-    result = features(sandbox, "downgrade", "--unsafe", "--metadata", "3.3-IV0")
+    result = features(sandbox, "downgrade", "--unsafe", "--metadata", "3.3-IV3")
     assert result.code == 1
-    assert result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 4. {unsafe_error}"
+    assert result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 7. {unsafe_error}"
 
 
 def _sent(requests: list[Any]) -> list[tuple[str, int, int]]:
@@ -262,8 +264,11 @@ def test_FeatureCommandTest_testLevelToString() -> None:
 def test_FeatureCommandTest_testMetadataVersionsToString() -> None:
     """Kafka lists the supported versions, comma-separated, when it does not know one."""
     result = kcli("features", "--bootstrap-server", NOWHERE, "upgrade", "--metadata", "3.3-IV9")
+    # FeatureCommand prints --metadata's deprecation on stdout before it reads the version
+    assert result.stdout == " `metadata` flag is deprecated and may be removed in a future release.\n"
     usage_error(
-        result, "Unknown metadata.version 3.3-IV9. Supported metadata.version are 3.3-IV3, 3.4-IV0, 3.5-IV0, "
+        dataclasses.replace(result, stdout=""),
+        "Unknown metadata.version 3.3-IV9. Supported metadata.version are 3.3-IV3, 3.4-IV0, 3.5-IV0, ",
     )
 
 
@@ -342,23 +347,31 @@ def _handled(sandbox: Any, hooks: Any, args: list[str], error: str, lines: list[
     assert failed in result.stderr
 
 
-UPGRADE_ERROR = "Invalid update version 5 for feature metadata.version. Can't upgrade to lower version."
+UPGRADE_ERROR = "Invalid update version 7 for feature metadata.version. Can't upgrade to lower version."
 DOWNGRADE_ERROR = "Invalid update version 7 for feature metadata.version. Can't downgrade to newer version."
 DISABLE_ERROR = "Invalid update version 0 for feature metadata.version. Can't downgrade below 4"
 
 
-def test_FeatureCommandTest_testHandleUpgrade(sandbox: Any, hooks: Any) -> None:
+@pytest.mark.kafka_difference(USAGE_EXIT)
+def test_FeatureCommandTest_testHandleUpgradeToUnsupportedMetadataVersion() -> None:
+    """Kafka 4.x's MetadataVersion starts at 3.3-IV3: an older --metadata is refused before sending."""
+    result = kcli("features", "--bootstrap-server", NOWHERE, "upgrade", "--metadata", "3.3-IV1", "--feature", "foo.bar=6")
+    assert result.stdout == f" {DEPRECATED}\n"  # printed before the version is read, as FeatureCommand does
+    usage_error(dataclasses.replace(result, stdout=""), "Unknown metadata.version 3.3-IV1")
+
+
+def test_FeatureCommandTest_testHandleUpgradeToLowerVersion(sandbox: Any, hooks: Any) -> None:
     _handled(
-        sandbox, hooks, ["upgrade", "--metadata", "3.3-IV1", "--feature", "foo.bar=6"], UPGRADE_ERROR,
-        [DEPRECATED, f"Could not upgrade foo.bar to 6. {UPGRADE_ERROR}", f"Could not upgrade metadata.version to 5. {UPGRADE_ERROR}"],
+        sandbox, hooks, ["upgrade", "--metadata", "3.3-IV3", "--feature", "foo.bar=6"], UPGRADE_ERROR,
+        [DEPRECATED, f"Could not upgrade foo.bar to 6. {UPGRADE_ERROR}", f"Could not upgrade metadata.version to 7. {UPGRADE_ERROR}"],
         "2 out of 2 operation(s) failed.",
     )  # fmt: skip
 
 
-def test_FeatureCommandTest_testHandleUpgradeDryRun(sandbox: Any, hooks: Any) -> None:
+def test_FeatureCommandTest_testHandleUpgradeToLowerVersionDryRun(sandbox: Any, hooks: Any) -> None:
     _handled(
-        sandbox, hooks, ["upgrade", "--metadata", "3.3-IV1", "--feature", "foo.bar=6", "--dry-run"], UPGRADE_ERROR,
-        [DEPRECATED, f"Can not upgrade foo.bar to 6. {UPGRADE_ERROR}", f"Can not upgrade metadata.version to 5. {UPGRADE_ERROR}"],
+        sandbox, hooks, ["upgrade", "--metadata", "3.3-IV3", "--feature", "foo.bar=6", "--dry-run"], UPGRADE_ERROR,
+        [DEPRECATED, f"Can not upgrade foo.bar to 6. {UPGRADE_ERROR}", f"Can not upgrade metadata.version to 7. {UPGRADE_ERROR}"],
         "2 out of 2 operation(s) failed.",
     )  # fmt: skip
 
