@@ -33,6 +33,7 @@ import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -175,7 +176,9 @@ def child(target: str, libfuzzer_args: list[str]) -> None:
     import atheris
 
     with atheris.instrument_imports(include=["kcli"]):
-        one = {"responses": _responses_target, "metadata": _metadata_target, "requests": _requests_target}[target]()
+        one = {"responses": _responses_target, "metadata": _metadata_target, "requests": _requests_target}[
+            target
+        ]()
         _warm(target)
     atheris.Setup([sys.argv[0], *libfuzzer_args], one)  # type: ignore[arg-type]
     atheris.Fuzz()
@@ -214,6 +217,14 @@ def _seed(target: str, into: Path) -> int:
     return count
 
 
+def with_own_peak_rss(argv: list[str]) -> list[str]:
+    """`argv` run by a shell that forks it. Linux hands a process's peak RSS to a child it forks and
+    execs, and libFuzzer reads that peak as its own usage: started from a large parent (a long
+    pytest session) the child would pass its memory limit before its first input. Forked by a
+    small shell (the `exit` keeps sh from exec'ing in place) it starts with the shell's peak."""
+    return ["sh", "-c", '"$@"; exit $?', "fuzz", *argv]
+
+
 def run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
     """Fuzz `target` for `seconds` in a child process; its figures (executions, coverage: libFuzzer's
     `cov` edges and `ft` features, corpus, findings: inputs that crashed, aborted, hung or passed
@@ -231,16 +242,21 @@ def run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
         "-max_len=65536",
     ]
     started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, __file__, "--child", target, "--", *args],
-        capture_output=True,
+    child_process = subprocess.Popen(
+        with_own_peak_rss([sys.executable, __file__, "--child", target, "--", *args]),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=seconds + 600,  # start-up (instrumenting kcli, the seeds) takes up to minutes on a busy host
-        check=False,
+        start_new_session=True,
     )
+    try:  # start-up (instrumenting kcli, the seeds) takes up to minutes on a busy host
+        out, err = child_process.communicate(timeout=seconds + 600)
+    except subprocess.TimeoutExpired:
+        os.killpg(child_process.pid, signal.SIGKILL)
+        out, err = child_process.communicate()
     elapsed = time.perf_counter() - started
-    log = done.stdout + done.stderr
+    log = out + err
     (work / f"{target}.log").write_text(log)
     runs = re.findall(r"stat::number_of_executed_units:\s+(\d+)", log) or re.findall(r"Done (\d+) runs", log)
     execs = int(runs[-1]) if runs else 0
@@ -260,7 +276,7 @@ def run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
         "seeds": seeded,
         "corpus": len(list(corpus.iterdir())),
         "findings": len(found),
-        "exit": done.returncode,
+        "exit": child_process.returncode,
         "first_finding": found[0] if found else "",
         "log": str(work / f"{target}.log"),
     }

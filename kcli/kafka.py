@@ -5,7 +5,7 @@ Error codes are kio's `ErrorCode` (kio.schema.errors) wherever kio is loaded; th
 start-up path names them through kcli/client/errors.py, which reads them from a data file written from
 kio (scripts/kio-data.py; a test fails when it is stale).
 kio has no enum of API keys (only kio.schema.index.api_key_map), so `ApiKey` is here, checked
-against that map by a test. This module imports only the standard library: every layer may use it.
+against that map, and the APIs kcli.client.protocol adds to kio, by a test. This module imports only the standard library: every layer may use it.
 """
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ class ApiKey(IntEnum):
     DESCRIBE_SHARE_GROUP_OFFSETS = 90
     ALTER_SHARE_GROUP_OFFSETS = 91
     DELETE_SHARE_GROUP_OFFSETS = 92
+    UNREGISTER_CONTROLLER = 94  # Kafka 4.4 (KIP-1312); kio lacks it: kcli.client.protocol.NOT_IN_KIO
 
 
 class ConfigResourceType(IntEnum):

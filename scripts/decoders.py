@@ -156,6 +156,9 @@ class WalkWriter:
         pad = "    " * depth
         if f.array:
             self._count(flexible, lines, depth)
+            if not f.nullable:  # kio would read it as None; Kafka refuses a null non-nullable array
+                lines.append(f"{pad}if v < 0:")
+                lines.append(f"{pad}    raise null_array(p)")
             lines.append(f"{pad}if v > 0:")
             lines.append(f"{pad}    if v > end - p:")
             lines.append(f"{pad}        raise too_many(v, p, end)")
@@ -282,7 +285,7 @@ def walk_module(name: str, classes: list[type]) -> str:
         bodies.extend(fresh)
         table.append(f'    "{entity.qualname}": ("{model.fingerprint(cls)}", {entry}),')
     text = "".join(bodies)
-    used = [n for n in ("I16", "I32", "Walker", "skip_tags", "too_many", "unfilled", "uvarint")
+    used = [n for n in ("I16", "I32", "Walker", "null_array", "skip_tags", "too_many", "unfilled", "uvarint")
             if n == "Walker" or f"{n}(" in text]  # fmt: skip
     return (
         header(f"Length walks of the {name} classes")

@@ -83,6 +83,17 @@ def _stop_broker_3(sandbox: Any) -> None:
     sandbox.stop_node(3)
 
 
+def _controller_104_gone(sandbox: Any) -> None:
+    """Controller 104 registered, then shut down, on a cluster at metadata.version 4.4-IV2 (KIP-1312)."""
+    from kcli.metadata import records
+    from kcli.sandbox.apis.k94_unregister_controller import FIRST_LEVEL
+
+    sandbox.prepare_controller(104)
+    sandbox.stop_node(104)
+    level = records.FeatureLevelRecord(name="metadata.version", feature_level=FIRST_LEVEL)  # type: ignore[attr-defined]
+    sandbox.run(lambda cluster: cluster.commit([level]))
+
+
 # In run order: later examples see what earlier ones changed.
 SPECS: tuple[Spec, ...] = (
     Spec(path="cluster-id", commands=(f"kcli cluster-id -b {B}", f"kcli cluster-id -C {C} -o json")),
@@ -117,8 +128,8 @@ SPECS: tuple[Spec, ...] = (
     Spec(
         path="features upgrade",
         commands=(
-            f"kcli features upgrade -b {B} --feature share.version=1 --dry-run",
-            f"kcli features upgrade -b {B} --feature share.version=1 --feature streams.version=1 --dry-run -o json",
+            f"kcli features upgrade -b {B} --feature share.version=2 --dry-run",
+            f"kcli features upgrade -b {B} --feature share.version=2 --feature streams.version=1 --dry-run -o json",
         ),
     ),
     Spec(
@@ -208,6 +219,12 @@ SPECS: tuple[Spec, ...] = (
         comment="# broker 3 was shut down for good",
         commands=(f"kcli cluster unregister -b {B} --id 3",),
         before=_stop_broker_3,
+    ),
+    Spec(
+        path="cluster unregister-controller",
+        comment="# controller 104 was removed from the voters and shut down for good",
+        commands=(f"kcli cluster unregister-controller -b {B} --id 104",),
+        before=_controller_104_gone,
     ),
 )
 

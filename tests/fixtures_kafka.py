@@ -1,8 +1,9 @@
 """Fixtures that run real Apache Kafka: its jars from Maven Central (scripts/kafka-dist.sh), one JVM per node.
 
 - `kafka_home(version)`: the distribution of a release (assembled once, cached per version).
-- `real_kafka`: Kafka NEWEST, 3 controllers + 3 brokers, SASL_SSL with SCRAM users and the
-  StandardAuthorizer, for the whole session (tests use names of their own).
+- `real_kafka`: Kafka NEWEST, 3 controllers + 3 brokers (two log dirs each), SASL_SSL with SCRAM users
+  and the StandardAuthorizer, for the whole session (tests use names of their own). Its nodes write
+  a metadata snapshot every SNAPSHOT_EVERY_BYTES of new records, so its logs have snapshots to read.
 - `real_kafka_oldest`: Kafka OLDEST as one combined node (plaintext), for the whole session.
 - `make_real_kafka`: real clusters of other shapes, stopped after the test.
 Without java or mvn these tests are skipped with what to install; with KCLI_REQUIRE_REAL_KAFKA=1 (CI)
@@ -24,6 +25,7 @@ NEWEST = "4.4.0"
 OLDEST = "4.0.2"
 REPO = Path(__file__).resolve().parents[1]
 REQUIRED_ENV = "KCLI_REQUIRE_REAL_KAFKA"
+SNAPSHOT_EVERY_BYTES = 4096
 _homes: dict[str, Path] = {}
 
 
@@ -56,7 +58,7 @@ def kafka_home(version: str) -> Path:
 
 @pytest.fixture(scope="session")
 def real_kafka(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Kafka NEWEST: 3 controllers + 3 brokers, SASL_SSL, SCRAM users, StandardAuthorizer."""
+    """Kafka NEWEST: 3 controllers + 3 brokers, SASL_SSL, SCRAM users, StandardAuthorizer, 2 log dirs."""
     from kcli.sandbox.kafka.handle import KafkaSandbox
 
     home = kafka_home(NEWEST)
@@ -67,6 +69,8 @@ def real_kafka(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         brokers=3,
         security="sasl_ssl",
         authorizer=True,
+        log_dirs=2,
+        server_config={"metadata.log.max.record.bytes.between.snapshots": str(SNAPSHOT_EVERY_BYTES)},
     ) as kafka:
         yield kafka
 

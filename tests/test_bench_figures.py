@@ -36,7 +36,9 @@ def test_a_partial_run_keeps_the_other_benchmarks_rows_with_their_dates(tmp_path
     results = tmp_path / "RESULTS.md"
     old = Figure(benchmark="bench_old", name="kept", value=1.0, unit="s")
     stale = Figure(benchmark="bench_new", name="replaced", value=9.0, unit="s")
-    results.write_text(results_markdown([old, stale], [], dates={"bench_old": "2026-01-02", "bench_new": "x"}))
+    results.write_text(
+        results_markdown([old, stale], [], dates={"bench_old": "2026-01-02", "bench_new": "x"})
+    )
     kept, dates = _earlier(results, {"bench_new"})
     fresh = Figure(benchmark="bench_new", name="fresh", value=2.0, unit="s")
     table = results_markdown([fresh], [], kept, {**dates, "bench_new": "2026-02-03"})

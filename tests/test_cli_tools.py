@@ -16,6 +16,7 @@ TOOL_MODULES = {tool.module for tool in TOOLS}
 # importlib.metadata costs ~15 ms (crc32c's package imports it): only metadata-file paths load them
 METADATA_ONLY = {"importlib.metadata", "crc32c"}
 
+
 def _run(*args: str) -> tuple[int, set[str]]:
     """Run `kcli ARGS` in a fresh interpreter: (exit code, the modules loaded when it ended)."""
     code, _out, modules = run_fresh(*args)

@@ -141,7 +141,10 @@ def test_the_scan_leaves_other_numbers_alone(source: str) -> None:
 
 
 def test_api_keys_are_kios_keys_and_names() -> None:
-    assert {int(key): key.name.lower() for key in ApiKey} == dict(api_key_map)
+    from kcli.client.protocol import NOT_IN_KIO
+
+    added = {key: facts.name for key, facts in NOT_IN_KIO.items()}
+    assert {int(key): key.name.lower() for key in ApiKey} == dict(api_key_map) | added
 
 
 def test_code_of_names_every_error_kio_knows_and_refuses_a_typo() -> None:
@@ -172,3 +175,9 @@ def test_a_truncated_or_overlong_varint_is_refused_with_its_offset() -> None:
         read_uvarint(b"\x00\x00\x80\x80", 2)
     with pytest.raises(VarintError, match="longer than 10 bytes"):
         read_uvarint(b"\xff" * 11, 0)
+
+
+def test_the_controller_unregistration_error_is_the_one_the_client_names() -> None:
+    from kcli.client.protocol.unregister_controller import CONTROLLER_ID_NOT_REGISTERED
+
+    assert code_of("CONTROLLER_ID_NOT_REGISTERED") == CONTROLLER_ID_NOT_REGISTERED

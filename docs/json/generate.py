@@ -360,6 +360,22 @@ command(
     ),
 )
 command(
+    "cluster unregister-controller",
+    "Whether the controller was unregistered.",
+    obj(
+        "kcli cluster unregister-controller -o json",
+        {
+            "controller_id": integer("The controller id given with --id."),
+            "unregistered": boolean("True when the cluster removed the registration."),
+            "supported": boolean(
+                "False when the cluster does not support UnregisterController (before Kafka 4.4, or "
+                "metadata.version below 4.4-IV2)."
+            ),
+        },
+        optional=("supported",),
+    ),
+)
+command(
     "cluster doctor",
     "Every check, finding and probed endpoint.",
     obj(
@@ -515,7 +531,11 @@ command(
                                         "key": string("Config name."),
                                         "op": enum("Operation.", "SET", "DELETE", "APPEND", "SUBTRACT"),
                                         "before": nullable(
-                                            string("Value before (null: unset or sensitive).")
+                                            string("Value before (null: unset, sensitive or not known).")
+                                        ),
+                                        "before_read": boolean(
+                                            "False when the value before could not be read (a broker's config "
+                                            "or a quota through --bootstrap-controller)."
                                         ),
                                         "after": nullable(string("Value after (null: unset or sensitive).")),
                                         "after_is_default": boolean("True when it falls back to a default."),
@@ -711,7 +731,11 @@ CONTROLLER_CHANGE = obj(
         "controller_id": integer("The voter's node id."),
         "directory_id": string("Its metadata directory id (base64 Uuid)."),
         "endpoints": array(string("LISTENER://host:port"), "Its controller endpoints (add)."),
+        "unregistered": boolean(
+            "remove-controller --unregister only: True once its registration is gone too (KIP-1312)."
+        ),
     },
+    optional=("unregistered",),
 )
 command("metadata-quorum add-controller", "The voter added.", CONTROLLER_CHANGE)
 command("metadata-quorum remove-controller", "The voter removed.", CONTROLLER_CHANGE)

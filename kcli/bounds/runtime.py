@@ -47,5 +47,9 @@ def too_many(count: int, pos: int, end: int) -> LengthError:
     return LengthError(f"array declares {count} elements but {max(0, end - pos)} bytes are left", pos)
 
 
+def null_array(pos: int) -> LengthError:
+    return LengthError("a non-nullable array is null (length -1)", pos)
+
+
 def unfilled(tag: int, pos: int, size: int) -> LengthError:
     return LengthError(f"tagged field {tag} does not fill its declared {size} bytes", pos)

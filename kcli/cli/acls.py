@@ -16,7 +16,15 @@ import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
+from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -134,14 +142,11 @@ def _do_add(env: Env, output: OutputFormat, config: ClientConfig, opts: AclOptio
             if dry_run:
                 block[0] = "Dry run, would add" + block[0][len("Adding") :]
             lines += block
+        # Kafka 4.x prints what it adds and nothing more (3.x listed the resource's ACLs after).
+        for line in lines:
+            env.out(line)
         if output is OutputFormat.table:
-            for line in lines:
-                env.out(line)
             write_rich(env, view.bindings_table(after, title="Current ACLs"))
-        else:
-            lines += list(view.list_text(view.AclListing(bindings=after)))
-            for line in lines:
-                env.out(line)
     for binding, error in result.errors.items():
         env.err(f"Error: creating ACL {binding}: {error.line()}")
     return int(ExitCode.ERROR) if result.errors else 0
@@ -152,7 +157,7 @@ def _do_remove(
 ) -> int:
     from kcli.ops.acls import binding_to_json, deletion_filters, list_filters
     from kcli.render import acls as view
-    from kcli.render import write_json
+    from kcli.render import write_json, write_rich
     from kcli.workflows import acls as acl_run
 
     plan = deletion_filters(opts)
@@ -162,9 +167,10 @@ def _do_remove(
         filters: tuple[AclBindingFilter, ...],
         found: tuple[AclBinding, ...],
     ) -> bool:
-        asker.say(f"ACLs that will be removed for resource filter `{resource_filter}`:")
-        for line in _binding_lines(found):
-            asker.say(line)
+        if not asker.force:  # the one asked sees what matches on the cluster before Kafka's question
+            asker.say(f"ACLs that will be removed for resource filter `{resource_filter}`:")
+            for line in _binding_lines(found):
+                asker.say(line)
         return asker.ask(view.remove_prompt(resource_filter, filters), what="remove ACLs")
 
     async def go(admin: Admin) -> tuple[acl_run.RemoveResult, tuple[AclBinding, ...]]:
@@ -185,19 +191,15 @@ def _do_remove(
             },
         )
     else:
+        # As kafka-acls: nothing once it removed, found nothing, or was not confirmed (-o json tells
+        # what matched and what went); a dry run, kcli's own, shows its plan.
         for resource_filter, found in result.matched.items():
-            if not found:
-                env.out(f"No ACLs match resource filter `{resource_filter}`; nothing to remove.")
-            elif dry_run:
+            if found and dry_run:
                 env.out(f"Dry run, would remove for resource filter `{resource_filter}`:")
                 for line in _binding_lines(found):
                     env.out(line)
-        for resource_filter in result.skipped:
-            env.out(f"Kept the ACLs of resource filter `{resource_filter}` (not confirmed).")
-        if result.removed:
-            env.out(f"Removed {len(result.removed)} ACL binding(s).")
-        for line in view.list_text(view.AclListing(bindings=after)):
-            env.out(line)
+        if output is OutputFormat.table:
+            write_rich(env, view.bindings_table(after, title="Current ACLs"))
     for f, error in result.errors:
         env.err(f"Error: removing ACLs matching {f}: {error.line()}")
     return int(ExitCode.ERROR) if result.errors else 0
@@ -284,7 +286,6 @@ def register(app: typer.Typer) -> None:
 
     @app.command("acls", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
-    @connection_options
     def acls(
         ctx: typer.Context,
         add: Annotated[bool, typer.Option("--add", help="Add ACLs.")] = False,
@@ -387,12 +388,17 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         force: Annotated[bool, typer.Option("--force", help="Do not ask for confirmation.")] = False,
-        connection: ConnectionArgs = CONNECTION,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
+        version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Add, remove, list, export or import ACLs (kafka-acls.sh)."""
         from kcli.ops.acls import AclOptions, check_options
 
+        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
         env = env_of(ctx)
         config = client_config(
             connection, env, missing_bootstrap=MISSING_BOOTSTRAP, both_bootstraps=BOTH_BOOTSTRAPS

@@ -1,7 +1,8 @@
 """Generated artefacts of the CLI: man pages (roff) and shell completion scripts.
 
-Both come from the same typer app, so they cannot drift from the code; tests regenerate them and
-compare with the committed files under man/ and completions/.
+The man pages come from the typer app, so they cannot drift from the code; the completion scripts
+ask the program itself for completions. Tests regenerate both and compare with the committed files
+under man/ and completions/.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kcli.cli.main import COMPLETE_VAR
+
 PROGRAM = "kcli"
+
 # A fixed date keeps generated pages reproducible: the date of the latest release in CHANGELOG.md
 # (tests/release checks that they agree).
 MANUAL_DATE = datetime.date(2026, 11, 27)
@@ -53,6 +57,38 @@ def man_pages() -> dict[str, str]:
     return {f"{doc.page_name}.1": _man_page(doc, docs) for doc in docs}
 
 
+# The completion scripts, one per shell. Each asks kcli for completions through typer's completion
+# protocol (the COMPLETE_VAR variable naming the shell, the words typed in COMP_WORDS/COMP_CWORD or
+# _TYPER_COMPLETE_ARGS), the protocol the scripts of `kcli --install-completion` speak too; kcli
+# keeps its own copies because typer builds them only for the shell it detects it runs in.
+# tests/polish/test_completion_scripts.py runs each one in its shell against the real program.
+COMPLETION_SCRIPTS = {
+    "bash": f"""_{PROGRAM}_completion() {{
+    local IFS=$'
+'
+    COMPREPLY=( $( env COMP_WORDS="${{COMP_WORDS[*]}}" \\
+                   COMP_CWORD=$COMP_CWORD \\
+                   {COMPLETE_VAR}=complete_bash $1 ) )
+    return 0
+}}
+
+complete -o default -F _{PROGRAM}_completion {PROGRAM}
+""",
+    "zsh": f"""#compdef {PROGRAM}
+
+_{PROGRAM}_completion() {{
+  eval $(env _TYPER_COMPLETE_ARGS="${{words[1,$CURRENT]}}" {COMPLETE_VAR}=complete_zsh {PROGRAM})
+}}
+
+compdef _{PROGRAM}_completion {PROGRAM}
+""",
+    "fish": f"""complete --command {PROGRAM} --no-files --arguments "(env {COMPLETE_VAR}=complete_fish \
+_TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) {PROGRAM})" --condition "env \
+{COMPLETE_VAR}=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) {PROGRAM}"
+""",
+}
+
+
 def completion_scripts() -> dict[str, str]:
     """File name -> completion script for each supported shell."""
     from kcli.workflows.completion import SHELLS
@@ -61,13 +97,9 @@ def completion_scripts() -> dict[str, str]:
 
 
 def completion_script(shell: str) -> str:
-    """The completion script of `shell`: typer's, which asks kcli itself for the candidates, with
-    zsh's made to work as the file _kcli on $fpath as well as sourced."""
-    from typer._completion_shared import get_completion_script
-
-    from kcli.cli.main import COMPLETE_VAR
-
-    script = get_completion_script(prog_name=PROGRAM, complete_var=COMPLETE_VAR, shell=shell) + "\n"
+    """The completion script of `shell`, which asks kcli itself for the candidates, with zsh's made to
+    work as the file _kcli on $fpath as well as sourced."""
+    script = COMPLETION_SCRIPTS[shell]
     return _autoloadable(script) if shell == "zsh" else script
 
 
@@ -84,9 +116,9 @@ fi
 
 
 def _autoloadable(script: str) -> str:
-    # typer's zsh script only registers its function, so from $fpath the first Tab completes nothing
+    # the zsh script above only registers its function, so from $fpath the first Tab completes nothing
     if not script.endswith(_ZSH_REGISTER):
-        raise RuntimeError(f"typer's zsh completion script no longer ends in {_ZSH_REGISTER!r}")
+        raise RuntimeError(f"the zsh completion script no longer ends in {_ZSH_REGISTER!r}")
     return script.removesuffix(_ZSH_REGISTER) + _ZSH_EITHER_WAY
 
 

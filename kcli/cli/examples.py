@@ -10,11 +10,9 @@ refresh it instead of editing outputs by hand. Plain strings only: this module i
 
 from __future__ import annotations
 
+import os
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import typer
+from typing import Any
 
 HEADING = "Examples"
 
@@ -109,7 +107,7 @@ EXAMPLES: dict[str, str] = {
         '  "endpoint_type": "controllers"\n'
         "}\n"
     ),
-    "completion": ("$ kcli completion show bash\n$ kcli completion install zsh\n"),
+    "completion": ("$ kcli completion install zsh\n$ kcli completion show bash\n"),
     "completion install": (
         "$ kcli completion install zsh\n"
         "Wrote the zsh completion of kcli to ~/.local/share/zsh/site-functions/_kcli.\n"
@@ -149,7 +147,7 @@ EXAMPLES: dict[str, str] = {
         "$ kcli features disable -b 127.0.0.1:9092 --feature group.version --dry-run\n"
         "$ kcli features downgrade -b 127.0.0.1:9092 --feature transaction.version=1 --dry-run\n"
         "$ kcli features feature-dependencies --feature transaction.version=2 -o json\n"
-        "$ kcli features upgrade -b 127.0.0.1:9092 --feature share.version=1 --dry-run\n"
+        "$ kcli features upgrade -b 127.0.0.1:9092 --feature share.version=2 --dry-run\n"
         "$ kcli features version-mapping --release-version 3.9-IV0\n"
     ),
     "features describe": (
@@ -157,8 +155,8 @@ EXAMPLES: dict[str, str] = {
         "Feature: eligible.leader.replicas.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
         "Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
         "Feature: kraft.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
-        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.2-IV1\tFinalizedVersionLevel: 4.2-IV1\tEpoch: 6\n"
-        "Feature: share.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
+        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.4-IV2\tFinalizedVersionLevel: 4.4-IV2\tEpoch: 6\n"
+        "Feature: share.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2\tEpoch: 6\n"
         "Feature: streams.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
         "Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2\tEpoch: 6\n"
     ),
@@ -182,16 +180,16 @@ EXAMPLES: dict[str, str] = {
         "]\n"
     ),
     "features upgrade": (
-        "$ kcli features upgrade -b 127.0.0.1:9092 --feature share.version=1 --dry-run\n"
-        "share.version can be upgraded to 1.\n"
-        "$ kcli features upgrade -b 127.0.0.1:9092 --feature share.version=1 --feature streams.version=1 --dry-run -o json\n"
+        "$ kcli features upgrade -b 127.0.0.1:9092 --feature share.version=2 --dry-run\n"
+        "share.version can be upgraded to 2.\n"
+        "$ kcli features upgrade -b 127.0.0.1:9092 --feature share.version=2 --feature streams.version=1 --dry-run -o json\n"
         "{\n"
         '  "operation": "upgrade",\n'
         '  "dry_run": true,\n'
         '  "results": [\n'
         "    {\n"
         '      "feature": "share.version",\n'
-        '      "level": 1,\n'
+        '      "level": 2,\n'
         '      "ok": true,\n'
         '      "error": null\n'
         "    },\n"
@@ -213,7 +211,7 @@ EXAMPLES: dict[str, str] = {
     "metadata-quorum": (
         "$ kcli metadata-quorum add-controller -C 127.0.0.1:9095 --command-config controller-104.properties --dry-run\n"
         "$ kcli metadata-quorum describe -b 127.0.0.1:9092 --status\n"
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id noGs14wqTGmfYmcbqVVipw --dry-run\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id Uz5fwx4ORTaH7Vl94_K3Hg --dry-run\n"
     ),
     "metadata-quorum add-controller": (
         "# controller-104.properties: node.id=104, process.roles=controller, listeners, metadata.log.dir\n"
@@ -225,33 +223,33 @@ EXAMPLES: dict[str, str] = {
         "ClusterId:              MkU3OEVBNTcwNTJENDM2Qg\n"
         "LeaderId:               101\n"
         "LeaderEpoch:            1\n"
-        "HighWatermark:          29\n"
+        "HighWatermark:          30\n"
         "MaxFollowerLag:         0\n"
         "MaxFollowerLagTimeMs:   0\n"
-        'CurrentVoters:          [{"id": 101, "directoryId": "Ax8Cz9riQveLT71-GvYK5w", "endpoints": ["CONTROLLER://127.0.0.1:9095"]}, {"id": 102, "directoryId": "0-qx69hgSIqjEJVVj-0sFQ", "endpoints": ["CONTROLLER://127.0.0.1:9096"]}, {"id": 103, "directoryId": "noGs14wqTGmfYmcbqVVipw", "endpoints": ["CONTROLLER://127.0.0.1:9097"]}]\n'
-        'CurrentObservers:       [{"id": 1, "directoryId": "o3gpVkEGTMu89yR-xrif8g"}, {"id": 2, "directoryId": "DsT8ymo4TpOF5BT6cziViA"}, {"id": 3, "directoryId": "WiW0IeqBR-GHFNAS6nLjLA"}]\n'
+        'CurrentVoters:          [{"id": 101, "directoryId": "o087BJpfTzamCv3bBYaBXg", "endpoints": ["CONTROLLER://127.0.0.1:9095"]}, {"id": 102, "directoryId": "wTZx5RWXRHeWtQlNQba5NQ", "endpoints": ["CONTROLLER://127.0.0.1:9096"]}, {"id": 103, "directoryId": "Uz5fwx4ORTaH7Vl94_K3Hg", "endpoints": ["CONTROLLER://127.0.0.1:9097"]}]\n'
+        'CurrentObservers:       [{"id": 1, "directoryId": "umOmICwwSbuUMViGhYgfLg"}, {"id": 2, "directoryId": "WBUDvvU2TLSHcmwMZct4KQ"}, {"id": 3, "directoryId": "9TF8MOFeQ2WiI_KmV89ihw"}]\n'
         "$ kcli metadata-quorum describe -C 127.0.0.1:9095 --replication --human-readable\n"
         "NodeId\tDirectoryId           \tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus\n"
-        "101   \tAx8Cz9riQveLT71-GvYK5w\t29          \t0  \t2 ms ago          \t2 ms ago             \tLeader\n"
-        "102   \t0-qx69hgSIqjEJVVj-0sFQ\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tFollower\n"
-        "103   \tnoGs14wqTGmfYmcbqVVipw\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tFollower\n"
-        "1     \to3gpVkEGTMu89yR-xrif8g\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tObserver\n"
-        "2     \tDsT8ymo4TpOF5BT6cziViA\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tObserver\n"
-        "3     \tWiW0IeqBR-GHFNAS6nLjLA\t29          \t0  \t2126 ms ago       \t2126 ms ago          \tObserver\n"
+        "101   \to087BJpfTzamCv3bBYaBXg\t30          \t0  \t27 ms ago         \t27 ms ago            \tLeader\n"
+        "102   \twTZx5RWXRHeWtQlNQba5NQ\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tFollower\n"
+        "103   \tUz5fwx4ORTaH7Vl94_K3Hg\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tFollower\n"
+        "1     \tumOmICwwSbuUMViGhYgfLg\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
+        "2     \tWBUDvvU2TLSHcmwMZct4KQ\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
+        "3     \t9TF8MOFeQ2WiI_KmV89ihw\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
     ),
     "metadata-quorum remove-controller": (
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id noGs14wqTGmfYmcbqVVipw --dry-run\n"
-        "DRY RUN of removing  KRaft controller 103 with directory id noGs14wqTGmfYmcbqVVipw\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id Uz5fwx4ORTaH7Vl94_K3Hg --dry-run\n"
+        "DRY RUN of removing  KRaft controller 103 with directory id Uz5fwx4ORTaH7Vl94_K3Hg\n"
     ),
     "metadata-shell": (
         "$ kcli metadata-shell -d .kcli-sandbox/101 ls /image/topics/byName\n"
         "sandbox-topic-00000\n"
         "sandbox-topic-00001\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 cat /image/topics/byName/sandbox-topic-00000/0\n"
-        "PartitionRegistration(replicas=[1, 2, 3], directories=[o3gpVkEGTMu89yR-xrif8g, DsT8ymo4TpOF5BT6cziViA, WiW0IeqBR-GHFNAS6nLjLA], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
+        "PartitionRegistration(replicas=[1, 2, 3], directories=[umOmICwwSbuUMViGhYgfLg, WBUDvvU2TLSHcmwMZct4KQ, 9TF8MOFeQ2WiI_KmV89ihw], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 --dump --type TopicRecord -o json\n"
-        '{"offset":18,"epoch":1,"timestamp":1795311729836,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00000","topicId":"n0zZujDdSCWRErotFDs8fw"}}\n'
-        '{"offset":22,"epoch":1,"timestamp":1795311729836,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00001","topicId":"0gQey2icR8mXLVyyWXYgjg"}}\n'
+        '{"offset":19,"epoch":1,"timestamp":1795759523588,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00000","topicId":"7cL5DHKaQXeFoaqwOYHCVg"}}\n'
+        '{"offset":23,"epoch":1,"timestamp":1795759523588,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00001","topicId":"b5X4do5PRZqDKolRDXREWw"}}\n'
     ),
     "profile": (
         "$ kcli profile add sandbox -b 127.0.0.1:9092 --use\n"
@@ -343,7 +341,7 @@ EXAMPLES: dict[str, str] = {
     "sandbox delay": ("$ kcli sandbox delay --dir demo-sandbox 1 250\nNode 1 responses delayed by 250 ms.\n"),
     "sandbox down": (
         "$ kcli sandbox down --dir demo-sandbox\n"
-        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 30719).\n"
+        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 15011).\n"
     ),
     "sandbox failover": ("$ kcli sandbox failover --dir demo-sandbox\nController 102 is now active.\n"),
     "sandbox kill-node": (
@@ -370,7 +368,7 @@ EXAMPLES: dict[str, str] = {
     "sandbox status": (
         "$ kcli sandbox status --dir demo-sandbox\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (an emulated KRaft cluster, not Kafka), security plaintext\n"
-        "Active controller: 101 (epoch 1), metadata log end offset 22, topics 2\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 23, topics 2\n"
         "ID    ROLE        ADDRESS               STATE\n"
         "1     broker      127.0.0.1:9092        running\n"
         "2     broker      127.0.0.1:9093        running\n"
@@ -385,7 +383,7 @@ EXAMPLES: dict[str, str] = {
     "sandbox up": (
         "$ kcli sandbox up --dir demo-sandbox --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --topics 2 --detach\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (an emulated KRaft cluster, not Kafka), security plaintext\n"
-        "Active controller: 101 (epoch 1), metadata log end offset 22, topics 2\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 23, topics 2\n"
         "ID    ROLE        ADDRESS               STATE\n"
         "1     broker      127.0.0.1:9092        running\n"
         "2     broker      127.0.0.1:9093        running\n"
@@ -407,13 +405,13 @@ EXAMPLES: dict[str, str] = {
         "RULE\tSEVERITY\tFINDINGS\n"
         "min-isr-below-2\tmedium\t2\n"
         "SEVERITY\tRULE\tCLUSTER\tRESOURCE\tMESSAGE\n"
-        "medium\tmin-isr-below-2\tMkU3OEVBNTcwNTJENDM2Qg\ttopic:sandbox-topic-00000\tmin.insync.replicas=1 (source DEFAULT_CONFIG): acks=all is satisfied by the leader alone\n"
-        "medium\tmin-isr-below-2\tMkU3OEVBNTcwNTJENDM2Qg\ttopic:sandbox-topic-00001\tmin.insync.replicas=1 (source DEFAULT_CONFIG): acks=all is satisfied by the leader alone\n"
+        "medium\tmin-isr-below-2\tMkU3OEVBNTcwNTJENDM2Qg\ttopic:sandbox-topic-00000\tmin.insync.replicas=1 (source DYNAMIC_DEFAULT_BROKER_CONFIG): acks=all is satisfied by the leader alone\n"
+        "medium\tmin-isr-below-2\tMkU3OEVBNTcwNTJENDM2Qg\ttopic:sandbox-topic-00001\tmin.insync.replicas=1 (source DYNAMIC_DEFAULT_BROKER_CONFIG): acks=all is satisfied by the leader alone\n"
         "Findings written to findings\n"
     ),
     "spark collect": (
         "$ kcli spark collect -b 127.0.0.1:9092 --out snapshots\n"
-        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261122T014217Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
+        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261127T060618Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
     ),
     "spark rules": (
         "$ kcli spark rules -o text\n"
@@ -430,9 +428,15 @@ EXAMPLES: dict[str, str] = {
 # END GENERATED
 
 
-def attach_examples(app: typer.Typer, examples: dict[str, str] | None = None) -> None:
-    """Set an "Examples" epilog on every command and group of `app` that has an example block."""
-    _attach(app, (), EXAMPLES if examples is None else examples)
+def attach_examples(command: Any, path: tuple[str, ...], examples: dict[str, str] | None = None) -> None:
+    """Set an "Examples" epilog on the click command `command` (at `path`, e.g. ("cluster",)) and on
+    every command below it that has an example block (the root's is given to its typer.Typer)."""
+    examples = EXAMPLES if examples is None else examples
+    block = examples.get(" ".join(path))
+    if block is not None:
+        command.epilog = epilog_of(block)
+    for name, sub in (getattr(command, "commands", None) or {}).items():
+        attach_examples(sub, (*path, name), examples)
 
 
 def epilog_of(block: str, *, rich: bool | None = None) -> str:
@@ -444,9 +448,7 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
     unless each starts with a \\b line.
     """
     if rich is None:
-        from typer.core import HAS_RICH
-
-        rich = HAS_RICH
+        rich = typer_help_is_rich()
     text = block.rstrip()
     if rich:
         return f"[bold]{HEADING}[/bold]\n\n{_escape_markup(text)}"
@@ -454,30 +456,10 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
     return f"{HEADING}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs)
 
 
-def _attach(app: typer.Typer, prefix: tuple[str, ...], examples: dict[str, str]) -> None:
-    from typer.main import get_command_name
-
-    if not prefix and "" in examples:
-        app.info.epilog = epilog_of(examples[""])
-    for command in app.registered_commands:
-        name = command.name if isinstance(command.name, str) else None
-        if name is None and command.callback is not None:
-            name = get_command_name(command.callback.__name__)
-        block = examples.get(" ".join((*prefix, name or "")))
-        if block is not None:
-            command.epilog = epilog_of(block)
-    for group in app.registered_groups:
-        sub = group.typer_instance
-        if sub is None:
-            continue
-        name = next((n for n in (group.name, sub.info.name) if isinstance(n, str)), None)
-        if name is None:
-            continue
-        path = (*prefix, name)
-        block = examples.get(" ".join(path))
-        if block is not None:
-            group.epilog = epilog_of(block)
-        _attach(sub, path, examples)
+def typer_help_is_rich() -> bool:
+    """Whether typer renders help with rich: unless TYPER_USE_RICH says no, as typer reads it."""
+    value = os.environ.get("TYPER_USE_RICH", "").lower()
+    return value not in ("n", "no", "f", "false", "off", "0")
 
 
 def _escape_markup(text: str) -> str:

@@ -4,150 +4,67 @@
   resolves to it even where kcli's own extra options share its prefix.
 - tests/test_compat_options.py: every option listed here parses with kcli, with the same arity.
 
-Transcribed from the option lists of the Kafka tools (3.7 - 4.2, and the newest kafka-cluster):
-a runbook line that works with the original must parse with kcli after replacing the program
-name. Removed ZooKeeper-era options (--zookeeper, --authorizer-properties, ...) are deliberately
-not carried over.
+The table is kcli/data/kafka_tool_options.tsv, which scripts/kafka-options.py writes from the --help
+of Kafka's own tools (each release it reads: 4.0.2 and 4.4.0; a test re-reads them where Kafka can
+run and fails when the file is stale): a runbook line that works with the original must parse with
+kcli after replacing the program name. Removed ZooKeeper-era options (--zookeeper, ...) are in no
+4.x --help, so not here.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 VALUE, FLAG = True, False
-# The connection options every networked Kafka tool takes (kafka-cluster adds short forms).
-CONNECTION = ("--bootstrap-server", "--bootstrap-controller", "--command-config")
+HELP = frozenset({"--help", "-h"})  # every kcli command has its own help
 
-# (command path below `kcli`, option as the original spells it, takes a value)
-ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
-    # kafka-cluster.sh: connection options after the subcommand
-    *[
-        (path, option, VALUE)
-        for path in (
-            ("cluster-id",),
-            ("cluster", "cluster-id"),
-            ("cluster", "unregister"),
-            ("cluster", "list-endpoints"),
-            ("cluster", "api-versions"),
-        )
-        for option in (*CONNECTION, "-b", "-C", "-c", "--config")
-    ],
-    (("cluster", "unregister"), "--id", VALUE),
-    (("cluster", "unregister"), "-i", VALUE),
-    (("cluster", "list-endpoints"), "--include-fenced-brokers", FLAG),
-    # kafka-configs.sh
-    *[
-        (("configs",), option, arity)
-        for option, arity in [
-            *((option, VALUE) for option in CONNECTION),
-            ("--describe", FLAG),
-            ("--alter", FLAG),
-            ("--all", FLAG),
-            ("--entity-type", VALUE),
-            ("--entity-name", VALUE),
-            ("--entity-default", FLAG),
-            ("--add-config", VALUE),
-            ("--add-config-file", VALUE),
-            ("--delete-config", VALUE),
-            ("--force", FLAG),
-            ("--topic", VALUE),
-            ("--client", VALUE),
-            ("--user", VALUE),
-            ("--broker", VALUE),
-            ("--broker-logger", VALUE),
-            ("--ip", VALUE),
-            ("--group", VALUE),
-            ("--client-metrics", VALUE),
-            ("--client-defaults", FLAG),
-            ("--user-defaults", FLAG),
-            ("--broker-defaults", FLAG),
-            ("--ip-defaults", FLAG),
-        ]
-    ],
-    # kafka-acls.sh
-    *[
-        (("acls",), option, arity)
-        for option, arity in [
-            *((option, VALUE) for option in CONNECTION),
-            ("--add", FLAG),
-            ("--remove", FLAG),
-            ("--list", FLAG),
-            ("--topic", VALUE),
-            ("--cluster", FLAG),
-            ("--group", VALUE),
-            ("--transactional-id", VALUE),
-            ("--delegation-token", VALUE),
-            ("--user-principal", VALUE),
-            ("--resource-pattern-type", VALUE),
-            ("--operation", VALUE),
-            ("--allow-principal", VALUE),
-            ("--deny-principal", VALUE),
-            ("--allow-host", VALUE),
-            ("--deny-host", VALUE),
-            ("--principal", VALUE),
-            ("--producer", FLAG),
-            ("--consumer", FLAG),
-            ("--idempotent", FLAG),
-            ("--force", FLAG),
-        ]
-    ],
-    # kafka-features.sh: connection options before the subcommand (kcli accepts them after too)
-    *[(("features",), option, VALUE) for option in CONNECTION],
-    (("features", "describe"), "--node-id", VALUE),
-    *[
-        (("features", sub), option, arity)
-        for sub in ("upgrade", "downgrade")
-        for option, arity in [
-            ("--feature", VALUE),
-            ("--metadata", VALUE),
-            ("--release-version", VALUE),
-            ("--dry-run", FLAG),
-        ]
-    ],
-    (("features", "downgrade"), "--unsafe", FLAG),
-    (("features", "disable"), "--feature", VALUE),
-    (("features", "disable"), "--unsafe", FLAG),
-    (("features", "disable"), "--dry-run", FLAG),
-    (("features", "version-mapping"), "--release-version", VALUE),
-    (("features", "feature-dependencies"), "--feature", VALUE),
-    # kafka-metadata-quorum.sh
-    *[(("metadata-quorum",), option, VALUE) for option in CONNECTION],
-    (("metadata-quorum", "describe"), "--status", FLAG),
-    (("metadata-quorum", "describe"), "--replication", FLAG),
-    (("metadata-quorum", "describe"), "--human-readable", FLAG),
-    (("metadata-quorum", "add-controller"), "--dry-run", FLAG),
-    (("metadata-quorum", "remove-controller"), "--controller-id", VALUE),
-    (("metadata-quorum", "remove-controller"), "-i", VALUE),
-    (("metadata-quorum", "remove-controller"), "--controller-directory-id", VALUE),
-    (("metadata-quorum", "remove-controller"), "-d", VALUE),
-    (("metadata-quorum", "remove-controller"), "--dry-run", FLAG),
-    # kafka-metadata-shell.sh
-    (("metadata-shell",), "--snapshot", VALUE),
-    (("metadata-shell",), "-s", VALUE),
-    # kafka-reassign-partitions.sh
-    *[
-        (("reassign-partitions",), option, arity)
-        for option, arity in [
-            ("--generate", FLAG),
-            ("--execute", FLAG),
-            ("--verify", FLAG),
-            ("--cancel", FLAG),
-            ("--list", FLAG),
-            *((option, VALUE) for option in CONNECTION),
-            ("--reassignment-json-file", VALUE),
-            ("--topics-to-move-json-file", VALUE),
-            ("--broker-list", VALUE),
-            ("--disable-rack-aware", FLAG),
-            ("--throttle", VALUE),
-            ("--replica-alter-log-dirs-throttle", VALUE),
-            ("--timeout", VALUE),
-            ("--additional", FLAG),
-            ("--preserve-throttles", FLAG),
-            ("--disallow-replication-factor-change", FLAG),
-        ]
-    ],
-]
+
+class KafkaOption(NamedTuple):
+    """One option of a Kafka tool as its --help lists it (tool, subcommand or "-", spelling, arity)."""
+
+    tool: str
+    subcommand: str
+    option: str
+    takes_value: bool
+    releases: tuple[str, ...]
+
+
+@cache
+def kafka_tool_options() -> tuple[KafkaOption, ...]:
+    """kcli/data/kafka_tool_options.tsv, parsed."""
+    from kcli.data import read_text
+
+    rows = []
+    for line in read_text("kafka_tool_options.tsv").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        tool, subcommand, option, value, releases = line.split("\t")
+        rows.append(KafkaOption(tool, subcommand, option, value == "1", tuple(releases.split(","))))
+    return tuple(rows)
+
+
+def kcli_paths(tool: str, subcommand: str) -> tuple[tuple[str, ...], ...]:
+    """The kcli command(s) a Kafka tool's (sub)command is: `kafka-cluster cluster-id` is `cluster
+    cluster-id` and `cluster-id`; options given before a subcommand belong to the tool's group."""
+    base = tool.removeprefix("kafka-")
+    paths: tuple[tuple[str, ...], ...] = ((base,) if subcommand == "-" else (base, subcommand),)
+    if (tool, subcommand) == ("kafka-cluster", "cluster-id"):
+        paths += (("cluster-id",),)
+    return paths
+
+
+@cache
+def original_options() -> tuple[tuple[tuple[str, ...], str, bool], ...]:
+    """(kcli command path, option as the Kafka tool spells it, takes a value), help options left out."""
+    out = {
+        (path, row.option, row.takes_value)
+        for row in kafka_tool_options()
+        if row.option not in HELP
+        for path in kcli_paths(row.tool, row.subcommand)
+    }
+    return tuple(sorted(out))
 
 
 class Style(Enum):
@@ -158,21 +75,25 @@ class Style(Enum):
 
 
 _JOPT_TOOLS = frozenset({"configs", "acls", "reassign-partitions"})
-_MIRRORED = frozenset({("cluster",), ("features",), ("metadata-quorum",)}) | {
-    where for where, _, _ in ORIGINAL_OPTIONS
-}
 
 
 @cache
+def _names_by_path() -> dict[tuple[str, ...], frozenset[str]]:
+    names: dict[tuple[str, ...], set[str]] = {}
+    for row in kafka_tool_options():
+        for path in kcli_paths(row.tool, row.subcommand):
+            found = names.setdefault(path, set())
+            if row.option.startswith("--"):
+                found.add(row.option[2:])
+    return {path: frozenset(found | {"help"}) for path, found in names.items()}
+
+
 def kafka_option_names(path: tuple[str, ...]) -> frozenset[str] | None:
     """The long option names (without dashes) the Kafka tool has at this kcli command, or None.
 
     None means the command mirrors no Kafka tool (kcli's own commands): no Kafka parsing rules apply.
     """
-    names = {option[2:] for where, option, _ in ORIGINAL_OPTIONS if where == path and option.startswith("--")}
-    if path not in _MIRRORED:
-        return None
-    return frozenset(names | {"help"})
+    return _names_by_path().get(path)
 
 
 def style(path: tuple[str, ...]) -> Style | None:

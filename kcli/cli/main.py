@@ -14,13 +14,16 @@ from typing import Annotated
 import typer
 
 from kcli.cli.argv import parsed_line, root_group_class
-from kcli.cli.examples import attach_examples
+from kcli.cli.examples import EXAMPLES, epilog_of
+from kcli.cli.version import VersionOpt
 from kcli.env import Env
 
 app = typer.Typer(
     name="kcli",
     cls=root_group_class(),
     help="Admin toolkit for Apache Kafka clusters in KRaft mode (mirrors the kafka-*.sh admin tools).",
+    # the "Examples" section of the root's --help; each tool's: kcli/cli/tools.py
+    epilog=epilog_of(EXAMPLES[""]),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -31,31 +34,13 @@ app = typer.Typer(
 COMPLETE_VAR = "_KCLI_COMPLETE"
 
 
-def _print_version(value: bool) -> None:
-    if not value:
-        return
-    import platform
-
-    from kcli import __version__
-
-    try:  # kio's build records its version in the package: importlib.metadata would cost ~15 ms
-        from kio import __version__ as kio_version
-    except ImportError:
-        kio_version = "not installed"
-    typer.echo(f"kcli {__version__} (kio {kio_version}, Python {platform.python_version()})")
-    raise typer.Exit()
-
-
 @app.callback()
 def root(
     ctx: typer.Context,
     debug: Annotated[
         bool, typer.Option("--debug", help="Show tracebacks and protocol detail on stderr.")
     ] = False,
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_print_version, is_eager=True, help="Show versions and exit."),
-    ] = False,
+    version: VersionOpt = False,
 ) -> None:
     # imported here, not at the top: `kcli --help` and `kcli --version` never get this far
     from kcli.cli.common import env_of
@@ -65,17 +50,23 @@ def root(
     env.debug = debug or parsed_line(ctx).debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
 
 
-attach_examples(app)  # the "Examples" section of the root's --help; each tool's: kcli/cli/tools.py
+def _register_completion_shells() -> None:
+    registrar = typer.Typer(add_completion=True)
+
+    @registrar.callback()
+    def _root() -> None:
+        """Never run: building this app is what registers the shells."""
+
+    typer.main.get_command(registrar)
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
     """Run kcli with `argv`, returning the exit code instead of exiting."""
     env = env or Env()
     if os.environ.get(COMPLETE_VAR):
-        # typer's answers to its scripts' protocol; typer registers them itself only with add_completion
-        from typer._completion_classes import completion_init
-
-        completion_init()
+        # typer's answers to its scripts' protocol: typer registers them when it builds an app with
+        # add_completion, which kcli's root is not (`kcli completion` replaces typer's root options)
+        _register_completion_shells()
     try:
         app(args=argv, prog_name="kcli", obj=env, standalone_mode=True)
     except SystemExit as done:

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, guarded, run_admin, tool_group
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.errors import KcliError, UsageError
 from kcli.render import OutputFormat, emit
 
@@ -41,7 +49,6 @@ def _check_properties_file(args: ConnectionArgs) -> None:
 
 @app.command()
 @guarded
-@connection_options
 def describe(
     ctx: typer.Context,
     status: Annotated[
@@ -63,7 +70,10 @@ def describe(
         int | None, typer.Option("--count", min=1, help="With --watch: stop after this many refreshes.")
     ] = None,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Describe the metadata quorum (DescribeCluster + DescribeQuorum)."""
     import time
@@ -71,6 +81,7 @@ def describe(
     from kcli.ops.quorum import quorum_status, replication_rows
     from kcli.render import quorum as render
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     _check_properties_file(connection)
     if watch and not replication:
         status = True
@@ -203,17 +214,20 @@ def _load_meta(path: Path) -> dict[str, str]:
 
 @app.command("add-controller")
 @guarded
-@connection_options
 def add_controller(
     ctx: typer.Context,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Add the controller whose server.properties is --command-config as a voter (AddRaftVoter)."""
     from kcli.ops.quorum import ControllerChange, controller_to_add
     from kcli.properties import read_properties_file
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     _check_properties_file(connection)
     if connection.command_config is None:
@@ -243,14 +257,13 @@ def _emit_change(env: Env, output: OutputFormat, change: ControllerChange) -> No
         env,
         output,
         change,
-        text=lambda c: [render_quorum.controller_change_line(c)],
+        text=render_quorum.controller_change_lines,
         json_value=render_quorum.controller_change_json,
     )
 
 
 @app.command("remove-controller")
 @guarded
-@connection_options
 def remove_controller(
     ctx: typer.Context,
     controller_id: Annotated[
@@ -260,26 +273,87 @@ def remove_controller(
         str, typer.Option("--controller-directory-id", "-d", help="Its metadata directory id (base64 Uuid).")
     ],
     dry_run: DryRunOpt = False,
+    unregister: Annotated[
+        bool,
+        typer.Option(
+            "--unregister",
+            help="Then unregister it from the cluster metadata too (UnregisterController, Kafka 4.4).",
+        ),
+    ] = False,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
-    """Remove a voter from the metadata quorum (RemoveRaftVoter)."""
+    """Remove a voter from the metadata quorum (RemoveRaftVoter), and with --unregister its registration."""
     from kcli.ops.quorum import ControllerChange, parse_kafka_uuid
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     _check_properties_file(connection)
     if controller_id < 0:
         raise UsageError(f"Invalid negative --controller-id: {controller_id}")
     directory_id = parse_kafka_uuid(controller_directory_id)
     env = env_of(ctx)
     config = client_config(connection, env)
-    if not dry_run:
-        from kcli.client.api import quorum as wire
-
-        run_admin(config, lambda admin: wire.remove_controller(admin, controller_id, directory_id))
     change = ControllerChange(
-        action="remove", node_id=controller_id, directory_id=directory_id, dry_run=dry_run
+        action="remove",
+        node_id=controller_id,
+        directory_id=directory_id,
+        dry_run=dry_run,
+        unregister=unregister,
     )
+    if not dry_run:
+        _remove_voter(config, change)
+        if unregister:
+            change = _unregister(env, output, config, change)
     _emit_change(env, output, change)
+
+
+def _retry_hint(controller_id: int) -> str:
+    return f"to unregister the controller from the cluster, run `kcli cluster unregister-controller --id {controller_id}`"
+
+
+def _remove_voter(config: ClientConfig, change: ControllerChange) -> None:
+    """RemoveRaftVoter; with --unregister, a voter that is not there (or no API) says how to unregister it."""
+    from kcli.client.api import quorum as wire
+    from kcli.client.errors import KafkaError, UnsupportedByServer
+
+    try:
+        run_admin(config, lambda admin: wire.remove_controller(admin, change.node_id, change.directory_id))
+    except (KafkaError, UnsupportedByServer) as error:
+        voter_missing = isinstance(error, UnsupportedByServer) or error.name in (
+            "VOTER_NOT_FOUND",
+            "UNSUPPORTED_VERSION",
+        )
+        if not change.unregister or not voter_missing:
+            raise
+        cause = error.server_message if isinstance(error, KafkaError) and error.server_message else str(error)
+        raise KcliError(
+            f"Failed to remove KRaft voter {change.node_id}: {cause}", hint=_retry_hint(change.node_id)
+        ) from None
+
+
+def _unregister(
+    env: Env, output: OutputFormat, config: ClientConfig, change: ControllerChange
+) -> ControllerChange:
+    """UnregisterController after the removal; a failure still reports the removal first (it happened)."""
+    from dataclasses import replace
+
+    from kcli.client.api import cluster as wire
+    from kcli.client.errors import KafkaError
+
+    try:
+        run_admin(config, lambda admin: wire.unregister_controller(admin, change.node_id))
+    except KcliError as error:
+        _emit_change(env, output, change)
+        cause = (
+            error.server_message if isinstance(error, KafkaError) and error.server_message else error.message
+        )
+        raise KcliError(
+            f"Failed to unregister controller {change.node_id}: {cause}", hint=_retry_hint(change.node_id)
+        ) from None
+    return replace(change, unregistered=True)
 
 
 def register(root: typer.Typer) -> None:

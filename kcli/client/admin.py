@@ -21,6 +21,9 @@ Behavior:
   (unless metadata.recovery.strategy=none) and refuses to go on if the cluster id changed.
 - A node that closes the connection instead of answering a request it advertises is given one
   more try on a fresh connection, then reported as not supporting that request.
+- KIP-1242: a connection to a known broker sends ApiVersions v5 with the cluster and node id (on a
+  SASL listener once more after login, kcli.client.identity); REBOOTSTRAP_REQUIRED means the address
+  reaches another node: the client rebootstraps once, then names the misrouted node.
 """
 
 from __future__ import annotations
@@ -513,7 +516,9 @@ class Admin:
     async def _open(
         self, endpoint: Endpoint, deadline: float, *, node_id: int | None, cluster_id: str | None
     ) -> Connection:
-        return await Connection.open(
+        from kcli.client import identity
+
+        connection = await Connection.open(
             endpoint,
             config=self.config,
             deadline=deadline,
@@ -523,6 +528,17 @@ class Admin:
             ssl_context=self._ssl_context,
             trace=self._trace,
         )
+        if self.endpoint_type is EndpointType.BROKERS and identity.needs_check_after_login(
+            connection, cluster_id=cluster_id, node_id=node_id
+        ):
+            # KIP-1242 on a SASL listener: the broker checks ClusterId/NodeId only after login.
+            assert cluster_id is not None and node_id is not None
+            try:
+                await identity.check_after_login(connection, cluster_id=cluster_id, node_id=node_id, deadline=deadline)
+            except BaseException:
+                await connection.close()
+                raise
+        return connection
 
     async def _forget(self, node_id: int) -> None:
         connection = self._connections.pop(node_id, None)

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kcli.errors import UsageError
+from kcli.integers import clipped, java_long
 
 
 class Kind(enum.Enum):
@@ -39,7 +40,6 @@ JAVA_RANGES = {
     Kind.INT: (-(2**31), 2**31 - 1),
     Kind.LONG: (-(2**63), 2**63 - 1),
 }
-_JAVA_INTEGER = re.compile(r"[+-]?[0-9]+")
 _JAVA_DOUBLE = re.compile(r"[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)[fFdD]?")
 _JAVA_CLASS = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
@@ -187,11 +187,12 @@ def parse_setting(key: str, raw: str) -> object:
     kind = definition.kind
     if kind in JAVA_RANGES:
         low, high = JAVA_RANGES[kind]
-        if not _JAVA_INTEGER.fullmatch(text) or not low <= int(text) <= high:
+        value = java_long(text)
+        if value is None or not low <= value <= high:
             raise UsageError(
                 f"{key} must be an integer of Kafka's type {kind.value} ({low} to {high}), not {_shown(text)}"
             )
-        number: float = int(text)
+        number: float = value
         _check_range(key, definition, number, text)
         return number
     if kind is Kind.DOUBLE:
@@ -229,11 +230,11 @@ def _check_range(key: str, definition: SettingDef, number: float, text: str) -> 
     low, high = definition.at_least, definition.at_most
     shown = float if definition.kind is Kind.DOUBLE else int
     if low is not None and high is not None and not low <= number <= high:
-        raise UsageError(f"{key} must be between {shown(low)} and {shown(high)}, not {text}")
+        raise UsageError(f"{key} must be between {shown(low)} and {shown(high)}, not {clipped(text)}")
     if low is not None and number < low:
-        raise UsageError(f"{key} must be at least {shown(low)}, not {text}")
+        raise UsageError(f"{key} must be at least {shown(low)}, not {clipped(text)}")
 
 
 def _shown(text: str) -> str:
     """A bad value for an error line: quoted, and cut when it is long."""
-    return repr(text if len(text) <= 40 else text[:40] + "...")
+    return repr(clipped(text))

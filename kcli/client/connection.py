@@ -203,7 +203,7 @@ class Connection:
         version = 5 if use_v5 else min(4, memory.api_versions_ceiling)
         self._start_reader()
         for _attempt in range(3):
-            request = self._api_versions_request(
+            request = self.api_versions_request(
                 version, cluster_id if use_v5 else None, self.node_id if use_v5 else None
             )
             try:
@@ -251,7 +251,7 @@ class Connection:
         raise ProtocolError(f"{self.where} kept refusing ApiVersions versions")
 
     @staticmethod
-    def _api_versions_request(version: int, cluster_id: str | None, node_id: int | None) -> Any:
+    def api_versions_request(version: int, cluster_id: str | None, node_id: int | None) -> Any:
         return protocol.make(
             protocol.request_class("api_versions", version),
             client_software_name="kcli",

@@ -228,6 +228,7 @@ class KeyPreview:
     before_source: ConfigSource | None = None
     after_is_default: bool = False
     sensitive: bool = False
+    before_read: bool = True  # False when the current value could not be read first (it is not None then)
 
 
 def preview(current: ResourceConfigs, changes: ConfigChanges) -> tuple[KeyPreview, ...]:

@@ -43,8 +43,10 @@ class Finding:
 class Identity:
     """How an endpoint's node id was checked and what came out.
 
-    method: "api_versions_v5" (KIP-1242 ClusterId+NodeId), "describe_configs" (the node's own broker
-    config resource), or "none" when the server offers neither. verified is None when not checked.
+    method: "api_versions_v5" (KIP-1242 ClusterId+NodeId, checked by a broker in the handshake),
+    "api_versions_v5_after_login" (the same, sent again after a SASL login, when a broker checks it),
+    "describe_configs" (the node's own broker config resource: controllers, pre-v5 nodes), or "none"
+    when the server offers neither. verified is None when not checked.
     """
 
     method: str

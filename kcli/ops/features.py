@@ -14,6 +14,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from kcli.errors import KcliError, UsageError
+from kcli.integers import clipped, java_long
 from kcli.kafka import FeatureUpgradeType
 
 METADATA_VERSION = "metadata.version"
@@ -91,8 +92,8 @@ class FeatureCatalog:
         None when unknown.
         """
         text = text.strip()
-        if text.isdigit():
-            level = int(text)
+        level = java_long(text) if text.isdigit() else None
+        if level is not None:
             return level if level in self.metadata_versions else None
         segments = text.split(".")
         key = ".".join(segments[:2]) if len(segments) > 2 else text
@@ -271,7 +272,15 @@ def parse_feature_levels(texts: Sequence[str]) -> dict[str, int]:
 
 def unknown_metadata_version(text: str, catalog: FeatureCatalog) -> UsageError:
     supported = ", ".join(catalog.supported_names)
-    return UsageError(f"Unknown metadata.version {text}. Supported metadata.version are {supported}")
+    return UsageError(f"Unknown metadata.version {clipped(text)}. Supported metadata.version are {supported}")
+
+
+class UpdateRefused(UsageError):
+    """A refused upgrade/downgrade whose notices the tool had printed before refusing it."""
+
+    def __init__(self, refusal: UsageError, notices: list[str]) -> None:
+        super().__init__(refusal.message, hint=refusal.hint)
+        self.notices = tuple(notices)
 
 
 def plan_update(
@@ -297,8 +306,8 @@ def plan_update(
     if metadata is not None:
         notices.append(" `metadata` flag is deprecated and may be removed in a future release.")
         level = catalog.metadata_level(metadata)
-        if level is None:
-            raise unknown_metadata_version(metadata, catalog)
+        if level is None or level < catalog.minimum_metadata_level:  # 4.x knows nothing below 3.3-IV3
+            raise UpdateRefused(unknown_metadata_version(metadata, catalog), notices)
         levels[METADATA_VERSION] = level
     if operation is Operation.disable:
         for name in features:
@@ -313,7 +322,7 @@ def plan_update(
             levels[name] = value
     if release_version is not None:
         mv_level = catalog.metadata_level(release_version)
-        if mv_level is None:
+        if mv_level is None or mv_level < catalog.minimum_metadata_level:
             raise unknown_metadata_version(release_version, catalog)
         levels[METADATA_VERSION] = mv_level
         for spec in catalog.features:

@@ -18,20 +18,20 @@ from kcli.metadata.uuids import KAFKA_UUID_LENGTH
 
 
 def parse_kafka_uuid(text: str) -> uuid.UUID:
-    """Kafka's base64 form (`AAAAAAAAAAAAAAAAAAAAAA`), or the usual hex form as a convenience."""
+    """Kafka's base64 form (`AAAAAAAAAAAAAAAAAAAAAA`), or the usual hex form as a convenience.
+
+    Anything else is refused with Uuid.fromString's reason, as kafka-metadata-quorum words it.
+    """
     text = text.strip()
-    if len(text) == KAFKA_UUID_LENGTH:
+    if len(text) != KAFKA_UUID_LENGTH:
         try:
-            return uuids.parse_kafka_uuid(text)
-        except ValueError as error:
-            raise UsageError(f"Failed to parse --controller-directory-id: {error}") from None
+            return uuid.UUID(text)
+        except ValueError:
+            pass
     try:
-        return uuid.UUID(text)
-    except ValueError:
-        raise UsageError(
-            f"Failed to parse --controller-directory-id: Input string with prefix `{text[:22]}` is "
-            "not a valid base64 encoded Uuid"
-        ) from None
+        return uuids.parse_kafka_uuid(text)
+    except ValueError as error:
+        raise UsageError(f"Failed to parse --controller-directory-id: {error}") from None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -293,3 +293,5 @@ class ControllerChange:
     directory_id: uuid.UUID
     endpoints: tuple[QuorumEndpoint, ...] = ()
     dry_run: bool = False
+    unregister: bool = False  # remove-controller --unregister (KIP-1312): also drop its registration
+    unregistered: bool = False  # the registration is gone (False on a dry run, or when that step failed)

@@ -9,11 +9,18 @@ from kcli.errors import UsageError
 from kcli.kafka import ConfigOp, ScramMechanism
 from kcli.ops.config_spec import ConfigChanges, EntityType, Selection
 
-# Client quota keys by entity kind (QuotaConfig in Kafka).
-CLIENT_QUOTA_KEYS = frozenset(
-    {"producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"}
-)
-IP_QUOTA_KEYS = frozenset({"connection_creation_rate"})
+# Client quota keys and their types (QuotaConfig in Kafka): integral types refuse fractions.
+QUOTA_KEY_TYPES: dict[str, str] = {
+    "producer_byte_rate": "LONG",
+    "consumer_byte_rate": "LONG",
+    "request_percentage": "DOUBLE",
+    "controller_mutation_rate": "DOUBLE",
+    "connection_creation_rate": "INT",
+}
+IP_QUOTA_KEYS = frozenset(
+    {"connection_creation_rate"}
+)  # the keys of ip entities; users and clients have the rest
+CLIENT_QUOTA_KEYS = frozenset(QUOTA_KEY_TYPES) - IP_QUOTA_KEYS
 SCRAM_MIN_ITERATIONS = 4096
 SCRAM_DEFAULT_ITERATIONS = 4096
 

@@ -1,4 +1,5 @@
-"""Output of `kcli cluster-id` and `kcli cluster` unregister, list-endpoints and api-versions (kafka-cluster.sh shapes)."""
+"""Output of `kcli cluster-id` and `kcli cluster` unregister, unregister-controller, list-endpoints and
+api-versions (kafka-cluster.sh shapes)."""
 
 from __future__ import annotations
 
@@ -89,6 +90,13 @@ def unregister_line(broker_id: int) -> str:
 UNREGISTER_UNSUPPORTED = "The target cluster does not support the broker unregistration API."
 
 
+def unregister_controller_line(controller_id: int) -> str:
+    return f"Controller {controller_id} is no longer registered."
+
+
+UNREGISTER_CONTROLLER_UNSUPPORTED = "The target cluster does not support the controller unregistration API."
+
+
 def node_text(node: NodeInfo) -> str:
     """Kafka's Node.toString: `host:port (id: 1 rack: null isFenced: false)`."""
     rack = node.rack if node.rack is not None else "null"
@@ -96,7 +104,10 @@ def node_text(node: NodeInfo) -> str:
 
 
 def api_entry_text(entry: ApiEntry) -> str:
-    """One API as Kafka's NodeApiVersions prints it: `Metadata(3): 0 to 13 [usable: 13, request header: 2]`."""
+    """One API as Kafka's NodeApiVersions.toString(true) prints it: `Metadata(3): 0 to 13 [usable: 13]`.
+
+    The request header version kcli would use is in `-o json` only: Kafka's line has no such field.
+    """
     label = f"{entry.name}({entry.api_key})" if entry.name is not None else f"UNKNOWN({entry.api_key})"
     if entry.min_version is None or entry.max_version is None:
         return f"{label}: UNSUPPORTED"
@@ -107,7 +118,7 @@ def api_entry_text(entry: ApiEntry) -> str:
     if entry.unusable is not None:
         return f"{text} [unusable: {entry.unusable}]"
     if entry.usable is not None:
-        return f"{text} [usable: {entry.usable}, request header: {entry.request_header}]"
+        return f"{text} [usable: {entry.usable}]"
     return text
 
 

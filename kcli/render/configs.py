@@ -104,7 +104,10 @@ def describe_text(result: DescribeResult) -> Iterator[str]:
     for quota in result.quotas:
         yield quota_line(quota)
     for info in result.scram:
-        yield scram_line(info)
+        # DescribeUserScramCredentialsResult.users() leaves out users without credentials
+        # (RESOURCE_NOT_FOUND): kafka-configs prints nothing for them, so neither does kcli.
+        if info.error is None or info.error.name != "RESOURCE_NOT_FOUND":
+            yield scram_line(info)
 
 
 NO_BROKER_DEFAULTS = (
@@ -289,7 +292,7 @@ def preview_line(p: KeyPreview) -> str:
         ConfigOp.APPEND: "append ",
         ConfigOp.SUBTRACT: "subtract ",
     }
-    before = _shown(p.before, sensitive=p.sensitive, is_default=False)
+    before = _shown(p.before, sensitive=p.sensitive, is_default=False) if p.before_read else "(not read)"
     # a SET whose new value is withheld (a password-like key) prints like a sensitive one
     hidden = p.sensitive or (p.after is None and p.op is ConfigOp.SET)
     after = _shown(p.after, sensitive=hidden, is_default=p.after_is_default)
@@ -332,6 +335,7 @@ def alter_json(outcomes: tuple[AlterOutcome, ...]) -> dict[str, Any]:
                         "key": p.key,
                         "op": p.op.name,
                         "before": None if p.sensitive else p.before,
+                        "before_read": p.before_read,
                         "after": None if p.sensitive else p.after,
                         "after_is_default": p.after_is_default,
                         "sensitive": p.sensitive,

@@ -23,18 +23,44 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------------------------------- describe
 
 
+# FeatureCommand pads its describe columns from Kafka 4.3 on (tabs before): kcli answers in the form of
+# the answering node's release, read from the highest metadata.version it supports (4.3-IV0 = level 30),
+# so that a runbook written against that cluster's own kafka-features.sh keeps parsing (`cut -f` on tabs).
+PADDED_FROM_LEVEL = 30
+
+
+def padded(result: FeatureDescription) -> bool:
+    """Whether the node that answered runs Kafka 4.3 or later (its metadata.version range says so)."""
+    levels = [f.supported_max for f in result.features if f.name == METADATA_VERSION]
+    return bool(levels) and levels[0] >= PADDED_FROM_LEVEL
+
+
 def describe_lines(result: FeatureDescription, catalog: FeatureCatalog) -> list[str]:
-    """`Feature: <name>\\tSupportedMinVersion: ...` per supported feature, as FeatureCommand prints."""
+    """One `Feature: <name> SupportedMinVersion: ...` line per supported feature, as FeatureCommand prints.
+
+    Kafka 4.3+ pads the columns (`%-40s  SupportedMinVersion: %-15s  ...`); 4.0-4.2 separate them with
+    tabs: the form follows the answering node's release (`padded`).
+    """
     lines = []
+    wide = padded(result)
     for feature in result.features:
         epoch = "-" if feature.epoch is None else str(feature.epoch)
-        lines.append(
-            f"Feature: {feature.name}\t"
-            f"SupportedMinVersion: {level_text(feature.name, feature.supported_min, catalog)}\t"
-            f"SupportedMaxVersion: {level_text(feature.name, feature.supported_max, catalog)}\t"
-            f"FinalizedVersionLevel: {level_text(feature.name, feature.finalized_level, catalog)}\t"
-            f"Epoch: {epoch}"
+        cells = (
+            feature.name,
+            level_text(feature.name, feature.supported_min, catalog),
+            level_text(feature.name, feature.supported_max, catalog),
+            level_text(feature.name, feature.finalized_level, catalog),
         )
+        if wide:
+            lines.append(
+                f"Feature: {cells[0]:<40}  SupportedMinVersion: {cells[1]:<15}  "
+                f"SupportedMaxVersion: {cells[2]:<15}  FinalizedVersionLevel: {cells[3]:<15}  Epoch: {epoch}"
+            )
+        else:
+            lines.append(
+                f"Feature: {cells[0]}\tSupportedMinVersion: {cells[1]}\tSupportedMaxVersion: {cells[2]}\t"
+                f"FinalizedVersionLevel: {cells[3]}\tEpoch: {epoch}"
+            )
     return lines
 
 

@@ -216,13 +216,28 @@ def replication_table(rows: Sequence[ReplicationRow], *, now_ms: int | None = No
 
 
 def controller_change_line(change: ControllerChange) -> str:
+    """add-controller's or remove-controller's line (Kafka 4.4's: 4.0-4.3 put two spaces before KRaft)."""
     directory = kafka_uuid(change.directory_id)
     if change.action == "add":
         head = "DRY RUN of adding" if change.dry_run else "Added"
         endpoints = ", ".join(str(e) for e in change.endpoints)
         return f"{head} controller {change.node_id} with directory id {directory} and endpoints: {endpoints}"
-    head = "DRY RUN of removing " if change.dry_run else "Removed "
+    head = "DRY RUN of removing" if change.dry_run else "Removed"
     return f"{head} KRaft controller {change.node_id} with directory id {directory}"
+
+
+def unregister_line(change: ControllerChange) -> str:
+    """remove-controller --unregister's second line."""
+    head = "DRY RUN of unregistering" if change.dry_run else "Unregistered"
+    return f"{head} KRaft controller {change.node_id}"
+
+
+def controller_change_lines(change: ControllerChange) -> list[str]:
+    """The lines of a change: remove-controller --unregister adds one once the registration is gone."""
+    lines = [controller_change_line(change)]
+    if change.unregister and (change.dry_run or change.unregistered):
+        lines.append(unregister_line(change))
+    return lines
 
 
 def controller_change_json(change: ControllerChange) -> dict[str, Any]:
@@ -232,4 +247,5 @@ def controller_change_json(change: ControllerChange) -> dict[str, Any]:
         "controller_id": change.node_id,
         "directory_id": kafka_uuid(change.directory_id),
         "endpoints": [str(e) for e in change.endpoints],
+        **({"unregistered": change.unregistered} if change.unregister else {}),
     }

@@ -24,7 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
-_KVPAIRS = re.compile(r"n,(?:a=[^,]*)?,\x01(?P<kvpairs>(?:[A-Za-z]+=[\x21-\x7E \t\r\n]+\x01)*)\x01", re.DOTALL)
+_KVPAIRS = re.compile(
+    r"n,(?:a=[^,]*)?,\x01(?P<kvpairs>(?:[A-Za-z]+=[\x21-\x7E \t\r\n]+\x01)*)\x01", re.DOTALL
+)
 IAM_ACTION = "kafka-cluster:Connect"
 IAM_SERVICE = "kafka-cluster"
 
@@ -54,7 +56,9 @@ def parse_client_message(message: bytes) -> tuple[str, dict[str, str]]:
     auth = pairs.pop("auth", "")
     scheme, _, token = auth.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise BearerRejected("Invalid OAUTHBEARER client first message: invalid 'auth' format", status="invalid_request")
+        raise BearerRejected(
+            "Invalid OAUTHBEARER client first message: invalid 'auth' format", status="invalid_request"
+        )
     return token.strip(), pairs
 
 
@@ -101,7 +105,9 @@ def check_iam_message(message: bytes, iam_users: Mapping[str, str], now: float) 
     return principal, json.dumps({"version": "2020_10_22", "request-id": "kcli-sandbox"}).encode()
 
 
-def check_sigv4(host: str, params: Mapping[str, str], iam_users: Mapping[str, str], now: float) -> tuple[str, int]:
+def check_sigv4(
+    host: str, params: Mapping[str, str], iam_users: Mapping[str, str], now: float
+) -> tuple[str, int]:
     """(principal, remaining lifetime ms) of a presigned kafka-cluster:Connect request, else BearerRejected."""
     if params.get("Action") != IAM_ACTION:
         raise BearerRejected(f"the IAM request's action is not {IAM_ACTION}")
@@ -113,7 +119,9 @@ def check_sigv4(host: str, params: Mapping[str, str], iam_users: Mapping[str, st
     if secret is None:
         raise BearerRejected(f"unknown IAM access key {access_key}")
     try:
-        signed_at = datetime.datetime.strptime(params.get("X-Amz-Date", ""), "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.UTC)
+        signed_at = datetime.datetime.strptime(params.get("X-Amz-Date", ""), "%Y%m%dT%H%M%SZ").replace(
+            tzinfo=datetime.UTC
+        )
         expires = int(params.get("X-Amz-Expires", ""))
     except ValueError:
         raise BearerRejected("the IAM request has no valid X-Amz-Date or X-Amz-Expires") from None
@@ -125,13 +133,17 @@ def check_sigv4(host: str, params: Mapping[str, str], iam_users: Mapping[str, st
         from botocore.awsrequest import AWSRequest
         from botocore.credentials import Credentials
     except ImportError:
-        raise BearerRejected("the sandbox checks MSK IAM signatures with botocore: pip install 'kcli-kafka[aws]'") from None
+        raise BearerRejected(
+            "the sandbox checks MSK IAM signatures with botocore: pip install 'kcli-kafka[aws]'"
+        ) from None
     unsigned = {k: v for k, v in params.items() if k != "X-Amz-Signature"}
     request = AWSRequest(method="GET", url=f"https://{host}/", params=unsigned)
     request.context["timestamp"] = params["X-Amz-Date"]
     request.url = request.prepare().url  # the query string, as the signer saw it
     request.params = {}
-    auth = SigV4QueryAuth(Credentials(access_key, secret, params.get("X-Amz-Security-Token")), IAM_SERVICE, region, expires)
+    auth = SigV4QueryAuth(
+        Credentials(access_key, secret, params.get("X-Amz-Security-Token")), IAM_SERVICE, region, expires
+    )
     expected = auth.signature(auth.string_to_sign(request, auth.canonical_request(request)), request)
     import hmac
 
@@ -150,7 +162,9 @@ def _unsecured(claims: Mapping[str, object], extensions: Mapping[str, str], now:
         raise BearerRejected("the token has expired")
     if isinstance(issued, int | float) and issued > now + 1:
         raise BearerRejected("the token was issued in the future")
-    return BearerLogin(principal=f"User:{subject}", lifetime_ms=int((expires - now) * 1000), extensions=dict(extensions))
+    return BearerLogin(
+        principal=f"User:{subject}", lifetime_ms=int((expires - now) * 1000), extensions=dict(extensions)
+    )
 
 
 def _json_part(part: str) -> dict[str, object]:

@@ -1,4 +1,5 @@
-"""Config resolution and alteration over the image, following Kafka's sources and synonyms.
+"""Config resolution over the image for DescribeConfigs (and CreateTopics' answer), following Kafka's
+sources and synonyms. Alterations are kcli.sandbox.configalter.
 
 Behavior:
 - A topic key's value is its DYNAMIC_TOPIC_CONFIG, else the effective value of its broker synonym
@@ -9,44 +10,40 @@ Behavior:
   over the broker synonym's unit set (log.retention.ms/minutes/hours, ...), and then the leading
   synonyms named otherwise are dropped: retention.ms at its default lists none (only
   log.retention.hours has a default). The entry's source is its first synonym's, else DEFAULT_CONFIG.
-- A broker key's value is its own (null when only another unit is set); it is read-only unless it
-  is dynamically updatable itself. The cluster-default resource ("") lists only its dynamic
-  defaults. Sensitive values are never returned (null, is_sensitive).
+- A broker resource lists every catalogue key (its own value; null when only another unit is set;
+  read-only unless Kafka updates it dynamically), then every other key a layer holds: a
+  `listener.name.<l>.<key>` override is typed as its key, read-only, with the key as synonym; any
+  other key Kafka does not define (a custom key, `super.users`) is UNKNOWN, sensitive and read-only.
+  Neither has documentation (null), nor have the keys Kafka lists only once set (the replication
+  quotas). The cluster-default resource ("") lists only its dynamic defaults.
+  Sensitive values are never returned (null, is_sensitive).
 - A group lists every group config: its own value (DYNAMIC_GROUP_CONFIG) or the broker's group.*
-  default (DEFAULT_CONFIG). A client-metrics subscription lists only its set keys
-  (DYNAMIC_CLIENT_METRICS_CONFIG), as Kafka does; neither needs to exist to be described.
+  setting (DEFAULT_CONFIG), with the broker key as a synonym. A client-metrics subscription lists
+  every key: its own value (DYNAMIC_CLIENT_METRICS_CONFIG) or the default. Neither needs to exist.
 - BROKER_LOGGER lists the answering node's logger levels (kcli.sandbox.loggers).
-- Alterations are validated per key: unknown key or bad value -> INVALID_CONFIG; for a broker, a bad
-  value or a key that is not dynamically updatable ("Cannot update these configs dynamically") ->
-  INVALID_REQUEST, as Kafka answers; group timeouts outside the broker's group.*.min/max bounds ->
-  INVALID_CONFIG.
+- Messages are Kafka 4.4's: a described resource without error carries "" (not null), an unknown
+  topic too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kio.schema.errors import ErrorCode
 
-from kcli.kafka import ConfigOp, ConfigResourceType, ConfigSource, ConfigType
-from kcli.metadata import records as _records
+from kcli.kafka import ConfigResourceType, ConfigSource, ConfigType
 from kcli.ops.config_model import ConfigSynonym
 from kcli.sandbox.configdefs import (
     BROKER_CONFIGS,
     BROKER_SYNONYMS,
-    CLIENT_MATCH_SELECTORS,
-    GROUP_BROKER_KEYS,
+    CLIENT_METRICS_CONFIGS,
     GROUP_CONFIGS,
     TOPIC_CONFIGS,
     UNIT_SCALE,
     ConfigDef,
-    definitions,
+    listener_base,
 )
-
-# Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
-R: Any = _records
 
 if TYPE_CHECKING:
     from kcli.sandbox.cluster import Cluster
@@ -62,7 +59,7 @@ class Entry:
     read_only: bool
     sensitive: bool
     type: int
-    doc: str
+    doc: str | None
     synonyms: tuple[ConfigSynonym, ...]
 
     @property
@@ -80,7 +77,7 @@ class Entry:
 class ConfigProblem(Exception):
     """A rejected config change or lookup: Kafka error code and message."""
 
-    def __init__(self, code: int, message: str) -> None:
+    def __init__(self, code: int, message: str | None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -91,7 +88,7 @@ def _scaled(name: str, value: str | None) -> str | None:
     if value is None or scale is None:
         return value
     try:
-        return str(scale(int(value)))
+        return str(int(value) * scale)
     except ValueError:
         return value
 
@@ -116,10 +113,9 @@ def _default_of(name: str) -> str | None:
 
 def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[ConfigSynonym]:
     """Every layer that holds `name`, most specific first."""
-    layers = _layers(cluster, node_id)
     out = [
         ConfigSynonym(name=name, value=layer[name], source=source)
-        for layer, source in layers
+        for layer, source in _layers(cluster, node_id)
         if name in layer
     ]
     default = _default_of(name)
@@ -128,10 +124,12 @@ def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[ConfigSy
     return out
 
 
-def _listed_synonyms(cluster: Cluster, node_id: int, name: str) -> list[ConfigSynonym]:
+def _listed_synonyms(
+    cluster: Cluster, node_id: int, name: str, names: tuple[str, ...] | None = None
+) -> list[ConfigSynonym]:
     """The synonyms Kafka lists for broker key `name` (ConfigHelper.configSynonyms): layer by layer over
-    the key's unit set, then without the leading synonyms of another name."""
-    names = BROKER_SYNONYMS.get(name, (name,))
+    the key's synonym names, then without the leading synonyms of another name."""
+    names = names or BROKER_SYNONYMS.get(name, (name,))
     out = [
         ConfigSynonym(name=n, value=layer[n], source=source)
         for layer, source in _layers(cluster, node_id)
@@ -157,21 +155,23 @@ def _effective(cluster: Cluster, node_id: int, name: str) -> str | None:
     return None
 
 
+def _hidden(synonyms: list[ConfigSynonym]) -> list[ConfigSynonym]:
+    return [ConfigSynonym(name=s.name, value=None, source=s.source) for s in synonyms]
+
+
 def _entry(definition: ConfigDef, synonyms: list[ConfigSynonym], value: str | None, read_only: bool) -> Entry:
     """An entry whose source is its first synonym's (DEFAULT_CONFIG without synonyms)."""
     source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
-    sensitive = definition.sensitive or definition.type is ConfigType.PASSWORD
-    if sensitive:
-        value = None
-        synonyms = [ConfigSynonym(name=s.name, value=None, source=s.source) for s in synonyms]
+    if definition.secret:
+        value, synonyms = None, _hidden(synonyms)
     return Entry(
         name=definition.name,
         value=value,
         source=int(source),
         read_only=read_only,
-        sensitive=sensitive,
+        sensitive=definition.secret,
         type=int(definition.type),
-        doc=definition.doc,
+        doc=None if definition.unlisted else definition.doc,
         synonyms=tuple(synonyms),
     )
 
@@ -202,54 +202,127 @@ def broker_entry(cluster: Cluster, node_id: int, definition: ConfigDef) -> Entry
     return _entry(definition, synonyms, value, definition.read_only)
 
 
+def other_entry(cluster: Cluster, node_id: int, name: str) -> Entry:
+    """A key a layer holds that the catalogue does not define: a listener override or a custom key."""
+    base = listener_base(name)
+    definition = BROKER_CONFIGS.get(base) if base is not None else None
+    if definition is not None:
+        synonyms = _listed_synonyms(cluster, node_id, name, (name, definition.name))
+        value = synonyms[0].value if synonyms and synonyms[0].name == name else None
+        sensitive, kind = definition.secret, int(definition.type)
+    else:
+        synonyms = _broker_synonyms(cluster, node_id, name)
+        value = synonyms[0].value if synonyms else None
+        sensitive, kind = True, int(ConfigType.UNKNOWN)  # Kafka cannot tell: it assumes a secret
+    if sensitive:
+        value, synonyms = None, _hidden(synonyms)
+    source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
+    return Entry(
+        name=name,
+        value=value,
+        source=int(source),
+        read_only=True,
+        sensitive=sensitive,
+        type=kind,
+        doc=None,
+        synonyms=tuple(synonyms),
+    )
+
+
+def broker_entries(cluster: Cluster, node_id: int) -> list[Entry]:
+    """Every config of broker (or controller) `node_id`: the catalogue's, then the other keys it holds."""
+    held = {name for layer, _ in _layers(cluster, node_id) for name in layer}
+    entries = [
+        broker_entry(cluster, node_id, definition)
+        for name, definition in BROKER_CONFIGS.items()
+        if not definition.unlisted or name in held
+    ]
+    entries += [other_entry(cluster, node_id, name) for name in sorted(held - BROKER_CONFIGS.keys())]
+    return entries
+
+
+def default_broker_entries(cluster: Cluster) -> list[Entry]:
+    """The cluster-wide dynamic defaults (resource "")."""
+    source = ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
+    out = []
+    for name, value in sorted(cluster.image.configs.get((ConfigResourceType.BROKER, ""), {}).items()):
+        synonyms = [ConfigSynonym(name=name, value=value, source=source)]
+        definition = BROKER_CONFIGS.get(name)
+        if definition is not None:
+            out.append(_entry(definition, synonyms, value, read_only=definition.read_only))
+            continue
+        base = listener_base(name)
+        base_definition = BROKER_CONFIGS.get(base) if base is not None else None
+        sensitive = base_definition.secret if base_definition is not None else True
+        out.append(
+            Entry(
+                name=name,
+                value=None if sensitive else value,
+                source=int(source),
+                read_only=True,
+                sensitive=sensitive,
+                type=int(base_definition.type) if base_definition is not None else int(ConfigType.UNKNOWN),
+                doc=None,
+                synonyms=tuple(_hidden(synonyms) if sensitive else synonyms),
+            )
+        )
+    return out
+
+
 def broker_value(cluster: Cluster, node_id: int, key: str) -> str | None:
     """A broker key's effective value on node `node_id` (dynamic, static, else its default)."""
     synonyms = _broker_synonyms(cluster, node_id, key)
     return synonyms[0].value if synonyms else None
 
 
-def _plain(name: str, value: str | None, source: ConfigSource, type_: int, doc: str | None) -> Entry:
-    synonyms = (
-        (ConfigSynonym(name=name, value=value, source=source),)
-        if source != ConfigSource.DEFAULT_CONFIG
-        else ()
-    )
+def _plain(
+    definition: ConfigDef, value: str | None, source: ConfigSource, synonyms: list[ConfigSynonym]
+) -> Entry:
     return Entry(
-        name=name,
+        name=definition.name,
         value=value,
-        source=source,
+        source=int(source),
         read_only=False,
         sensitive=False,
-        type=type_,
-        doc=doc or "",
-        synonyms=synonyms,
+        type=int(definition.type),
+        doc=definition.doc,
+        synonyms=tuple(synonyms),
     )
 
 
 def group_entries(cluster: Cluster, node_id: int, group: str) -> list[Entry]:
-    """Every config of a group: its own values, else the broker's group.* defaults."""
+    """Every config of a group: its own values, else the broker's group.* settings."""
     dynamic = cluster.image.configs.get((ConfigResourceType.GROUP, group), {})
     out = []
     for key, definition in GROUP_CONFIGS.items():
-        value: str | None
+        synonyms = []
+        fallback = definition.default
+        for broker_key in definition.synonyms[:1]:
+            found = broker_value(cluster, node_id, broker_key)
+            fallback = found if found is not None else fallback
+            synonyms.append(
+                ConfigSynonym(name=broker_key, value=fallback, source=ConfigSource.DEFAULT_CONFIG)
+            )
         if key in dynamic:
-            value, source = dynamic[key], ConfigSource.DYNAMIC_GROUP_CONFIG
+            own = ConfigSynonym(name=key, value=dynamic[key], source=ConfigSource.DYNAMIC_GROUP_CONFIG)
+            out.append(_plain(definition, dynamic[key], ConfigSource.DYNAMIC_GROUP_CONFIG, [own, *synonyms]))
         else:
-            broker_key = GROUP_BROKER_KEYS.get(key, ("group." + key,))[0]
-            value = broker_value(cluster, node_id, broker_key) if broker_key in BROKER_CONFIGS else None
-            value, source = (value if value is not None else definition.default), ConfigSource.DEFAULT_CONFIG
-        out.append(_plain(key, value, source, int(definition.type), definition.doc))
+            out.append(_plain(definition, fallback, ConfigSource.DEFAULT_CONFIG, synonyms))
     return out
 
 
 def client_metrics_entries(cluster: Cluster, name: str) -> list[Entry]:
-    """The set configs of a client-metrics subscription (Kafka lists no defaults for these)."""
+    """Every config of a client-metrics subscription: its own values, else the defaults."""
     dynamic = cluster.image.configs.get((ConfigResourceType.CLIENT_METRICS, name), {})
-    source = int(ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG)
-    return [
-        Entry(name=k, value=v, source=source, read_only=False, sensitive=False, type=0, doc="", synonyms=())
-        for k, v in sorted(dynamic.items())
-    ]
+    out = []
+    for key, definition in CLIENT_METRICS_CONFIGS.items():
+        if key in dynamic:
+            source = ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG
+            own = ConfigSynonym(name=key, value=dynamic[key], source=source)
+            out.append(_plain(definition, dynamic[key], source, [own]))
+        else:
+            out.append(_plain(definition, definition.default, ConfigSource.DEFAULT_CONFIG, []))
+    return out
 
 
 def logger_entries(levels: dict[str, str]) -> list[Entry]:
@@ -261,38 +334,44 @@ def logger_entries(levels: dict[str, str]) -> list[Entry]:
     ]
 
 
+def node_id_of(name: str) -> int | None:
+    """A resource name as Java's Integer.parseInt reads a node id (None: not an int)."""
+    from kcli.integers import java_long
+
+    number = java_long(name)
+    return number if number is not None and -(2**31) <= number < 2**31 else None
+
+
+def _node_name(node_id: int, name: str) -> None:
+    """A broker resource names the answering node (or "" for the cluster-wide defaults)."""
+    named = node_id_of(name)
+    if named is None:
+        raise ConfigProblem(ErrorCode.invalid_request, f"Broker id must be an integer, but it is: {name}")
+    if named != node_id:
+        raise ConfigProblem(
+            ErrorCode.invalid_request,
+            f"Unexpected broker id, expected {node_id} or empty string, but received {name}",
+        )
+
+
 def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> list[Entry]:
     """Every config of a resource as node `node_id` sees it (ConfigProblem when it does not exist)."""
     image = cluster.image
     if resource_type == ConfigResourceType.TOPIC:
         if image.topic(name) is None:
-            raise ConfigProblem(ErrorCode.unknown_topic_or_partition, f"Topic {name} does not exist.")
+            raise ConfigProblem(ErrorCode.unknown_topic_or_partition, "")
         return topic_entries(cluster, node_id, image.configs.get((ConfigResourceType.TOPIC, name), {}))
     if resource_type == ConfigResourceType.BROKER:
         if name == "":
-            defaults = image.configs.get((ConfigResourceType.BROKER, ""), {})
-            return [
-                _entry(
-                    BROKER_CONFIGS[key],
-                    [ConfigSynonym(name=key, value=value, source=ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)],
-                    value,
-                    read_only=BROKER_CONFIGS[key].read_only,
-                )
-                for key, value in sorted(defaults.items())
-                if key in BROKER_CONFIGS
-            ]
-        if name != str(node_id):
-            raise ConfigProblem(
-                ErrorCode.invalid_request,
-                f"Unexpected broker id, expected {node_id} or empty string, but received {name}",
-            )
-        return [broker_entry(cluster, node_id, definition) for definition in BROKER_CONFIGS.values()]
+            return default_broker_entries(cluster)
+        _node_name(node_id, name)
+        return broker_entries(cluster, node_id)
     if resource_type == ConfigResourceType.BROKER_LOGGER:
         if not name:
             raise ConfigProblem(ErrorCode.invalid_request, "Broker id must not be empty")
         if name != str(node_id):
             raise ConfigProblem(
-                ErrorCode.invalid_request, f"Unexpected broker id, expected {node_id}, but received {name}"
+                ErrorCode.invalid_request, f"Unexpected broker id, expected {node_id} but received {name}"
             )
         return logger_entries(cluster.nodes[node_id].log_levels)
     if resource_type == ConfigResourceType.GROUP:
@@ -306,156 +385,3 @@ def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> l
             )
         return client_metrics_entries(cluster, name)
     raise ConfigProblem(ErrorCode.invalid_request, f"Unsupported resource type {resource_type}")
-
-
-_definitions = definitions
-_KIND: dict[int, str] = {
-    ConfigResourceType.TOPIC: "topic",
-    ConfigResourceType.BROKER: "broker",
-    ConfigResourceType.GROUP: "group",
-    ConfigResourceType.CLIENT_METRICS: "client metrics",
-}
-
-
-def check_resource(cluster: Cluster, resource_type: int, name: str) -> None:
-    """That an altered resource exists (ConfigProblem otherwise)."""
-    if resource_type == ConfigResourceType.TOPIC:
-        if cluster.image.topic(name) is None:
-            raise ConfigProblem(ErrorCode.unknown_topic_or_partition, f"Topic {name} does not exist.")
-    elif resource_type == ConfigResourceType.BROKER:
-        if name and (not name.isdigit() or int(name) not in cluster.nodes):
-            raise ConfigProblem(ErrorCode.invalid_request, f"Unknown broker id {name}")
-    elif resource_type == ConfigResourceType.GROUP:
-        if not name:
-            raise ConfigProblem(ErrorCode.invalid_request, "Group name must not be empty")
-    elif resource_type == ConfigResourceType.CLIENT_METRICS:
-        if not name:
-            raise ConfigProblem(
-                ErrorCode.invalid_request, "Client metrics subscription name must not be empty"
-            )
-    else:
-        raise ConfigProblem(
-            ErrorCode.invalid_request, f"Unsupported resource type {resource_type} for alteration"
-        )
-
-
-def validate_value(resource_type: int, key: str, value: str | None) -> None:
-    """One key=value against the definitions (ConfigProblem when rejected)."""
-    definitions = _definitions(resource_type)
-    definition = definitions.get(key)
-    if definition is None:
-        kind = _KIND.get(resource_type, "broker")
-        raise ConfigProblem(ErrorCode.invalid_config, f"Unknown {kind} config name: {key}")
-    # A broker change that fails validation is INVALID_REQUEST in Kafka (ConfigAdminManager, KAFKA-13609).
-    refused = (
-        ErrorCode.invalid_request if resource_type == ConfigResourceType.BROKER else ErrorCode.invalid_config
-    )
-    if resource_type == ConfigResourceType.BROKER and definition.read_only:
-        raise ConfigProblem(refused, f"Cannot update these configs dynamically: Set({key})")
-    if value is not None:
-        message = definition.validate(value)
-        if message:
-            raise ConfigProblem(refused, message)
-        if resource_type == ConfigResourceType.CLIENT_METRICS and key == "match":
-            _check_match(value)
-
-
-def _check_match(value: str) -> None:
-    """Client-metrics `match` entries are selector=regex with a known selector (ClientMetricsConfigs)."""
-    import re
-
-    for item in (part.strip() for part in value.split(",") if part.strip()):
-        selector, eq, pattern = item.partition("=")
-        if not eq or selector.strip() not in CLIENT_MATCH_SELECTORS:
-            raise ConfigProblem(ErrorCode.invalid_config, f"Illegal client matching pattern: {item}")
-        try:
-            re.compile(pattern.strip())
-        except re.error:
-            raise ConfigProblem(
-                ErrorCode.invalid_config, f"Illegal regex pattern: {pattern.strip()}"
-            ) from None
-
-
-def check_group_bounds(cluster: Cluster, values: dict[str, str]) -> None:
-    """Group timeouts within the broker's group.*.min/max settings (GroupConfig.validate)."""
-    node_id = min((n for n, node in cluster.nodes.items() if node.is_broker), default=-1)
-    for key, (_, low_key, high_key) in GROUP_BROKER_KEYS.items():
-        if key not in values:
-            continue
-        number = int(values[key])
-        low, high = broker_value(cluster, node_id, low_key), broker_value(cluster, node_id, high_key)
-        if low is not None and number < int(low):
-            raise ConfigProblem(ErrorCode.invalid_config, f"{key} must be greater than or equal to {low_key}")
-        if high is not None and number > int(high):
-            raise ConfigProblem(ErrorCode.invalid_config, f"{key} must be less than or equal to {high_key}")
-
-
-def incremental_records(
-    cluster: Cluster, resource_type: int, name: str, ops: Sequence[tuple[str, int, str | None]]
-) -> list[Any]:
-    """ConfigRecords for IncrementalAlterConfigs operations (key, op, value) on one resource."""
-    check_resource(cluster, resource_type, name)
-    current = dict(cluster.image.configs.get((resource_type, name), {}))
-    seen: set[str] = set()
-    for key, op, value in ops:
-        if key in seen:
-            raise ConfigProblem(ErrorCode.invalid_request, f"Error due to duplicate config keys: {key}")
-        seen.add(key)
-        if op not in (ConfigOp.SET, ConfigOp.DELETE, ConfigOp.APPEND, ConfigOp.SUBTRACT):
-            raise ConfigProblem(ErrorCode.invalid_request, f"Unknown alter configs operation {op}")
-        definition = _definitions(resource_type).get(key)
-        if op in (ConfigOp.APPEND, ConfigOp.SUBTRACT):
-            validate_value(resource_type, key, None)
-            assert definition is not None
-            if definition.type is not ConfigType.LIST:
-                verb = "append" if op == ConfigOp.APPEND else "subtract"
-                raise ConfigProblem(
-                    ErrorCode.invalid_config, f"Config value {verb} is not allowed for config key: {key}"
-                )
-            base = current.get(key, definition.default or "")
-            items = [item for item in base.split(",") if item]
-            added = [item.strip() for item in (value or "").split(",") if item.strip()]
-            if op == ConfigOp.APPEND:
-                items += [item for item in added if item not in items]
-            else:
-                items = [item for item in items if item not in added]
-            value = ",".join(items)
-            validate_value(resource_type, key, value)
-            current[key] = value
-        elif op == ConfigOp.SET:
-            if value is None:
-                raise ConfigProblem(ErrorCode.invalid_request, f"Null value not supported for: {key}")
-            validate_value(resource_type, key, value)
-            current[key] = value
-        else:
-            validate_value(resource_type, key, None)
-            current.pop(key, None)
-    if resource_type == ConfigResourceType.GROUP:
-        check_group_bounds(cluster, current)
-    before = cluster.image.configs.get((resource_type, name), {})
-    return _diff(resource_type, name, before, current)
-
-
-def replace_records(
-    cluster: Cluster, resource_type: int, name: str, values: dict[str, str | None]
-) -> list[Any]:
-    """ConfigRecords for legacy AlterConfigs: the given set replaces every dynamic key."""
-    check_resource(cluster, resource_type, name)
-    for key, value in values.items():
-        validate_value(resource_type, key, value)
-    wanted = {k: v for k, v in values.items() if v is not None}
-    if resource_type == ConfigResourceType.GROUP:
-        check_group_bounds(cluster, wanted)
-    before = cluster.image.configs.get((resource_type, name), {})
-    return _diff(resource_type, name, before, wanted)
-
-
-def _diff(resource_type: int, name: str, before: dict[str, str], after: dict[str, str]) -> list[Any]:
-    out: list[Any] = []
-    for key, value in after.items():
-        if before.get(key) != value:
-            out.append(R.ConfigRecord(resource_type=resource_type, resource_name=name, name=key, value=value))
-    for key in before:
-        if key not in after:
-            out.append(R.ConfigRecord(resource_type=resource_type, resource_name=name, name=key, value=None))
-    return out

@@ -43,14 +43,14 @@ def read_prefix(frame: bytes) -> Prefix:
 
 @functools.cache
 def classes(name: str, version: int) -> tuple[Any, Any, Any]:
-    """(request class, response class, response module) of kio schema `name` at `version`."""
+    """(request class, response class, response module) of kio schema `name` at `version`, or of the
+    kio-style schema kcli.client.protocol writes where kio has none (UnregisterController)."""
     import sys
 
-    from kio.index import load_entity_schema
-    from kio.static.constants import EntityType
+    from kcli.client.protocol import request_class, response_class
 
-    request_cls = load_entity_schema(name, version, EntityType.request)
-    response_cls = load_entity_schema(name, version, EntityType.response)
+    request_cls = request_class(name, version)
+    response_cls = response_class(name, version)
     return request_cls, response_cls, sys.modules[response_cls.__module__]
 
 
@@ -157,14 +157,24 @@ def _error_code() -> Any:
     return ErrorCode
 
 
+@functools.cache
+def _enum_error_code(cls: Any) -> bool:
+    """Whether `cls` types its error_code as kio's ErrorCode (kio-style schemas kcli writes for codes
+    beyond kio's enum use a plain int16)."""
+    return any(
+        f.name == "error_code" and f.metadata.get("kafka_type") == "error_code"
+        for f in dataclasses.fields(cls)
+    )
+
+
 def make(cls: Any, **values: Any) -> Any:
     """Build a kio entity from `values`, dropping fields this version of the schema lacks.
 
-    An int `error_code` becomes kio's ErrorCode (its writer needs the enum).
+    An int `error_code` becomes kio's ErrorCode where the schema types it so (its writer needs the enum).
     """
     names = _field_names(cls)
     code = values.get("error_code")
-    if code is not None and type(code) is int:
+    if code is not None and type(code) is int and _enum_error_code(cls):
         values["error_code"] = _error_code()(code)
     return cls(**{key: value for key, value in values.items() if key in names})
 

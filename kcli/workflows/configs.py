@@ -6,12 +6,13 @@ kcli.ops.config_spec, runs the RPCs of kcli.client.api, and returns result value
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kcli.client.errors import code_of
 from kcli.errors import KcliError, UsageError
-from kcli.kafka import ConfigOp, ConfigResourceType
+from kcli.kafka import ConfigOp, ConfigResourceType, EndpointType
 from kcli.ops.config_model import (
     AlterOutcome,
     DescribeResult,
@@ -33,19 +34,24 @@ if TYPE_CHECKING:
     from kcli.client.admin import Admin
     from kcli.client.api.configs import CallStats
     from kcli.client.config import ClientConfig
+    from kcli.kafka import ScramMechanism
+    from kcli.ops.quota_plan import ScramUpsert
 
 
-def check_endpoint(config: ClientConfig, selection: Selection) -> None:
-    """What a controller cannot do for configs (KIP-919), refused before connecting."""
-    from kcli.kafka import EndpointType
+def check_endpoint(config: ClientConfig, selection: Selection, *, altering: bool = False) -> None:
+    """What a controller cannot do for configs (KIP-919), refused before connecting.
 
+    A Kafka 4.x controller serves AlterClientQuotas and AlterUserScramCredentials, so quotas and SCRAM
+    credentials can be changed through it; it cannot read them back (DescribeClientQuotas is a broker
+    API, and DescribeUserScramCredentials, though its schema names the controller, has no handler there).
+    """
     if config.endpoint_type is not EndpointType.CONTROLLERS:
         return
-    if selection.is_quota:
+    if selection.is_quota and not altering:
         raise UsageError(
             f"configs of {'/'.join(t.value for t in selection.types)} (client quotas and SCRAM credentials) "
-            "cannot be managed through --bootstrap-controller: the controllers do not serve these admin APIs "
-            "(KIP-919); use --bootstrap-server"
+            "cannot be read through --bootstrap-controller: the controllers can change them but do not "
+            "describe them (KIP-919); use --bootstrap-server"
         )
     for entity in selection.entities:
         if entity.name is None and not entity.default and entity.type is not EntityType.BROKERS:
@@ -113,7 +119,6 @@ async def _not_existing(admin: Admin, entities: Sequence[Entity]) -> list[Entity
 
     from kcli.client.api import configs as api
     from kcli.client.errors import UnsupportedByServer
-    from kcli.kafka import EndpointType
 
     named = [e for e in entities if e.name is not None and not e.default]
     if not named or admin.endpoint_type is EndpointType.CONTROLLERS:
@@ -169,6 +174,8 @@ async def alter(
     from kcli.client.api.configs import describe_configs, incremental_alter_configs
 
     entity = selection.entities[0]
+    if _unseen_broker(admin, entity):
+        return await _alter_unseen(admin, entity, changes, dry_run=dry_run, stats=stats)
     (current,) = await describe_configs(admin, [entity], stats=stats)
     if current.error is not None:
         return AlterOutcome(entity=entity, error=current.error, dry_run=dry_run)
@@ -194,6 +201,31 @@ async def alter(
         if ignored is not None:
             return AlterOutcome(entity=entity, error=ignored, previews=previews, dry_run=True)
     return AlterOutcome(entity=entity, previews=previews, dry_run=dry_run)
+
+
+def _unseen_broker(admin: Admin, entity: Entity) -> bool:
+    """A broker's own config changed through --bootstrap-controller: the active controller takes the
+    change (as with kafka-configs.sh), but only that broker could describe its configs first."""
+    return (
+        admin.endpoint_type is EndpointType.CONTROLLERS
+        and entity.type is EntityType.BROKERS
+        and not entity.default
+        and entity.name is not None
+        and int(entity.name) not in admin.nodes
+    )
+
+
+async def _alter_unseen(
+    admin: Admin, entity: Entity, changes: ConfigChanges, *, dry_run: bool, stats: CallStats | None
+) -> AlterOutcome:
+    """Alter without reading the current values first: the cluster checks the keys and values."""
+    from kcli.client.api.configs import incremental_alter_configs
+
+    (error,) = await incremental_alter_configs(admin, [(entity, changes)], validate_only=dry_run, stats=stats)
+    previews = tuple(
+        KeyPreview(key=c.key, op=c.op, before=None, after=c.value, before_read=False) for c in changes.changes
+    )
+    return AlterOutcome(entity=entity, error=error, previews=previews, dry_run=dry_run)
 
 
 def _with_suggestion(error: ResourceError, current: ResourceConfigs, changes: ConfigChanges) -> ResourceError:
@@ -255,15 +287,33 @@ async def _alter_quota(
         if dry_run:
             return AlterOutcome(entity=entity, previews=previews, dry_run=True, validated=False)
         assert entity.name is not None
-        error = await alter_user_scram_credentials(
-            admin, entity.name, upserts=plan.scram_upserts, deletes=plan.scram_deletes, stats=stats
-        )
-        return AlterOutcome(entity=entity, error=error, previews=previews)
-    exact = [Entity(type=e.type, name=e.name, default=e.default) for e in selection.entities]
-    current = await describe_client_quotas(admin, exact, stats=stats)
-    values = dict(current[0].values) if current else {}
+        # Kafka's controller refuses two changes to one user's credentials in one request
+        # (DUPLICATE_RESOURCE), so kafka-configs.sh fails on its own documented
+        # `SCRAM-SHA-256=[...],SCRAM-SHA-512=[...]`: kcli sends one request per mechanism, in order.
+        steps: list[tuple[tuple[ScramUpsert, ...], tuple[ScramMechanism, ...], str]] = [
+            ((u,), (), u.mechanism.mechanism_name) for u in plan.scram_upserts
+        ]
+        steps += [((), (m,), m.mechanism_name) for m in plan.scram_deletes]
+        done: list[str] = []
+        for upserts, deletes, mechanism in steps:
+            error = await alter_user_scram_credentials(
+                admin, entity.name, upserts=upserts, deletes=deletes, stats=stats
+            )
+            if error is not None:
+                if done:
+                    error = dataclasses.replace(
+                        error, message=f"{error.message} ({mechanism}; {', '.join(done)} already changed)"
+                    )
+                return AlterOutcome(entity=entity, error=error, previews=previews)
+            done.append(mechanism)
+        return AlterOutcome(entity=entity, previews=previews)
+    values: dict[str, float] = {}
+    if admin.endpoint_type is not EndpointType.CONTROLLERS:  # controllers cannot describe quotas
+        exact = [Entity(type=e.type, name=e.name, default=e.default) for e in selection.entities]
+        current = await describe_client_quotas(admin, exact, stats=stats)
+        values = dict(current[0].values) if current else {}
     missing = [c.key for c in plan.quota if c.value is None and c.key not in values]
-    if missing:
+    if missing and admin.endpoint_type is not EndpointType.CONTROLLERS:
         raise KcliError(
             f"Invalid config(s): {','.join(missing)}", hint=f"no such quota set on {_quota_label(selection)}"
         )
@@ -277,6 +327,7 @@ async def _alter_quota(
             before=_number(values.get(c.key)),
             after=_number(c.value),
             after_is_default=c.value is None,
+            before_read=admin.endpoint_type is not EndpointType.CONTROLLERS,
         )
         for c in plan.quota
     )

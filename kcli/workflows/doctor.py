@@ -2,10 +2,11 @@
 
 collect_facts dials each bootstrap address and then every advertised endpoint of every broker and
 controller on its own connection, each within the probe timeout. Identity: ApiVersions v5 carries
-ClusterId+NodeId (KIP-1242) where the node offers it; a node that is not the one advertised answers
-REBOOTSTRAP_REQUIRED. Otherwise the node's own broker config resource is asked (DescribeConfigs
-BROKER <id>: Kafka answers "Unexpected broker id, expected N" on another node), and failing that the
-node id is reported as not verifiable. Controllers are found from DescribeQuorum v2's voter
+ClusterId+NodeId (KIP-1242) where the node offers it; a broker that is not the one advertised answers
+REBOOTSTRAP_REQUIRED (on a SASL listener only to the ApiVersions sent after login, which the probe
+sends). Controllers never check those ids, so a controller, like any node without v5, is asked for
+its own broker config resource (DescribeConfigs BROKER <id>: Kafka answers "Unexpected broker id,
+expected N" on another node), and failing that the node id is reported as not verifiable. Controllers are found from DescribeQuorum v2's voter
 endpoints when bootstrapping from brokers. The checks on the facts are kcli.ops.doctor's.
 """
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
+from kcli.integers import java_long
 from kcli.kafka import ApiKey, ConfigResourceType
 from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity
 from kcli.ops.features import METADATA_VERSION
@@ -54,7 +56,7 @@ def _features_of(response: Any) -> tuple[int | None, tuple[int, int] | None, int
     return finalized, supported, (int(epoch) if epoch is not None and int(epoch) >= 0 else None)
 
 
-_EXPECTED_ID = re.compile(r"expected (-?\d+)")
+_EXPECTED_ID = re.compile(r"expected (-?[0-9]+)")
 
 
 async def _identity_by_configs(connection: Connection, node_id: int, deadline: float) -> Identity:
@@ -88,16 +90,16 @@ async def _identity_by_configs(connection: Connection, node_id: int, deadline: f
     if code != 0:
         match = _EXPECTED_ID.search(result.error_message or "")
         if match:
-            actual = int(match.group(1))
+            actual = java_long(match.group(1))
             return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
         return Identity(method="describe_configs", verified=None, detail=result.error_message)
     values = {str(c.name): c.value for c in result.configs}
     seen = values.get("node.id") or values.get("broker.id")
-    if seen is None or not str(seen).lstrip("-").isdigit():
+    actual = None if seen is None else java_long(str(seen))
+    if actual is None:
         return Identity(
             method="describe_configs", verified=None, detail="the node does not report its node.id"
         )
-    actual = int(str(seen))
     return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
 
 
@@ -129,6 +131,7 @@ async def probe_endpoint(
     from kcli.client import cluster as cluster_wire
     from kcli.client.api import quorum as quorum_wire
     from kcli.client.connection import Connection, PeerMemory, RebootstrapRequired
+    from kcli.client.identity import check_after_login, checked_at_handshake, needs_check_after_login
     from kcli.kafka import EndpointType
 
     address = str(endpoint)
@@ -142,6 +145,15 @@ async def probe_endpoint(
     def failed(message: str, hint: str | None = None, *, auth_failed: bool = False) -> ProbeResult:
         return ProbeResult(probe=probe_of(ok=False, error=message, error_hint=hint, auth_failed=auth_failed))
 
+    def refused_by_node(method: str, when: str) -> ProbeResult:
+        refused = Identity(
+            method=method,
+            verified=False,
+            detail=f"refused ClusterId {cluster_id} NodeId {node_id} with REBOOTSTRAP_REQUIRED{when}",
+        )
+        latency = (time.monotonic() - started) * 1000
+        return ProbeResult(probe=probe_of(ok=True, latency_ms=latency, identity=refused))
+
     try:
         try:
             connection = await Connection.open(
@@ -153,20 +165,23 @@ async def probe_endpoint(
                 memory=PeerMemory(),
             )
         except RebootstrapRequired:
-            refused = Identity(
-                method="api_versions_v5",
-                verified=False,
-                detail=f"refused ClusterId {cluster_id} NodeId {node_id} with REBOOTSTRAP_REQUIRED",
-            )
-            latency = (time.monotonic() - started) * 1000
-            return ProbeResult(probe=probe_of(ok=True, latency_ms=latency, identity=refused))
+            return refused_by_node("api_versions_v5", "")
         latency = (time.monotonic() - started) * 1000
         api_versions = connection.api_versions_response
         finalized, supported, epoch = _features_of(api_versions)
         identity: Identity | None = None
         if node_id is not None:
-            if int(type(api_versions).__version__) >= 5 and cluster_id is not None and config.cluster_check:
+            # Only a broker checks ApiVersions v5's ids, and on a SASL listener only after login
+            # (kcli.client.identity); a controller is asked for its own broker config resource.
+            if role == "broker" and checked_at_handshake(connection, cluster_id=cluster_id, node_id=node_id):
                 identity = Identity(method="api_versions_v5", verified=True, actual_node_id=node_id)
+            elif role == "broker" and needs_check_after_login(connection, cluster_id=cluster_id, node_id=node_id):
+                assert cluster_id is not None
+                try:
+                    await check_after_login(connection, cluster_id=cluster_id, node_id=node_id, deadline=deadline)
+                except RebootstrapRequired:
+                    return refused_by_node("api_versions_v5_after_login", " after login")
+                identity = Identity(method="api_versions_v5_after_login", verified=True, actual_node_id=node_id)
             else:
                 try:
                     identity = await _identity_by_configs(connection, node_id, deadline)

@@ -67,7 +67,7 @@ def test_add_then_list_in_kafka_acls_form(acl_sandbox: Any, writer: str, reader:
         entries[1],
         "",
     ]
-    assert added.lines[4:] == [f"Current ACLs for resource `{_pattern('TOPIC', topic)}`:", *entries, ""]
+    assert added.lines[4:] == []  # Kafka 4.x lists nothing after adding (3.x listed the resource's ACLs)
     listed = _acls(acl_sandbox, reader, "--list", "--topic", topic)
     assert listed.code == 0, listed.stderr
     assert listed.lines == [f"Current ACLs for resource `{_pattern('TOPIC', topic)}`:", *entries, ""]
@@ -157,8 +157,7 @@ def test_remove_refuses_off_a_tty_but_shows_what_it_would_remove(acl_sandbox: An
     assert "without --force" in refused.stderr
     assert len(_acls(acl_sandbox, "brokers", "--list", "--topic", topic, "-o", "json").json["acls"]) == 1
     forced = _acls(acl_sandbox, "controllers", "--remove", "--topic", topic, "--force")
-    assert forced.code == 0, forced.stderr
-    assert "Removed 1 ACL binding(s)." in forced.lines
+    assert (forced.code, forced.stdout) == (0, ""), forced.stderr  # kafka-acls prints nothing once removed
     assert _acls(acl_sandbox, "brokers", "--list", "--topic", topic, "-o", "json").json == {"acls": []}
 
 

@@ -68,14 +68,17 @@ def test_collect_then_audit_the_sandbox(spark: Any, sandbox: Any, tmp_path: Path
 
 def test_a_cluster_without_an_authorizer_is_collected_complete(audit_sandbox: Any, tmp_path: Path) -> None:
     out = tmp_path / "snapshots"
-    collected = invoke("spark", "collect", "-b", audit_sandbox.bootstrap_servers, "--out", str(out), "-o", "json")
+    collected = invoke(
+        "spark", "collect", "-b", audit_sandbox.bootstrap_servers, "--out", str(out), "-o", "json"
+    )
     assert collected.code == 0, collected.stderr
     assert not [line for line in collected.stderr.splitlines() if line.startswith("Warning")]
     [cluster] = _table(out, "clusters")
     assert cluster["warnings"] == []
     endpoints = _table(out, "endpoints")
     assert sorted((e["role"], e["node_id"]) for e in endpoints) == sorted(
-        [("broker", b) for b in audit_sandbox.broker_ids] + [("controller", c) for c in audit_sandbox.controller_ids]
+        [("broker", b) for b in audit_sandbox.broker_ids]
+        + [("controller", c) for c in audit_sandbox.controller_ids]
     )
     assert {(e["answered"], e["identity"]) for e in endpoints} == {(True, "verified")}
     assert all(e["served_by_node_id"] == e["node_id"] for e in endpoints)

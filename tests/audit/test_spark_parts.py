@@ -37,8 +37,15 @@ def test_glob_escape_and_join() -> None:
 
 
 def test_masters_that_run_on_this_machine() -> None:
-    assert is_local("local") and is_local("local[*]") and is_local("local[2]") and is_local("local-cluster[2,1,512]")
-    assert not is_local("spark://head:7077") and not is_local("yarn") and not is_local("k8s://https://api:6443")
+    assert (
+        is_local("local")
+        and is_local("local[*]")
+        and is_local("local[2]")
+        and is_local("local-cluster[2,1,512]")
+    )
+    assert (
+        not is_local("spark://head:7077") and not is_local("yarn") and not is_local("k8s://https://api:6443")
+    )
 
 
 def test_sizing_follows_the_input_rows() -> None:

@@ -65,7 +65,9 @@ def test_protocol_api_table_matches_kio_and_classes_resolve() -> None:
 
     from kcli.client import protocol
 
-    assert dict(api_key_map) == protocol.API_SCHEMA_NAMES
+    added = {key: facts.name for key, facts in protocol.NOT_IN_KIO.items()}  # kio-style, kcli/client/protocol
+    assert dict(api_key_map) | added == protocol.API_SCHEMA_NAMES
+    assert protocol.request_class("unregister_controller", 0).__api_key__ == 94
     assert protocol.api_name(60) == "DescribeCluster" and protocol.api_name(999) == "Api(999)"
     for name, versions in schema_name_map.items():
         for version in (min(versions), max(versions)):  # the layout is uniform; two versions per API suffice

@@ -108,10 +108,14 @@ def test_describe_quota_and_scram_lines() -> None:
     missing = ScramInfo(
         user="bob", error=ResourceError(code=91, name="RESOURCE_NOT_FOUND", message="no credentials")
     )
-    assert list(describe_text(DescribeResult(quotas=(quota,), scram=(scram, missing)))) == [
+    failed = ScramInfo(
+        user="carol", error=ResourceError(code=-1, name="UNKNOWN_SERVER_ERROR", message="boom")
+    )
+    # a user without credentials prints nothing, as kafka-configs (the Admin result drops it); other errors do
+    assert list(describe_text(DescribeResult(quotas=(quota,), scram=(scram, missing, failed)))) == [
         "Quota configs for user-principal 'alice', the default client-id are consumer_byte_rate=2.0E7, producer_byte_rate=1024.0",
         "SCRAM credential configs for user-principal 'alice' are SCRAM-SHA-256=iterations=4096, SCRAM-SHA-512=iterations=8192",
-        "Error retrieving SCRAM credential configs for user-principal 'bob': ResourceNotFoundException: no credentials",
+        "Error retrieving SCRAM credential configs for user-principal 'carol': UnknownServerErrorException: boom",
     ]
 
 

@@ -224,3 +224,43 @@ def test_user_and_client_alter_names_the_first_entity_type_given_as_kafka_does(s
     )
     by_type = admin_ok(sb, "--alter", *typed, "--delete-config", "producer_byte_rate")
     assert by_type.stdout.splitlines() == [f"Completed updating config for user {user}."]
+
+
+def test_quotas_and_scram_altered_through_the_controllers(secure: Any, tmp_path: Path) -> None:
+    """A Kafka controller serves AlterClientQuotas and AlterUserScramCredentials (not their describes):
+    kcli alters through it, reads back through the brokers, and refuses a describe with a clear line."""
+    config = str(secure.command_config("admin", mechanism="SCRAM-SHA-256"))
+
+    def through_controllers(*args: str) -> CliResult:
+        return invoke("configs", "-C", secure.bootstrap_controllers, "-c", config, *args)
+
+    client, user = f"ctl-client-{uuid.uuid4().hex[:6]}", f"ctl-user-{uuid.uuid4().hex[:6]}"
+    set_quota = through_controllers("--alter", "--client", client, "--add-config", "producer_byte_rate=2048")
+    assert (set_quota.code, set_quota.stdout) == (0, f"Completed updating config for client {client}.\n")
+    dry = through_controllers(
+        "--alter", "--client", client, "--delete-config", "producer_byte_rate", "--dry-run"
+    )
+    assert dry.code == 0, dry.stderr
+    # the controllers cannot say what is set: the value before is unknown, not "unset"
+    assert dry.lines[1] == "  delete producer_byte_rate: (not read) -> (default)"
+    add_user = through_controllers(
+        "--alter",
+        "--entity-type",
+        "users",
+        "--entity-name",
+        user,
+        "--add-config",
+        "SCRAM-SHA-512=[password=pw-1234]",
+    )
+    assert add_user.code == 0, add_user.stderr
+    described = admin_ok(secure, "--describe", "--client", client)
+    assert described.stdout == f"Quota configs for client-id '{client}' are producer_byte_rate=2048.0\n"
+    assert connect_as(secure, scram_properties(tmp_path / "u.properties", user, "pw-1234")).code == 0
+    for kind in ("clients", "users", "ips"):
+        refused = through_controllers("--describe", "--entity-type", kind)
+        assert refused.code == 2
+        assert refused.stderr.startswith(
+            f"Error: configs of {kind} (client quotas and SCRAM credentials) cannot be described through "
+            "--bootstrap-controller: a Kafka controller serves their alteration but not DescribeClientQuotas "
+            "or DescribeUserScramCredentials (KIP-919); use --bootstrap-server"
+        ), refused.stderr

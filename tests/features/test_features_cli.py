@@ -10,13 +10,15 @@ import pytest
 def test_version_mapping_and_dependencies_need_no_cluster(kcli: Any) -> None:
     result = kcli("features", "version-mapping", "--release-version", "3.9-IV0")
     assert result.code == 0 and result.lines[:2] == ["metadata.version=21 (3.9-IV0)", "kraft.version=1"]
-    deps = kcli("features", "feature-dependencies", "--feature", "share.version=1", "-o", "json")
+    deps = kcli(
+        "features", "feature-dependencies", "--feature", "eligible.leader.replicas.version=1", "-o", "json"
+    )
     assert deps.json == [
         {
-            "feature": "share.version",
+            "feature": "eligible.leader.replicas.version",
             "level": 1,
             "release": None,
-            "requires": [{"feature": "metadata.version", "level": 27, "release": "4.1-IV1"}],
+            "requires": [{"feature": "metadata.version", "level": 23, "release": "4.0-IV1"}],
         }
     ]
     bad = kcli("features", "version-mapping", "--release-version", "1.0")

@@ -34,8 +34,10 @@ def test_catalog_names_levels_from_package_data() -> None:
     assert CATALOG.release_name(21) == "3.9-IV0"
     assert CATALOG.release_name(7) == "3.3-IV3"
     assert CATALOG.release_name(29) == "4.2-IV1"
+    assert CATALOG.release_name(33) == "4.4-IV2"
+    assert CATALOG.release_name(34) == "4.5-IV0"  # Kafka 4.4's unstable level
     assert CATALOG.release_name(999) is None
-    assert CATALOG.metadata_versions[CATALOG.latest_production_metadata_level] == "4.2-IV1"
+    assert CATALOG.metadata_versions[CATALOG.latest_production_metadata_level] == "4.4-IV2"
     assert [f.name for f in CATALOG.features] == [
         "kraft.version",
         "transaction.version",
@@ -136,9 +138,9 @@ def test_version_mapping_lines_for_4_0_and_default() -> None:
         "share.version=0",
         "streams.version=0",
     ]
-    assert mapping_lines(version_mapping(None, CATALOG))[0] == "metadata.version=29 (4.2-IV1)"
+    assert mapping_lines(version_mapping(None, CATALOG))[0] == "metadata.version=33 (4.4-IV2)"
     with pytest.raises(
-        UsageError, match=r"^Unknown release version '2.8'. Supported versions are: 3.3-IV3 to 4.2-IV1$"
+        UsageError, match=r"^Unknown release version '2.8'. Supported versions are: 3.3-IV3 to 4.4-IV2$"
     ):
         version_mapping("2.8", CATALOG)
 
@@ -149,7 +151,7 @@ def test_feature_dependencies_lines() -> None:
     )
     assert dependencies_lines(results) == [
         "eligible.leader.replicas.version=1 requires:",
-        "    metadata.version=24 (4.0-IV2)",
+        "    metadata.version=23 (4.0-IV1)",
         "group.version=1 has no dependencies.",
         "metadata.version=21 (3.9-IV0) has no dependencies.",
     ]
@@ -163,22 +165,34 @@ def test_feature_dependencies_lines() -> None:
 
 def test_describe_lines_render_metadata_version_names_and_epoch() -> None:
     result = describe_features(
-        supported=[("metadata.version", 7, 30), ("group.version", 0, 1), ("kraft.version", 0, 1)],
+        supported=[("metadata.version", 7, 29), ("group.version", 0, 1), ("kraft.version", 0, 1)],
         finalized={"metadata.version": 21, "kraft.version": 1, "unlisted.version": 3},
         epoch=12,
     )
-    assert describe_lines(result, CATALOG) == [
+    assert describe_lines(result, CATALOG) == [  # a 4.2 node: FeatureCommand of 4.0-4.2 separates with tabs
         "Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 0\tEpoch: 12",
         "Feature: kraft.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 12",
-        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.3-IV0\t"
+        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.2-IV1\t"
         "FinalizedVersionLevel: 3.9-IV0\tEpoch: 12",
     ]
     unknown = describe_features(supported=[("metadata.version", 7, 99)], finalized={}, epoch=-1)
-    assert describe_lines(unknown, CATALOG) == [
-        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: UNKNOWN 99\t"
-        "FinalizedVersionLevel: UNKNOWN 0\tEpoch: -"
+    assert describe_lines(unknown, CATALOG) == [  # a node newer than 4.3 pads, as FeatureCommand does since
+        "Feature: metadata.version                          SupportedMinVersion: 3.3-IV3          "
+        "SupportedMaxVersion: UNKNOWN 99       FinalizedVersionLevel: UNKNOWN 0        Epoch: -"
     ]
     assert describe_json(result, CATALOG)["features"][2]["finalized_release"] == "3.9-IV0"
+
+
+def test_describe_pads_from_the_first_4_3_node() -> None:
+    def first_line(max_level: int) -> str:
+        result = describe_features(supported=[("metadata.version", 7, max_level)], finalized={}, epoch=5)
+        return describe_lines(result, CATALOG)[0]
+
+    assert "\t" in first_line(29)
+    assert first_line(30) == (  # Kafka 4.3's `%-40s  SupportedMinVersion: %-15s  ...` (read in FeatureCommand)
+        "Feature: metadata.version                          SupportedMinVersion: 3.3-IV3          "
+        "SupportedMaxVersion: 4.3-IV0          FinalizedVersionLevel: UNKNOWN 0        Epoch: 5"
+    )
 
 
 def test_update_lines_success_failure_and_dry_run() -> None:
@@ -222,3 +236,10 @@ def test_update_lines_success_failure_and_dry_run() -> None:
         "group.version can be upgraded to 1.",
         "Can not upgrade share.version to 1. boom",
     ]
+
+
+@pytest.mark.parametrize("flag", ["metadata", "release_version"])
+def test_a_release_below_the_4_x_minimum_is_unknown(flag: str) -> None:
+    """Kafka 4.x's MetadataVersion starts at 3.3-IV3: `downgrade --metadata 3.3-IV0` is refused before sending."""
+    with pytest.raises(KcliError, match=r"^Unknown metadata.version 3.3-IV0\. Supported metadata.version are 3.3-IV3, "):
+        plan_update(Operation.downgrade, catalog=CATALOG, **{flag: "3.3-IV0"})

@@ -105,3 +105,35 @@ def zstd_bomb_log(directory: Path, inflated: int = 1 << 30) -> Path:
     log.mkdir(parents=True, exist_ok=True)
     (log / "00000000000000000000.log").write_bytes(batch)
     return directory
+
+
+def null_granting_voters_log(directory: Path) -> Path:
+    """A metadata log directory whose LeaderChangeMessage (a control record) has a null
+    granting-voters array, a field Kafka never writes null: kio reads it as None and the quorum
+    view iterated it (a TypeError found by benchmarks/fuzz_long.py). Returns the log directory."""
+    from kio.schema.leader_change_message.v0.data import Voter
+    from kio.static.primitive import i16, i32
+
+    from kcli.metadata import records as r
+    from kcli.metadata.codec import encode_body
+    from kcli.metadata.writer import MetadataLogWriter
+
+    rec: Any = r
+    leader_change = rec.LeaderChangeMessage(
+        version=i16(0), leader_id=i32(1), voters=(Voter(voter_id=i32(1)),), granting_voters=()
+    )
+    with MetadataLogWriter(directory, node_id=1, cluster_id=CLUSTER_ID) as log:
+        log.append_control([leader_change], epoch=1, timestamp_ms=1_700_000_000_000)
+        log.append(
+            [rec.FeatureLevelRecord(name="metadata.version", feature_level=i16(25))],
+            epoch=1,
+            timestamp_ms=1_700_000_000_000,
+        )
+    segment = next((directory / "__cluster_metadata-0").glob("*.log"))
+    data = bytearray(segment.read_bytes())
+    body = encode_body(leader_change)
+    at = data.find(body)
+    assert at > 0 and body.endswith(b"\x01\x00")
+    data[at + len(body) - 2] = 0  # compact array length 0: null
+    segment.write_bytes(seeds.fix_crcs(bytes(data)))
+    return directory

@@ -269,7 +269,10 @@ def write_metadata_corpus(directory: Path = CORPUS / "metadata") -> list[Path]:
     ]
     written = []
     directory.mkdir(parents=True, exist_ok=True)
-    for name, codec in [("every-record-type", Compression.NONE), *((c, Compression[c.upper()]) for c in CODECS)]:
+    for name, codec in [
+        ("every-record-type", Compression.NONE),
+        *((c, Compression[c.upper()]) for c in CODECS),
+    ]:
         with tempfile.TemporaryDirectory() as work:
             with MetadataLogWriter(Path(work), node_id=1, cluster_id="WnLkTHhkQaiJbwP8FClPhw") as log:
                 log.append_control(control, epoch=1, timestamp_ms=1_700_000_000_000)

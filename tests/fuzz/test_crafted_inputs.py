@@ -67,7 +67,9 @@ def forged_replicas(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("--skip-corrupt", "cat", "/image/topics/byName/T/0"),
     ],
 )
-def test_a_partition_record_declaring_2_to_the_32_replicas(forged_replicas: Path, args: tuple[str, ...]) -> None:
+def test_a_partition_record_declaring_2_to_the_32_replicas(
+    forged_replicas: Path, args: tuple[str, ...]
+) -> None:
     done = kcli("metadata-shell", "--directory", str(forged_replicas), *args)
     assert_one_error_line(
         done, "00000000000000000000.log: offset 2: PartitionRecord v2: array declares 4294967294"
@@ -84,7 +86,9 @@ def test_a_hostile_broker_s_48_byte_describe_cluster_response() -> None:
     with scripted_broker([frame]) as port:
         done = kcli("cluster-id", "--bootstrap-server", f"127.0.0.1:{port}")
     assert done.stdout == ""
-    assert_one_error_line(done, "could not decode the DescribeCluster v1 response from", "array declares 4294967294")
+    assert_one_error_line(
+        done, "could not decode the DescribeCluster v1 response from", "array declares 4294967294"
+    )
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("Error: "), done.stderr
 
 
@@ -107,9 +111,24 @@ def test_a_zstd_batch_inflating_to_1_gib_takes_no_gib(tmp_path: Path) -> None:
         "subprocess.run(sys.argv[1:], capture_output=True, check=False)\n"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT), "KCLI_CONFIG": "/nonexistent"}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(ROOT),
+        "KCLI_CONFIG": "/nonexistent",
+    }
     done = subprocess.run(
-        [sys.executable, "-c", program, sys.executable, "-m", "kcli", "metadata-shell", "--directory", str(directory), "--dump"],
+        [
+            sys.executable,
+            "-c",
+            program,
+            sys.executable,
+            "-m",
+            "kcli",
+            "metadata-shell",
+            "--directory",
+            str(directory),
+            "--dump",
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -119,9 +138,6 @@ def test_a_zstd_batch_inflating_to_1_gib_takes_no_gib(tmp_path: Path) -> None:
     )
     peak_mib = int(done.stdout.strip()) / 1024
     assert peak_mib < 400, f"peak RSS {peak_mib:.0f} MiB"
-
-
-
 
 
 def test_the_emulator_refuses_a_request_declaring_2_to_the_32_topics() -> None:
@@ -143,6 +159,25 @@ def test_the_emulator_refuses_a_request_declaring_2_to_the_32_topics() -> None:
     command = [sys.executable, "-c", program, (header + body).hex()]
     if PRLIMIT is not None:
         command = [PRLIMIT, f"--as={LIMIT}", *command]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT, check=False)
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT, check=False
+    )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "malformed create_topics v7 request: LengthError: array declares 4294967294 elements" in done.stdout
+    assert (
+        "malformed create_topics v7 request: LengthError: array declares 4294967294 elements" in done.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--dump",), ("ls", "/image/features"), ("--skip-corrupt", "ls", "/image/features")],
+)
+def test_a_leader_change_with_null_granting_voters(tmp_path: Path, args: tuple[str, ...]) -> None:
+    directory = crafted.null_granting_voters_log(tmp_path)
+    done = kcli("metadata-shell", "--directory", str(directory), *args)
+    if "--skip-corrupt" in args:
+        assert_one_error_line(done, "skipped corrupt data: 1 records", "a non-nullable array is null")
+        assert done.stdout == "metadataVersion\n"  # read on past the bad record, as for --skip-corrupt
+        return
+    assert_one_error_line(done, "offset 0: LEADER_CHANGE v0: a non-nullable array is null (length -1)")
+    assert done.stderr.count("\n") == 1, done.stderr

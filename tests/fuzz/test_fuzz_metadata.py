@@ -112,7 +112,10 @@ def test_a_client_quota_entity_type_given_twice_builds_an_image(tmp_path: Path) 
 
     rec: Any = r
     quota = rec.ClientQuotaRecord(
-        entity=(rec.EntityData(entity_type="user", entity_name="alice"), rec.EntityData(entity_type="user", entity_name=None)),
+        entity=(
+            rec.EntityData(entity_type="user", entity_name="alice"),
+            rec.EntityData(entity_type="user", entity_name=None),
+        ),
         key="producer_byte_rate",
         value=1024.0,
         remove=False,

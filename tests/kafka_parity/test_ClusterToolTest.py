@@ -41,20 +41,13 @@ KAFKA_METHODS = [
     "testLegacyModeClusterCannotUnregisterController",
     "testLegacyModeClusterCannotUnregisterBroker",
 ]
-_KIP_1312 = (
-    "unregistering a controller needs KIP-1312's UnregisterController RPC, which no released Kafka "
-    "defines (kio has no schema for it) and whose kafka-cluster subcommand is not in a release"
-)
-NOT_PORTED = {
-    "testUnregisterController": _KIP_1312,
-    "testLegacyModeClusterCannotUnregisterController": _KIP_1312,
-}
+NOT_PORTED: dict[str, str] = {}
 
 MOCK_CLUSTER_ID = "QtNwvtfVQ3GEFpzOmDEE-w"  # the id Kafka's testPrintClusterId gives its mock admin
-API_VERSIONS, UNREGISTER_BROKER, DESCRIBE_CLUSTER = 18, 64, 60
-# Kafka 4.x ApiKeys.clientApis(): the keys whose schema names the broker listener.
+API_VERSIONS, UNREGISTER_BROKER, DESCRIBE_CLUSTER, UNREGISTER_CONTROLLER = 18, 64, 60, 94
+# Kafka 4.4 ApiKeys.clientApis(): the keys whose schema names the broker listener.
 CLIENT_APIS = {0, 1, 2, 3, *range(8, 52), 55, 57, 60, 61, 64, 65, 66, 68, 69, 71, 72, 74, 75}
-CLIENT_APIS |= {*range(76, 82), *range(83, 93)}
+CLIENT_APIS |= {*range(76, 82), *range(83, 95)}
 ID_FORMS = {"kcli-cluster-id": ("cluster-id",), "kcli-cluster-cluster-id": ("cluster", "cluster-id")}
 
 
@@ -206,33 +199,37 @@ def test_ClusterToolTest_testCommandConfigAndDeprecatedConfigPresent(tmp_path: P
 def _expected_api_lines(node_kind: Any) -> list[str]:
     """What Kafka's NodeApiVersions prints for a node serving the sandbox's API table of `node_kind`.
 
-    The client side is what kcli can send: kio's versions of each API (ApiVersions up to v5).
+    The client side is what kcli can send: kio's versions of each API (ApiVersions up to v5), and
+    the APIs kcli writes in kio's style where kio has none (kcli.client.protocol.NOT_IN_KIO).
     """
-    from kio.index import load_entity_schema
     from kio.schema.index import api_key_map, schema_name_map
-    from kio.static.constants import EntityType
 
+    from kcli.client.protocol import NAMED_ONLY, NOT_IN_KIO, request_class
     from kcli.sandbox.registry import specs_for
+
+    def versions(schema: str, key: int) -> list[int]:
+        if schema in schema_name_map:
+            return list(schema_name_map[schema])
+        return list(range(NOT_IN_KIO[key].lowest, NOT_IN_KIO[key].highest + 1))
 
     offered = {spec.key: (spec.min_version, spec.max_version) for spec in specs_for(node_kind)}
     lines = []
     for key in sorted(set(offered) | CLIENT_APIS):
-        schema = api_key_map[key]
-        request = load_entity_schema(schema, max(schema_name_map[schema]), EntityType.request)
+        if key in NAMED_ONLY:  # an API kcli knows by name only: the sandbox does not serve it either
+            assert key not in offered
+            lines.append(f"{NAMED_ONLY[key]}({key}): UNSUPPORTED")
+            continue
+        schema = api_key_map[key] if key in api_key_map else NOT_IN_KIO[key].name
+        request = request_class(schema, max(versions(schema, key)))
         label = f"{request.__name__.removesuffix('Request')}({key})"
         if key not in offered:
             lines.append(f"{label}: UNSUPPORTED")
             continue
         low, high = offered[key]
-        ours = 5 if key == API_VERSIONS else max(schema_name_map[schema])
+        ours = 5 if key == API_VERSIONS else max(versions(schema, key))
         usable = min(ours, high)
-        flexible = (
-            usable >= 3
-            if key == API_VERSIONS
-            else load_entity_schema(schema, usable, EntityType.request).__flexible__
-        )
         span = str(low) if low == high else f"{low} to {high}"
-        lines.append(f"{label}: {span} [usable: {usable}, request header: {2 if flexible else 1}]")
+        lines.append(f"{label}: {span} [usable: {usable}]")
     return [f"\t{line}," for line in lines[:-1]] + [f"\t{lines[-1]}"]
 
 
@@ -308,6 +305,27 @@ def test_ClusterToolTest_testLegacyModeClusterCannotUnregisterBroker(own: Any, h
     assert (result.code, result.stdout) == (
         0,
         "The target cluster does not support the broker unregistration API.\n",
+    )
+
+
+def test_ClusterToolTest_testUnregisterController(own: Any, hooks: Any) -> None:
+    """Kafka's mock admin (a KRaft cluster) accepts any id: a control hook answers as it does."""
+
+    async def accepted(context: Any, request: Any) -> Any:
+        assert request.controller_id == 0
+        return context.answer("UnregisterControllerResponse", 0, None)
+
+    hooks(own, UNREGISTER_CONTROLLER, accepted)
+    result = kcli("cluster", "unregister-controller", "--bootstrap-server", own.bootstrap_servers, "--id", "0")
+    assert (result.code, result.stdout) == (0, "Controller 0 is no longer registered.\n"), result.stderr
+
+
+def test_ClusterToolTest_testLegacyModeClusterCannotUnregisterController(own: Any) -> None:
+    """A cluster below metadata.version 4.4-IV2 refuses UnregisterController: said on stdout, exit 0."""
+    result = kcli("cluster", "unregister-controller", "--bootstrap-server", own.bootstrap_servers, "--id", "0")
+    assert (result.code, result.stdout) == (
+        0,
+        "The target cluster does not support the controller unregistration API.\n",
     )
 
 

@@ -231,8 +231,9 @@ def _argument_parse(bootstrap: tuple[str, str], entity_type: str, tmp_path: Path
             )
         elif quota and bootstrap == C:
             # Kafka's admin client refuses quota calls to controllers when it runs them
-            # (UnsupportedEndpointTypeException); kcli says so before connecting.
-            assert result.code == 2 and "cannot be managed through --bootstrap-controller" in result.stderr, (
+            # (UnsupportedEndpointTypeException). Controllers change quotas and SCRAM credentials but
+            # do not describe them: kcli refuses a describe before connecting.
+            assert result.code == 2 and "cannot be read through --bootstrap-controller" in result.stderr, (
                 name,
                 result.stderr,
             )

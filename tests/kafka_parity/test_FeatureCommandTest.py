@@ -31,8 +31,9 @@ KAFKA_METHODS = [
     "testDowngradeType",
     "testParseNameAndLevel",
     "testHandleDescribe",
-    "testHandleUpgrade",
-    "testHandleUpgradeDryRun",
+    "testHandleUpgradeToUnsupportedMetadataVersion",
+    "testHandleUpgradeToLowerVersion",
+    "testHandleUpgradeToLowerVersionDryRun",
     "testHandleDowngrade",
     "testHandleDowngradeDryRun",
     "testHandleDisable",
@@ -54,7 +55,7 @@ NOT_PORTED: dict[str, str] = {}
 USAGE_EXIT = "a usage error exits 2 with one line; kafka-features exits 1"
 API_VERSIONS, UPDATE_FEATURES = 18, 57
 DEPRECATED = "`metadata` flag is deprecated and may be removed in a future release."
-# Kafka 4.2's production features and the metadata.version levels this file names.
+# Kafka 4.4's production features and the metadata.version levels this file names.
 FEATURES = (
     "kraft.version",
     "transaction.version",
@@ -63,14 +64,14 @@ FEATURES = (
     "share.version",
     "streams.version",
 )
-LATEST_PRODUCTION = (29, "4.2-IV1")
-# Each feature's default level at 4.2-IV1 (Kafka's Features.defaultValue(MetadataVersion.latestProduction())).
+LATEST_PRODUCTION = (33, "4.4-IV2")
+# Each feature's default level at 4.4-IV2 (Kafka 4.4.0's `kafka-features.sh version-mapping`).
 DEFAULTS_AT_LATEST = {
     "kraft.version": 1,
     "transaction.version": 2,
     "group.version": 1,
     "eligible.leader.replicas.version": 1,
-    "share.version": 1,
+    "share.version": 2,
     "streams.version": 1,
 }
 
@@ -117,7 +118,7 @@ def _check_describe(sb: Any, finalized_mv: str, controllers: bool) -> None:
     result = features(sb, "describe", controllers=controllers)
     assert result.code == 0, result.stderr
     supported = {f.name: (f.min_level, f.max_level) for f in supported_features()}
-    names = {1: "3.0-IV1", 7: "3.3-IV3", 29: "4.2-IV1", 30: "4.3-IV0"}
+    names = {1: "3.0-IV1", 7: "3.3-IV3", 29: "4.2-IV1", 30: "4.3-IV0", 33: "4.4-IV2"}
     expected = []
     for name in sorted(supported):
         low, high = supported[name]
@@ -175,24 +176,25 @@ def test_FeatureCommandTest_testDowngradeMetadataVersionWithKRaft(sandbox: Any, 
     assert result.code == 1
     assert result.stdout.strip() == f"Could not disable metadata.version. {disable_error}"
     downgrade_error = (
-        f"{FAILED_ALL}Invalid metadata.version 4. Refusing to perform the requested downgrade because it might "
-        "delete metadata information."
+        f"{FAILED_ALL}Unsupported metadata.version downgrade from 8 to 7. Refusing to perform the requested "
+        "downgrade because it might delete metadata information."
     )
     sandbox.control(UPDATE_FEATURES, None)
     _answer_updates(hooks, sandbox, downgrade_error)
-    result = features(sandbox, "downgrade", "--metadata", "3.3-IV0")
+    result = features(sandbox, "downgrade", "--metadata", "3.3-IV3")  # 4.x knows nothing older
     assert result.code == 1
     assert (
-        result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 4. {downgrade_error}"
+        result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 7. {downgrade_error}"
     )
     unsafe_error = (
-        f"{FAILED_ALL}Invalid metadata.version 4. Unsafe metadata downgrade is not supported in this version."
+        f"{FAILED_ALL}Unsupported metadata.version downgrade from 8 to 7. Unsafe metadata downgrade is not "
+        "supported in this version."
     )
     sandbox.control(UPDATE_FEATURES, None)
     _answer_updates(hooks, sandbox, unsafe_error)
-    result = features(sandbox, "downgrade", "--unsafe", "--metadata", "3.3-IV0")
+    result = features(sandbox, "downgrade", "--unsafe", "--metadata", "3.3-IV3")
     assert result.code == 1
-    assert result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 4. {unsafe_error}"
+    assert result.stdout.strip() == f"{DEPRECATED}\nCould not downgrade metadata.version to 7. {unsafe_error}"
 
 
 def _sent(requests: list[Any]) -> list[tuple[str, int, int]]:
@@ -262,8 +264,11 @@ def test_FeatureCommandTest_testLevelToString() -> None:
 def test_FeatureCommandTest_testMetadataVersionsToString() -> None:
     """Kafka lists the supported versions, comma-separated, when it does not know one."""
     result = kcli("features", "--bootstrap-server", NOWHERE, "upgrade", "--metadata", "3.3-IV9")
+    # FeatureCommand prints --metadata's deprecation on stdout before it reads the version
+    assert result.stdout == " `metadata` flag is deprecated and may be removed in a future release.\n"
     usage_error(
-        result, "Unknown metadata.version 3.3-IV9. Supported metadata.version are 3.3-IV3, 3.4-IV0, 3.5-IV0, "
+        dataclasses.replace(result, stdout=""),
+        "Unknown metadata.version 3.3-IV9. Supported metadata.version are 3.3-IV3, 3.4-IV0, 3.5-IV0, ",
     )
 
 
@@ -342,23 +347,31 @@ def _handled(sandbox: Any, hooks: Any, args: list[str], error: str, lines: list[
     assert failed in result.stderr
 
 
-UPGRADE_ERROR = "Invalid update version 5 for feature metadata.version. Can't upgrade to lower version."
+UPGRADE_ERROR = "Invalid update version 7 for feature metadata.version. Can't upgrade to lower version."
 DOWNGRADE_ERROR = "Invalid update version 7 for feature metadata.version. Can't downgrade to newer version."
 DISABLE_ERROR = "Invalid update version 0 for feature metadata.version. Can't downgrade below 4"
 
 
-def test_FeatureCommandTest_testHandleUpgrade(sandbox: Any, hooks: Any) -> None:
+@pytest.mark.kafka_difference(USAGE_EXIT)
+def test_FeatureCommandTest_testHandleUpgradeToUnsupportedMetadataVersion() -> None:
+    """Kafka 4.x's MetadataVersion starts at 3.3-IV3: an older --metadata is refused before sending."""
+    result = kcli("features", "--bootstrap-server", NOWHERE, "upgrade", "--metadata", "3.3-IV1", "--feature", "foo.bar=6")
+    assert result.stdout == f" {DEPRECATED}\n"  # printed before the version is read, as FeatureCommand does
+    usage_error(dataclasses.replace(result, stdout=""), "Unknown metadata.version 3.3-IV1")
+
+
+def test_FeatureCommandTest_testHandleUpgradeToLowerVersion(sandbox: Any, hooks: Any) -> None:
     _handled(
-        sandbox, hooks, ["upgrade", "--metadata", "3.3-IV1", "--feature", "foo.bar=6"], UPGRADE_ERROR,
-        [DEPRECATED, f"Could not upgrade foo.bar to 6. {UPGRADE_ERROR}", f"Could not upgrade metadata.version to 5. {UPGRADE_ERROR}"],
+        sandbox, hooks, ["upgrade", "--metadata", "3.3-IV3", "--feature", "foo.bar=6"], UPGRADE_ERROR,
+        [DEPRECATED, f"Could not upgrade foo.bar to 6. {UPGRADE_ERROR}", f"Could not upgrade metadata.version to 7. {UPGRADE_ERROR}"],
         "2 out of 2 operation(s) failed.",
     )  # fmt: skip
 
 
-def test_FeatureCommandTest_testHandleUpgradeDryRun(sandbox: Any, hooks: Any) -> None:
+def test_FeatureCommandTest_testHandleUpgradeToLowerVersionDryRun(sandbox: Any, hooks: Any) -> None:
     _handled(
-        sandbox, hooks, ["upgrade", "--metadata", "3.3-IV1", "--feature", "foo.bar=6", "--dry-run"], UPGRADE_ERROR,
-        [DEPRECATED, f"Can not upgrade foo.bar to 6. {UPGRADE_ERROR}", f"Can not upgrade metadata.version to 5. {UPGRADE_ERROR}"],
+        sandbox, hooks, ["upgrade", "--metadata", "3.3-IV3", "--feature", "foo.bar=6", "--dry-run"], UPGRADE_ERROR,
+        [DEPRECATED, f"Can not upgrade foo.bar to 6. {UPGRADE_ERROR}", f"Can not upgrade metadata.version to 7. {UPGRADE_ERROR}"],
         "2 out of 2 operation(s) failed.",
     )  # fmt: skip
 
@@ -447,7 +460,7 @@ def test_FeatureCommandTest_testHandleVersionMappingWithNoReleaseVersion() -> No
 @pytest.mark.parametrize("version", ["2.9-IV2", "invalid"])
 def test_FeatureCommandTest_testHandleVersionMappingWithInvalidReleaseVersion(version: str) -> None:
     result = kcli("features", "--bootstrap-server", NOWHERE, "version-mapping", "--release-version", version)
-    usage_error(result, f"Unknown release version '{version}'. Supported versions are: 3.3-IV3 to 4.2-IV1")
+    usage_error(result, f"Unknown release version '{version}'. Supported versions are: 3.3-IV3 to 4.4-IV2")
 
 
 def dependencies(*features_: str) -> Any:
@@ -460,13 +473,14 @@ def dependencies(*features_: str) -> Any:
     )
 
 
-# Kafka's test uses test.feature.version, a feature of Kafka's test build only; kraft.version=1,
-# which needs metadata.version 3.9-IV0, shows the same fact with a production feature.
-WITH_DEPENDENCIES = "kraft.version=1 requires:\n    metadata.version=21 (3.9-IV0)"
+# Kafka's test uses test.feature.version, a feature of Kafka's test build only;
+# eligible.leader.replicas.version=1, which needs metadata.version 4.0-IV1, shows the same fact with a
+# production feature (as Kafka 4.4.0's kafka-features.sh prints it).
+WITH_DEPENDENCIES = "eligible.leader.replicas.version=1 requires:\n    metadata.version=23 (4.0-IV1)"
 
 
 def test_FeatureCommandTest_testHandleFeatureDependenciesForFeatureWithDependencies() -> None:
-    result = dependencies("kraft.version=1")
+    result = dependencies("eligible.leader.replicas.version=1")
     assert (result.code, result.stdout.strip()) == (0, WITH_DEPENDENCIES)
 
 
@@ -497,7 +511,7 @@ def test_FeatureCommandTest_testHandleFeatureDependenciesForInvalidVersionFormat
 
 
 def test_FeatureCommandTest_testHandleFeatureDependenciesForMultipleFeatures() -> None:
-    result = dependencies("transaction.version=2", "group.version=1", "kraft.version=1")
+    result = dependencies("transaction.version=2", "group.version=1", "eligible.leader.replicas.version=1")
     assert result.code == 0, result.stderr
     assert result.stdout.strip() == "\n".join(
         [

@@ -1,14 +1,18 @@
-"""kafka-metadata-quorum.sh: Kafka's MetadataQuorumCommandUnitTest, ported.
+"""kafka-metadata-quorum.sh: Kafka's MetadataQuorumCommandUnitTest (4.4), ported.
 
 Kafka's test calls the helpers that read a new controller's configuration (getControllerId,
 getMetadataDirectory, ...) one by one; through the command line they run in that order inside
 `add-controller --dry-run`, so each case gives a configuration that is valid up to the helper it
-checks. A dry run contacts no cluster.
+checks. A dry run contacts no cluster. The remove-controller --unregister cases (KIP-1312) give
+handleRemoveController a mocked Admin; here a sandbox answers, with control hooks where the mock's
+answers are failures a healthy cluster would not give.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +23,7 @@ KAFKA_TEST_CLASS = "MetadataQuorumCommandUnitTest"
 KAFKA_SOURCE = "tools/src/test/java/org/apache/kafka/tools/MetadataQuorumCommandUnitTest.java"
 KAFKA_METHODS = [
     "testRemoveControllerDryRun",
+    "testRemoveControllerDryRunWithUnregister",
     "testGetControllerIdWithoutId",
     "testGetControllerId",
     "testGetNegativeControllerId",
@@ -36,6 +41,10 @@ KAFKA_METHODS = [
     "testGetControllerAdvertisedListenersWithRegularListeners",
     "testGetControllerAdvertisedListenersWithRegularListenersAndAdvertisedListeners",
     "testAddControllerDryRun",
+    "testRemoveControllerWithUnregisterSuccess",
+    "testRemoveControllerFailsWithUnsupportedVersion",
+    "testRemoveControllerFailsWithVoterNotFound",
+    "testRemoveControllerSucceedsButUnregisterFails",
 ]
 NOT_PORTED: dict[str, str] = {}
 
@@ -84,9 +93,21 @@ def test_MetadataQuorumCommandUnitTest_testRemoveControllerDryRun() -> None:
     )  # fmt: skip
     assert result.code == 0, result.stderr
     assert (
-        "DRY RUN of removing  KRaft controller 2 with directory id _KWDkTahTVaiVVVTaugNew"
+        "DRY RUN of removing KRaft controller 2 with directory id _KWDkTahTVaiVVVTaugNew"
         in result.stdout.splitlines()
     )
+
+
+def test_MetadataQuorumCommandUnitTest_testRemoveControllerDryRunWithUnregister() -> None:
+    result = kcli(
+        "metadata-quorum", "--bootstrap-server", "localhost:9092", "remove-controller",
+        "--controller-id", "2", "--controller-directory-id", "_KWDkTahTVaiVVVTaugNew", "--dry-run",
+        "--unregister",
+    )  # fmt: skip
+    assert result.code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "DRY RUN of removing KRaft controller 2 with directory id _KWDkTahTVaiVVVTaugNew" in lines
+    assert "DRY RUN of unregistering KRaft controller 2" in lines
 
 
 NOT_A_CONTROLLER = "Is this a valid controller configuration file?"
@@ -256,3 +277,78 @@ def test_MetadataQuorumCommandUnitTest_testAddControllerDryRun(tmp_path: Path) -
     added(
         add_controller(tmp_path, props), 5, "CONTROLLER://example.com:9093, CONTROLLER_SSL://example.com:9094"
     )
+
+
+# ----------------------------------------------------------------- remove-controller --unregister
+
+REMOVE_RAFT_VOTER, UNREGISTER_CONTROLLER = 81, 94
+HINT = "kcli cluster unregister-controller --id {}"
+
+
+@pytest.fixture
+def voters(tmp_path: Path) -> Iterator[Any]:
+    """Three voters at metadata.version 4.4-IV2 (UnregisterController allowed), one broker."""
+    from kcli.metadata import records
+    from kcli.sandbox import Sandbox
+    from kcli.sandbox.apis.k94_unregister_controller import FIRST_LEVEL
+
+    with Sandbox(directory=tmp_path / "sandbox", controllers=3, brokers=1) as sb:
+        level: Any = records.FeatureLevelRecord(name="metadata.version", feature_level=FIRST_LEVEL)  # type: ignore[attr-defined]
+        sb.run(lambda cluster: cluster.commit([level]))
+        yield sb
+
+
+def _directory(sb: Any, node_id: int) -> str:
+    from kcli.metadata.uuids import kafka_uuid
+
+    return kafka_uuid(sb.run(lambda cluster: cluster.nodes[node_id].directory_id))
+
+
+def _remove(sb: Any, node_id: int) -> Any:
+    return kcli(
+        "metadata-quorum", "--bootstrap-controller", sb.bootstrap_controllers, "remove-controller",
+        "--controller-id", str(node_id), "--controller-directory-id", _directory(sb, node_id), "--unregister",
+    )  # fmt: skip
+
+
+def test_MetadataQuorumCommandUnitTest_testRemoveControllerWithUnregisterSuccess(voters: Any) -> None:
+    result = _remove(voters, 103)
+    assert result.code == 0, result.stderr
+    assert f"Removed KRaft controller 103 with directory id {_directory(voters, 103)}" in result.stdout
+    assert "Unregistered KRaft controller 103" in result.stdout
+
+
+def test_MetadataQuorumCommandUnitTest_testRemoveControllerFailsWithUnsupportedVersion(
+    voters: Any, hooks: Any
+) -> None:
+    async def unsupported(context: Any, request: Any) -> Any:
+        return context.answer(
+            "RemoveRaftVoterResponse", 35, "kraft.version=0 doesn't support voter removal"
+        )
+
+    hooks(voters, REMOVE_RAFT_VOTER, unsupported)
+    result = _remove(voters, 103)
+    assert result.code == 1
+    assert "Failed to remove KRaft voter 103" in result.stderr
+    assert HINT.format(103) in result.stderr
+
+
+def test_MetadataQuorumCommandUnitTest_testRemoveControllerFailsWithVoterNotFound(voters: Any) -> None:
+    voters.prepare_controller(104)  # registered, but not a voter: the cluster answers VOTER_NOT_FOUND
+    result = _remove(voters, 104)
+    assert result.code == 1
+    assert "Failed to remove KRaft voter 104" in result.stderr
+    assert HINT.format(104) in result.stderr
+
+
+def test_MetadataQuorumCommandUnitTest_testRemoveControllerSucceedsButUnregisterFails(
+    voters: Any, hooks: Any
+) -> None:
+    async def fails(context: Any, request: Any) -> Any:
+        return context.answer("UnregisterControllerResponse", -1, "server failed to apply unregister")
+
+    hooks(voters, UNREGISTER_CONTROLLER, fails)
+    result = _remove(voters, 103)
+    assert result.code == 1
+    assert "Failed to unregister controller 103" in result.stderr
+    assert HINT.format(103) in result.stderr

@@ -231,7 +231,7 @@ CASES: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("features describe", lambda sb: ["features", "describe", *_c(sb), "--node-id", "101"]),
     (
         "features upgrade",
-        lambda sb: ["features", "upgrade", *_b(sb), "--feature", "share.version=1", "--dry-run"],
+        lambda sb: ["features", "upgrade", *_b(sb), "--feature", "share.version=2", "--dry-run"],
     ),
     (
         "features downgrade",

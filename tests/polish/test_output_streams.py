@@ -43,7 +43,7 @@ PLAIN_CASES: list[tuple[str, Callable[[Any, Path], list[str]]]] = [
             "-b",
             sb.bootstrap_servers,
             "--feature",
-            "share.version=1",
+            "share.version=2",
             "--dry-run",
         ],
     ),
@@ -109,6 +109,7 @@ FAILING: list[tuple[str, list[str]]] = [
     ("cluster cluster-id", ["cluster", "cluster-id", *DEAD]),
     ("cluster api-versions", ["cluster", "api-versions", *DEAD]),
     ("cluster unregister", ["cluster", "unregister", *DEAD, "--id", "1"]),
+    ("cluster unregister-controller", ["cluster", "unregister-controller", *DEAD, "--id", "1"]),
     ("configs", ["configs", *DEAD, "--describe", "--topic", "t"]),
     ("configs", ["configs", "--describe"]),  # usage error before connecting
     ("acls", ["acls", *DEAD, "--list"]),

@@ -72,7 +72,7 @@ def test_remove_controller_dry_run(kcli: Any) -> None:
         "127.0.0.1:1",
     )
     assert result.code == 0, result.stderr
-    assert result.lines == [f"DRY RUN of removing  KRaft controller 3 with directory id {kafka_uuid(DIR)}"]
+    assert result.lines == [f"DRY RUN of removing KRaft controller 3 with directory id {kafka_uuid(DIR)}"]
     bad = kcli(
         "metadata-quorum", "-b", "127.0.0.1:1", "remove-controller", "-i", "3", "-d", "nope", "--dry-run"
     )

@@ -166,7 +166,7 @@ def test_controller_to_add_reads_config_and_meta(tmp_path: Path) -> None:
     removed = ControllerChange(action="remove", node_id=4, directory_id=DIR_A)
     assert (
         controller_change_line(removed)
-        == f"Removed  KRaft controller 4 with directory id {kafka_uuid(DIR_A)}"
+        == f"Removed KRaft controller 4 with directory id {kafka_uuid(DIR_A)}"
     )
 
 

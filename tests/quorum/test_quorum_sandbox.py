@@ -111,7 +111,7 @@ def test_remove_controller_shrinks_the_voter_set(kcli: Any, fresh_sandbox: Any) 
     )
     assert removed.code == 0, removed.stderr
     assert removed.lines == [
-        f"Removed  KRaft controller {victim['node_id']} with directory id {victim['directory_id']}"
+        f"Removed KRaft controller {victim['node_id']} with directory id {victim['directory_id']}"
     ]
     voters = json.loads(status_of(kcli, "-C", sb.bootstrap_controllers)["CurrentVoters"])
     assert victim["node_id"] not in [v["id"] for v in voters]

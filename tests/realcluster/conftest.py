@@ -7,8 +7,11 @@
 Without KCLI_TEST_BOOTSTRAP_SERVER the suite runs against `real_kafka` (tests/fixtures_kafka.py): Apache
 Kafka 4.4.0 from Maven Central, 3 controllers + 3 brokers, SASL_SSL, SCRAM users and the StandardAuthorizer.
 
-The suite only reads, except on a topic it creates for itself (kcli-realcluster-<random>) and
-deletes afterwards, and the ACLs and configs it sets on that topic.
+The tests that take `real_cluster` run against either and only read, except on a topic they create
+for themselves (kcli-realcluster-<random>) and delete afterwards, and the ACLs and configs they set on
+it. The tests marked `realkafka` need the cluster the suite started (its users, its nodes' files, nodes
+to stop and kill) or clusters of their own (`make_real_kafka`); against a named cluster they are
+deselected.
 """
 
 from __future__ import annotations
@@ -22,9 +25,25 @@ from typing import Any
 
 import pytest
 
-from kcli.properties import read_properties_file
+from tests.realcluster.peers import peer_admin
 
 NAMED_CLUSTER_ENV = "KCLI_TEST_BOOTSTRAP_SERVER"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Against a cluster the environment names, leave out the tests that start, stop or kill real Kafka
+    nodes of their own (marked realkafka): that cluster is not the suite's to restart."""
+    if not os.environ.get(NAMED_CLUSTER_ENV):
+        return
+    here = Path(__file__).parent
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        inside = here in Path(str(item.fspath)).parents
+        (dropped if inside and item.get_closest_marker("realkafka") else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @dataclass(frozen=True)
@@ -40,30 +59,19 @@ class RealCluster:
         assert self.bootstrap_controller is not None
         return ["--bootstrap-controller", self.bootstrap_controller, *self._config_args()]
 
+    def bootstrap_kinds(self) -> list[list[str]]:
+        """The arguments of each bootstrap kind this cluster was named with (brokers first)."""
+        kinds = [self.broker_args()]
+        if self.bootstrap_controller:
+            kinds.append(self.controller_args())
+        return kinds
+
     def _config_args(self) -> list[str]:
         return ["--command-config", self.command_config] if self.command_config else []
 
     def peer_admin(self) -> Any:
         """kafka-python's admin client, as an independent check of what kcli did."""
-        from kafka.admin import KafkaAdminClient
-
-        props = read_properties_file(Path(self.command_config)) if self.command_config else {}
-        options: dict[str, Any] = {"bootstrap_servers": self.bootstrap_server, "request_timeout_ms": 15000}
-        if "security.protocol" in props:
-            options["security_protocol"] = props["security.protocol"]
-        if "sasl.mechanism" in props:
-            options["sasl_mechanism"] = props["sasl.mechanism"]
-            username, password = props.get("sasl.username"), props.get("sasl.password")
-            if "sasl.jaas.config" in props:
-                from kcli.client.jaas import parse_jaas
-
-                jaas = parse_jaas(props["sasl.jaas.config"]).options
-                username, password = jaas.get("username"), jaas.get("password")
-            options["sasl_plain_username"] = username
-            options["sasl_plain_password"] = password
-        if props.get("ssl.truststore.type", "").upper() == "PEM" and "ssl.truststore.location" in props:
-            options["ssl_cafile"] = props["ssl.truststore.location"]
-        return KafkaAdminClient(**options)
+        return peer_admin(self.bootstrap_server, self.command_config)
 
 
 @pytest.fixture(scope="session")
@@ -95,3 +103,47 @@ def scratch_topic(real_cluster: RealCluster) -> Iterator[str]:
     finally:
         admin.delete_topics([name])
         admin.close()
+
+
+def cluster_of(kafka: Any, principal: str = "admin", mechanism: str = "PLAIN") -> RealCluster:
+    """A started KafkaSandbox as a RealCluster, with `principal`'s client settings."""
+    return RealCluster(
+        bootstrap_server=kafka.bootstrap_servers,
+        bootstrap_controller=kafka.bootstrap_controllers,
+        command_config=str(kafka.command_config(principal, mechanism)),
+    )
+
+
+@pytest.fixture(scope="session")
+def kafka_admin(real_kafka: Any) -> Iterator[Any]:
+    """kafka-python's admin client on `real_kafka`, as its admin user, for the whole session."""
+    admin = cluster_of(real_kafka).peer_admin()
+    try:
+        yield admin
+    finally:
+        admin.close()
+
+
+@pytest.fixture(scope="session")
+def new_topic(real_kafka: Any, kafka_admin: Any) -> Iterator[Any]:
+    """`new_topic(prefix, partitions=1, replication=1, assignment=None)` -> the name of a new topic on
+    `real_kafka` (created by kafka-python, deleted at the end of the session)."""
+    from kafka.admin import NewTopic
+
+    made: list[str] = []
+
+    def make(
+        prefix: str, partitions: int = 1, replication: int = 1, assignment: dict[int, list[int]] | None = None
+    ) -> str:
+        name = f"kcli-{prefix}-{uuid.uuid4().hex[:8]}"
+        if assignment:
+            topic = NewTopic(name, -1, -1, replica_assignments=assignment)
+        else:
+            topic = NewTopic(name, partitions, replication)
+        kafka_admin.create_topics([topic])
+        made.append(name)
+        return name
+
+    yield make
+    if made:
+        kafka_admin.delete_topics(made)

@@ -150,26 +150,6 @@ def test_a_failed_start_leaves_no_jvm_and_no_directory(tmp_path: Path) -> None:
     assert not (tmp_path / "c").exists()
 
 
-def test_replace_brokers_moves_the_data_and_the_old_bootstrap_list_still_reaches_the_cluster(
-    make_real_kafka: Any,
-) -> None:
-    kafka = make_real_kafka(controllers=1, brokers=2, topics=2, partitions=2)
-    old_bootstrap = kafka.bootstrap_servers
-    mapping = kafka.replace_brokers()
-    assert mapping == {1: 3, 2: 4}
-    assert kafka.broker_ids == (3, 4)
-    assert not kafka.running(1) and not kafka.running(2)
-    # the new brokers took the old ports (rotated): a client holding the old list rebootstraps (KIP-899)
-    assert sorted(kafka.bootstrap_servers.split(",")) == sorted(old_bootstrap.split(","))
-    listed = invoke("cluster", "list-endpoints", "--bootstrap-server", old_bootstrap, "-o", "json")
-    assert listed.code == 0, listed.stderr
-    assert sorted(n["id"] for n in listed.json["nodes"]) == [3, 4]
-    plan = invoke(
-        "reassign-partitions", "--bootstrap-server", old_bootstrap, "--list", "-o", "json",
-    )  # fmt: skip
-    assert plan.code == 0, plan.stderr
-
-
 def test_the_oldest_release_runs_as_one_combined_node(real_kafka_oldest: Any) -> None:
     assert real_kafka_oldest.kafka_version == OLDEST
     assert real_kafka_oldest.broker_ids == real_kafka_oldest.controller_ids == (1,)

@@ -31,7 +31,8 @@ def test_topic_and_broker_throttles() -> None:
             "follower.replication.throttled.replicas": "0:3,10:4",
             "leader.replication.throttled.replicas": "0:1,0:2,10:1,10:2",
         },
-        "b": {"leader.replication.throttled.replicas": "0:1,0:2"},
+        # no replica of b moves: Kafka's calculateFollowerThrottles still sets an empty list
+        "b": {"follower.replication.throttled.replicas": "", "leader.replication.throttled.replicas": "0:1,0:2"},
     }
     rate = {"follower.replication.throttled.rate": "1000", "leader.replication.throttled.rate": "1000"}
     assert plan.broker_configs == {

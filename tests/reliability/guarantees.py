@@ -89,7 +89,8 @@ GUARANTEES: tuple[Guarantee, ...] = (
         promise="Sandbox replicas follow KRaft's rules: a torn or damaged tail, repeated offsets or epochs "
         "going backwards are cut on open; leader-epoch-checkpoint is rebuilt from the batches; a deposed "
         "leader's uncommitted suffix is truncated by epoch and offset when it fetches, never below the high "
-        "watermark; reopening repairs diverged replicas; a write needs a majority of the voters.",
+        "watermark; reopening repairs diverged replicas; a write needs a majority of the voters, and a voter "
+        "whose fsync fails acknowledges nothing until a later fsync of the same data succeeds.",
         tests=(f"{T}test_replication.py",),
     ),
     Guarantee(
@@ -168,21 +169,28 @@ GUARANTEES: tuple[Guarantee, ...] = (
     Guarantee(
         area="Bad input",
         promise="Every file kcli reads (--command-config, TOML profiles, reassignment and topics-to-move JSON, "
-        "ACL import, --add-config-file, rule files, PEM stores, ${file:} secrets) is refused at once with one "
-        "line and exit 2 when it is /dev/zero, a FIFO, a directory or over its size bound.",
+        "ACL import, --add-config-file, rule files, PEM stores, ${file:} secrets) is refused with one line "
+        "and exit 2 when it is a FIFO, a directory, a terminal with nothing typed, or a file or device over "
+        "its size bound (/dev/zero), never waited for; /dev/null reads as an empty file, as in Kafka's tools.",
         tests=(
-            f"{R}test_bounded_inputs.py::test_dev_zero_is_refused_at_once",
+            f"{R}test_bounded_inputs.py::test_dev_zero_is_refused_at_its_bound",
+            f"{R}test_bounded_inputs.py::test_dev_null_is_an_empty_command_config",
             f"{R}test_bounded_inputs.py::test_a_fifo_and_a_directory_are_refused",
+            f"{R}test_bounded_inputs.py::test_a_terminal_with_nothing_typed_is_refused_not_waited_for",
             f"{R}test_bounded_inputs.py::test_a_file_over_its_bound_is_refused",
         ),
     ),
     Guarantee(
         area="Bad input",
-        promise="A 5,000-digit number in a reassignment or ACL document is a usage error naming the field; "
-        "client settings are checked by Kafka's type and range (INT, SHORT, LONG, DOUBLE, BOOLEAN, "
-        "enumerations, class names), naming the setting and where it was set.",
+        promise="A 5,000-digit number in a reassignment or ACL document, a client setting, a bootstrap "
+        "address, a TOML profile or rule file, or a flag is a usage error naming where it is; client settings "
+        "are checked by Kafka's type and range (INT, SHORT, LONG, DOUBLE, BOOLEAN, enumerations, class names), "
+        "naming the setting and where it was set.",
         tests=(
             f"{R}test_bounded_inputs.py::test_a_5000_digit_replica_id_is_a_usage_error_naming_the_field",
+            f"{R}test_bounded_inputs.py::test_a_5000_digit_partition_number_is_a_usage_error_naming_the_field",
+            f"{R}test_bounded_inputs.py::test_a_5000_digit_number_is_a_usage_error_naming_where_it_is",
+            f"{R}test_bounded_inputs.py::test_leading_zeros_count_for_nothing_as_in_java",
             f"{R}test_bounded_inputs.py::test_client_settings_are_checked_by_kafkas_type_and_range",
             f"{R}test_bounded_inputs.py::test_settings_from_the_environment_name_the_variable",
             f"{R}test_bounded_inputs.py::test_valid_settings_at_the_edges_of_their_types_are_taken",

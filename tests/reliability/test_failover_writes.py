@@ -114,12 +114,12 @@ def test_failover_during_update_features(fresh_sandbox: Any, flag: str) -> None:
     hook = FailoverOnce(_features_refusal)
     sb.control(57, hook)
     before = len(records(sb, FEATURE_LEVEL_RECORD, lambda r: r.name == "share.version"))  # bootstrap
-    result = invoke("features", flag, _bootstrap(sb, flag), "upgrade", "--feature", "share.version=1")
+    result = invoke("features", flag, _bootstrap(sb, flag), "upgrade", "--feature", "share.version=2")
     assert result.code == 0, result.stderr
-    assert "share.version was upgraded to 1." in result.stdout
+    assert "share.version was upgraded to 2." in result.stdout
     hook.check()
     written = records(sb, FEATURE_LEVEL_RECORD, lambda r: r.name == "share.version")[before:]
-    assert [r.feature_level for r in written] == [1]
+    assert [r.feature_level for r in written] == [2]
 
 
 @pytest.mark.parametrize("flag", ["-C", "-b"])

@@ -68,16 +68,17 @@ def test_dependencies_are_kafkas_on_a_3_9_sandbox(make_sandbox: Any) -> None:
 
     # group.version 1 has no dependency in Kafka (it is only the default from 4.0 on)
     assert update(("group.version", 1)).results[0].error_code.value == 0
-    # share.version 1 needs metadata.version 4.1-IV1 (27)
-    refused = update(("share.version", 1))  # a failure is the top-level error, as Kafka's controller answers
+    # eligible.leader.replicas.version 1 needs metadata.version 4.0-IV1 (23)
+    elr = "eligible.leader.replicas.version"
+    refused = update((elr, 1))  # a failure is the top-level error, as Kafka's controller answers
     assert (refused.error_code.value, refused.results) == (INVALID_UPDATE_VERSION, ())
     assert str(refused.error_message).startswith("The update failed for all features since the following")
-    assert "requires metadata.version >= 27" in str(refused.error_message)
-    assert "share.version" not in sb.run(lambda c: c.image.features)
-    # both in one request: the dependency holds on the final levels
-    both = update(("metadata.version", 27), ("share.version", 1))
-    assert both.results[0].error_code.value == 0
-    assert sb.run(lambda c: (c.image.features["metadata.version"], c.image.features["share.version"])) == (
-        27,
-        1,
+    assert str(refused.error_message).endswith(
+        "Invalid update version 1 for feature eligible.leader.replicas.version. eligible.leader.replicas.version "
+        "could not be set to 1 because it depends on metadata.version level 23"
     )
+    assert elr not in sb.run(lambda c: c.image.features)
+    # both in one request: the dependency holds on the final levels
+    both = update(("metadata.version", 23), (elr, 1))
+    assert both.results[0].error_code.value == 0
+    assert sb.run(lambda c: (c.image.features["metadata.version"], c.image.features[elr])) == (23, 1)

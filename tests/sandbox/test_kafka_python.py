@@ -145,9 +145,8 @@ def test_broker_configs_sources_and_sensitive_values(sandbox: Any) -> None:
         "config_source": "STATIC_BROKER_CONFIG",
         "is_sensitive": False,
         "synonyms": [
-            {"name": "node.id", "value": "2", "source": "STATIC_BROKER_CONFIG"},
-            {"name": "node.id", "value": "-1", "source": "DEFAULT_CONFIG"},
-        ],
+            {"name": "node.id", "value": "2", "source": "STATIC_BROKER_CONFIG"}
+        ],  # no default in Kafka
         "config_type": "INT",
         "documentation": None,
     }
@@ -167,9 +166,7 @@ def test_read_only_broker_configs_cannot_be_altered(sandbox: Any) -> None:
         )
     # Kafka answers INVALID_REQUEST for a broker key that is not dynamic (ConfigAdminManager, KAFKA-13609)
     assert refused == {
-        "broker": {
-            "1": "[Error 42] InvalidRequestError: Cannot update these configs dynamically: Set(node.id)"
-        }
+        "broker": {"1": "[Error 42] InvalidRequestError: Cannot update these configs dynamically: [node.id]"}
     }
     assert described["broker"]["1"]["node.id"]["value"] == "1"
 

@@ -51,7 +51,11 @@ def test_log_decodes_with_kio_and_kcli_reader(tmp_path: Path) -> None:
     assert sorted(p.partition_id for p in partitions) == [0, 1, 2]
     assert all(len(p.replicas) == 2 for p in partitions)
     configs = [e.record for e in entries if record_name(type(e.record)) == "ConfigRecord"]
-    assert [(c.resource_name, c.name, c.value) for c in configs] == [("logged", "retention.ms", "1000")]
+    # the cluster-level min.insync.replicas Kafka's controller writes when ELR is on, then the topic's
+    assert [(c.resource_name, c.name, c.value) for c in configs] == [
+        ("", "min.insync.replicas", "1"),
+        ("logged", "retention.ms", "1000"),
+    ]
     # brokers replicate the controller's log byte for byte
     assert (broker_log / segment.name).read_bytes() == segment.read_bytes()
     # shutdown leaves a snapshot with header and footer

@@ -102,7 +102,7 @@ def test_log_dirs_report_simulated_sizes(sandbox: Any) -> None:
     assert result.total_bytes > result.usable_bytes > 0
 
 
-def test_update_features_checks_dependencies(fresh_sandbox: Any) -> None:
+def test_update_features_checks_dependencies(fresh_sandbox: Any, make_sandbox: Any) -> None:
     from kio.schema.update_features.v1.request import FeatureUpdateKey, UpdateFeaturesRequest
 
     timeout = datetime.timedelta(seconds=5)
@@ -125,15 +125,16 @@ def test_update_features_checks_dependencies(fresh_sandbox: Any) -> None:
     assert error(update(("metadata.version", 21, 3))) == (
         95,
         failed_all
-        + "Invalid metadata.version 21. Unsafe metadata downgrade is not supported in this version.",
+        + "Unsupported metadata.version downgrade from 33 to 21. Unsafe metadata downgrade is not supported in this version.",
     )
     assert error(update(("metadata.version", 22, 2))) == (
         95,
-        failed_all + "Invalid metadata.version 22. Refusing to perform the requested downgrade because it "
-        "might delete metadata information.",
+        failed_all
+        + "Unsupported metadata.version downgrade from 33 to 22. Refusing to perform the requested "
+        "downgrade because it might delete metadata information.",
     )
     # a new sandbox finalizes share.version at its default for the latest metadata.version
-    assert fresh_sandbox.run(lambda c: c.image.features.get("share.version")) == 1
+    assert fresh_sandbox.run(lambda c: c.image.features.get("share.version")) == 2
     disabled = update(("share.version", 0, 2))
     assert disabled.results[0].error_code.value == 0
     dry = update(("share.version", 1, 1), validate_only=True)
@@ -144,6 +145,31 @@ def test_update_features_checks_dependencies(fresh_sandbox: Any) -> None:
     assert fresh_sandbox.run(lambda c: c.image.features["share.version"]) == 1
     unknown = update(("no.such.feature", 1, 1))
     assert unknown.error_code.value == 95 and unknown.results == ()
-    # none of 4.2-IV0..4.2-IV1 changed the metadata: a safe downgrade from 29 to 28 goes through
-    assert error(update(("metadata.version", 28, 2))) == (0, "None")
-    assert fresh_sandbox.run(lambda c: c.image.features["metadata.version"]) == 28
+    # 4.4-IV2 (33) changed the metadata: no safe downgrade from it; 4.4-IV0 (31) did not: 31 -> 30 is safe
+    assert error(update(("metadata.version", 32, 2)))[0] == 95
+    older = make_sandbox(controllers=1, brokers=1, release_version="4.4-IV0")
+    with RawConnection(first(older.bootstrap_controllers)) as conn:
+        key = FeatureUpdateKey(feature="metadata.version", max_version_level=30, upgrade_type=2)
+        done = conn.call(UpdateFeaturesRequest(timeout=timeout, feature_updates=(key,), validate_only=False))
+    assert (done.error_code.value, done.error_message) == (0, None)
+    assert older.run(lambda c: c.image.features["metadata.version"]) == 30
+
+
+def test_a_broker_resource_named_by_5000_digits_is_not_a_node_id(sandbox: Any) -> None:
+    from kio.schema.incremental_alter_configs.v1 import request as alter
+
+    name = "9" * 5000  # past int()'s digit limit: a plain int() in the handler would fail the request
+    resource = alter.AlterConfigsResource(
+        resource_type=4,  # BROKER
+        resource_name=name,
+        configs=(alter.AlterableConfig(name="log.cleaner.threads", config_operation=0, value="2"),),
+    )
+    with RawConnection(first(sandbox.bootstrap_servers)) as conn:
+        response = conn.call(alter.IncrementalAlterConfigsRequest(resources=(resource,), validate_only=True))
+    (result,) = response.responses
+    invalid_request = 42
+    # the receiving broker's check, as Kafka 4.4 words it (ConfigAdminManager: the name is no int)
+    assert (result.error_code.value, result.error_message) == (
+        invalid_request,
+        f"Node id must be an integer, but it is: {name}",
+    )

@@ -36,7 +36,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("acls",),
         ("--add", "--allow-principal", "User:carol", "--operation", "Read", "--topic", TOPIC_1, "--force"),
     ),
-    "features upgrade": (("features",), ("upgrade", "--feature", "share.version=1", "--dry-run")),
+    "features upgrade": (("features",), ("upgrade", "--feature", "share.version=2", "--dry-run")),
     "metadata-quorum describe": (("metadata-quorum",), ("describe", "--status")),
     "reassign list": (("reassign-partitions",), ("--list",)),
 }

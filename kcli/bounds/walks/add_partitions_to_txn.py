@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w4e9db2ef46(buf: Any, p: int, end: int) -> int:
+def _w7455f8a3e2(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -20,6 +20,8 @@ def _w4e9db2ef46(buf: Any, p: int, end: int) -> int:
     p += 10
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -30,6 +32,8 @@ def _w4e9db2ef46(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -37,10 +41,12 @@ def _w4e9db2ef46(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
+def _wd656abd903(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -51,6 +57,8 @@ def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -59,7 +67,7 @@ def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5c3c405df6(buf: Any, p: int, end: int) -> int:
+def _w43ea6b4cdd(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -74,6 +82,8 @@ def _w5c3c405df6(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -91,6 +101,8 @@ def _w5c3c405df6(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -106,7 +118,7 @@ def _w5c3c405df6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbd4e112440(buf: Any, p: int, end: int) -> int:
+def _wd283314e8f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -114,6 +126,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -131,6 +145,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -151,13 +167,15 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w2ddc2c4a3c(buf: Any, p: int, end: int) -> int:
+def _w4776b73201(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -176,6 +194,8 @@ def _w2ddc2c4a3c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -193,6 +213,8 @@ def _w2ddc2c4a3c(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -212,7 +234,7 @@ def _w2ddc2c4a3c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w825b341c23(buf: Any, p: int, end: int) -> int:
+def _wf06687dafa(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -220,6 +242,8 @@ def _w825b341c23(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -237,6 +261,8 @@ def _w825b341c23(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -254,6 +280,8 @@ def _w825b341c23(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -280,16 +308,16 @@ def _w825b341c23(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.add_partitions_to_txn.v0.request.AddPartitionsToTxnRequest": ("154a5b594f142b62", _w4e9db2ef46),
-    "kio.schema.add_partitions_to_txn.v0.response.AddPartitionsToTxnResponse": ("5d3f75be92036de8", _w1bed5cc472),
-    "kio.schema.add_partitions_to_txn.v1.request.AddPartitionsToTxnRequest": ("154a5b594f142b62", _w4e9db2ef46),
-    "kio.schema.add_partitions_to_txn.v1.response.AddPartitionsToTxnResponse": ("5d3f75be92036de8", _w1bed5cc472),
-    "kio.schema.add_partitions_to_txn.v2.request.AddPartitionsToTxnRequest": ("154a5b594f142b62", _w4e9db2ef46),
-    "kio.schema.add_partitions_to_txn.v2.response.AddPartitionsToTxnResponse": ("5d3f75be92036de8", _w1bed5cc472),
-    "kio.schema.add_partitions_to_txn.v3.request.AddPartitionsToTxnRequest": ("5c53ace1ee1b0162", _w5c3c405df6),
-    "kio.schema.add_partitions_to_txn.v3.response.AddPartitionsToTxnResponse": ("6605de11b8b1278c", _wbd4e112440),
-    "kio.schema.add_partitions_to_txn.v4.request.AddPartitionsToTxnRequest": ("cb5d72bbb0d5058e", _w2ddc2c4a3c),
-    "kio.schema.add_partitions_to_txn.v4.response.AddPartitionsToTxnResponse": ("ec00e1e2a267415d", _w825b341c23),
-    "kio.schema.add_partitions_to_txn.v5.request.AddPartitionsToTxnRequest": ("cb5d72bbb0d5058e", _w2ddc2c4a3c),
-    "kio.schema.add_partitions_to_txn.v5.response.AddPartitionsToTxnResponse": ("ec00e1e2a267415d", _w825b341c23),
+    "kio.schema.add_partitions_to_txn.v0.request.AddPartitionsToTxnRequest": ("154a5b594f142b62", _w7455f8a3e2),
+    "kio.schema.add_partitions_to_txn.v0.response.AddPartitionsToTxnResponse": ("5d3f75be92036de8", _wd656abd903),
+    "kio.schema.add_partitions_to_txn.v1.request.AddPartitionsToTxnRequest": ("154a5b594f142b62", _w7455f8a3e2),
+    "kio.schema.add_partitions_to_txn.v1.response.AddPartitionsToTxnResponse": ("5d3f75be92036de8", _wd656abd903),
+    "kio.schema.add_partitions_to_txn.v2.request.AddPartitionsToTxnRequest": ("154a5b594f142b62", _w7455f8a3e2),
+    "kio.schema.add_partitions_to_txn.v2.response.AddPartitionsToTxnResponse": ("5d3f75be92036de8", _wd656abd903),
+    "kio.schema.add_partitions_to_txn.v3.request.AddPartitionsToTxnRequest": ("5c53ace1ee1b0162", _w43ea6b4cdd),
+    "kio.schema.add_partitions_to_txn.v3.response.AddPartitionsToTxnResponse": ("6605de11b8b1278c", _wd283314e8f),
+    "kio.schema.add_partitions_to_txn.v4.request.AddPartitionsToTxnRequest": ("cb5d72bbb0d5058e", _w4776b73201),
+    "kio.schema.add_partitions_to_txn.v4.response.AddPartitionsToTxnResponse": ("ec00e1e2a267415d", _wf06687dafa),
+    "kio.schema.add_partitions_to_txn.v5.request.AddPartitionsToTxnRequest": ("cb5d72bbb0d5058e", _w4776b73201),
+    "kio.schema.add_partitions_to_txn.v5.response.AddPartitionsToTxnResponse": ("ec00e1e2a267415d", _wf06687dafa),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w0d936d3654(buf: Any, p: int, end: int) -> int:
+def _w4b779365be(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -27,6 +27,8 @@ def _w0d936d3654(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -73,7 +75,7 @@ def _we5b6322fe5(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1e53ad96de(buf: Any, p: int, end: int) -> int:
+def _w71831a5563(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -88,6 +90,8 @@ def _w1e53ad96de(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -121,8 +125,8 @@ def _w1e53ad96de(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.add_raft_voter.v0.request.AddRaftVoterRequest": ("e32306addfa5491d", _w0d936d3654),
+    "kio.schema.add_raft_voter.v0.request.AddRaftVoterRequest": ("e32306addfa5491d", _w4b779365be),
     "kio.schema.add_raft_voter.v0.response.AddRaftVoterResponse": ("598241be97c12f7d", _we5b6322fe5),
-    "kio.schema.add_raft_voter.v1.request.AddRaftVoterRequest": ("ee356f8eb9a1ec9c", _w1e53ad96de),
+    "kio.schema.add_raft_voter.v1.request.AddRaftVoterRequest": ("ee356f8eb9a1ec9c", _w71831a5563),
     "kio.schema.add_raft_voter.v1.response.AddRaftVoterResponse": ("598241be97c12f7d", _we5b6322fe5),
 }

@@ -7,20 +7,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w7c73451482(buf: Any, p: int, end: int) -> int:
+def _wa237d4e633(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
         for _ in range(v):
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -35,6 +39,8 @@ def _w7c73451482(buf: Any, p: int, end: int) -> int:
                         p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -48,10 +54,12 @@ def _w7c73451482(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wcf29773366(buf: Any, p: int, end: int) -> int:
+def _w5d5709fae0(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -63,6 +71,8 @@ def _wcf29773366(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -78,13 +88,15 @@ def _wcf29773366(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5660ff7f79(buf: Any, p: int, end: int) -> int:
+def _w6b44221a15(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -95,6 +107,8 @@ def _w5660ff7f79(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -123,6 +137,8 @@ def _w5660ff7f79(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -151,7 +167,7 @@ def _w5660ff7f79(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wdb396ec838(buf: Any, p: int, end: int) -> int:
+def _wf048dd0051(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -159,6 +175,8 @@ def _wdb396ec838(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -177,6 +195,8 @@ def _wdb396ec838(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -212,8 +232,8 @@ def _wdb396ec838(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.alter_client_quotas.v0.request.AlterClientQuotasRequest": ("4ccfcd9e35648d21", _w7c73451482),
-    "kio.schema.alter_client_quotas.v0.response.AlterClientQuotasResponse": ("3e91ab1f39f9d7da", _wcf29773366),
-    "kio.schema.alter_client_quotas.v1.request.AlterClientQuotasRequest": ("7df283215e0457d6", _w5660ff7f79),
-    "kio.schema.alter_client_quotas.v1.response.AlterClientQuotasResponse": ("048736c5eac640ab", _wdb396ec838),
+    "kio.schema.alter_client_quotas.v0.request.AlterClientQuotasRequest": ("4ccfcd9e35648d21", _wa237d4e633),
+    "kio.schema.alter_client_quotas.v0.response.AlterClientQuotasResponse": ("3e91ab1f39f9d7da", _w5d5709fae0),
+    "kio.schema.alter_client_quotas.v1.request.AlterClientQuotasRequest": ("7df283215e0457d6", _w6b44221a15),
+    "kio.schema.alter_client_quotas.v1.response.AlterClientQuotasResponse": ("048736c5eac640ab", _wf048dd0051),
 }

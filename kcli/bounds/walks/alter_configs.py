@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wfba6734c2f(buf: Any, p: int, end: int) -> int:
+def _wd6d826712d(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -26,6 +28,8 @@ def _wfba6734c2f(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -42,10 +46,12 @@ def _wfba6734c2f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we51dfef11e(buf: Any, p: int, end: int) -> int:
+def _weffd5b0832(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -63,13 +69,15 @@ def _we51dfef11e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w7ea7d96fc9(buf: Any, p: int, end: int) -> int:
+def _w5db448e174(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -88,6 +96,8 @@ def _w7ea7d96fc9(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -122,7 +132,7 @@ def _w7ea7d96fc9(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb511765f3e(buf: Any, p: int, end: int) -> int:
+def _wc39643c335(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -130,6 +140,8 @@ def _wb511765f3e(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -163,10 +175,10 @@ def _wb511765f3e(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.alter_configs.v0.request.AlterConfigsRequest": ("e7e983750ddcf5a4", _wfba6734c2f),
-    "kio.schema.alter_configs.v0.response.AlterConfigsResponse": ("c15da47d28e7a9b4", _we51dfef11e),
-    "kio.schema.alter_configs.v1.request.AlterConfigsRequest": ("e7e983750ddcf5a4", _wfba6734c2f),
-    "kio.schema.alter_configs.v1.response.AlterConfigsResponse": ("c15da47d28e7a9b4", _we51dfef11e),
-    "kio.schema.alter_configs.v2.request.AlterConfigsRequest": ("683ea666ca078fd7", _w7ea7d96fc9),
-    "kio.schema.alter_configs.v2.response.AlterConfigsResponse": ("758ebc659000b733", _wb511765f3e),
+    "kio.schema.alter_configs.v0.request.AlterConfigsRequest": ("e7e983750ddcf5a4", _wd6d826712d),
+    "kio.schema.alter_configs.v0.response.AlterConfigsResponse": ("c15da47d28e7a9b4", _weffd5b0832),
+    "kio.schema.alter_configs.v1.request.AlterConfigsRequest": ("e7e983750ddcf5a4", _wd6d826712d),
+    "kio.schema.alter_configs.v1.response.AlterConfigsResponse": ("c15da47d28e7a9b4", _weffd5b0832),
+    "kio.schema.alter_configs.v2.request.AlterConfigsRequest": ("683ea666ca078fd7", _w5db448e174),
+    "kio.schema.alter_configs.v2.response.AlterConfigsResponse": ("758ebc659000b733", _wc39643c335),
 }

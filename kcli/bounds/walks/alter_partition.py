@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w1f77db5188(buf: Any, p: int, end: int) -> int:
+def _wef1db07571(buf: Any, p: int, end: int) -> int:
     p += 12
     v = buf[p]
     if v < 128:
@@ -20,6 +20,8 @@ def _w1f77db5188(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -31,6 +33,8 @@ def _w1f77db5188(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -42,6 +46,8 @@ def _w1f77db5188(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -62,7 +68,7 @@ def _w1f77db5188(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w62f5fed64c(buf: Any, p: int, end: int) -> int:
+def _wa4531686f1(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -70,6 +76,8 @@ def _w62f5fed64c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -81,6 +89,8 @@ def _w62f5fed64c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -92,6 +102,8 @@ def _w62f5fed64c(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -112,7 +124,7 @@ def _w62f5fed64c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w6907c37d78(buf: Any, p: int, end: int) -> int:
+def _we65405aa8f(buf: Any, p: int, end: int) -> int:
     p += 12
     v = buf[p]
     if v < 128:
@@ -120,6 +132,8 @@ def _w6907c37d78(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -131,6 +145,8 @@ def _w6907c37d78(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -142,6 +158,8 @@ def _w6907c37d78(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -169,8 +187,8 @@ def _w6907c37d78(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.alter_partition.v2.request.AlterPartitionRequest": ("ea34926c39cd8dc6", _w1f77db5188),
-    "kio.schema.alter_partition.v2.response.AlterPartitionResponse": ("1176038e8d257b54", _w62f5fed64c),
-    "kio.schema.alter_partition.v3.request.AlterPartitionRequest": ("a7a7f67f01bf5c72", _w6907c37d78),
-    "kio.schema.alter_partition.v3.response.AlterPartitionResponse": ("1176038e8d257b54", _w62f5fed64c),
+    "kio.schema.alter_partition.v2.request.AlterPartitionRequest": ("ea34926c39cd8dc6", _wef1db07571),
+    "kio.schema.alter_partition.v2.response.AlterPartitionResponse": ("1176038e8d257b54", _wa4531686f1),
+    "kio.schema.alter_partition.v3.request.AlterPartitionRequest": ("a7a7f67f01bf5c72", _we65405aa8f),
+    "kio.schema.alter_partition.v3.response.AlterPartitionResponse": ("1176038e8d257b54", _wa4531686f1),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w91516504f6(buf: Any, p: int, end: int) -> int:
+def _wa9ae3d8029(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -20,6 +20,8 @@ def _w91516504f6(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,6 +39,8 @@ def _w91516504f6(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -67,7 +71,7 @@ def _w91516504f6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w6043fc59c4(buf: Any, p: int, end: int) -> int:
+def _w781138a935(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -82,6 +86,8 @@ def _w6043fc59c4(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -99,6 +105,8 @@ def _w6043fc59c4(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -126,7 +134,7 @@ def _w6043fc59c4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _waf8c71f13d(buf: Any, p: int, end: int) -> int:
+def _w64df013c63(buf: Any, p: int, end: int) -> int:
     p += 5
     v = buf[p]
     if v < 128:
@@ -134,6 +142,8 @@ def _waf8c71f13d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -151,6 +161,8 @@ def _waf8c71f13d(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -181,7 +193,7 @@ def _waf8c71f13d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5b1015d25c(buf: Any, p: int, end: int) -> int:
+def _wf2ad9dd4cd(buf: Any, p: int, end: int) -> int:
     p += 7
     v = buf[p]
     if v < 128:
@@ -196,6 +208,8 @@ def _w5b1015d25c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -213,6 +227,8 @@ def _w5b1015d25c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -242,8 +258,8 @@ def _w5b1015d25c(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.alter_partition_reassignments.v0.request.AlterPartitionReassignmentsRequest": ("ce28bc5f77af19f1", _w91516504f6),
-    "kio.schema.alter_partition_reassignments.v0.response.AlterPartitionReassignmentsResponse": ("88969c1fe2e15baa", _w6043fc59c4),
-    "kio.schema.alter_partition_reassignments.v1.request.AlterPartitionReassignmentsRequest": ("6024d64e0e9ae9b3", _waf8c71f13d),
-    "kio.schema.alter_partition_reassignments.v1.response.AlterPartitionReassignmentsResponse": ("8e226726c897da0e", _w5b1015d25c),
+    "kio.schema.alter_partition_reassignments.v0.request.AlterPartitionReassignmentsRequest": ("ce28bc5f77af19f1", _wa9ae3d8029),
+    "kio.schema.alter_partition_reassignments.v0.response.AlterPartitionReassignmentsResponse": ("88969c1fe2e15baa", _w781138a935),
+    "kio.schema.alter_partition_reassignments.v1.request.AlterPartitionReassignmentsRequest": ("6024d64e0e9ae9b3", _w64df013c63),
+    "kio.schema.alter_partition_reassignments.v1.response.AlterPartitionReassignmentsResponse": ("8e226726c897da0e", _wf2ad9dd4cd),
 }

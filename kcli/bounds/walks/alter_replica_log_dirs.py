@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w8d6eaff34c(buf: Any, p: int, end: int) -> int:
+def _w1f35d8b515(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -25,6 +27,8 @@ def _w8d6eaff34c(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -35,6 +39,8 @@ def _w8d6eaff34c(buf: Any, p: int, end: int) -> int:
                         p += v
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -42,10 +48,12 @@ def _w8d6eaff34c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
+def _wd656abd903(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -56,6 +64,8 @@ def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -64,13 +74,15 @@ def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w259e05c02d(buf: Any, p: int, end: int) -> int:
+def _w0345ae36d3(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -88,6 +100,8 @@ def _w259e05c02d(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -105,6 +119,8 @@ def _w259e05c02d(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -124,7 +140,7 @@ def _w259e05c02d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbd4e112440(buf: Any, p: int, end: int) -> int:
+def _wd283314e8f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -132,6 +148,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -149,6 +167,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -171,8 +191,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.alter_replica_log_dirs.v1.request.AlterReplicaLogDirsRequest": ("a63f5085b894f86b", _w8d6eaff34c),
-    "kio.schema.alter_replica_log_dirs.v1.response.AlterReplicaLogDirsResponse": ("2fcd89a6059beba4", _w1bed5cc472),
-    "kio.schema.alter_replica_log_dirs.v2.request.AlterReplicaLogDirsRequest": ("a011f41c7e8f6d6a", _w259e05c02d),
-    "kio.schema.alter_replica_log_dirs.v2.response.AlterReplicaLogDirsResponse": ("665e44ed0af76439", _wbd4e112440),
+    "kio.schema.alter_replica_log_dirs.v1.request.AlterReplicaLogDirsRequest": ("a63f5085b894f86b", _w1f35d8b515),
+    "kio.schema.alter_replica_log_dirs.v1.response.AlterReplicaLogDirsResponse": ("2fcd89a6059beba4", _wd656abd903),
+    "kio.schema.alter_replica_log_dirs.v2.request.AlterReplicaLogDirsRequest": ("a011f41c7e8f6d6a", _w0345ae36d3),
+    "kio.schema.alter_replica_log_dirs.v2.response.AlterReplicaLogDirsResponse": ("665e44ed0af76439", _wd283314e8f),
 }

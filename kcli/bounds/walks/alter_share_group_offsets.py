@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w7517dee2ae(buf: Any, p: int, end: int) -> int:
+def _wad12caa7f1(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -26,6 +26,8 @@ def _w7517dee2ae(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -43,6 +45,8 @@ def _w7517dee2ae(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -63,7 +67,7 @@ def _w7517dee2ae(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0ceda9d28c(buf: Any, p: int, end: int) -> int:
+def _w71f7feb309(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -78,6 +82,8 @@ def _w0ceda9d28c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -96,6 +102,8 @@ def _w0ceda9d28c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -125,6 +133,6 @@ def _w0ceda9d28c(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.alter_share_group_offsets.v0.request.AlterShareGroupOffsetsRequest": ("ec7ecd34bc2ecce3", _w7517dee2ae),
-    "kio.schema.alter_share_group_offsets.v0.response.AlterShareGroupOffsetsResponse": ("e4b8365e53149e90", _w0ceda9d28c),
+    "kio.schema.alter_share_group_offsets.v0.request.AlterShareGroupOffsetsRequest": ("ec7ecd34bc2ecce3", _wad12caa7f1),
+    "kio.schema.alter_share_group_offsets.v0.response.AlterShareGroupOffsetsResponse": ("e4b8365e53149e90", _w71f7feb309),
 }

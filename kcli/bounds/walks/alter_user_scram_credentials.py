@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w65595433c4(buf: Any, p: int, end: int) -> int:
+def _wc4b29248dc(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -41,6 +43,8 @@ def _w65595433c4(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -78,7 +82,7 @@ def _w65595433c4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
+def _w42792354d2(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -86,6 +90,8 @@ def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -118,6 +124,6 @@ def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.alter_user_scram_credentials.v0.request.AlterUserScramCredentialsRequest": ("7be4f73a9a1de241", _w65595433c4),
-    "kio.schema.alter_user_scram_credentials.v0.response.AlterUserScramCredentialsResponse": ("8acd437545bcf8de", _wcee7ed9506),
+    "kio.schema.alter_user_scram_credentials.v0.request.AlterUserScramCredentialsRequest": ("7be4f73a9a1de241", _wc4b29248dc),
+    "kio.schema.alter_user_scram_credentials.v0.response.AlterUserScramCredentialsResponse": ("8acd437545bcf8de", _w42792354d2),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I32, Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import I32, Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
@@ -16,10 +16,12 @@ def _w3dc4d6edec(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4bce88155c(buf: Any, p: int, end: int) -> int:
+def _wea72a67ce1(buf: Any, p: int, end: int) -> int:
     p += 2
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -28,10 +30,12 @@ def _w4bce88155c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w01a61b8d77(buf: Any, p: int, end: int) -> int:
+def _w755ccdd1da(buf: Any, p: int, end: int) -> int:
     p += 2
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -63,13 +67,15 @@ def _w756b053091(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wa4dc3ad35b(buf: Any, p: int, end: int) -> int:
+def _w5709914660(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -99,7 +105,7 @@ def _w1280f79093(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1ca6045b22(buf: Any, p: int, end: int) -> int:
+def _w46115b035f(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -108,11 +114,11 @@ def _w1ca6045b22(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _wa4dc3ad35b(buf, p, p + size) != p + size:
+        if tag == 0 and _w5709914660(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         if tag == 1 and _w06106bd557(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
-        if tag == 2 and _wa4dc3ad35b(buf, p, p + size) != p + size:
+        if tag == 2 and _w5709914660(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         if tag == 3 and _w1280f79093(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
@@ -120,7 +126,7 @@ def _w1ca6045b22(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w63a420da79(buf: Any, p: int, end: int) -> int:
+def _w1c38502bfd(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -128,6 +134,8 @@ def _w63a420da79(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -139,7 +147,7 @@ def _w63a420da79(buf: Any, p: int, end: int) -> int:
                 p += 1
     p += 4
     if buf[p]:
-        p = _w1ca6045b22(buf, p, end)
+        p = _w46115b035f(buf, p, end)
     else:
         p += 1
     return p
@@ -178,15 +186,15 @@ def _w65ba2965a4(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.api_versions.v0.request.ApiVersionsRequest": ("c7e3f325f8adfaff", _w3dc4d6edec),
-    "kio.schema.api_versions.v0.response.ApiVersionsResponse": ("f369a235d72b43bb", _w4bce88155c),
+    "kio.schema.api_versions.v0.response.ApiVersionsResponse": ("f369a235d72b43bb", _wea72a67ce1),
     "kio.schema.api_versions.v1.request.ApiVersionsRequest": ("c7e3f325f8adfaff", _w3dc4d6edec),
-    "kio.schema.api_versions.v1.response.ApiVersionsResponse": ("5acf4d5dd7f989da", _w01a61b8d77),
+    "kio.schema.api_versions.v1.response.ApiVersionsResponse": ("5acf4d5dd7f989da", _w755ccdd1da),
     "kio.schema.api_versions.v2.request.ApiVersionsRequest": ("c7e3f325f8adfaff", _w3dc4d6edec),
-    "kio.schema.api_versions.v2.response.ApiVersionsResponse": ("5acf4d5dd7f989da", _w01a61b8d77),
+    "kio.schema.api_versions.v2.response.ApiVersionsResponse": ("5acf4d5dd7f989da", _w755ccdd1da),
     "kio.schema.api_versions.v3.request.ApiVersionsRequest": ("e07dae6d78eea46c", _w756b053091),
-    "kio.schema.api_versions.v3.response.ApiVersionsResponse": ("7dc3aca78263360b", _w63a420da79),
+    "kio.schema.api_versions.v3.response.ApiVersionsResponse": ("7dc3aca78263360b", _w1c38502bfd),
     "kio.schema.api_versions.v4.request.ApiVersionsRequest": ("e07dae6d78eea46c", _w756b053091),
-    "kio.schema.api_versions.v4.response.ApiVersionsResponse": ("7dc3aca78263360b", _w63a420da79),
+    "kio.schema.api_versions.v4.response.ApiVersionsResponse": ("7dc3aca78263360b", _w1c38502bfd),
     "kcli.client.protocol.api_versions_v5.ApiVersionsRequest": ("b52d9c4a36d1c6a7", _w65ba2965a4),
-    "kcli.client.protocol.api_versions_v5.ApiVersionsResponse": ("7dc3aca78263360b", _w63a420da79),
+    "kcli.client.protocol.api_versions_v5.ApiVersionsResponse": ("7dc3aca78263360b", _w1c38502bfd),
 }

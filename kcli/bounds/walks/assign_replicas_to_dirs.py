@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wd98db6d844(buf: Any, p: int, end: int) -> int:
+def _wc31d0845d3(buf: Any, p: int, end: int) -> int:
     p += 12
     v = buf[p]
     if v < 128:
@@ -20,6 +20,8 @@ def _wd98db6d844(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -31,6 +33,8 @@ def _wd98db6d844(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -42,6 +46,8 @@ def _wd98db6d844(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -66,7 +72,7 @@ def _wd98db6d844(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _web5b9f2624(buf: Any, p: int, end: int) -> int:
+def _wa87d2cd20c(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -74,6 +80,8 @@ def _web5b9f2624(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -85,6 +93,8 @@ def _web5b9f2624(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -96,6 +106,8 @@ def _web5b9f2624(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -122,6 +134,6 @@ def _web5b9f2624(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.assign_replicas_to_dirs.v0.request.AssignReplicasToDirsRequest": ("a44713a087d93154", _wd98db6d844),
-    "kio.schema.assign_replicas_to_dirs.v0.response.AssignReplicasToDirsResponse": ("641035c2c3961de9", _web5b9f2624),
+    "kio.schema.assign_replicas_to_dirs.v0.request.AssignReplicasToDirsRequest": ("a44713a087d93154", _wc31d0845d3),
+    "kio.schema.assign_replicas_to_dirs.v0.response.AssignReplicasToDirsResponse": ("641035c2c3961de9", _wa87d2cd20c),
 }

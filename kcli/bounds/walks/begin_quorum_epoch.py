@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w8fd9cb90d8(buf: Any, p: int, end: int) -> int:
+def _w01b6796cd7(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -29,6 +31,8 @@ def _w8fd9cb90d8(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -37,10 +41,12 @@ def _w8fd9cb90d8(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc1e0241f7a(buf: Any, p: int, end: int) -> int:
+def _w77d193c4be(buf: Any, p: int, end: int) -> int:
     p += 2
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -51,6 +57,8 @@ def _wc1e0241f7a(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -59,7 +67,7 @@ def _wc1e0241f7a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd54033080d(buf: Any, p: int, end: int) -> int:
+def _wc7c09cbdda(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -74,6 +82,8 @@ def _wd54033080d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -91,6 +101,8 @@ def _wd54033080d(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -110,6 +122,8 @@ def _wd54033080d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -140,13 +154,15 @@ def _wd54033080d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we415104c52(buf: Any, p: int, end: int) -> int:
+def _wf4ed9a3202(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -167,7 +183,7 @@ def _we415104c52(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w34213092e8(buf: Any, p: int, end: int) -> int:
+def _w3f83c8770d(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -176,13 +192,13 @@ def _w34213092e8(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _we415104c52(buf, p, p + size) != p + size:
+        if tag == 0 and _wf4ed9a3202(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _wb1aa805488(buf: Any, p: int, end: int) -> int:
+def _w957da65965(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -190,6 +206,8 @@ def _wb1aa805488(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -207,6 +225,8 @@ def _wb1aa805488(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -221,7 +241,7 @@ def _wb1aa805488(buf: Any, p: int, end: int) -> int:
             else:
                 p += 1
     if buf[p]:
-        p = _w34213092e8(buf, p, end)
+        p = _w3f83c8770d(buf, p, end)
     else:
         p += 1
     return p
@@ -229,8 +249,8 @@ def _wb1aa805488(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.begin_quorum_epoch.v0.request.BeginQuorumEpochRequest": ("c4773ac8b389dde3", _w8fd9cb90d8),
-    "kio.schema.begin_quorum_epoch.v0.response.BeginQuorumEpochResponse": ("fa0c61b13b343aed", _wc1e0241f7a),
-    "kio.schema.begin_quorum_epoch.v1.request.BeginQuorumEpochRequest": ("946122be15b32d75", _wd54033080d),
-    "kio.schema.begin_quorum_epoch.v1.response.BeginQuorumEpochResponse": ("f121e0e85a120ded", _wb1aa805488),
+    "kio.schema.begin_quorum_epoch.v0.request.BeginQuorumEpochRequest": ("c4773ac8b389dde3", _w01b6796cd7),
+    "kio.schema.begin_quorum_epoch.v0.response.BeginQuorumEpochResponse": ("fa0c61b13b343aed", _w77d193c4be),
+    "kio.schema.begin_quorum_epoch.v1.request.BeginQuorumEpochRequest": ("946122be15b32d75", _wc7c09cbdda),
+    "kio.schema.begin_quorum_epoch.v1.response.BeginQuorumEpochResponse": ("f121e0e85a120ded", _w957da65965),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
@@ -30,6 +30,46 @@ def _wf473b4ef7b(buf: Any, p: int, end: int) -> int:
     return p
 
 
+def _wfa6bb9c46d(buf: Any, p: int, end: int) -> int:
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        p += v * 16
+    return p
+
+
+def _w62cc631164(buf: Any, p: int, end: int) -> int:
+    count, p = uvarint(buf, p)
+    if count > end - p:
+        raise too_many(count, p, end)
+    for _ in range(count):
+        tag, p = uvarint(buf, p)
+        size, p = uvarint(buf, p)
+        if size > end - p:
+            raise too_many(size, p, end)
+        if tag == 0 and _wfa6bb9c46d(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        p += size
+    return p
+
+
+def _w83ce28be9e(buf: Any, p: int, end: int) -> int:
+    p += 22
+    if buf[p]:
+        p = _w62cc631164(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
 def _w4fe143ec60(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
@@ -44,7 +84,7 @@ def _w4fe143ec60(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we59944fa22(buf: Any, p: int, end: int) -> int:
+def _w2b9e45e28c(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -53,31 +93,7 @@ def _we59944fa22(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _w4fe143ec60(buf, p, p + size) != p + size:
-            raise unfilled(tag, p, size)
-        p += size
-    return p
-
-
-def _w27247af073(buf: Any, p: int, end: int) -> int:
-    p += 22
-    if buf[p]:
-        p = _we59944fa22(buf, p, end)
-    else:
-        p += 1
-    return p
-
-
-def _w65dc8f7034(buf: Any, p: int, end: int) -> int:
-    count, p = uvarint(buf, p)
-    if count > end - p:
-        raise too_many(count, p, end)
-    for _ in range(count):
-        tag, p = uvarint(buf, p)
-        size, p = uvarint(buf, p)
-        if size > end - p:
-            raise too_many(size, p, end)
-        if tag == 0 and _w4fe143ec60(buf, p, p + size) != p + size:
+        if tag == 0 and _wfa6bb9c46d(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         if tag == 1 and _w4fe143ec60(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
@@ -85,10 +101,10 @@ def _w65dc8f7034(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4bed24ac5e(buf: Any, p: int, end: int) -> int:
+def _wc2e9797260(buf: Any, p: int, end: int) -> int:
     p += 22
     if buf[p]:
-        p = _w65dc8f7034(buf, p, end)
+        p = _w2b9e45e28c(buf, p, end)
     else:
         p += 1
     return p
@@ -98,8 +114,8 @@ def _w4bed24ac5e(buf: Any, p: int, end: int) -> int:
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.broker_heartbeat.v0.request.BrokerHeartbeatRequest": ("b5b6838fedd69eb5", _wdeab521c4c),
     "kio.schema.broker_heartbeat.v0.response.BrokerHeartbeatResponse": ("1d113786dc644898", _wf473b4ef7b),
-    "kio.schema.broker_heartbeat.v1.request.BrokerHeartbeatRequest": ("613a99d09e354bc8", _w27247af073),
+    "kio.schema.broker_heartbeat.v1.request.BrokerHeartbeatRequest": ("613a99d09e354bc8", _w83ce28be9e),
     "kio.schema.broker_heartbeat.v1.response.BrokerHeartbeatResponse": ("1d113786dc644898", _wf473b4ef7b),
-    "kio.schema.broker_heartbeat.v2.request.BrokerHeartbeatRequest": ("c00ac5fc405bda63", _w4bed24ac5e),
+    "kio.schema.broker_heartbeat.v2.request.BrokerHeartbeatRequest": ("c00ac5fc405bda63", _wc2e9797260),
     "kio.schema.broker_heartbeat.v2.response.BrokerHeartbeatResponse": ("1d113786dc644898", _wf473b4ef7b),
 }

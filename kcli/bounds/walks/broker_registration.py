@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w6ce66ca0cb(buf: Any, p: int, end: int) -> int:
+def _we87f3f1680(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -28,6 +28,8 @@ def _w6ce66ca0cb(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -57,6 +59,8 @@ def _w6ce66ca0cb(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -96,7 +100,7 @@ def _w1cde2c3f4e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wf0e9880dad(buf: Any, p: int, end: int) -> int:
+def _wc55dc898ea(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -112,6 +116,8 @@ def _wf0e9880dad(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -141,6 +147,8 @@ def _wf0e9880dad(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -172,7 +180,7 @@ def _wf0e9880dad(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wcee544c07d(buf: Any, p: int, end: int) -> int:
+def _w7a2910303c(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -188,6 +196,8 @@ def _wcee544c07d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -217,6 +227,8 @@ def _wcee544c07d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -247,6 +259,8 @@ def _wcee544c07d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -258,7 +272,7 @@ def _wcee544c07d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8b23967fb8(buf: Any, p: int, end: int) -> int:
+def _wfd5b5aa514(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -274,6 +288,8 @@ def _w8b23967fb8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -303,6 +319,8 @@ def _w8b23967fb8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -333,6 +351,8 @@ def _w8b23967fb8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -347,14 +367,14 @@ def _w8b23967fb8(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.broker_registration.v0.request.BrokerRegistrationRequest": ("b79c56a0dac68185", _w6ce66ca0cb),
+    "kio.schema.broker_registration.v0.request.BrokerRegistrationRequest": ("b79c56a0dac68185", _we87f3f1680),
     "kio.schema.broker_registration.v0.response.BrokerRegistrationResponse": ("6dde61993188981a", _w1cde2c3f4e),
-    "kio.schema.broker_registration.v1.request.BrokerRegistrationRequest": ("3dce2f742d3262d3", _wf0e9880dad),
+    "kio.schema.broker_registration.v1.request.BrokerRegistrationRequest": ("3dce2f742d3262d3", _wc55dc898ea),
     "kio.schema.broker_registration.v1.response.BrokerRegistrationResponse": ("6dde61993188981a", _w1cde2c3f4e),
-    "kio.schema.broker_registration.v2.request.BrokerRegistrationRequest": ("c4abb5d8e18e5312", _wcee544c07d),
+    "kio.schema.broker_registration.v2.request.BrokerRegistrationRequest": ("c4abb5d8e18e5312", _w7a2910303c),
     "kio.schema.broker_registration.v2.response.BrokerRegistrationResponse": ("6dde61993188981a", _w1cde2c3f4e),
-    "kio.schema.broker_registration.v3.request.BrokerRegistrationRequest": ("90cb9d1507e37810", _w8b23967fb8),
+    "kio.schema.broker_registration.v3.request.BrokerRegistrationRequest": ("90cb9d1507e37810", _wfd5b5aa514),
     "kio.schema.broker_registration.v3.response.BrokerRegistrationResponse": ("6dde61993188981a", _w1cde2c3f4e),
-    "kio.schema.broker_registration.v4.request.BrokerRegistrationRequest": ("90cb9d1507e37810", _w8b23967fb8),
+    "kio.schema.broker_registration.v4.request.BrokerRegistrationRequest": ("90cb9d1507e37810", _wfd5b5aa514),
     "kio.schema.broker_registration.v4.response.BrokerRegistrationResponse": ("6dde61993188981a", _w1cde2c3f4e),
 }

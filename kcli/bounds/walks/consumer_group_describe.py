@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wa3500e3230(buf: Any, p: int, end: int) -> int:
+def _w873c67ad76(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -38,7 +40,7 @@ def _wa3500e3230(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
+def _w93d869003b(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -46,6 +48,8 @@ def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -86,6 +90,8 @@ def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -132,6 +138,8 @@ def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -156,6 +164,8 @@ def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -174,6 +184,8 @@ def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -192,6 +204,8 @@ def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -210,6 +224,8 @@ def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -238,7 +254,7 @@ def _w9c43ce1e09(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
+def _w17af727a4b(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -246,6 +262,8 @@ def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -286,6 +304,8 @@ def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -332,6 +352,8 @@ def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -356,6 +378,8 @@ def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -374,6 +398,8 @@ def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -392,6 +418,8 @@ def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -410,6 +438,8 @@ def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -441,8 +471,8 @@ def _w7c0ef40357(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.consumer_group_describe.v0.request.ConsumerGroupDescribeRequest": ("c7fb28df6854fce8", _wa3500e3230),
-    "kio.schema.consumer_group_describe.v0.response.ConsumerGroupDescribeResponse": ("1a1faaa3bb2d3a87", _w9c43ce1e09),
-    "kio.schema.consumer_group_describe.v1.request.ConsumerGroupDescribeRequest": ("c7fb28df6854fce8", _wa3500e3230),
-    "kio.schema.consumer_group_describe.v1.response.ConsumerGroupDescribeResponse": ("f733ec28d0a328c2", _w7c0ef40357),
+    "kio.schema.consumer_group_describe.v0.request.ConsumerGroupDescribeRequest": ("c7fb28df6854fce8", _w873c67ad76),
+    "kio.schema.consumer_group_describe.v0.response.ConsumerGroupDescribeResponse": ("1a1faaa3bb2d3a87", _w93d869003b),
+    "kio.schema.consumer_group_describe.v1.request.ConsumerGroupDescribeRequest": ("c7fb28df6854fce8", _w873c67ad76),
+    "kio.schema.consumer_group_describe.v1.response.ConsumerGroupDescribeResponse": ("f733ec28d0a328c2", _w17af727a4b),
 }

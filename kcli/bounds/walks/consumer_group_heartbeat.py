@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wfdc22eabc4(buf: Any, p: int, end: int) -> int:
+def _w32444e5450(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -84,6 +84,8 @@ def _wfdc22eabc4(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -99,7 +101,7 @@ def _wfdc22eabc4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w576b4ffe5e(buf: Any, p: int, end: int) -> int:
+def _w7742fe3f2d(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -124,6 +126,8 @@ def _w576b4ffe5e(buf: Any, p: int, end: int) -> int:
         else:
             v, p = uvarint(buf, p)
         v -= 1
+        if v < 0:
+            raise null_array(p)
         if v > 0:
             if v > end - p:
                 raise too_many(v, p, end)
@@ -135,6 +139,8 @@ def _w576b4ffe5e(buf: Any, p: int, end: int) -> int:
                 else:
                     v, p = uvarint(buf, p)
                 v -= 1
+                if v < 0:
+                    raise null_array(p)
                 if v > 0:
                     if v > end - p:
                         raise too_many(v, p, end)
@@ -154,7 +160,7 @@ def _w576b4ffe5e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8834632b4b(buf: Any, p: int, end: int) -> int:
+def _wa79c4f7568(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -233,6 +239,8 @@ def _w8834632b4b(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -250,8 +258,8 @@ def _w8834632b4b(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.consumer_group_heartbeat.v0.request.ConsumerGroupHeartbeatRequest": ("3a34cf291a04c775", _wfdc22eabc4),
-    "kio.schema.consumer_group_heartbeat.v0.response.ConsumerGroupHeartbeatResponse": ("572ac43ca2ff50da", _w576b4ffe5e),
-    "kio.schema.consumer_group_heartbeat.v1.request.ConsumerGroupHeartbeatRequest": ("c39e082b5d1755df", _w8834632b4b),
-    "kio.schema.consumer_group_heartbeat.v1.response.ConsumerGroupHeartbeatResponse": ("572ac43ca2ff50da", _w576b4ffe5e),
+    "kio.schema.consumer_group_heartbeat.v0.request.ConsumerGroupHeartbeatRequest": ("3a34cf291a04c775", _w32444e5450),
+    "kio.schema.consumer_group_heartbeat.v0.response.ConsumerGroupHeartbeatResponse": ("572ac43ca2ff50da", _w7742fe3f2d),
+    "kio.schema.consumer_group_heartbeat.v1.request.ConsumerGroupHeartbeatRequest": ("c39e082b5d1755df", _wa79c4f7568),
+    "kio.schema.consumer_group_heartbeat.v1.response.ConsumerGroupHeartbeatResponse": ("572ac43ca2ff50da", _w7742fe3f2d),
 }

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, too_many
+from kcli.bounds.runtime import I16, I32, Walker, null_array, too_many
 
 __all__ = ["WALKS"]
 
 
-def _w4b2a8d712a(buf: Any, p: int, end: int) -> int:
+def _w09df39b4c5(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -25,6 +27,8 @@ def _w4b2a8d712a(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -38,8 +42,8 @@ def _w4b2a8d712a(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.consumer_protocol_assignment.v0.data.ConsumerProtocolAssignment": ("330c577fe2c01b91", _w4b2a8d712a),
-    "kio.schema.consumer_protocol_assignment.v1.data.ConsumerProtocolAssignment": ("330c577fe2c01b91", _w4b2a8d712a),
-    "kio.schema.consumer_protocol_assignment.v2.data.ConsumerProtocolAssignment": ("330c577fe2c01b91", _w4b2a8d712a),
-    "kio.schema.consumer_protocol_assignment.v3.data.ConsumerProtocolAssignment": ("330c577fe2c01b91", _w4b2a8d712a),
+    "kio.schema.consumer_protocol_assignment.v0.data.ConsumerProtocolAssignment": ("330c577fe2c01b91", _w09df39b4c5),
+    "kio.schema.consumer_protocol_assignment.v1.data.ConsumerProtocolAssignment": ("330c577fe2c01b91", _w09df39b4c5),
+    "kio.schema.consumer_protocol_assignment.v2.data.ConsumerProtocolAssignment": ("330c577fe2c01b91", _w09df39b4c5),
+    "kio.schema.consumer_protocol_assignment.v3.data.ConsumerProtocolAssignment": ("330c577fe2c01b91", _w09df39b4c5),
 }

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, too_many
+from kcli.bounds.runtime import I16, I32, Walker, null_array, too_many
 
 __all__ = ["WALKS"]
 
 
-def _wfd677bdc13(buf: Any, p: int, end: int) -> int:
+def _wccdd269844(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -30,9 +32,11 @@ def _wfd677bdc13(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbd04de465c(buf: Any, p: int, end: int) -> int:
+def _wc0f991f05d(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -47,6 +51,8 @@ def _wbd04de465c(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -57,6 +63,8 @@ def _wbd04de465c(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -64,9 +72,11 @@ def _wbd04de465c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd288614b4e(buf: Any, p: int, end: int) -> int:
+def _w7e9cf18d06(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -81,6 +91,8 @@ def _wd288614b4e(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -91,6 +103,8 @@ def _wd288614b4e(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -99,9 +113,11 @@ def _wd288614b4e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w098373ee7b(buf: Any, p: int, end: int) -> int:
+def _wbe7290037a(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -116,6 +132,8 @@ def _w098373ee7b(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -126,6 +144,8 @@ def _w098373ee7b(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -140,8 +160,8 @@ def _w098373ee7b(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.consumer_protocol_subscription.v0.data.ConsumerProtocolSubscription": ("3d2d0971ecd801de", _wfd677bdc13),
-    "kio.schema.consumer_protocol_subscription.v1.data.ConsumerProtocolSubscription": ("551bccc7190fa9a8", _wbd04de465c),
-    "kio.schema.consumer_protocol_subscription.v2.data.ConsumerProtocolSubscription": ("565854325103cd53", _wd288614b4e),
-    "kio.schema.consumer_protocol_subscription.v3.data.ConsumerProtocolSubscription": ("84c2cc863e22c9f0", _w098373ee7b),
+    "kio.schema.consumer_protocol_subscription.v0.data.ConsumerProtocolSubscription": ("3d2d0971ecd801de", _wccdd269844),
+    "kio.schema.consumer_protocol_subscription.v1.data.ConsumerProtocolSubscription": ("551bccc7190fa9a8", _wc0f991f05d),
+    "kio.schema.consumer_protocol_subscription.v2.data.ConsumerProtocolSubscription": ("565854325103cd53", _w7e9cf18d06),
+    "kio.schema.consumer_protocol_subscription.v3.data.ConsumerProtocolSubscription": ("84c2cc863e22c9f0", _wbe7290037a),
 }

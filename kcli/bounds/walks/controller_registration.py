@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w0efa386a97(buf: Any, p: int, end: int) -> int:
+def _wdac337a7b1(buf: Any, p: int, end: int) -> int:
     p += 21
     v = buf[p]
     if v < 128:
@@ -20,6 +20,8 @@ def _w0efa386a97(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -49,6 +51,8 @@ def _w0efa386a97(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -90,6 +94,6 @@ def _we5b6322fe5(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.controller_registration.v0.request.ControllerRegistrationRequest": ("e1c4e0dce9901b37", _w0efa386a97),
+    "kio.schema.controller_registration.v0.request.ControllerRegistrationRequest": ("e1c4e0dce9901b37", _wdac337a7b1),
     "kio.schema.controller_registration.v0.response.ControllerRegistrationResponse": ("940781298a705a9e", _we5b6322fe5),
 }

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wedb440e7c4(buf: Any, p: int, end: int) -> int:
+def _w2d9de9ddf6(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,10 +39,12 @@ def _wedb440e7c4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8508ac938f(buf: Any, p: int, end: int) -> int:
+def _w42736945d3(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -53,13 +57,15 @@ def _w8508ac938f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we1adae6b1a(buf: Any, p: int, end: int) -> int:
+def _w963d24755f(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -99,7 +105,7 @@ def _we1adae6b1a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wa15e7cd0b5(buf: Any, p: int, end: int) -> int:
+def _w627bd49837(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -107,6 +113,8 @@ def _wa15e7cd0b5(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -132,10 +140,10 @@ def _wa15e7cd0b5(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.create_acls.v1.request.CreateAclsRequest": ("c36df7bbc931e94f", _wedb440e7c4),
-    "kio.schema.create_acls.v1.response.CreateAclsResponse": ("e1fff8ce5eae2e12", _w8508ac938f),
-    "kio.schema.create_acls.v2.request.CreateAclsRequest": ("8ada8936d900ab22", _we1adae6b1a),
-    "kio.schema.create_acls.v2.response.CreateAclsResponse": ("1e9a170f74ad79f6", _wa15e7cd0b5),
-    "kio.schema.create_acls.v3.request.CreateAclsRequest": ("8ada8936d900ab22", _we1adae6b1a),
-    "kio.schema.create_acls.v3.response.CreateAclsResponse": ("1e9a170f74ad79f6", _wa15e7cd0b5),
+    "kio.schema.create_acls.v1.request.CreateAclsRequest": ("c36df7bbc931e94f", _w2d9de9ddf6),
+    "kio.schema.create_acls.v1.response.CreateAclsResponse": ("e1fff8ce5eae2e12", _w42736945d3),
+    "kio.schema.create_acls.v2.request.CreateAclsRequest": ("8ada8936d900ab22", _w963d24755f),
+    "kio.schema.create_acls.v2.response.CreateAclsResponse": ("1e9a170f74ad79f6", _w627bd49837),
+    "kio.schema.create_acls.v3.request.CreateAclsRequest": ("8ada8936d900ab22", _w963d24755f),
+    "kio.schema.create_acls.v3.response.CreateAclsResponse": ("1e9a170f74ad79f6", _w627bd49837),
 }

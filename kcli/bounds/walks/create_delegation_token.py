@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w0981a79fec(buf: Any, p: int, end: int) -> int:
+def _w2c47de7f70(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -54,13 +56,15 @@ def _w1819af9940(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _weacba6dcc3(buf: Any, p: int, end: int) -> int:
+def _w728c8964cf(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -130,7 +134,7 @@ def _wa68f2f6e77(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb916fa4203(buf: Any, p: int, end: int) -> int:
+def _w529bab7d69(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -151,6 +155,8 @@ def _wb916fa4203(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -236,10 +242,10 @@ def _w6b86c48a9e(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.create_delegation_token.v1.request.CreateDelegationTokenRequest": ("5d27c353f8e272e1", _w0981a79fec),
+    "kio.schema.create_delegation_token.v1.request.CreateDelegationTokenRequest": ("5d27c353f8e272e1", _w2c47de7f70),
     "kio.schema.create_delegation_token.v1.response.CreateDelegationTokenResponse": ("76a2a5735caea13e", _w1819af9940),
-    "kio.schema.create_delegation_token.v2.request.CreateDelegationTokenRequest": ("e0140336488fd74c", _weacba6dcc3),
+    "kio.schema.create_delegation_token.v2.request.CreateDelegationTokenRequest": ("e0140336488fd74c", _w728c8964cf),
     "kio.schema.create_delegation_token.v2.response.CreateDelegationTokenResponse": ("d02ce6238e416900", _wa68f2f6e77),
-    "kio.schema.create_delegation_token.v3.request.CreateDelegationTokenRequest": ("c693a7fb66423e24", _wb916fa4203),
+    "kio.schema.create_delegation_token.v3.request.CreateDelegationTokenRequest": ("c693a7fb66423e24", _w529bab7d69),
     "kio.schema.create_delegation_token.v3.response.CreateDelegationTokenResponse": ("5344e91e73674427", _w6b86c48a9e),
 }

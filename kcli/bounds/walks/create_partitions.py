@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wbf42c1d517(buf: Any, p: int, end: int) -> int:
+def _w35c5cba97e(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -32,6 +34,8 @@ def _wbf42c1d517(buf: Any, p: int, end: int) -> int:
                 for _ in range(v):
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -40,10 +44,12 @@ def _wbf42c1d517(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb9c6fa451f(buf: Any, p: int, end: int) -> int:
+def _wcffec74042(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -60,13 +66,15 @@ def _wb9c6fa451f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w79f11b6d87(buf: Any, p: int, end: int) -> int:
+def _wbe56321251(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -95,6 +103,8 @@ def _w79f11b6d87(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -115,7 +125,7 @@ def _w79f11b6d87(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
+def _w42792354d2(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -123,6 +133,8 @@ def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -155,12 +167,12 @@ def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.create_partitions.v0.request.CreatePartitionsRequest": ("403329dc8f3c50a6", _wbf42c1d517),
-    "kio.schema.create_partitions.v0.response.CreatePartitionsResponse": ("a49fee3bc37c0709", _wb9c6fa451f),
-    "kio.schema.create_partitions.v1.request.CreatePartitionsRequest": ("403329dc8f3c50a6", _wbf42c1d517),
-    "kio.schema.create_partitions.v1.response.CreatePartitionsResponse": ("a49fee3bc37c0709", _wb9c6fa451f),
-    "kio.schema.create_partitions.v2.request.CreatePartitionsRequest": ("277768871236af84", _w79f11b6d87),
-    "kio.schema.create_partitions.v2.response.CreatePartitionsResponse": ("9341c54769cb1b88", _wcee7ed9506),
-    "kio.schema.create_partitions.v3.request.CreatePartitionsRequest": ("277768871236af84", _w79f11b6d87),
-    "kio.schema.create_partitions.v3.response.CreatePartitionsResponse": ("9341c54769cb1b88", _wcee7ed9506),
+    "kio.schema.create_partitions.v0.request.CreatePartitionsRequest": ("403329dc8f3c50a6", _w35c5cba97e),
+    "kio.schema.create_partitions.v0.response.CreatePartitionsResponse": ("a49fee3bc37c0709", _wcffec74042),
+    "kio.schema.create_partitions.v1.request.CreatePartitionsRequest": ("403329dc8f3c50a6", _w35c5cba97e),
+    "kio.schema.create_partitions.v1.response.CreatePartitionsResponse": ("a49fee3bc37c0709", _wcffec74042),
+    "kio.schema.create_partitions.v2.request.CreatePartitionsRequest": ("277768871236af84", _wbe56321251),
+    "kio.schema.create_partitions.v2.response.CreatePartitionsResponse": ("9341c54769cb1b88", _w42792354d2),
+    "kio.schema.create_partitions.v3.request.CreatePartitionsRequest": ("277768871236af84", _wbe56321251),
+    "kio.schema.create_partitions.v3.response.CreatePartitionsResponse": ("9341c54769cb1b88", _w42792354d2),
 }

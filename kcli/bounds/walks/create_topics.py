@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wc4e5a39e07(buf: Any, p: int, end: int) -> int:
+def _we5873c0e0b(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -26,6 +28,8 @@ def _wc4e5a39e07(buf: Any, p: int, end: int) -> int:
             p += 6
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -33,12 +37,16 @@ def _wc4e5a39e07(buf: Any, p: int, end: int) -> int:
                     p += 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -55,10 +63,12 @@ def _wc4e5a39e07(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb9c6fa451f(buf: Any, p: int, end: int) -> int:
+def _wcffec74042(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -75,13 +85,15 @@ def _wb9c6fa451f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3d5976c27f(buf: Any, p: int, end: int) -> int:
+def _w8bc6d016f6(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -100,6 +112,8 @@ def _w3d5976c27f(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -111,6 +125,8 @@ def _w3d5976c27f(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -125,6 +141,8 @@ def _w3d5976c27f(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -179,7 +197,7 @@ def _wd7e5a6f678(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd388fa8c7c(buf: Any, p: int, end: int) -> int:
+def _w73549344ab(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -187,6 +205,8 @@ def _wd388fa8c7c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -247,7 +267,7 @@ def _wd388fa8c7c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3237c0a7ed(buf: Any, p: int, end: int) -> int:
+def _w44e1de52f6(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -255,6 +275,8 @@ def _w3237c0a7ed(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -317,16 +339,16 @@ def _w3237c0a7ed(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.create_topics.v2.request.CreateTopicsRequest": ("8e1746101439add2", _wc4e5a39e07),
-    "kio.schema.create_topics.v2.response.CreateTopicsResponse": ("f824f0d657a3c98d", _wb9c6fa451f),
-    "kio.schema.create_topics.v3.request.CreateTopicsRequest": ("8e1746101439add2", _wc4e5a39e07),
-    "kio.schema.create_topics.v3.response.CreateTopicsResponse": ("f824f0d657a3c98d", _wb9c6fa451f),
-    "kio.schema.create_topics.v4.request.CreateTopicsRequest": ("8e1746101439add2", _wc4e5a39e07),
-    "kio.schema.create_topics.v4.response.CreateTopicsResponse": ("f824f0d657a3c98d", _wb9c6fa451f),
-    "kio.schema.create_topics.v5.request.CreateTopicsRequest": ("0f91bc713a1dcf9f", _w3d5976c27f),
-    "kio.schema.create_topics.v5.response.CreateTopicsResponse": ("92cea26cc6b61ad3", _wd388fa8c7c),
-    "kio.schema.create_topics.v6.request.CreateTopicsRequest": ("0f91bc713a1dcf9f", _w3d5976c27f),
-    "kio.schema.create_topics.v6.response.CreateTopicsResponse": ("92cea26cc6b61ad3", _wd388fa8c7c),
-    "kio.schema.create_topics.v7.request.CreateTopicsRequest": ("0f91bc713a1dcf9f", _w3d5976c27f),
-    "kio.schema.create_topics.v7.response.CreateTopicsResponse": ("871182f41d43558a", _w3237c0a7ed),
+    "kio.schema.create_topics.v2.request.CreateTopicsRequest": ("8e1746101439add2", _we5873c0e0b),
+    "kio.schema.create_topics.v2.response.CreateTopicsResponse": ("f824f0d657a3c98d", _wcffec74042),
+    "kio.schema.create_topics.v3.request.CreateTopicsRequest": ("8e1746101439add2", _we5873c0e0b),
+    "kio.schema.create_topics.v3.response.CreateTopicsResponse": ("f824f0d657a3c98d", _wcffec74042),
+    "kio.schema.create_topics.v4.request.CreateTopicsRequest": ("8e1746101439add2", _we5873c0e0b),
+    "kio.schema.create_topics.v4.response.CreateTopicsResponse": ("f824f0d657a3c98d", _wcffec74042),
+    "kio.schema.create_topics.v5.request.CreateTopicsRequest": ("0f91bc713a1dcf9f", _w8bc6d016f6),
+    "kio.schema.create_topics.v5.response.CreateTopicsResponse": ("92cea26cc6b61ad3", _w73549344ab),
+    "kio.schema.create_topics.v6.request.CreateTopicsRequest": ("0f91bc713a1dcf9f", _w8bc6d016f6),
+    "kio.schema.create_topics.v6.response.CreateTopicsResponse": ("92cea26cc6b61ad3", _w73549344ab),
+    "kio.schema.create_topics.v7.request.CreateTopicsRequest": ("0f91bc713a1dcf9f", _w8bc6d016f6),
+    "kio.schema.create_topics.v7.response.CreateTopicsResponse": ("871182f41d43558a", _w44e1de52f6),
 }

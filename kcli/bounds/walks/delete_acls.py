@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wedb440e7c4(buf: Any, p: int, end: int) -> int:
+def _w2d9de9ddf6(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,10 +39,12 @@ def _wedb440e7c4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb0623a503b(buf: Any, p: int, end: int) -> int:
+def _wb58ee32818(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -52,6 +56,8 @@ def _wb0623a503b(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -79,13 +85,15 @@ def _wb0623a503b(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we1adae6b1a(buf: Any, p: int, end: int) -> int:
+def _w963d24755f(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -125,7 +133,7 @@ def _we1adae6b1a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w861b94e0df(buf: Any, p: int, end: int) -> int:
+def _w2fa902da01(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -133,6 +141,8 @@ def _w861b94e0df(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -151,6 +161,8 @@ def _w861b94e0df(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -204,10 +216,10 @@ def _w861b94e0df(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.delete_acls.v1.request.DeleteAclsRequest": ("015987be5e5fd3cc", _wedb440e7c4),
-    "kio.schema.delete_acls.v1.response.DeleteAclsResponse": ("a9f49045e6243ea8", _wb0623a503b),
-    "kio.schema.delete_acls.v2.request.DeleteAclsRequest": ("7f211f7def5be71e", _we1adae6b1a),
-    "kio.schema.delete_acls.v2.response.DeleteAclsResponse": ("fca5a47fbfa81281", _w861b94e0df),
-    "kio.schema.delete_acls.v3.request.DeleteAclsRequest": ("7f211f7def5be71e", _we1adae6b1a),
-    "kio.schema.delete_acls.v3.response.DeleteAclsResponse": ("fca5a47fbfa81281", _w861b94e0df),
+    "kio.schema.delete_acls.v1.request.DeleteAclsRequest": ("015987be5e5fd3cc", _w2d9de9ddf6),
+    "kio.schema.delete_acls.v1.response.DeleteAclsResponse": ("a9f49045e6243ea8", _wb58ee32818),
+    "kio.schema.delete_acls.v2.request.DeleteAclsRequest": ("7f211f7def5be71e", _w963d24755f),
+    "kio.schema.delete_acls.v2.response.DeleteAclsResponse": ("fca5a47fbfa81281", _w2fa902da01),
+    "kio.schema.delete_acls.v3.request.DeleteAclsRequest": ("7f211f7def5be71e", _w963d24755f),
+    "kio.schema.delete_acls.v3.response.DeleteAclsResponse": ("fca5a47fbfa81281", _w2fa902da01),
 }

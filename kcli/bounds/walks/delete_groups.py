@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wad2dafe6bb(buf: Any, p: int, end: int) -> int:
+def _w35195ad21f(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -26,10 +28,12 @@ def _wad2dafe6bb(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4bb8802411(buf: Any, p: int, end: int) -> int:
+def _w5cb8e04677(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -42,13 +46,15 @@ def _w4bb8802411(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w42b08815e3(buf: Any, p: int, end: int) -> int:
+def _wd232966743(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -67,7 +73,7 @@ def _w42b08815e3(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc81aa00007(buf: Any, p: int, end: int) -> int:
+def _w0e4a73b7d3(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -75,6 +81,8 @@ def _wc81aa00007(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -100,10 +108,10 @@ def _wc81aa00007(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.delete_groups.v0.request.DeleteGroupsRequest": ("9289d079fd5546f6", _wad2dafe6bb),
-    "kio.schema.delete_groups.v0.response.DeleteGroupsResponse": ("c50ac6c294b13b55", _w4bb8802411),
-    "kio.schema.delete_groups.v1.request.DeleteGroupsRequest": ("9289d079fd5546f6", _wad2dafe6bb),
-    "kio.schema.delete_groups.v1.response.DeleteGroupsResponse": ("c50ac6c294b13b55", _w4bb8802411),
-    "kio.schema.delete_groups.v2.request.DeleteGroupsRequest": ("8827f77c9aa162d6", _w42b08815e3),
-    "kio.schema.delete_groups.v2.response.DeleteGroupsResponse": ("de76d45dbeb70fa1", _wc81aa00007),
+    "kio.schema.delete_groups.v0.request.DeleteGroupsRequest": ("9289d079fd5546f6", _w35195ad21f),
+    "kio.schema.delete_groups.v0.response.DeleteGroupsResponse": ("c50ac6c294b13b55", _w5cb8e04677),
+    "kio.schema.delete_groups.v1.request.DeleteGroupsRequest": ("9289d079fd5546f6", _w35195ad21f),
+    "kio.schema.delete_groups.v1.response.DeleteGroupsResponse": ("c50ac6c294b13b55", _w5cb8e04677),
+    "kio.schema.delete_groups.v2.request.DeleteGroupsRequest": ("8827f77c9aa162d6", _wd232966743),
+    "kio.schema.delete_groups.v2.response.DeleteGroupsResponse": ("de76d45dbeb70fa1", _w0e4a73b7d3),
 }

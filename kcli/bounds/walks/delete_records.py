@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w68f98123b2(buf: Any, p: int, end: int) -> int:
+def _wd6a8eb597f(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -25,6 +27,8 @@ def _w68f98123b2(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -34,10 +38,12 @@ def _w68f98123b2(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8bb0f3e39a(buf: Any, p: int, end: int) -> int:
+def _wc3e0fd8b36(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -48,6 +54,8 @@ def _w8bb0f3e39a(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -56,13 +64,15 @@ def _w8bb0f3e39a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc36908c3d8(buf: Any, p: int, end: int) -> int:
+def _w4cb8092708(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -80,6 +90,8 @@ def _wc36908c3d8(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -101,7 +113,7 @@ def _wc36908c3d8(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1c350c1fcb(buf: Any, p: int, end: int) -> int:
+def _wcbc1eeed9a(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -109,6 +121,8 @@ def _w1c350c1fcb(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -126,6 +140,8 @@ def _w1c350c1fcb(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -148,10 +164,10 @@ def _w1c350c1fcb(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.delete_records.v0.request.DeleteRecordsRequest": ("effd34866231d9ae", _w68f98123b2),
-    "kio.schema.delete_records.v0.response.DeleteRecordsResponse": ("bb4f4f681f0fde0c", _w8bb0f3e39a),
-    "kio.schema.delete_records.v1.request.DeleteRecordsRequest": ("effd34866231d9ae", _w68f98123b2),
-    "kio.schema.delete_records.v1.response.DeleteRecordsResponse": ("bb4f4f681f0fde0c", _w8bb0f3e39a),
-    "kio.schema.delete_records.v2.request.DeleteRecordsRequest": ("5406560e5e9c4634", _wc36908c3d8),
-    "kio.schema.delete_records.v2.response.DeleteRecordsResponse": ("b4483ec04099bcc7", _w1c350c1fcb),
+    "kio.schema.delete_records.v0.request.DeleteRecordsRequest": ("effd34866231d9ae", _wd6a8eb597f),
+    "kio.schema.delete_records.v0.response.DeleteRecordsResponse": ("bb4f4f681f0fde0c", _wc3e0fd8b36),
+    "kio.schema.delete_records.v1.request.DeleteRecordsRequest": ("effd34866231d9ae", _wd6a8eb597f),
+    "kio.schema.delete_records.v1.response.DeleteRecordsResponse": ("bb4f4f681f0fde0c", _wc3e0fd8b36),
+    "kio.schema.delete_records.v2.request.DeleteRecordsRequest": ("5406560e5e9c4634", _w4cb8092708),
+    "kio.schema.delete_records.v2.response.DeleteRecordsResponse": ("b4483ec04099bcc7", _wcbc1eeed9a),
 }

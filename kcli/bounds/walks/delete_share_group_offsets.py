@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w4ad5dae01c(buf: Any, p: int, end: int) -> int:
+def _w5e9a8ca0f9(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -26,6 +26,8 @@ def _w4ad5dae01c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -48,7 +50,7 @@ def _w4ad5dae01c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w653e705e64(buf: Any, p: int, end: int) -> int:
+def _wd8f32650a4(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -63,6 +65,8 @@ def _w653e705e64(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -95,6 +99,6 @@ def _w653e705e64(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.delete_share_group_offsets.v0.request.DeleteShareGroupOffsetsRequest": ("80e5a9f70aa3f4c3", _w4ad5dae01c),
-    "kio.schema.delete_share_group_offsets.v0.response.DeleteShareGroupOffsetsResponse": ("e8899c2eb6bc956a", _w653e705e64),
+    "kio.schema.delete_share_group_offsets.v0.request.DeleteShareGroupOffsetsRequest": ("80e5a9f70aa3f4c3", _w5e9a8ca0f9),
+    "kio.schema.delete_share_group_offsets.v0.response.DeleteShareGroupOffsetsResponse": ("e8899c2eb6bc956a", _wd8f32650a4),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w9b3cff080e(buf: Any, p: int, end: int) -> int:
+def _w41c9fd5970(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -26,6 +26,8 @@ def _w9b3cff080e(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,6 +39,8 @@ def _w9b3cff080e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -57,13 +61,15 @@ def _w9b3cff080e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3a858b880e(buf: Any, p: int, end: int) -> int:
+def _w50c0653bd6(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -75,6 +81,8 @@ def _w3a858b880e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -104,6 +112,6 @@ def _w3a858b880e(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.delete_share_group_state.v0.request.DeleteShareGroupStateRequest": ("83809581b1193ab3", _w9b3cff080e),
-    "kio.schema.delete_share_group_state.v0.response.DeleteShareGroupStateResponse": ("e7ae0d25ea6dbbfe", _w3a858b880e),
+    "kio.schema.delete_share_group_state.v0.request.DeleteShareGroupStateRequest": ("83809581b1193ab3", _w41c9fd5970),
+    "kio.schema.delete_share_group_state.v0.response.DeleteShareGroupStateResponse": ("e7ae0d25ea6dbbfe", _w50c0653bd6),
 }

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w62bab00d40(buf: Any, p: int, end: int) -> int:
+def _w4053f11026(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -27,10 +29,12 @@ def _w62bab00d40(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4bb8802411(buf: Any, p: int, end: int) -> int:
+def _w5cb8e04677(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -43,13 +47,15 @@ def _w4bb8802411(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we633019bb6(buf: Any, p: int, end: int) -> int:
+def _w813511da8c(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -69,7 +75,7 @@ def _we633019bb6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc81aa00007(buf: Any, p: int, end: int) -> int:
+def _w0e4a73b7d3(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -77,6 +83,8 @@ def _wc81aa00007(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -100,7 +108,7 @@ def _wc81aa00007(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
+def _w42792354d2(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -108,6 +116,8 @@ def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -138,13 +148,15 @@ def _wcee7ed9506(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w69578b037e(buf: Any, p: int, end: int) -> int:
+def _wad35cddfe9(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -169,7 +181,7 @@ def _w69578b037e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb9b80d15e6(buf: Any, p: int, end: int) -> int:
+def _w44719a6dfe(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -177,6 +189,8 @@ def _wb9b80d15e6(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -209,16 +223,16 @@ def _wb9b80d15e6(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.delete_topics.v1.request.DeleteTopicsRequest": ("718c5fd15077c8ac", _w62bab00d40),
-    "kio.schema.delete_topics.v1.response.DeleteTopicsResponse": ("51738af2757a7064", _w4bb8802411),
-    "kio.schema.delete_topics.v2.request.DeleteTopicsRequest": ("718c5fd15077c8ac", _w62bab00d40),
-    "kio.schema.delete_topics.v2.response.DeleteTopicsResponse": ("51738af2757a7064", _w4bb8802411),
-    "kio.schema.delete_topics.v3.request.DeleteTopicsRequest": ("718c5fd15077c8ac", _w62bab00d40),
-    "kio.schema.delete_topics.v3.response.DeleteTopicsResponse": ("51738af2757a7064", _w4bb8802411),
-    "kio.schema.delete_topics.v4.request.DeleteTopicsRequest": ("a59e5f30dde611f7", _we633019bb6),
-    "kio.schema.delete_topics.v4.response.DeleteTopicsResponse": ("15025537f783cc1b", _wc81aa00007),
-    "kio.schema.delete_topics.v5.request.DeleteTopicsRequest": ("a59e5f30dde611f7", _we633019bb6),
-    "kio.schema.delete_topics.v5.response.DeleteTopicsResponse": ("305a3fc98eca1f6d", _wcee7ed9506),
-    "kio.schema.delete_topics.v6.request.DeleteTopicsRequest": ("4bc1691eeedef5e6", _w69578b037e),
-    "kio.schema.delete_topics.v6.response.DeleteTopicsResponse": ("f20ebb1bd1d683a7", _wb9b80d15e6),
+    "kio.schema.delete_topics.v1.request.DeleteTopicsRequest": ("718c5fd15077c8ac", _w4053f11026),
+    "kio.schema.delete_topics.v1.response.DeleteTopicsResponse": ("51738af2757a7064", _w5cb8e04677),
+    "kio.schema.delete_topics.v2.request.DeleteTopicsRequest": ("718c5fd15077c8ac", _w4053f11026),
+    "kio.schema.delete_topics.v2.response.DeleteTopicsResponse": ("51738af2757a7064", _w5cb8e04677),
+    "kio.schema.delete_topics.v3.request.DeleteTopicsRequest": ("718c5fd15077c8ac", _w4053f11026),
+    "kio.schema.delete_topics.v3.response.DeleteTopicsResponse": ("51738af2757a7064", _w5cb8e04677),
+    "kio.schema.delete_topics.v4.request.DeleteTopicsRequest": ("a59e5f30dde611f7", _w813511da8c),
+    "kio.schema.delete_topics.v4.response.DeleteTopicsResponse": ("15025537f783cc1b", _w0e4a73b7d3),
+    "kio.schema.delete_topics.v5.request.DeleteTopicsRequest": ("a59e5f30dde611f7", _w813511da8c),
+    "kio.schema.delete_topics.v5.response.DeleteTopicsResponse": ("305a3fc98eca1f6d", _w42792354d2),
+    "kio.schema.delete_topics.v6.request.DeleteTopicsRequest": ("4bc1691eeedef5e6", _wad35cddfe9),
+    "kio.schema.delete_topics.v6.response.DeleteTopicsResponse": ("f20ebb1bd1d683a7", _w44719a6dfe),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -31,7 +31,7 @@ def _w394bbc25f5(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8fdbadbb01(buf: Any, p: int, end: int) -> int:
+def _w2f4e77a7d5(buf: Any, p: int, end: int) -> int:
     p += 6
     v = I16(buf, p)[0]
     p += 2
@@ -39,6 +39,8 @@ def _w8fdbadbb01(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -51,6 +53,8 @@ def _w8fdbadbb01(buf: Any, p: int, end: int) -> int:
             p += 1
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -99,7 +103,7 @@ def _w0b8629b00c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w2fa9f259d2(buf: Any, p: int, end: int) -> int:
+def _we68c7ba1db(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -114,6 +118,8 @@ def _w2fa9f259d2(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -133,6 +139,8 @@ def _w2fa9f259d2(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -170,9 +178,9 @@ def _w2fa9f259d2(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.describe_acls.v1.request.DescribeAclsRequest": ("f49b3a4b0ce43dc8", _w394bbc25f5),
-    "kio.schema.describe_acls.v1.response.DescribeAclsResponse": ("de443c2704e08646", _w8fdbadbb01),
+    "kio.schema.describe_acls.v1.response.DescribeAclsResponse": ("de443c2704e08646", _w2f4e77a7d5),
     "kio.schema.describe_acls.v2.request.DescribeAclsRequest": ("543fa56ee7b077ad", _w0b8629b00c),
-    "kio.schema.describe_acls.v2.response.DescribeAclsResponse": ("2de44e305ccc071e", _w2fa9f259d2),
+    "kio.schema.describe_acls.v2.response.DescribeAclsResponse": ("2de44e305ccc071e", _we68c7ba1db),
     "kio.schema.describe_acls.v3.request.DescribeAclsRequest": ("543fa56ee7b077ad", _w0b8629b00c),
-    "kio.schema.describe_acls.v3.response.DescribeAclsResponse": ("2de44e305ccc071e", _w2fa9f259d2),
+    "kio.schema.describe_acls.v3.response.DescribeAclsResponse": ("2de44e305ccc071e", _we68c7ba1db),
 }

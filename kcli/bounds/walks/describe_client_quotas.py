@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wbc28a9dd05(buf: Any, p: int, end: int) -> int:
+def _w1bc0a65da0(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -32,7 +34,7 @@ def _wbc28a9dd05(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5bbd1cfb8d(buf: Any, p: int, end: int) -> int:
+def _wfbb4252006(buf: Any, p: int, end: int) -> int:
     p += 6
     v = I16(buf, p)[0]
     p += 2
@@ -46,6 +48,8 @@ def _w5bbd1cfb8d(buf: Any, p: int, end: int) -> int:
         for _ in range(v):
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -60,6 +64,8 @@ def _w5bbd1cfb8d(buf: Any, p: int, end: int) -> int:
                         p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -72,13 +78,15 @@ def _w5bbd1cfb8d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w392fd50ffd(buf: Any, p: int, end: int) -> int:
+def _w62217434bd(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -110,7 +118,7 @@ def _w392fd50ffd(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w7c7bf9fa5e(buf: Any, p: int, end: int) -> int:
+def _wd576d71583(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -135,6 +143,8 @@ def _w7c7bf9fa5e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -163,6 +173,8 @@ def _w7c7bf9fa5e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -192,8 +204,8 @@ def _w7c7bf9fa5e(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_client_quotas.v0.request.DescribeClientQuotasRequest": ("394356e560d655c8", _wbc28a9dd05),
-    "kio.schema.describe_client_quotas.v0.response.DescribeClientQuotasResponse": ("f0bb5af7735d426a", _w5bbd1cfb8d),
-    "kio.schema.describe_client_quotas.v1.request.DescribeClientQuotasRequest": ("c2cf6a59c777fee4", _w392fd50ffd),
-    "kio.schema.describe_client_quotas.v1.response.DescribeClientQuotasResponse": ("228f7a7251a2f6f4", _w7c7bf9fa5e),
+    "kio.schema.describe_client_quotas.v0.request.DescribeClientQuotasRequest": ("394356e560d655c8", _w1bc0a65da0),
+    "kio.schema.describe_client_quotas.v0.response.DescribeClientQuotasResponse": ("f0bb5af7735d426a", _wfbb4252006),
+    "kio.schema.describe_client_quotas.v1.request.DescribeClientQuotasRequest": ("c2cf6a59c777fee4", _w62217434bd),
+    "kio.schema.describe_client_quotas.v1.response.DescribeClientQuotasResponse": ("228f7a7251a2f6f4", _wd576d71583),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -21,7 +21,7 @@ def _wc2718e21b8(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4c68da02af(buf: Any, p: int, end: int) -> int:
+def _w501438c78e(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -44,6 +44,8 @@ def _w4c68da02af(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -85,7 +87,7 @@ def _wf89b70e9db(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wfaf5a93984(buf: Any, p: int, end: int) -> int:
+def _wd17ff0802d(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -109,6 +111,8 @@ def _wfaf5a93984(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -150,7 +154,7 @@ def _wce1bb213b1(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w92d35a72a1(buf: Any, p: int, end: int) -> int:
+def _w6746b598a2(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -174,6 +178,8 @@ def _w92d35a72a1(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -210,9 +216,9 @@ def _w92d35a72a1(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.describe_cluster.v0.request.DescribeClusterRequest": ("c98e225b8e8eb386", _wc2718e21b8),
-    "kio.schema.describe_cluster.v0.response.DescribeClusterResponse": ("2f7a574b797a2831", _w4c68da02af),
+    "kio.schema.describe_cluster.v0.response.DescribeClusterResponse": ("2f7a574b797a2831", _w501438c78e),
     "kio.schema.describe_cluster.v1.request.DescribeClusterRequest": ("41fc1b96f9f79fc5", _wf89b70e9db),
-    "kio.schema.describe_cluster.v1.response.DescribeClusterResponse": ("f054eb5be2aca84f", _wfaf5a93984),
+    "kio.schema.describe_cluster.v1.response.DescribeClusterResponse": ("f054eb5be2aca84f", _wd17ff0802d),
     "kio.schema.describe_cluster.v2.request.DescribeClusterRequest": ("212df0fa62f543e2", _wce1bb213b1),
-    "kio.schema.describe_cluster.v2.response.DescribeClusterResponse": ("b637a731c037c679", _w92d35a72a1),
+    "kio.schema.describe_cluster.v2.response.DescribeClusterResponse": ("b637a731c037c679", _w6746b598a2),
 }

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wa35ea69653(buf: Any, p: int, end: int) -> int:
+def _w01175fa033(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -38,10 +40,12 @@ def _wa35ea69653(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd03858d8e0(buf: Any, p: int, end: int) -> int:
+def _w6f77482c20(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -58,6 +62,8 @@ def _wd03858d8e0(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -73,6 +79,8 @@ def _wd03858d8e0(buf: Any, p: int, end: int) -> int:
                     p += 3
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -89,9 +97,11 @@ def _wd03858d8e0(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w09ac52a01c(buf: Any, p: int, end: int) -> int:
+def _w606d097e98(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -115,10 +125,12 @@ def _w09ac52a01c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1a5b44de07(buf: Any, p: int, end: int) -> int:
+def _wc3f7d6501b(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -135,6 +147,8 @@ def _w1a5b44de07(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -150,6 +164,8 @@ def _w1a5b44de07(buf: Any, p: int, end: int) -> int:
                     p += 3
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -171,13 +187,15 @@ def _w1a5b44de07(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wfe06c45abe(buf: Any, p: int, end: int) -> int:
+def _wc8075935b5(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -219,7 +237,7 @@ def _wfe06c45abe(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w18cd9e54d8(buf: Any, p: int, end: int) -> int:
+def _weccc4dd9d8(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -227,6 +245,8 @@ def _w18cd9e54d8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -253,6 +273,8 @@ def _w18cd9e54d8(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -278,6 +300,8 @@ def _w18cd9e54d8(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -326,12 +350,12 @@ def _w18cd9e54d8(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_configs.v1.request.DescribeConfigsRequest": ("d9b82068f7afa734", _wa35ea69653),
-    "kio.schema.describe_configs.v1.response.DescribeConfigsResponse": ("1d3634f2019be851", _wd03858d8e0),
-    "kio.schema.describe_configs.v2.request.DescribeConfigsRequest": ("d9b82068f7afa734", _wa35ea69653),
-    "kio.schema.describe_configs.v2.response.DescribeConfigsResponse": ("1d3634f2019be851", _wd03858d8e0),
-    "kio.schema.describe_configs.v3.request.DescribeConfigsRequest": ("69f4aab9860641c6", _w09ac52a01c),
-    "kio.schema.describe_configs.v3.response.DescribeConfigsResponse": ("d39cc5fe470f1bf6", _w1a5b44de07),
-    "kio.schema.describe_configs.v4.request.DescribeConfigsRequest": ("6b4157c097de050f", _wfe06c45abe),
-    "kio.schema.describe_configs.v4.response.DescribeConfigsResponse": ("ae881d655402590e", _w18cd9e54d8),
+    "kio.schema.describe_configs.v1.request.DescribeConfigsRequest": ("d9b82068f7afa734", _w01175fa033),
+    "kio.schema.describe_configs.v1.response.DescribeConfigsResponse": ("1d3634f2019be851", _w6f77482c20),
+    "kio.schema.describe_configs.v2.request.DescribeConfigsRequest": ("d9b82068f7afa734", _w01175fa033),
+    "kio.schema.describe_configs.v2.response.DescribeConfigsResponse": ("1d3634f2019be851", _w6f77482c20),
+    "kio.schema.describe_configs.v3.request.DescribeConfigsRequest": ("69f4aab9860641c6", _w606d097e98),
+    "kio.schema.describe_configs.v3.response.DescribeConfigsResponse": ("d39cc5fe470f1bf6", _wc3f7d6501b),
+    "kio.schema.describe_configs.v4.request.DescribeConfigsRequest": ("6b4157c097de050f", _wc8075935b5),
+    "kio.schema.describe_configs.v4.response.DescribeConfigsResponse": ("ae881d655402590e", _weccc4dd9d8),
 }

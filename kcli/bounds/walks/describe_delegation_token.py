@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -30,10 +30,12 @@ def _w471c043c77(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb9414d7315(buf: Any, p: int, end: int) -> int:
+def _w3e66aa9e36(buf: Any, p: int, end: int) -> int:
     p += 2
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -57,6 +59,8 @@ def _wb9414d7315(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -109,7 +113,7 @@ def _w84ef8ffa0b(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbe2d539a88(buf: Any, p: int, end: int) -> int:
+def _w8038e94298(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -117,6 +121,8 @@ def _wbe2d539a88(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -156,6 +162,8 @@ def _wbe2d539a88(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -190,7 +198,7 @@ def _wbe2d539a88(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w2906cf81a8(buf: Any, p: int, end: int) -> int:
+def _w3cac5b7140(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -198,6 +206,8 @@ def _w2906cf81a8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -251,6 +261,8 @@ def _w2906cf81a8(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -288,9 +300,9 @@ def _w2906cf81a8(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.describe_delegation_token.v1.request.DescribeDelegationTokenRequest": ("d46736eb66eb72cc", _w471c043c77),
-    "kio.schema.describe_delegation_token.v1.response.DescribeDelegationTokenResponse": ("96389410bf98a38c", _wb9414d7315),
+    "kio.schema.describe_delegation_token.v1.response.DescribeDelegationTokenResponse": ("96389410bf98a38c", _w3e66aa9e36),
     "kio.schema.describe_delegation_token.v2.request.DescribeDelegationTokenRequest": ("f43aa7bd21c3072f", _w84ef8ffa0b),
-    "kio.schema.describe_delegation_token.v2.response.DescribeDelegationTokenResponse": ("e2e16c9c85fcf085", _wbe2d539a88),
+    "kio.schema.describe_delegation_token.v2.response.DescribeDelegationTokenResponse": ("e2e16c9c85fcf085", _w8038e94298),
     "kio.schema.describe_delegation_token.v3.request.DescribeDelegationTokenRequest": ("f43aa7bd21c3072f", _w84ef8ffa0b),
-    "kio.schema.describe_delegation_token.v3.response.DescribeDelegationTokenResponse": ("617ad2e76df515bd", _w2906cf81a8),
+    "kio.schema.describe_delegation_token.v3.response.DescribeDelegationTokenResponse": ("617ad2e76df515bd", _w3cac5b7140),
 }

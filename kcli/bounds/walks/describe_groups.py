@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wad2dafe6bb(buf: Any, p: int, end: int) -> int:
+def _w35195ad21f(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -26,9 +28,11 @@ def _wad2dafe6bb(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc444c3bcac(buf: Any, p: int, end: int) -> int:
+def _w0e91bbe6ca(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -52,6 +56,8 @@ def _wc444c3bcac(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -79,10 +85,12 @@ def _wc444c3bcac(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w317c98b81d(buf: Any, p: int, end: int) -> int:
+def _wbc4e60c05a(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -106,6 +114,8 @@ def _w317c98b81d(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -133,9 +143,11 @@ def _w317c98b81d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w83602c6432(buf: Any, p: int, end: int) -> int:
+def _w920fb2170d(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -148,10 +160,12 @@ def _w83602c6432(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we4d72a24a3(buf: Any, p: int, end: int) -> int:
+def _wc6b2a61cb9(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -175,6 +189,8 @@ def _we4d72a24a3(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -203,10 +219,12 @@ def _we4d72a24a3(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd28aab6d43(buf: Any, p: int, end: int) -> int:
+def _wa897c077f9(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -230,6 +248,8 @@ def _wd28aab6d43(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -262,13 +282,15 @@ def _wd28aab6d43(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wa3500e3230(buf: Any, p: int, end: int) -> int:
+def _w873c67ad76(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -288,7 +310,7 @@ def _wa3500e3230(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we00f9214e8(buf: Any, p: int, end: int) -> int:
+def _w91175609ac(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -296,6 +318,8 @@ def _we00f9214e8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -335,6 +359,8 @@ def _we00f9214e8(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -397,7 +423,7 @@ def _we00f9214e8(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5ae0e47e51(buf: Any, p: int, end: int) -> int:
+def _w36db225f5c(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -405,6 +431,8 @@ def _w5ae0e47e51(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -451,6 +479,8 @@ def _w5ae0e47e51(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -515,18 +545,18 @@ def _w5ae0e47e51(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_groups.v0.request.DescribeGroupsRequest": ("53b2d7b8caa64c7c", _wad2dafe6bb),
-    "kio.schema.describe_groups.v0.response.DescribeGroupsResponse": ("0a2c1b17a6aba317", _wc444c3bcac),
-    "kio.schema.describe_groups.v1.request.DescribeGroupsRequest": ("53b2d7b8caa64c7c", _wad2dafe6bb),
-    "kio.schema.describe_groups.v1.response.DescribeGroupsResponse": ("c3977b8d6ed3cdb9", _w317c98b81d),
-    "kio.schema.describe_groups.v2.request.DescribeGroupsRequest": ("53b2d7b8caa64c7c", _wad2dafe6bb),
-    "kio.schema.describe_groups.v2.response.DescribeGroupsResponse": ("c3977b8d6ed3cdb9", _w317c98b81d),
-    "kio.schema.describe_groups.v3.request.DescribeGroupsRequest": ("95b9a2bc02ce11f9", _w83602c6432),
-    "kio.schema.describe_groups.v3.response.DescribeGroupsResponse": ("79b17ccf55e5c217", _we4d72a24a3),
-    "kio.schema.describe_groups.v4.request.DescribeGroupsRequest": ("95b9a2bc02ce11f9", _w83602c6432),
-    "kio.schema.describe_groups.v4.response.DescribeGroupsResponse": ("58e8816ffffca449", _wd28aab6d43),
-    "kio.schema.describe_groups.v5.request.DescribeGroupsRequest": ("c443aeb1df755bd9", _wa3500e3230),
-    "kio.schema.describe_groups.v5.response.DescribeGroupsResponse": ("3e0c60ef9a5cf3c5", _we00f9214e8),
-    "kio.schema.describe_groups.v6.request.DescribeGroupsRequest": ("c443aeb1df755bd9", _wa3500e3230),
-    "kio.schema.describe_groups.v6.response.DescribeGroupsResponse": ("8e4cd3de1dcfa5af", _w5ae0e47e51),
+    "kio.schema.describe_groups.v0.request.DescribeGroupsRequest": ("53b2d7b8caa64c7c", _w35195ad21f),
+    "kio.schema.describe_groups.v0.response.DescribeGroupsResponse": ("0a2c1b17a6aba317", _w0e91bbe6ca),
+    "kio.schema.describe_groups.v1.request.DescribeGroupsRequest": ("53b2d7b8caa64c7c", _w35195ad21f),
+    "kio.schema.describe_groups.v1.response.DescribeGroupsResponse": ("c3977b8d6ed3cdb9", _wbc4e60c05a),
+    "kio.schema.describe_groups.v2.request.DescribeGroupsRequest": ("53b2d7b8caa64c7c", _w35195ad21f),
+    "kio.schema.describe_groups.v2.response.DescribeGroupsResponse": ("c3977b8d6ed3cdb9", _wbc4e60c05a),
+    "kio.schema.describe_groups.v3.request.DescribeGroupsRequest": ("95b9a2bc02ce11f9", _w920fb2170d),
+    "kio.schema.describe_groups.v3.response.DescribeGroupsResponse": ("79b17ccf55e5c217", _wc6b2a61cb9),
+    "kio.schema.describe_groups.v4.request.DescribeGroupsRequest": ("95b9a2bc02ce11f9", _w920fb2170d),
+    "kio.schema.describe_groups.v4.response.DescribeGroupsResponse": ("58e8816ffffca449", _wa897c077f9),
+    "kio.schema.describe_groups.v5.request.DescribeGroupsRequest": ("c443aeb1df755bd9", _w873c67ad76),
+    "kio.schema.describe_groups.v5.response.DescribeGroupsResponse": ("3e0c60ef9a5cf3c5", _w91175609ac),
+    "kio.schema.describe_groups.v6.request.DescribeGroupsRequest": ("c443aeb1df755bd9", _w873c67ad76),
+    "kio.schema.describe_groups.v6.response.DescribeGroupsResponse": ("8e4cd3de1dcfa5af", _w36db225f5c),
 }

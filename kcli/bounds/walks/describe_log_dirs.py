@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wa69dbc96bf(buf: Any, p: int, end: int) -> int:
+def _wfac5a8c19c(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
     if v > 0:
@@ -25,6 +25,8 @@ def _wa69dbc96bf(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -32,10 +34,12 @@ def _wa69dbc96bf(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w404d0dc9e0(buf: Any, p: int, end: int) -> int:
+def _w57f73be9e2(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -47,6 +51,8 @@ def _w404d0dc9e0(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -57,6 +63,8 @@ def _w404d0dc9e0(buf: Any, p: int, end: int) -> int:
                         p += v
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -65,7 +73,7 @@ def _w404d0dc9e0(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w6f1882ca7e(buf: Any, p: int, end: int) -> int:
+def _wf3645164e9(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
@@ -89,6 +97,8 @@ def _w6f1882ca7e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -104,7 +114,7 @@ def _w6f1882ca7e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w147669236c(buf: Any, p: int, end: int) -> int:
+def _w61350787ab(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -112,6 +122,8 @@ def _w147669236c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -130,6 +142,8 @@ def _w147669236c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -147,6 +161,8 @@ def _w147669236c(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -171,7 +187,7 @@ def _w147669236c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w111150d7bc(buf: Any, p: int, end: int) -> int:
+def _wf28d4d20c4(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -179,6 +195,8 @@ def _w111150d7bc(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -197,6 +215,8 @@ def _w111150d7bc(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -214,6 +234,8 @@ def _w111150d7bc(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -238,7 +260,7 @@ def _w111150d7bc(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _waa2a73cc42(buf: Any, p: int, end: int) -> int:
+def _w5b47998b3b(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -246,6 +268,8 @@ def _waa2a73cc42(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -264,6 +288,8 @@ def _waa2a73cc42(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -281,6 +307,8 @@ def _waa2a73cc42(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -306,7 +334,7 @@ def _waa2a73cc42(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wdb69046028(buf: Any, p: int, end: int) -> int:
+def _w04301d4ae4(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -314,6 +342,8 @@ def _wdb69046028(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -332,6 +362,8 @@ def _wdb69046028(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -349,6 +381,8 @@ def _wdb69046028(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -376,14 +410,14 @@ def _wdb69046028(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_log_dirs.v1.request.DescribeLogDirsRequest": ("6b181e1574aaea35", _wa69dbc96bf),
-    "kio.schema.describe_log_dirs.v1.response.DescribeLogDirsResponse": ("9b7e2f8867c7a504", _w404d0dc9e0),
-    "kio.schema.describe_log_dirs.v2.request.DescribeLogDirsRequest": ("545570fb2f6dfdd6", _w6f1882ca7e),
-    "kio.schema.describe_log_dirs.v2.response.DescribeLogDirsResponse": ("5763a6e36190d40a", _w147669236c),
-    "kio.schema.describe_log_dirs.v3.request.DescribeLogDirsRequest": ("545570fb2f6dfdd6", _w6f1882ca7e),
-    "kio.schema.describe_log_dirs.v3.response.DescribeLogDirsResponse": ("34343c925769beb2", _w111150d7bc),
-    "kio.schema.describe_log_dirs.v4.request.DescribeLogDirsRequest": ("545570fb2f6dfdd6", _w6f1882ca7e),
-    "kio.schema.describe_log_dirs.v4.response.DescribeLogDirsResponse": ("d0db81565dbcde12", _waa2a73cc42),
-    "kio.schema.describe_log_dirs.v5.request.DescribeLogDirsRequest": ("545570fb2f6dfdd6", _w6f1882ca7e),
-    "kio.schema.describe_log_dirs.v5.response.DescribeLogDirsResponse": ("fff06c5c4f5a5341", _wdb69046028),
+    "kio.schema.describe_log_dirs.v1.request.DescribeLogDirsRequest": ("6b181e1574aaea35", _wfac5a8c19c),
+    "kio.schema.describe_log_dirs.v1.response.DescribeLogDirsResponse": ("9b7e2f8867c7a504", _w57f73be9e2),
+    "kio.schema.describe_log_dirs.v2.request.DescribeLogDirsRequest": ("545570fb2f6dfdd6", _wf3645164e9),
+    "kio.schema.describe_log_dirs.v2.response.DescribeLogDirsResponse": ("5763a6e36190d40a", _w61350787ab),
+    "kio.schema.describe_log_dirs.v3.request.DescribeLogDirsRequest": ("545570fb2f6dfdd6", _wf3645164e9),
+    "kio.schema.describe_log_dirs.v3.response.DescribeLogDirsResponse": ("34343c925769beb2", _wf28d4d20c4),
+    "kio.schema.describe_log_dirs.v4.request.DescribeLogDirsRequest": ("545570fb2f6dfdd6", _wf3645164e9),
+    "kio.schema.describe_log_dirs.v4.response.DescribeLogDirsResponse": ("d0db81565dbcde12", _w5b47998b3b),
+    "kio.schema.describe_log_dirs.v5.request.DescribeLogDirsRequest": ("545570fb2f6dfdd6", _wf3645164e9),
+    "kio.schema.describe_log_dirs.v5.response.DescribeLogDirsResponse": ("fff06c5c4f5a5341", _w04301d4ae4),
 }

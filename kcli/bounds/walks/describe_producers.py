@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w6f1882ca7e(buf: Any, p: int, end: int) -> int:
+def _w7842fdebcd(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -36,6 +38,8 @@ def _w6f1882ca7e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -51,7 +55,7 @@ def _w6f1882ca7e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0670091102(buf: Any, p: int, end: int) -> int:
+def _w0589db12a8(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -59,6 +63,8 @@ def _w0670091102(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -76,6 +82,8 @@ def _w0670091102(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -94,6 +102,8 @@ def _w0670091102(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -120,6 +130,6 @@ def _w0670091102(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_producers.v0.request.DescribeProducersRequest": ("ac30f61f017e7dbd", _w6f1882ca7e),
-    "kio.schema.describe_producers.v0.response.DescribeProducersResponse": ("f7c5069819b8d253", _w0670091102),
+    "kio.schema.describe_producers.v0.request.DescribeProducersRequest": ("ac30f61f017e7dbd", _w7842fdebcd),
+    "kio.schema.describe_producers.v0.response.DescribeProducersResponse": ("f7c5069819b8d253", _w0589db12a8),
 }

@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w64f784d363(buf: Any, p: int, end: int) -> int:
+def _wc899e14d3a(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -36,6 +38,8 @@ def _w64f784d363(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -56,7 +60,7 @@ def _w64f784d363(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4e79d2b8d0(buf: Any, p: int, end: int) -> int:
+def _wc29f2fbbe7(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -64,6 +68,8 @@ def _w4e79d2b8d0(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -81,6 +87,8 @@ def _w4e79d2b8d0(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -92,6 +100,8 @@ def _w4e79d2b8d0(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -107,6 +117,8 @@ def _w4e79d2b8d0(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -131,7 +143,7 @@ def _w4e79d2b8d0(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w64aba62465(buf: Any, p: int, end: int) -> int:
+def _w9c35617a47(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -139,6 +151,8 @@ def _w64aba62465(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -156,6 +170,8 @@ def _w64aba62465(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -167,6 +183,8 @@ def _w64aba62465(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -182,6 +200,8 @@ def _w64aba62465(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -206,7 +226,7 @@ def _w64aba62465(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w66c923e1b1(buf: Any, p: int, end: int) -> int:
+def _w4fdd50357a(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -221,6 +241,8 @@ def _w66c923e1b1(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -238,6 +260,8 @@ def _w66c923e1b1(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -257,6 +281,8 @@ def _w66c923e1b1(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -272,6 +298,8 @@ def _w66c923e1b1(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -295,6 +323,8 @@ def _w66c923e1b1(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -306,6 +336,8 @@ def _w66c923e1b1(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -342,10 +374,10 @@ def _w66c923e1b1(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_quorum.v0.request.DescribeQuorumRequest": ("0d35ab0fd1cb3b84", _w64f784d363),
-    "kio.schema.describe_quorum.v0.response.DescribeQuorumResponse": ("f99cab89121c5bae", _w4e79d2b8d0),
-    "kio.schema.describe_quorum.v1.request.DescribeQuorumRequest": ("0d35ab0fd1cb3b84", _w64f784d363),
-    "kio.schema.describe_quorum.v1.response.DescribeQuorumResponse": ("dc913a7990e963c5", _w64aba62465),
-    "kio.schema.describe_quorum.v2.request.DescribeQuorumRequest": ("0d35ab0fd1cb3b84", _w64f784d363),
-    "kio.schema.describe_quorum.v2.response.DescribeQuorumResponse": ("3bea28d41fdc840f", _w66c923e1b1),
+    "kio.schema.describe_quorum.v0.request.DescribeQuorumRequest": ("0d35ab0fd1cb3b84", _wc899e14d3a),
+    "kio.schema.describe_quorum.v0.response.DescribeQuorumResponse": ("f99cab89121c5bae", _wc29f2fbbe7),
+    "kio.schema.describe_quorum.v1.request.DescribeQuorumRequest": ("0d35ab0fd1cb3b84", _wc899e14d3a),
+    "kio.schema.describe_quorum.v1.response.DescribeQuorumResponse": ("dc913a7990e963c5", _w9c35617a47),
+    "kio.schema.describe_quorum.v2.request.DescribeQuorumRequest": ("0d35ab0fd1cb3b84", _wc899e14d3a),
+    "kio.schema.describe_quorum.v2.response.DescribeQuorumResponse": ("3bea28d41fdc840f", _w4fdd50357a),
 }

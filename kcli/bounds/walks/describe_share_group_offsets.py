@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w259e05c02d(buf: Any, p: int, end: int) -> int:
+def _w7d0d49ec39(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -53,6 +55,8 @@ def _w259e05c02d(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -72,7 +76,7 @@ def _w259e05c02d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1908bb8db0(buf: Any, p: int, end: int) -> int:
+def _w7a134df3fb(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -80,6 +84,8 @@ def _w1908bb8db0(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -97,6 +103,8 @@ def _w1908bb8db0(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -115,6 +123,8 @@ def _w1908bb8db0(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -154,7 +164,7 @@ def _w1908bb8db0(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w11480fd301(buf: Any, p: int, end: int) -> int:
+def _wbb99ea8a3f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -162,6 +172,8 @@ def _w11480fd301(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -179,6 +191,8 @@ def _w11480fd301(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -197,6 +211,8 @@ def _w11480fd301(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -238,8 +254,8 @@ def _w11480fd301(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_share_group_offsets.v0.request.DescribeShareGroupOffsetsRequest": ("39b9ff3cda94b54d", _w259e05c02d),
-    "kio.schema.describe_share_group_offsets.v0.response.DescribeShareGroupOffsetsResponse": ("ebceab99463ea423", _w1908bb8db0),
-    "kio.schema.describe_share_group_offsets.v1.request.DescribeShareGroupOffsetsRequest": ("39b9ff3cda94b54d", _w259e05c02d),
-    "kio.schema.describe_share_group_offsets.v1.response.DescribeShareGroupOffsetsResponse": ("ee3a22b7aeb1b2cd", _w11480fd301),
+    "kio.schema.describe_share_group_offsets.v0.request.DescribeShareGroupOffsetsRequest": ("39b9ff3cda94b54d", _w7d0d49ec39),
+    "kio.schema.describe_share_group_offsets.v0.response.DescribeShareGroupOffsetsResponse": ("ebceab99463ea423", _w7a134df3fb),
+    "kio.schema.describe_share_group_offsets.v1.request.DescribeShareGroupOffsetsRequest": ("39b9ff3cda94b54d", _w7d0d49ec39),
+    "kio.schema.describe_share_group_offsets.v1.response.DescribeShareGroupOffsetsResponse": ("ee3a22b7aeb1b2cd", _wbb99ea8a3f),
 }

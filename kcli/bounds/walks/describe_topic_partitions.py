@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w75bc309030(buf: Any, p: int, end: int) -> int:
+def _w86cd84ff46(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -56,7 +58,7 @@ def _w75bc309030(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wa6b602c4a0(buf: Any, p: int, end: int) -> int:
+def _wdba3fd1eec(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -64,6 +66,8 @@ def _wa6b602c4a0(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -83,6 +87,8 @@ def _wa6b602c4a0(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -94,6 +100,20 @@ def _wa6b602c4a0(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
+                    if v > 0:
+                        if v > end - p:
+                            raise too_many(v, p, end)
+                        p += v * 4
+                    v = buf[p]
+                    if v < 128:
+                        p += 1
+                    else:
+                        v, p = uvarint(buf, p)
+                    v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -124,16 +144,8 @@ def _wa6b602c4a0(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
-                    if v > 0:
-                        if v > end - p:
-                            raise too_many(v, p, end)
-                        p += v * 4
-                    v = buf[p]
-                    if v < 128:
-                        p += 1
-                    else:
-                        v, p = uvarint(buf, p)
-                    v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -170,6 +182,6 @@ def _wa6b602c4a0(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_topic_partitions.v0.request.DescribeTopicPartitionsRequest": ("17827779bfcfd9e1", _w75bc309030),
-    "kio.schema.describe_topic_partitions.v0.response.DescribeTopicPartitionsResponse": ("e07a92fe34f2e2b2", _wa6b602c4a0),
+    "kio.schema.describe_topic_partitions.v0.request.DescribeTopicPartitionsRequest": ("17827779bfcfd9e1", _w86cd84ff46),
+    "kio.schema.describe_topic_partitions.v0.response.DescribeTopicPartitionsResponse": ("e07a92fe34f2e2b2", _wdba3fd1eec),
 }

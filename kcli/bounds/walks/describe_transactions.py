@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w42b08815e3(buf: Any, p: int, end: int) -> int:
+def _wd232966743(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,7 +39,7 @@ def _w42b08815e3(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w032ce6405b(buf: Any, p: int, end: int) -> int:
+def _w9aaa410fff(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -45,6 +47,8 @@ def _w032ce6405b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -71,6 +75,8 @@ def _w032ce6405b(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -88,6 +94,8 @@ def _w032ce6405b(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -109,6 +117,6 @@ def _w032ce6405b(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.describe_transactions.v0.request.DescribeTransactionsRequest": ("83c2581f305b74bc", _w42b08815e3),
-    "kio.schema.describe_transactions.v0.response.DescribeTransactionsResponse": ("9c8b7259a673f3c8", _w032ce6405b),
+    "kio.schema.describe_transactions.v0.request.DescribeTransactionsRequest": ("83c2581f305b74bc", _wd232966743),
+    "kio.schema.describe_transactions.v0.response.DescribeTransactionsResponse": ("9c8b7259a673f3c8", _w9aaa410fff),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -41,7 +41,7 @@ def _wf7bf5bc299(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w2d0a76f17a(buf: Any, p: int, end: int) -> int:
+def _w70f7f5698a(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -56,6 +56,8 @@ def _w2d0a76f17a(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -81,6 +83,8 @@ def _w2d0a76f17a(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -104,5 +108,5 @@ def _w2d0a76f17a(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.describe_user_scram_credentials.v0.request.DescribeUserScramCredentialsRequest": ("7a03f3c88cfec36d", _wf7bf5bc299),
-    "kio.schema.describe_user_scram_credentials.v0.response.DescribeUserScramCredentialsResponse": ("8e10b632f8831d56", _w2d0a76f17a),
+    "kio.schema.describe_user_scram_credentials.v0.response.DescribeUserScramCredentialsResponse": ("8e10b632f8831d56", _w70f7f5698a),
 }

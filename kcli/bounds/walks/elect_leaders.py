@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wa0452ef2df(buf: Any, p: int, end: int) -> int:
+def _wd410e76018(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
     if v > 0:
@@ -25,6 +25,8 @@ def _wa0452ef2df(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -33,10 +35,12 @@ def _wa0452ef2df(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w05693a9660(buf: Any, p: int, end: int) -> int:
+def _wb049ad2183(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -47,6 +51,8 @@ def _w05693a9660(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -59,7 +65,7 @@ def _w05693a9660(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbeffbf85ad(buf: Any, p: int, end: int) -> int:
+def _wf1855486ed(buf: Any, p: int, end: int) -> int:
     p += 1
     v = I32(buf, p)[0]
     p += 4
@@ -73,6 +79,8 @@ def _wbeffbf85ad(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -81,10 +89,12 @@ def _wbeffbf85ad(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wcf115f8dc5(buf: Any, p: int, end: int) -> int:
+def _waf626ec7b4(buf: Any, p: int, end: int) -> int:
     p += 6
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -95,6 +105,8 @@ def _wcf115f8dc5(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -107,7 +119,7 @@ def _wcf115f8dc5(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1fe6b32fe0(buf: Any, p: int, end: int) -> int:
+def _wf3b89e9f56(buf: Any, p: int, end: int) -> int:
     p += 1
     v = buf[p]
     if v < 128:
@@ -132,6 +144,8 @@ def _w1fe6b32fe0(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -148,7 +162,7 @@ def _w1fe6b32fe0(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wddd3c34bdf(buf: Any, p: int, end: int) -> int:
+def _w3c26aec7ed(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -156,6 +170,8 @@ def _wddd3c34bdf(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -173,6 +189,8 @@ def _wddd3c34bdf(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -202,10 +220,10 @@ def _wddd3c34bdf(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.elect_leaders.v0.request.ElectLeadersRequest": ("6913d5ee3205622d", _wa0452ef2df),
-    "kio.schema.elect_leaders.v0.response.ElectLeadersResponse": ("9d40e0a1bedbf556", _w05693a9660),
-    "kio.schema.elect_leaders.v1.request.ElectLeadersRequest": ("634b3ce6dce51c55", _wbeffbf85ad),
-    "kio.schema.elect_leaders.v1.response.ElectLeadersResponse": ("17baca43023255ef", _wcf115f8dc5),
-    "kio.schema.elect_leaders.v2.request.ElectLeadersRequest": ("760c2a31b20f9518", _w1fe6b32fe0),
-    "kio.schema.elect_leaders.v2.response.ElectLeadersResponse": ("76f59260c5efa35f", _wddd3c34bdf),
+    "kio.schema.elect_leaders.v0.request.ElectLeadersRequest": ("6913d5ee3205622d", _wd410e76018),
+    "kio.schema.elect_leaders.v0.response.ElectLeadersResponse": ("9d40e0a1bedbf556", _wb049ad2183),
+    "kio.schema.elect_leaders.v1.request.ElectLeadersRequest": ("634b3ce6dce51c55", _wf1855486ed),
+    "kio.schema.elect_leaders.v1.response.ElectLeadersResponse": ("17baca43023255ef", _waf626ec7b4),
+    "kio.schema.elect_leaders.v2.request.ElectLeadersRequest": ("760c2a31b20f9518", _wf3b89e9f56),
+    "kio.schema.elect_leaders.v2.response.ElectLeadersResponse": ("76f59260c5efa35f", _w3c26aec7ed),
 }

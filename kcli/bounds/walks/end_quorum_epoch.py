@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w33cae545d3(buf: Any, p: int, end: int) -> int:
+def _w6225ee13a5(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -29,6 +31,8 @@ def _w33cae545d3(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -36,6 +40,8 @@ def _w33cae545d3(buf: Any, p: int, end: int) -> int:
                     p += 12
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -43,10 +49,12 @@ def _w33cae545d3(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc1e0241f7a(buf: Any, p: int, end: int) -> int:
+def _w77d193c4be(buf: Any, p: int, end: int) -> int:
     p += 2
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -57,6 +65,8 @@ def _wc1e0241f7a(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -65,7 +75,7 @@ def _wc1e0241f7a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w26aeff301c(buf: Any, p: int, end: int) -> int:
+def _w154babebea(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -79,6 +89,8 @@ def _w26aeff301c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -96,6 +108,8 @@ def _w26aeff301c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -107,6 +121,8 @@ def _w26aeff301c(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -130,6 +146,8 @@ def _w26aeff301c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -160,13 +178,15 @@ def _w26aeff301c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we415104c52(buf: Any, p: int, end: int) -> int:
+def _wf4ed9a3202(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -187,7 +207,7 @@ def _we415104c52(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w34213092e8(buf: Any, p: int, end: int) -> int:
+def _w3f83c8770d(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -196,13 +216,13 @@ def _w34213092e8(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _we415104c52(buf, p, p + size) != p + size:
+        if tag == 0 and _wf4ed9a3202(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _wb1aa805488(buf: Any, p: int, end: int) -> int:
+def _w957da65965(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -210,6 +230,8 @@ def _wb1aa805488(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -227,6 +249,8 @@ def _wb1aa805488(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -241,7 +265,7 @@ def _wb1aa805488(buf: Any, p: int, end: int) -> int:
             else:
                 p += 1
     if buf[p]:
-        p = _w34213092e8(buf, p, end)
+        p = _w3f83c8770d(buf, p, end)
     else:
         p += 1
     return p
@@ -249,8 +273,8 @@ def _wb1aa805488(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.end_quorum_epoch.v0.request.EndQuorumEpochRequest": ("aecef0a02932e44c", _w33cae545d3),
-    "kio.schema.end_quorum_epoch.v0.response.EndQuorumEpochResponse": ("c8bf41a74a2a96c0", _wc1e0241f7a),
-    "kio.schema.end_quorum_epoch.v1.request.EndQuorumEpochRequest": ("6e965980a27863ee", _w26aeff301c),
-    "kio.schema.end_quorum_epoch.v1.response.EndQuorumEpochResponse": ("7c5c7d4ff91374bc", _wb1aa805488),
+    "kio.schema.end_quorum_epoch.v0.request.EndQuorumEpochRequest": ("aecef0a02932e44c", _w6225ee13a5),
+    "kio.schema.end_quorum_epoch.v0.response.EndQuorumEpochResponse": ("c8bf41a74a2a96c0", _w77d193c4be),
+    "kio.schema.end_quorum_epoch.v1.request.EndQuorumEpochRequest": ("6e965980a27863ee", _w154babebea),
+    "kio.schema.end_quorum_epoch.v1.response.EndQuorumEpochResponse": ("7c5c7d4ff91374bc", _w957da65965),
 }

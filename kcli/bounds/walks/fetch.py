@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w77187a52de(buf: Any, p: int, end: int) -> int:
+def _wae980d1d32(buf: Any, p: int, end: int) -> int:
     p += 25
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -26,6 +28,8 @@ def _w77187a52de(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -33,6 +37,8 @@ def _w77187a52de(buf: Any, p: int, end: int) -> int:
                     p += 28
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -43,6 +49,8 @@ def _w77187a52de(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -50,10 +58,12 @@ def _w77187a52de(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w293d81f146(buf: Any, p: int, end: int) -> int:
+def _w05d9ddac6d(buf: Any, p: int, end: int) -> int:
     p += 10
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -64,6 +74,8 @@ def _w293d81f146(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -83,10 +95,12 @@ def _w293d81f146(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w6e293e7c0d(buf: Any, p: int, end: int) -> int:
+def _w329e212ea2(buf: Any, p: int, end: int) -> int:
     p += 25
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -97,6 +111,8 @@ def _w6e293e7c0d(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -104,6 +120,8 @@ def _w6e293e7c0d(buf: Any, p: int, end: int) -> int:
                     p += 28
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -114,6 +132,8 @@ def _w6e293e7c0d(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -125,10 +145,12 @@ def _w6e293e7c0d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w235bdad19a(buf: Any, p: int, end: int) -> int:
+def _w68d88e403b(buf: Any, p: int, end: int) -> int:
     p += 10
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -139,6 +161,8 @@ def _w235bdad19a(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -185,7 +209,7 @@ def _w5868616cc5(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w704a2ed96c(buf: Any, p: int, end: int) -> int:
+def _w089905e580(buf: Any, p: int, end: int) -> int:
     p += 25
     v = buf[p]
     if v < 128:
@@ -193,6 +217,8 @@ def _w704a2ed96c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -210,6 +236,8 @@ def _w704a2ed96c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -229,6 +257,8 @@ def _w704a2ed96c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -246,6 +276,8 @@ def _w704a2ed96c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -305,7 +337,7 @@ def _w63805cce65(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3b1806293f(buf: Any, p: int, end: int) -> int:
+def _we53fef72af(buf: Any, p: int, end: int) -> int:
     p += 10
     v = buf[p]
     if v < 128:
@@ -313,6 +345,8 @@ def _w3b1806293f(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -330,6 +364,8 @@ def _w3b1806293f(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -373,7 +409,7 @@ def _w3b1806293f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w836296f452(buf: Any, p: int, end: int) -> int:
+def _w74ddf04a7b(buf: Any, p: int, end: int) -> int:
     p += 25
     v = buf[p]
     if v < 128:
@@ -381,6 +417,8 @@ def _w836296f452(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -392,6 +430,8 @@ def _w836296f452(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -411,6 +451,8 @@ def _w836296f452(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -422,6 +464,8 @@ def _w836296f452(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -444,7 +488,7 @@ def _w836296f452(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w90ec1e4b50(buf: Any, p: int, end: int) -> int:
+def _w05bc962578(buf: Any, p: int, end: int) -> int:
     p += 10
     v = buf[p]
     if v < 128:
@@ -452,6 +496,8 @@ def _w90ec1e4b50(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -463,6 +509,8 @@ def _w90ec1e4b50(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -523,7 +571,7 @@ def _w9d8a8aa411(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w44c093f486(buf: Any, p: int, end: int) -> int:
+def _w202e70bc2e(buf: Any, p: int, end: int) -> int:
     p += 21
     v = buf[p]
     if v < 128:
@@ -531,6 +579,8 @@ def _w44c093f486(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -542,6 +592,8 @@ def _w44c093f486(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -561,6 +613,8 @@ def _w44c093f486(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -572,6 +626,8 @@ def _w44c093f486(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -594,13 +650,15 @@ def _w44c093f486(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wabccb33cf9(buf: Any, p: int, end: int) -> int:
+def _w8862a3834c(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -628,7 +686,7 @@ def _wabccb33cf9(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4cf6139de3(buf: Any, p: int, end: int) -> int:
+def _w8a618a5f13(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -637,13 +695,13 @@ def _w4cf6139de3(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _wabccb33cf9(buf, p, p + size) != p + size:
+        if tag == 0 and _w8862a3834c(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _w0465d810bf(buf: Any, p: int, end: int) -> int:
+def _w27d6fdae4b(buf: Any, p: int, end: int) -> int:
     p += 10
     v = buf[p]
     if v < 128:
@@ -651,6 +709,8 @@ def _w0465d810bf(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -662,6 +722,8 @@ def _w0465d810bf(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -699,7 +761,7 @@ def _w0465d810bf(buf: Any, p: int, end: int) -> int:
             else:
                 p += 1
     if buf[p]:
-        p = _w4cf6139de3(buf, p, end)
+        p = _w8a618a5f13(buf, p, end)
     else:
         p += 1
     return p
@@ -725,7 +787,7 @@ def _w8d73e8a0b3(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w56e3af1e7f(buf: Any, p: int, end: int) -> int:
+def _w41a65b6684(buf: Any, p: int, end: int) -> int:
     p += 21
     v = buf[p]
     if v < 128:
@@ -733,6 +795,8 @@ def _w56e3af1e7f(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -744,6 +808,8 @@ def _w56e3af1e7f(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -763,6 +829,8 @@ def _w56e3af1e7f(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -774,6 +842,8 @@ def _w56e3af1e7f(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -818,7 +888,7 @@ def _w4da4709c62(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc2af4cd439(buf: Any, p: int, end: int) -> int:
+def _w2d8347a7d2(buf: Any, p: int, end: int) -> int:
     p += 21
     v = buf[p]
     if v < 128:
@@ -826,6 +896,8 @@ def _wc2af4cd439(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -837,6 +909,8 @@ def _wc2af4cd439(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -856,6 +930,8 @@ def _wc2af4cd439(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -867,6 +943,8 @@ def _wc2af4cd439(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -889,10 +967,12 @@ def _wc2af4cd439(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w91a40c1448(buf: Any, p: int, end: int) -> int:
+def _wf423a8e8b5(buf: Any, p: int, end: int) -> int:
     p += 17
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -903,6 +983,8 @@ def _w91a40c1448(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -911,10 +993,12 @@ def _w91a40c1448(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0810f7f67e(buf: Any, p: int, end: int) -> int:
+def _wdd6d22255f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -925,6 +1009,8 @@ def _w0810f7f67e(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -944,10 +1030,12 @@ def _w0810f7f67e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5f68e7c694(buf: Any, p: int, end: int) -> int:
+def _wc9101ba800(buf: Any, p: int, end: int) -> int:
     p += 17
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -958,6 +1046,8 @@ def _w5f68e7c694(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -966,10 +1056,12 @@ def _w5f68e7c694(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc6df8c4861(buf: Any, p: int, end: int) -> int:
+def _w42e80f0c5a(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -980,6 +1072,8 @@ def _wc6df8c4861(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -999,10 +1093,12 @@ def _wc6df8c4861(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb5a148dae8(buf: Any, p: int, end: int) -> int:
+def _w4c665f6ac4(buf: Any, p: int, end: int) -> int:
     p += 25
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1013,6 +1109,8 @@ def _wb5a148dae8(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -1020,6 +1118,8 @@ def _wb5a148dae8(buf: Any, p: int, end: int) -> int:
                     p += 24
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1030,6 +1130,8 @@ def _wb5a148dae8(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -1039,34 +1141,34 @@ def _wb5a148dae8(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.fetch.v10.request.FetchRequest": ("f1b73fa46a6f3580", _w77187a52de),
-    "kio.schema.fetch.v10.response.FetchResponse": ("b2cd43983e8a0cd1", _w293d81f146),
-    "kio.schema.fetch.v11.request.FetchRequest": ("ccb13882e9c2b0a3", _w6e293e7c0d),
-    "kio.schema.fetch.v11.response.FetchResponse": ("b43fe272913c4804", _w235bdad19a),
-    "kio.schema.fetch.v12.request.FetchRequest": ("097df2bec51ea7be", _w704a2ed96c),
-    "kio.schema.fetch.v12.response.FetchResponse": ("09d1acfbef508ca1", _w3b1806293f),
-    "kio.schema.fetch.v13.request.FetchRequest": ("a099255ef442a135", _w836296f452),
-    "kio.schema.fetch.v13.response.FetchResponse": ("d99f6cf54573e310", _w90ec1e4b50),
-    "kio.schema.fetch.v14.request.FetchRequest": ("a099255ef442a135", _w836296f452),
-    "kio.schema.fetch.v14.response.FetchResponse": ("d99f6cf54573e310", _w90ec1e4b50),
-    "kio.schema.fetch.v15.request.FetchRequest": ("2ea8866452d17778", _w44c093f486),
-    "kio.schema.fetch.v15.response.FetchResponse": ("d99f6cf54573e310", _w90ec1e4b50),
-    "kio.schema.fetch.v16.request.FetchRequest": ("2ea8866452d17778", _w44c093f486),
-    "kio.schema.fetch.v16.response.FetchResponse": ("f2b763297c72e1cd", _w0465d810bf),
-    "kio.schema.fetch.v17.request.FetchRequest": ("11fdc78d7e6e4680", _w56e3af1e7f),
-    "kio.schema.fetch.v17.response.FetchResponse": ("f2b763297c72e1cd", _w0465d810bf),
-    "kio.schema.fetch.v18.request.FetchRequest": ("1672e9c046e158b5", _wc2af4cd439),
-    "kio.schema.fetch.v18.response.FetchResponse": ("f2b763297c72e1cd", _w0465d810bf),
-    "kio.schema.fetch.v4.request.FetchRequest": ("bc09fe1bfa0b4e9c", _w91a40c1448),
-    "kio.schema.fetch.v4.response.FetchResponse": ("5483a319c11e5626", _w0810f7f67e),
-    "kio.schema.fetch.v5.request.FetchRequest": ("b49a10eec8b1049b", _w5f68e7c694),
-    "kio.schema.fetch.v5.response.FetchResponse": ("b29f3f1f3cf6d59e", _wc6df8c4861),
-    "kio.schema.fetch.v6.request.FetchRequest": ("b49a10eec8b1049b", _w5f68e7c694),
-    "kio.schema.fetch.v6.response.FetchResponse": ("b29f3f1f3cf6d59e", _wc6df8c4861),
-    "kio.schema.fetch.v7.request.FetchRequest": ("8ddaef7455f0cc79", _wb5a148dae8),
-    "kio.schema.fetch.v7.response.FetchResponse": ("b2cd43983e8a0cd1", _w293d81f146),
-    "kio.schema.fetch.v8.request.FetchRequest": ("8ddaef7455f0cc79", _wb5a148dae8),
-    "kio.schema.fetch.v8.response.FetchResponse": ("b2cd43983e8a0cd1", _w293d81f146),
-    "kio.schema.fetch.v9.request.FetchRequest": ("f1b73fa46a6f3580", _w77187a52de),
-    "kio.schema.fetch.v9.response.FetchResponse": ("b2cd43983e8a0cd1", _w293d81f146),
+    "kio.schema.fetch.v10.request.FetchRequest": ("f1b73fa46a6f3580", _wae980d1d32),
+    "kio.schema.fetch.v10.response.FetchResponse": ("b2cd43983e8a0cd1", _w05d9ddac6d),
+    "kio.schema.fetch.v11.request.FetchRequest": ("ccb13882e9c2b0a3", _w329e212ea2),
+    "kio.schema.fetch.v11.response.FetchResponse": ("b43fe272913c4804", _w68d88e403b),
+    "kio.schema.fetch.v12.request.FetchRequest": ("097df2bec51ea7be", _w089905e580),
+    "kio.schema.fetch.v12.response.FetchResponse": ("09d1acfbef508ca1", _we53fef72af),
+    "kio.schema.fetch.v13.request.FetchRequest": ("a099255ef442a135", _w74ddf04a7b),
+    "kio.schema.fetch.v13.response.FetchResponse": ("d99f6cf54573e310", _w05bc962578),
+    "kio.schema.fetch.v14.request.FetchRequest": ("a099255ef442a135", _w74ddf04a7b),
+    "kio.schema.fetch.v14.response.FetchResponse": ("d99f6cf54573e310", _w05bc962578),
+    "kio.schema.fetch.v15.request.FetchRequest": ("2ea8866452d17778", _w202e70bc2e),
+    "kio.schema.fetch.v15.response.FetchResponse": ("d99f6cf54573e310", _w05bc962578),
+    "kio.schema.fetch.v16.request.FetchRequest": ("2ea8866452d17778", _w202e70bc2e),
+    "kio.schema.fetch.v16.response.FetchResponse": ("f2b763297c72e1cd", _w27d6fdae4b),
+    "kio.schema.fetch.v17.request.FetchRequest": ("11fdc78d7e6e4680", _w41a65b6684),
+    "kio.schema.fetch.v17.response.FetchResponse": ("f2b763297c72e1cd", _w27d6fdae4b),
+    "kio.schema.fetch.v18.request.FetchRequest": ("1672e9c046e158b5", _w2d8347a7d2),
+    "kio.schema.fetch.v18.response.FetchResponse": ("f2b763297c72e1cd", _w27d6fdae4b),
+    "kio.schema.fetch.v4.request.FetchRequest": ("bc09fe1bfa0b4e9c", _wf423a8e8b5),
+    "kio.schema.fetch.v4.response.FetchResponse": ("5483a319c11e5626", _wdd6d22255f),
+    "kio.schema.fetch.v5.request.FetchRequest": ("b49a10eec8b1049b", _wc9101ba800),
+    "kio.schema.fetch.v5.response.FetchResponse": ("b29f3f1f3cf6d59e", _w42e80f0c5a),
+    "kio.schema.fetch.v6.request.FetchRequest": ("b49a10eec8b1049b", _wc9101ba800),
+    "kio.schema.fetch.v6.response.FetchResponse": ("b29f3f1f3cf6d59e", _w42e80f0c5a),
+    "kio.schema.fetch.v7.request.FetchRequest": ("8ddaef7455f0cc79", _w4c665f6ac4),
+    "kio.schema.fetch.v7.response.FetchResponse": ("b2cd43983e8a0cd1", _w05d9ddac6d),
+    "kio.schema.fetch.v8.request.FetchRequest": ("8ddaef7455f0cc79", _w4c665f6ac4),
+    "kio.schema.fetch.v8.response.FetchResponse": ("b2cd43983e8a0cd1", _w05d9ddac6d),
+    "kio.schema.fetch.v9.request.FetchRequest": ("f1b73fa46a6f3580", _wae980d1d32),
+    "kio.schema.fetch.v9.response.FetchResponse": ("b2cd43983e8a0cd1", _w05d9ddac6d),
 }

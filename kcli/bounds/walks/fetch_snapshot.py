@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
@@ -38,7 +38,7 @@ def _w5868616cc5(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb52a29fbb4(buf: Any, p: int, end: int) -> int:
+def _w4c45adbe49(buf: Any, p: int, end: int) -> int:
     p += 8
     v = buf[p]
     if v < 128:
@@ -46,6 +46,8 @@ def _wb52a29fbb4(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -63,6 +65,8 @@ def _wb52a29fbb4(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -113,7 +117,7 @@ def _wf89a177bee(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wffc3d19f76(buf: Any, p: int, end: int) -> int:
+def _w2d22f1aa02(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -121,6 +125,8 @@ def _wffc3d19f76(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -138,6 +144,8 @@ def _wffc3d19f76(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -191,7 +199,7 @@ def _w8d73e8a0b3(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3158a05bef(buf: Any, p: int, end: int) -> int:
+def _w2d2a7a9dd3(buf: Any, p: int, end: int) -> int:
     p += 8
     v = buf[p]
     if v < 128:
@@ -199,6 +207,8 @@ def _w3158a05bef(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -216,6 +226,8 @@ def _w3158a05bef(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -242,13 +254,15 @@ def _w3158a05bef(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we415104c52(buf: Any, p: int, end: int) -> int:
+def _wf4ed9a3202(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -269,7 +283,7 @@ def _we415104c52(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w34213092e8(buf: Any, p: int, end: int) -> int:
+def _w3f83c8770d(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -278,13 +292,13 @@ def _w34213092e8(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _we415104c52(buf, p, p + size) != p + size:
+        if tag == 0 and _wf4ed9a3202(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _we40aeaa51d(buf: Any, p: int, end: int) -> int:
+def _w4af1d62007(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -292,6 +306,8 @@ def _we40aeaa51d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -309,6 +325,8 @@ def _we40aeaa51d(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -336,7 +354,7 @@ def _we40aeaa51d(buf: Any, p: int, end: int) -> int:
             else:
                 p += 1
     if buf[p]:
-        p = _w34213092e8(buf, p, end)
+        p = _w3f83c8770d(buf, p, end)
     else:
         p += 1
     return p
@@ -344,8 +362,8 @@ def _we40aeaa51d(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.fetch_snapshot.v0.request.FetchSnapshotRequest": ("59ff3ec814ee213a", _wb52a29fbb4),
-    "kio.schema.fetch_snapshot.v0.response.FetchSnapshotResponse": ("1cbeef536c69164d", _wffc3d19f76),
-    "kio.schema.fetch_snapshot.v1.request.FetchSnapshotRequest": ("a09d57ad6a9accf1", _w3158a05bef),
-    "kio.schema.fetch_snapshot.v1.response.FetchSnapshotResponse": ("1c81eaca3c1cee2a", _we40aeaa51d),
+    "kio.schema.fetch_snapshot.v0.request.FetchSnapshotRequest": ("59ff3ec814ee213a", _w4c45adbe49),
+    "kio.schema.fetch_snapshot.v0.response.FetchSnapshotResponse": ("1cbeef536c69164d", _w2d22f1aa02),
+    "kio.schema.fetch_snapshot.v1.request.FetchSnapshotRequest": ("a09d57ad6a9accf1", _w2d2a7a9dd3),
+    "kio.schema.fetch_snapshot.v1.response.FetchSnapshotResponse": ("1c81eaca3c1cee2a", _w4af1d62007),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -95,7 +95,7 @@ def _w366c4064bf(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w667a979dc8(buf: Any, p: int, end: int) -> int:
+def _w50d50b47ba(buf: Any, p: int, end: int) -> int:
     p += 1
     v = buf[p]
     if v < 128:
@@ -103,6 +103,8 @@ def _w667a979dc8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -121,7 +123,7 @@ def _w667a979dc8(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbe35ec14fd(buf: Any, p: int, end: int) -> int:
+def _w761df54862(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -129,6 +131,8 @@ def _wbe35ec14fd(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -177,10 +181,10 @@ WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.find_coordinator.v2.response.FindCoordinatorResponse": ("c5588e4d048e0de6", _w24765255a2),
     "kio.schema.find_coordinator.v3.request.FindCoordinatorRequest": ("1d3dbb120ba4f282", _wdb0b8dda1a),
     "kio.schema.find_coordinator.v3.response.FindCoordinatorResponse": ("33c01d0cd7aac557", _w366c4064bf),
-    "kio.schema.find_coordinator.v4.request.FindCoordinatorRequest": ("7a339b3729ec0227", _w667a979dc8),
-    "kio.schema.find_coordinator.v4.response.FindCoordinatorResponse": ("1f7f30c0012716fe", _wbe35ec14fd),
-    "kio.schema.find_coordinator.v5.request.FindCoordinatorRequest": ("7a339b3729ec0227", _w667a979dc8),
-    "kio.schema.find_coordinator.v5.response.FindCoordinatorResponse": ("1f7f30c0012716fe", _wbe35ec14fd),
-    "kio.schema.find_coordinator.v6.request.FindCoordinatorRequest": ("7a339b3729ec0227", _w667a979dc8),
-    "kio.schema.find_coordinator.v6.response.FindCoordinatorResponse": ("1f7f30c0012716fe", _wbe35ec14fd),
+    "kio.schema.find_coordinator.v4.request.FindCoordinatorRequest": ("7a339b3729ec0227", _w50d50b47ba),
+    "kio.schema.find_coordinator.v4.response.FindCoordinatorResponse": ("1f7f30c0012716fe", _w761df54862),
+    "kio.schema.find_coordinator.v5.request.FindCoordinatorRequest": ("7a339b3729ec0227", _w50d50b47ba),
+    "kio.schema.find_coordinator.v5.response.FindCoordinatorResponse": ("1f7f30c0012716fe", _w761df54862),
+    "kio.schema.find_coordinator.v6.request.FindCoordinatorRequest": ("7a339b3729ec0227", _w50d50b47ba),
+    "kio.schema.find_coordinator.v6.response.FindCoordinatorResponse": ("1f7f30c0012716fe", _w761df54862),
 }

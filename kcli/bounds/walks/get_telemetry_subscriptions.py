@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -21,7 +21,7 @@ def _wa5ac35f095(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w25b8e07450(buf: Any, p: int, end: int) -> int:
+def _wef890b012c(buf: Any, p: int, end: int) -> int:
     p += 26
     v = buf[p]
     if v < 128:
@@ -29,6 +29,8 @@ def _w25b8e07450(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -40,6 +42,8 @@ def _w25b8e07450(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -61,5 +65,5 @@ def _w25b8e07450(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.get_telemetry_subscriptions.v0.request.GetTelemetrySubscriptionsRequest": ("b5447694b835983b", _wa5ac35f095),
-    "kio.schema.get_telemetry_subscriptions.v0.response.GetTelemetrySubscriptionsResponse": ("0bcf355045cd3ef8", _w25b8e07450),
+    "kio.schema.get_telemetry_subscriptions.v0.response.GetTelemetrySubscriptionsResponse": ("0bcf355045cd3ef8", _wef890b012c),
 }

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w698c3afa47(buf: Any, p: int, end: int) -> int:
+def _w1e4a8d65b8(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -26,6 +28,8 @@ def _w698c3afa47(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -43,10 +47,12 @@ def _w698c3afa47(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we51dfef11e(buf: Any, p: int, end: int) -> int:
+def _weffd5b0832(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -64,13 +70,15 @@ def _we51dfef11e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0ac6fb66dd(buf: Any, p: int, end: int) -> int:
+def _we2f1a2fb9a(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -89,6 +97,8 @@ def _w0ac6fb66dd(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -124,7 +134,7 @@ def _w0ac6fb66dd(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb511765f3e(buf: Any, p: int, end: int) -> int:
+def _wc39643c335(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -132,6 +142,8 @@ def _wb511765f3e(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -165,8 +177,8 @@ def _wb511765f3e(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.incremental_alter_configs.v0.request.IncrementalAlterConfigsRequest": ("c51946de0b167136", _w698c3afa47),
-    "kio.schema.incremental_alter_configs.v0.response.IncrementalAlterConfigsResponse": ("07d4771a1df42bd4", _we51dfef11e),
-    "kio.schema.incremental_alter_configs.v1.request.IncrementalAlterConfigsRequest": ("ce035da9af5e24ec", _w0ac6fb66dd),
-    "kio.schema.incremental_alter_configs.v1.response.IncrementalAlterConfigsResponse": ("b6b93076cb53ec89", _wb511765f3e),
+    "kio.schema.incremental_alter_configs.v0.request.IncrementalAlterConfigsRequest": ("c51946de0b167136", _w1e4a8d65b8),
+    "kio.schema.incremental_alter_configs.v0.response.IncrementalAlterConfigsResponse": ("07d4771a1df42bd4", _weffd5b0832),
+    "kio.schema.incremental_alter_configs.v1.request.IncrementalAlterConfigsRequest": ("ce035da9af5e24ec", _we2f1a2fb9a),
+    "kio.schema.incremental_alter_configs.v1.response.IncrementalAlterConfigsResponse": ("b6b93076cb53ec89", _wc39643c335),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w3d03ce07c6(buf: Any, p: int, end: int) -> int:
+def _w8441b01326(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -26,6 +26,8 @@ def _w3d03ce07c6(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,6 +39,8 @@ def _w3d03ce07c6(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -57,13 +61,15 @@ def _w3d03ce07c6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3a858b880e(buf: Any, p: int, end: int) -> int:
+def _w50c0653bd6(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -75,6 +81,8 @@ def _w3a858b880e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -104,6 +112,6 @@ def _w3a858b880e(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.initialize_share_group_state.v0.request.InitializeShareGroupStateRequest": ("94d345d22b8b4da6", _w3d03ce07c6),
-    "kio.schema.initialize_share_group_state.v0.response.InitializeShareGroupStateResponse": ("f1f9526faf631c09", _w3a858b880e),
+    "kio.schema.initialize_share_group_state.v0.request.InitializeShareGroupStateRequest": ("94d345d22b8b4da6", _w8441b01326),
+    "kio.schema.initialize_share_group_state.v0.response.InitializeShareGroupStateResponse": ("f1f9526faf631c09", _w50c0653bd6),
 }

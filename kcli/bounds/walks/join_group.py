@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w8aa35e0d69(buf: Any, p: int, end: int) -> int:
+def _wb6c0dbbae3(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -28,6 +28,8 @@ def _w8aa35e0d69(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -43,7 +45,7 @@ def _w8aa35e0d69(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0f0744e9bc(buf: Any, p: int, end: int) -> int:
+def _w529abd30cb(buf: Any, p: int, end: int) -> int:
     p += 6
     v = I16(buf, p)[0]
     p += 2
@@ -59,6 +61,8 @@ def _w0f0744e9bc(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -74,7 +78,7 @@ def _w0f0744e9bc(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5fa538496f(buf: Any, p: int, end: int) -> int:
+def _wda84d1f775(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -90,6 +94,8 @@ def _w5fa538496f(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -105,7 +111,7 @@ def _w5fa538496f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8570789caf(buf: Any, p: int, end: int) -> int:
+def _w51ae3666e6(buf: Any, p: int, end: int) -> int:
     p += 10
     v = I16(buf, p)[0]
     p += 2
@@ -121,6 +127,8 @@ def _w8570789caf(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -136,7 +144,7 @@ def _w8570789caf(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wed4c2e5c86(buf: Any, p: int, end: int) -> int:
+def _wbeb1a520e6(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -156,6 +164,8 @@ def _wed4c2e5c86(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -171,7 +181,7 @@ def _wed4c2e5c86(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w749d4d14e9(buf: Any, p: int, end: int) -> int:
+def _w8be1ab2b8b(buf: Any, p: int, end: int) -> int:
     p += 10
     v = I16(buf, p)[0]
     p += 2
@@ -187,6 +197,8 @@ def _w749d4d14e9(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -206,7 +218,7 @@ def _w749d4d14e9(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w73158a8b78(buf: Any, p: int, end: int) -> int:
+def _w5feb9bdbfe(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -242,6 +254,8 @@ def _w73158a8b78(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -271,7 +285,7 @@ def _w73158a8b78(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1b5a7f7495(buf: Any, p: int, end: int) -> int:
+def _w49ec93ecb5(buf: Any, p: int, end: int) -> int:
     p += 10
     v = buf[p]
     if v < 128:
@@ -300,78 +314,8 @@ def _w1b5a7f7495(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = buf[p]
-            if v < 128:
-                p += v or 1
-            else:
-                v, p = uvarint(buf, p)
-                if v:
-                    p += v - 1
-            v = buf[p]
-            if v < 128:
-                p += v or 1
-            else:
-                v, p = uvarint(buf, p)
-                if v:
-                    p += v - 1
-            v = buf[p]
-            if v < 128:
-                p += v or 1
-            else:
-                v, p = uvarint(buf, p)
-                if v:
-                    p += v - 1
-            if buf[p]:
-                p = skip_tags(buf, p, end)
-            else:
-                p += 1
-    if buf[p]:
-        p = skip_tags(buf, p, end)
-    else:
-        p += 1
-    return p
-
-
-def _w9f3a98008e(buf: Any, p: int, end: int) -> int:
-    p += 10
-    v = buf[p]
-    if v < 128:
-        p += v or 1
-    else:
-        v, p = uvarint(buf, p)
-        if v:
-            p += v - 1
-    v = buf[p]
-    if v < 128:
-        p += v or 1
-    else:
-        v, p = uvarint(buf, p)
-        if v:
-            p += v - 1
-    v = buf[p]
-    if v < 128:
-        p += v or 1
-    else:
-        v, p = uvarint(buf, p)
-        if v:
-            p += v - 1
-    v = buf[p]
-    if v < 128:
-        p += v or 1
-    else:
-        v, p = uvarint(buf, p)
-        if v:
-            p += v - 1
-    v = buf[p]
-    if v < 128:
-        p += 1
-    else:
-        v, p = uvarint(buf, p)
-    v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -408,7 +352,81 @@ def _w9f3a98008e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb8b54f1bfe(buf: Any, p: int, end: int) -> int:
+def _wb6d75951b1(buf: Any, p: int, end: int) -> int:
+    p += 10
+    v = buf[p]
+    if v < 128:
+        p += v or 1
+    else:
+        v, p = uvarint(buf, p)
+        if v:
+            p += v - 1
+    v = buf[p]
+    if v < 128:
+        p += v or 1
+    else:
+        v, p = uvarint(buf, p)
+        if v:
+            p += v - 1
+    v = buf[p]
+    if v < 128:
+        p += v or 1
+    else:
+        v, p = uvarint(buf, p)
+        if v:
+            p += v - 1
+    v = buf[p]
+    if v < 128:
+        p += v or 1
+    else:
+        v, p = uvarint(buf, p)
+        if v:
+            p += v - 1
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            if buf[p]:
+                p = skip_tags(buf, p, end)
+            else:
+                p += 1
+    if buf[p]:
+        p = skip_tags(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
+def _wfe6d8f6cc6(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -444,6 +462,8 @@ def _wb8b54f1bfe(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -480,7 +500,7 @@ def _wb8b54f1bfe(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8cc005ef96(buf: Any, p: int, end: int) -> int:
+def _w2088003bd4(buf: Any, p: int, end: int) -> int:
     p += 10
     v = buf[p]
     if v < 128:
@@ -517,6 +537,8 @@ def _w8cc005ef96(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -555,24 +577,24 @@ def _w8cc005ef96(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.join_group.v0.request.JoinGroupRequest": ("856d3670f97e126c", _w8aa35e0d69),
-    "kio.schema.join_group.v0.response.JoinGroupResponse": ("8c188dd6a4d74813", _w0f0744e9bc),
-    "kio.schema.join_group.v1.request.JoinGroupRequest": ("49722fbc9b46cde2", _w5fa538496f),
-    "kio.schema.join_group.v1.response.JoinGroupResponse": ("8c188dd6a4d74813", _w0f0744e9bc),
-    "kio.schema.join_group.v2.request.JoinGroupRequest": ("49722fbc9b46cde2", _w5fa538496f),
-    "kio.schema.join_group.v2.response.JoinGroupResponse": ("1674014a006fc68c", _w8570789caf),
-    "kio.schema.join_group.v3.request.JoinGroupRequest": ("49722fbc9b46cde2", _w5fa538496f),
-    "kio.schema.join_group.v3.response.JoinGroupResponse": ("1674014a006fc68c", _w8570789caf),
-    "kio.schema.join_group.v4.request.JoinGroupRequest": ("49722fbc9b46cde2", _w5fa538496f),
-    "kio.schema.join_group.v4.response.JoinGroupResponse": ("1674014a006fc68c", _w8570789caf),
-    "kio.schema.join_group.v5.request.JoinGroupRequest": ("1c184400c134a5ec", _wed4c2e5c86),
-    "kio.schema.join_group.v5.response.JoinGroupResponse": ("f86d2801eb50c27c", _w749d4d14e9),
-    "kio.schema.join_group.v6.request.JoinGroupRequest": ("268e4f5caefd4fdf", _w73158a8b78),
-    "kio.schema.join_group.v6.response.JoinGroupResponse": ("957c65554b3db5ca", _w1b5a7f7495),
-    "kio.schema.join_group.v7.request.JoinGroupRequest": ("268e4f5caefd4fdf", _w73158a8b78),
-    "kio.schema.join_group.v7.response.JoinGroupResponse": ("8067981e9ce62a7f", _w9f3a98008e),
-    "kio.schema.join_group.v8.request.JoinGroupRequest": ("1dd96c410cecb244", _wb8b54f1bfe),
-    "kio.schema.join_group.v8.response.JoinGroupResponse": ("8067981e9ce62a7f", _w9f3a98008e),
-    "kio.schema.join_group.v9.request.JoinGroupRequest": ("1dd96c410cecb244", _wb8b54f1bfe),
-    "kio.schema.join_group.v9.response.JoinGroupResponse": ("5a81d854ee507943", _w8cc005ef96),
+    "kio.schema.join_group.v0.request.JoinGroupRequest": ("856d3670f97e126c", _wb6c0dbbae3),
+    "kio.schema.join_group.v0.response.JoinGroupResponse": ("8c188dd6a4d74813", _w529abd30cb),
+    "kio.schema.join_group.v1.request.JoinGroupRequest": ("49722fbc9b46cde2", _wda84d1f775),
+    "kio.schema.join_group.v1.response.JoinGroupResponse": ("8c188dd6a4d74813", _w529abd30cb),
+    "kio.schema.join_group.v2.request.JoinGroupRequest": ("49722fbc9b46cde2", _wda84d1f775),
+    "kio.schema.join_group.v2.response.JoinGroupResponse": ("1674014a006fc68c", _w51ae3666e6),
+    "kio.schema.join_group.v3.request.JoinGroupRequest": ("49722fbc9b46cde2", _wda84d1f775),
+    "kio.schema.join_group.v3.response.JoinGroupResponse": ("1674014a006fc68c", _w51ae3666e6),
+    "kio.schema.join_group.v4.request.JoinGroupRequest": ("49722fbc9b46cde2", _wda84d1f775),
+    "kio.schema.join_group.v4.response.JoinGroupResponse": ("1674014a006fc68c", _w51ae3666e6),
+    "kio.schema.join_group.v5.request.JoinGroupRequest": ("1c184400c134a5ec", _wbeb1a520e6),
+    "kio.schema.join_group.v5.response.JoinGroupResponse": ("f86d2801eb50c27c", _w8be1ab2b8b),
+    "kio.schema.join_group.v6.request.JoinGroupRequest": ("268e4f5caefd4fdf", _w5feb9bdbfe),
+    "kio.schema.join_group.v6.response.JoinGroupResponse": ("957c65554b3db5ca", _w49ec93ecb5),
+    "kio.schema.join_group.v7.request.JoinGroupRequest": ("268e4f5caefd4fdf", _w5feb9bdbfe),
+    "kio.schema.join_group.v7.response.JoinGroupResponse": ("8067981e9ce62a7f", _wb6d75951b1),
+    "kio.schema.join_group.v8.request.JoinGroupRequest": ("1dd96c410cecb244", _wfe6d8f6cc6),
+    "kio.schema.join_group.v8.response.JoinGroupResponse": ("8067981e9ce62a7f", _wb6d75951b1),
+    "kio.schema.join_group.v9.request.JoinGroupRequest": ("1dd96c410cecb244", _wfe6d8f6cc6),
+    "kio.schema.join_group.v9.response.JoinGroupResponse": ("5a81d854ee507943", _w2088003bd4),
 }

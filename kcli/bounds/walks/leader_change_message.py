@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w83e30f3820(buf: Any, p: int, end: int) -> int:
+def _w8b6374d373(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -20,6 +20,8 @@ def _w83e30f3820(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -35,6 +37,8 @@ def _w83e30f3820(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -51,7 +55,7 @@ def _w83e30f3820(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wfdff69b964(buf: Any, p: int, end: int) -> int:
+def _w18bb902fb3(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -59,6 +63,8 @@ def _wfdff69b964(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -74,6 +80,8 @@ def _wfdff69b964(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -92,6 +100,6 @@ def _wfdff69b964(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.leader_change_message.v0.data.LeaderChangeMessage": ("06726b0fa2bf7e2f", _w83e30f3820),
-    "kio.schema.leader_change_message.v1.data.LeaderChangeMessage": ("3fc98745836db29b", _wfdff69b964),
+    "kio.schema.leader_change_message.v0.data.LeaderChangeMessage": ("06726b0fa2bf7e2f", _w8b6374d373),
+    "kio.schema.leader_change_message.v1.data.LeaderChangeMessage": ("3fc98745836db29b", _w18bb902fb3),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -34,13 +34,15 @@ def _w5ef2c03900(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wf61e921ed6(buf: Any, p: int, end: int) -> int:
+def _wf5dcd20f89(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -56,10 +58,12 @@ def _wf61e921ed6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wdb361275f4(buf: Any, p: int, end: int) -> int:
+def _w7d321e34a9(buf: Any, p: int, end: int) -> int:
     p += 6
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -76,7 +80,7 @@ def _wdb361275f4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w519f19c5d4(buf: Any, p: int, end: int) -> int:
+def _wc652b46f3b(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -90,6 +94,8 @@ def _w519f19c5d4(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -119,7 +125,7 @@ def _w519f19c5d4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1960b41d6c(buf: Any, p: int, end: int) -> int:
+def _wd117314da3(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -127,6 +133,8 @@ def _w1960b41d6c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -157,7 +165,7 @@ def _w1960b41d6c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we506a96896(buf: Any, p: int, end: int) -> int:
+def _w7b8e6b94ea(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -171,6 +179,8 @@ def _we506a96896(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -215,10 +225,10 @@ WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.leave_group.v1.response.LeaveGroupResponse": ("ecff7ca0a6d1c8ff", _w5ef2c03900),
     "kio.schema.leave_group.v2.request.LeaveGroupRequest": ("d897aaff3f686c05", _we13b5b7098),
     "kio.schema.leave_group.v2.response.LeaveGroupResponse": ("ecff7ca0a6d1c8ff", _w5ef2c03900),
-    "kio.schema.leave_group.v3.request.LeaveGroupRequest": ("210a8291210c555d", _wf61e921ed6),
-    "kio.schema.leave_group.v3.response.LeaveGroupResponse": ("61bac1eeaee6a910", _wdb361275f4),
-    "kio.schema.leave_group.v4.request.LeaveGroupRequest": ("a87f2ad9f322b05d", _w519f19c5d4),
-    "kio.schema.leave_group.v4.response.LeaveGroupResponse": ("95dd1b95e4253e73", _w1960b41d6c),
-    "kio.schema.leave_group.v5.request.LeaveGroupRequest": ("8a13fa58b95300ab", _we506a96896),
-    "kio.schema.leave_group.v5.response.LeaveGroupResponse": ("95dd1b95e4253e73", _w1960b41d6c),
+    "kio.schema.leave_group.v3.request.LeaveGroupRequest": ("210a8291210c555d", _wf5dcd20f89),
+    "kio.schema.leave_group.v3.response.LeaveGroupResponse": ("61bac1eeaee6a910", _w7d321e34a9),
+    "kio.schema.leave_group.v4.request.LeaveGroupRequest": ("a87f2ad9f322b05d", _wc652b46f3b),
+    "kio.schema.leave_group.v4.response.LeaveGroupResponse": ("95dd1b95e4253e73", _wd117314da3),
+    "kio.schema.leave_group.v5.request.LeaveGroupRequest": ("8a13fa58b95300ab", _w7b8e6b94ea),
+    "kio.schema.leave_group.v5.response.LeaveGroupResponse": ("95dd1b95e4253e73", _wd117314da3),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -20,7 +20,7 @@ def _w7266ef5a50(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5fa3fc1ea3(buf: Any, p: int, end: int) -> int:
+def _wf67eeb78b8(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -28,6 +28,8 @@ def _w5fa3fc1ea3(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -50,13 +52,15 @@ def _w5fa3fc1ea3(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w59e198aed1(buf: Any, p: int, end: int) -> int:
+def _w5133fb6b21(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -68,7 +72,7 @@ def _w59e198aed1(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w9697334d51(buf: Any, p: int, end: int) -> int:
+def _w4c2d16a46a(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -76,6 +80,8 @@ def _w9697334d51(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -102,7 +108,7 @@ def _w9697334d51(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.list_config_resources.v0.request.ListConfigResourcesRequest": ("466cc5a755197496", _w7266ef5a50),
-    "kio.schema.list_config_resources.v0.response.ListConfigResourcesResponse": ("26c19d980ea1705e", _w5fa3fc1ea3),
-    "kio.schema.list_config_resources.v1.request.ListConfigResourcesRequest": ("0dc7fea1a3e6117d", _w59e198aed1),
-    "kio.schema.list_config_resources.v1.response.ListConfigResourcesResponse": ("ca4e5b60c03e7434", _w9697334d51),
+    "kio.schema.list_config_resources.v0.response.ListConfigResourcesResponse": ("26c19d980ea1705e", _wf67eeb78b8),
+    "kio.schema.list_config_resources.v1.request.ListConfigResourcesRequest": ("0dc7fea1a3e6117d", _w5133fb6b21),
+    "kio.schema.list_config_resources.v1.response.ListConfigResourcesResponse": ("ca4e5b60c03e7434", _w4c2d16a46a),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -16,10 +16,12 @@ def _w3dc4d6edec(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w01c9ee1ced(buf: Any, p: int, end: int) -> int:
+def _w26dfd52171(buf: Any, p: int, end: int) -> int:
     p += 2
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -35,10 +37,12 @@ def _w01c9ee1ced(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w77a3104e8e(buf: Any, p: int, end: int) -> int:
+def _w3052eed935(buf: Any, p: int, end: int) -> int:
     p += 6
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -62,7 +66,7 @@ def _w7266ef5a50(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w57d764cf5f(buf: Any, p: int, end: int) -> int:
+def _w1b95d9cab2(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -70,6 +74,8 @@ def _w57d764cf5f(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -99,13 +105,15 @@ def _w57d764cf5f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w42b08815e3(buf: Any, p: int, end: int) -> int:
+def _wd232966743(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -124,7 +132,7 @@ def _w42b08815e3(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wdb502ac44e(buf: Any, p: int, end: int) -> int:
+def _w5cba563bad(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -132,6 +140,8 @@ def _wdb502ac44e(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -168,13 +178,15 @@ def _wdb502ac44e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wf690640a3a(buf: Any, p: int, end: int) -> int:
+def _wb04124355c(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -192,6 +204,8 @@ def _wf690640a3a(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -210,7 +224,7 @@ def _wf690640a3a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4e7f2556c5(buf: Any, p: int, end: int) -> int:
+def _w4e6a232b40(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -218,6 +232,8 @@ def _w4e7f2556c5(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -264,15 +280,15 @@ def _w4e7f2556c5(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.list_groups.v0.request.ListGroupsRequest": ("653ec9a2afd91962", _w3dc4d6edec),
-    "kio.schema.list_groups.v0.response.ListGroupsResponse": ("672934580319faa4", _w01c9ee1ced),
+    "kio.schema.list_groups.v0.response.ListGroupsResponse": ("672934580319faa4", _w26dfd52171),
     "kio.schema.list_groups.v1.request.ListGroupsRequest": ("653ec9a2afd91962", _w3dc4d6edec),
-    "kio.schema.list_groups.v1.response.ListGroupsResponse": ("b2596f57542efa5b", _w77a3104e8e),
+    "kio.schema.list_groups.v1.response.ListGroupsResponse": ("b2596f57542efa5b", _w3052eed935),
     "kio.schema.list_groups.v2.request.ListGroupsRequest": ("653ec9a2afd91962", _w3dc4d6edec),
-    "kio.schema.list_groups.v2.response.ListGroupsResponse": ("b2596f57542efa5b", _w77a3104e8e),
+    "kio.schema.list_groups.v2.response.ListGroupsResponse": ("b2596f57542efa5b", _w3052eed935),
     "kio.schema.list_groups.v3.request.ListGroupsRequest": ("ae63525962cf80da", _w7266ef5a50),
-    "kio.schema.list_groups.v3.response.ListGroupsResponse": ("ffd6b1a35db2e8fa", _w57d764cf5f),
-    "kio.schema.list_groups.v4.request.ListGroupsRequest": ("50f3fd4af4058fe7", _w42b08815e3),
-    "kio.schema.list_groups.v4.response.ListGroupsResponse": ("11b12868f8858ff1", _wdb502ac44e),
-    "kio.schema.list_groups.v5.request.ListGroupsRequest": ("7315b714728d8281", _wf690640a3a),
-    "kio.schema.list_groups.v5.response.ListGroupsResponse": ("b0f168deafb60c67", _w4e7f2556c5),
+    "kio.schema.list_groups.v3.response.ListGroupsResponse": ("ffd6b1a35db2e8fa", _w1b95d9cab2),
+    "kio.schema.list_groups.v4.request.ListGroupsRequest": ("50f3fd4af4058fe7", _wd232966743),
+    "kio.schema.list_groups.v4.response.ListGroupsResponse": ("11b12868f8858ff1", _w5cba563bad),
+    "kio.schema.list_groups.v5.request.ListGroupsRequest": ("7315b714728d8281", _wb04124355c),
+    "kio.schema.list_groups.v5.response.ListGroupsResponse": ("b0f168deafb60c67", _w4e6a232b40),
 }

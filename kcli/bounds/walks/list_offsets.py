@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w0135a69458(buf: Any, p: int, end: int) -> int:
+def _w6027b70292(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -26,6 +28,8 @@ def _w0135a69458(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -34,9 +38,11 @@ def _w0135a69458(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wcb8f022e82(buf: Any, p: int, end: int) -> int:
+def _w8520838b20(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -47,6 +53,8 @@ def _wcb8f022e82(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -55,7 +63,7 @@ def _wcb8f022e82(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _waa1cbc397f(buf: Any, p: int, end: int) -> int:
+def _wdb145148fe(buf: Any, p: int, end: int) -> int:
     p += 5
     v = buf[p]
     if v < 128:
@@ -63,6 +71,8 @@ def _waa1cbc397f(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -80,6 +90,8 @@ def _waa1cbc397f(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -101,7 +113,7 @@ def _waa1cbc397f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w224551812f(buf: Any, p: int, end: int) -> int:
+def _wbaa4663d38(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -109,6 +121,8 @@ def _w224551812f(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -126,6 +140,8 @@ def _w224551812f(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -146,10 +162,12 @@ def _w224551812f(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0dd98e623b(buf: Any, p: int, end: int) -> int:
+def _w7e4252eab3(buf: Any, p: int, end: int) -> int:
     p += 5
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -160,6 +178,8 @@ def _w0dd98e623b(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -168,10 +188,12 @@ def _w0dd98e623b(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w45f30f65d7(buf: Any, p: int, end: int) -> int:
+def _w38d95747c3(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -182,6 +204,8 @@ def _w45f30f65d7(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -190,10 +214,12 @@ def _w45f30f65d7(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wa3ceab346e(buf: Any, p: int, end: int) -> int:
+def _w3026ac62be(buf: Any, p: int, end: int) -> int:
     p += 5
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -204,6 +230,8 @@ def _wa3ceab346e(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -212,10 +240,12 @@ def _wa3ceab346e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w30e25616b6(buf: Any, p: int, end: int) -> int:
+def _w4c71f0f6f2(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -226,6 +256,8 @@ def _w30e25616b6(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -234,7 +266,7 @@ def _w30e25616b6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we1e538ca49(buf: Any, p: int, end: int) -> int:
+def _w7a7ac7cb55(buf: Any, p: int, end: int) -> int:
     p += 5
     v = buf[p]
     if v < 128:
@@ -242,6 +274,8 @@ def _we1e538ca49(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -259,6 +293,8 @@ def _we1e538ca49(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -281,26 +317,26 @@ def _we1e538ca49(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.list_offsets.v1.request.ListOffsetsRequest": ("faacc02d78d50935", _w0135a69458),
-    "kio.schema.list_offsets.v1.response.ListOffsetsResponse": ("1125614595be5443", _wcb8f022e82),
-    "kio.schema.list_offsets.v10.request.ListOffsetsRequest": ("d3897675dc945b8e", _waa1cbc397f),
-    "kio.schema.list_offsets.v10.response.ListOffsetsResponse": ("4051ff57bc6a597d", _w224551812f),
-    "kio.schema.list_offsets.v11.request.ListOffsetsRequest": ("d3897675dc945b8e", _waa1cbc397f),
-    "kio.schema.list_offsets.v11.response.ListOffsetsResponse": ("4051ff57bc6a597d", _w224551812f),
-    "kio.schema.list_offsets.v2.request.ListOffsetsRequest": ("7bfc8631a3fdcdd2", _w0dd98e623b),
-    "kio.schema.list_offsets.v2.response.ListOffsetsResponse": ("57d4848d4bea65f5", _w45f30f65d7),
-    "kio.schema.list_offsets.v3.request.ListOffsetsRequest": ("7bfc8631a3fdcdd2", _w0dd98e623b),
-    "kio.schema.list_offsets.v3.response.ListOffsetsResponse": ("57d4848d4bea65f5", _w45f30f65d7),
-    "kio.schema.list_offsets.v4.request.ListOffsetsRequest": ("468d24353f6e7657", _wa3ceab346e),
-    "kio.schema.list_offsets.v4.response.ListOffsetsResponse": ("df834a5f7c805d9c", _w30e25616b6),
-    "kio.schema.list_offsets.v5.request.ListOffsetsRequest": ("468d24353f6e7657", _wa3ceab346e),
-    "kio.schema.list_offsets.v5.response.ListOffsetsResponse": ("df834a5f7c805d9c", _w30e25616b6),
-    "kio.schema.list_offsets.v6.request.ListOffsetsRequest": ("a49463ea475e1c2d", _we1e538ca49),
-    "kio.schema.list_offsets.v6.response.ListOffsetsResponse": ("4051ff57bc6a597d", _w224551812f),
-    "kio.schema.list_offsets.v7.request.ListOffsetsRequest": ("a49463ea475e1c2d", _we1e538ca49),
-    "kio.schema.list_offsets.v7.response.ListOffsetsResponse": ("4051ff57bc6a597d", _w224551812f),
-    "kio.schema.list_offsets.v8.request.ListOffsetsRequest": ("a49463ea475e1c2d", _we1e538ca49),
-    "kio.schema.list_offsets.v8.response.ListOffsetsResponse": ("4051ff57bc6a597d", _w224551812f),
-    "kio.schema.list_offsets.v9.request.ListOffsetsRequest": ("a49463ea475e1c2d", _we1e538ca49),
-    "kio.schema.list_offsets.v9.response.ListOffsetsResponse": ("4051ff57bc6a597d", _w224551812f),
+    "kio.schema.list_offsets.v1.request.ListOffsetsRequest": ("faacc02d78d50935", _w6027b70292),
+    "kio.schema.list_offsets.v1.response.ListOffsetsResponse": ("1125614595be5443", _w8520838b20),
+    "kio.schema.list_offsets.v10.request.ListOffsetsRequest": ("d3897675dc945b8e", _wdb145148fe),
+    "kio.schema.list_offsets.v10.response.ListOffsetsResponse": ("4051ff57bc6a597d", _wbaa4663d38),
+    "kio.schema.list_offsets.v11.request.ListOffsetsRequest": ("d3897675dc945b8e", _wdb145148fe),
+    "kio.schema.list_offsets.v11.response.ListOffsetsResponse": ("4051ff57bc6a597d", _wbaa4663d38),
+    "kio.schema.list_offsets.v2.request.ListOffsetsRequest": ("7bfc8631a3fdcdd2", _w7e4252eab3),
+    "kio.schema.list_offsets.v2.response.ListOffsetsResponse": ("57d4848d4bea65f5", _w38d95747c3),
+    "kio.schema.list_offsets.v3.request.ListOffsetsRequest": ("7bfc8631a3fdcdd2", _w7e4252eab3),
+    "kio.schema.list_offsets.v3.response.ListOffsetsResponse": ("57d4848d4bea65f5", _w38d95747c3),
+    "kio.schema.list_offsets.v4.request.ListOffsetsRequest": ("468d24353f6e7657", _w3026ac62be),
+    "kio.schema.list_offsets.v4.response.ListOffsetsResponse": ("df834a5f7c805d9c", _w4c71f0f6f2),
+    "kio.schema.list_offsets.v5.request.ListOffsetsRequest": ("468d24353f6e7657", _w3026ac62be),
+    "kio.schema.list_offsets.v5.response.ListOffsetsResponse": ("df834a5f7c805d9c", _w4c71f0f6f2),
+    "kio.schema.list_offsets.v6.request.ListOffsetsRequest": ("a49463ea475e1c2d", _w7a7ac7cb55),
+    "kio.schema.list_offsets.v6.response.ListOffsetsResponse": ("4051ff57bc6a597d", _wbaa4663d38),
+    "kio.schema.list_offsets.v7.request.ListOffsetsRequest": ("a49463ea475e1c2d", _w7a7ac7cb55),
+    "kio.schema.list_offsets.v7.response.ListOffsetsResponse": ("4051ff57bc6a597d", _wbaa4663d38),
+    "kio.schema.list_offsets.v8.request.ListOffsetsRequest": ("a49463ea475e1c2d", _w7a7ac7cb55),
+    "kio.schema.list_offsets.v8.response.ListOffsetsResponse": ("4051ff57bc6a597d", _wbaa4663d38),
+    "kio.schema.list_offsets.v9.request.ListOffsetsRequest": ("a49463ea475e1c2d", _w7a7ac7cb55),
+    "kio.schema.list_offsets.v9.response.ListOffsetsResponse": ("4051ff57bc6a597d", _wbaa4663d38),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wa89a7969e9(buf: Any, p: int, end: int) -> int:
+def _w396b070ca9(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -37,6 +37,8 @@ def _wa89a7969e9(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -52,7 +54,7 @@ def _wa89a7969e9(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wff2b3e8af4(buf: Any, p: int, end: int) -> int:
+def _wa6e0367079(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -67,6 +69,8 @@ def _wff2b3e8af4(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -84,6 +88,8 @@ def _wff2b3e8af4(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -95,6 +101,8 @@ def _wff2b3e8af4(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -105,6 +113,8 @@ def _wff2b3e8af4(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -115,6 +125,8 @@ def _wff2b3e8af4(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -136,6 +148,6 @@ def _wff2b3e8af4(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.list_partition_reassignments.v0.request.ListPartitionReassignmentsRequest": ("8de1c820b98f1a5a", _wa89a7969e9),
-    "kio.schema.list_partition_reassignments.v0.response.ListPartitionReassignmentsResponse": ("945eefd459363eca", _wff2b3e8af4),
+    "kio.schema.list_partition_reassignments.v0.request.ListPartitionReassignmentsRequest": ("8de1c820b98f1a5a", _w396b070ca9),
+    "kio.schema.list_partition_reassignments.v0.response.ListPartitionReassignmentsResponse": ("945eefd459363eca", _wa6e0367079),
 }

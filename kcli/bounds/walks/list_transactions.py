@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _we8d604ff24(buf: Any, p: int, end: int) -> int:
+def _wfdef467572(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -36,6 +38,8 @@ def _we8d604ff24(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -47,7 +51,7 @@ def _we8d604ff24(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w144b03ee3b(buf: Any, p: int, end: int) -> int:
+def _wa6b1389ad7(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -55,6 +59,8 @@ def _w144b03ee3b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -72,6 +78,8 @@ def _w144b03ee3b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -102,13 +110,15 @@ def _w144b03ee3b(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5b12e8a707(buf: Any, p: int, end: int) -> int:
+def _wc636e2f1f6(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -126,6 +136,8 @@ def _w5b12e8a707(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -138,13 +150,15 @@ def _w5b12e8a707(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd6d9b72f1c(buf: Any, p: int, end: int) -> int:
+def _w1d5e8f6c74(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -162,6 +176,8 @@ def _wd6d9b72f1c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -183,10 +199,10 @@ def _wd6d9b72f1c(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.list_transactions.v0.request.ListTransactionsRequest": ("94f384ce9834fb01", _we8d604ff24),
-    "kio.schema.list_transactions.v0.response.ListTransactionsResponse": ("9b9b8082dd1c9834", _w144b03ee3b),
-    "kio.schema.list_transactions.v1.request.ListTransactionsRequest": ("06a12be7929f2a26", _w5b12e8a707),
-    "kio.schema.list_transactions.v1.response.ListTransactionsResponse": ("9b9b8082dd1c9834", _w144b03ee3b),
-    "kio.schema.list_transactions.v2.request.ListTransactionsRequest": ("cda34a768ed58e6a", _wd6d9b72f1c),
-    "kio.schema.list_transactions.v2.response.ListTransactionsResponse": ("9b9b8082dd1c9834", _w144b03ee3b),
+    "kio.schema.list_transactions.v0.request.ListTransactionsRequest": ("94f384ce9834fb01", _wfdef467572),
+    "kio.schema.list_transactions.v0.response.ListTransactionsResponse": ("9b9b8082dd1c9834", _wa6b1389ad7),
+    "kio.schema.list_transactions.v1.request.ListTransactionsRequest": ("06a12be7929f2a26", _wc636e2f1f6),
+    "kio.schema.list_transactions.v1.response.ListTransactionsResponse": ("9b9b8082dd1c9834", _wa6b1389ad7),
+    "kio.schema.list_transactions.v2.request.ListTransactionsRequest": ("cda34a768ed58e6a", _w1d5e8f6c74),
+    "kio.schema.list_transactions.v2.response.ListTransactionsResponse": ("9b9b8082dd1c9834", _wa6b1389ad7),
 }

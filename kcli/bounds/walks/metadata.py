@@ -7,9 +7,81 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
+
+
+def _w35195ad21f(buf: Any, p: int, end: int) -> int:
+    v = I32(buf, p)[0]
+    p += 4
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = I16(buf, p)[0]
+            p += 2
+            if v > 0:
+                p += v
+    return p
+
+
+def _w7223d43689(buf: Any, p: int, end: int) -> int:
+    v = I32(buf, p)[0]
+    p += 4
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            p += 4
+            v = I16(buf, p)[0]
+            p += 2
+            if v > 0:
+                p += v
+            p += 4
+    v = I32(buf, p)[0]
+    p += 4
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            p += 2
+            v = I16(buf, p)[0]
+            p += 2
+            if v > 0:
+                p += v
+            v = I32(buf, p)[0]
+            p += 4
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                for _ in range(v):
+                    p += 10
+                    v = I32(buf, p)[0]
+                    p += 4
+                    if v < 0:
+                        raise null_array(p)
+                    if v > 0:
+                        if v > end - p:
+                            raise too_many(v, p, end)
+                        p += v * 4
+                    v = I32(buf, p)[0]
+                    p += 4
+                    if v < 0:
+                        raise null_array(p)
+                    if v > 0:
+                        if v > end - p:
+                            raise too_many(v, p, end)
+                        p += v * 4
+    return p
 
 
 def _wad2dafe6bb(buf: Any, p: int, end: int) -> int:
@@ -26,55 +98,11 @@ def _wad2dafe6bb(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wa318dda2aa(buf: Any, p: int, end: int) -> int:
+def _w8bfc5a16f5(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            p += 4
-            v = I16(buf, p)[0]
-            p += 2
-            if v > 0:
-                p += v
-            p += 4
-    v = I32(buf, p)[0]
-    p += 4
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            p += 2
-            v = I16(buf, p)[0]
-            p += 2
-            if v > 0:
-                p += v
-            v = I32(buf, p)[0]
-            p += 4
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                for _ in range(v):
-                    p += 10
-                    v = I32(buf, p)[0]
-                    p += 4
-                    if v > 0:
-                        if v > end - p:
-                            raise too_many(v, p, end)
-                        p += v * 4
-                    v = I32(buf, p)[0]
-                    p += 4
-                    if v > 0:
-                        if v > end - p:
-                            raise too_many(v, p, end)
-                        p += v * 4
-    return p
-
-
-def _w30745fafa5(buf: Any, p: int, end: int) -> int:
-    v = I32(buf, p)[0]
-    p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -92,6 +120,8 @@ def _w30745fafa5(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -104,6 +134,8 @@ def _w30745fafa5(buf: Any, p: int, end: int) -> int:
             p += 1
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -111,12 +143,16 @@ def _w30745fafa5(buf: Any, p: int, end: int) -> int:
                     p += 10
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -155,7 +191,7 @@ def _w240595ced4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc37a5a9288(buf: Any, p: int, end: int) -> int:
+def _wc72e1fc1ef(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -163,6 +199,8 @@ def _wc37a5a9288(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -201,6 +239,8 @@ def _wc37a5a9288(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -220,6 +260,8 @@ def _wc37a5a9288(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -231,6 +273,8 @@ def _wc37a5a9288(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -241,6 +285,8 @@ def _wc37a5a9288(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -251,6 +297,8 @@ def _wc37a5a9288(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -303,7 +351,7 @@ def _w69139bfd46(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we3b9645256(buf: Any, p: int, end: int) -> int:
+def _wb0ef90af23(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -311,6 +359,8 @@ def _we3b9645256(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -349,6 +399,8 @@ def _we3b9645256(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -368,6 +420,8 @@ def _we3b9645256(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -379,6 +433,8 @@ def _we3b9645256(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -389,6 +445,8 @@ def _we3b9645256(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -399,6 +457,8 @@ def _we3b9645256(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -419,7 +479,7 @@ def _we3b9645256(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w440c5bfb07(buf: Any, p: int, end: int) -> int:
+def _w3ee0cec504(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -427,6 +487,8 @@ def _w440c5bfb07(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -465,6 +527,8 @@ def _w440c5bfb07(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -484,6 +548,8 @@ def _w440c5bfb07(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -495,6 +561,8 @@ def _w440c5bfb07(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -505,6 +573,8 @@ def _w440c5bfb07(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -515,6 +585,8 @@ def _w440c5bfb07(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -536,9 +608,11 @@ def _w440c5bfb07(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w7c05e13429(buf: Any, p: int, end: int) -> int:
+def _wb3b515e753(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -560,6 +634,8 @@ def _w7c05e13429(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -572,6 +648,8 @@ def _w7c05e13429(buf: Any, p: int, end: int) -> int:
             p += 1
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -579,12 +657,16 @@ def _w7c05e13429(buf: Any, p: int, end: int) -> int:
                     p += 10
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -592,10 +674,12 @@ def _w7c05e13429(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w78a5292c6e(buf: Any, p: int, end: int) -> int:
+def _w0b9594b4d6(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -617,6 +701,8 @@ def _w78a5292c6e(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -629,6 +715,8 @@ def _w78a5292c6e(buf: Any, p: int, end: int) -> int:
             p += 1
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -636,12 +724,16 @@ def _w78a5292c6e(buf: Any, p: int, end: int) -> int:
                     p += 10
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -664,10 +756,12 @@ def _w83602c6432(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we1169a87c4(buf: Any, p: int, end: int) -> int:
+def _wca0bf46f0f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -689,6 +783,8 @@ def _we1169a87c4(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -701,6 +797,8 @@ def _we1169a87c4(buf: Any, p: int, end: int) -> int:
             p += 1
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -708,18 +806,24 @@ def _we1169a87c4(buf: Any, p: int, end: int) -> int:
                     p += 10
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -727,10 +831,12 @@ def _we1169a87c4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w63ff7d6152(buf: Any, p: int, end: int) -> int:
+def _w052261baaa(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -752,6 +858,8 @@ def _w63ff7d6152(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -764,6 +872,8 @@ def _w63ff7d6152(buf: Any, p: int, end: int) -> int:
             p += 1
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -771,18 +881,24 @@ def _w63ff7d6152(buf: Any, p: int, end: int) -> int:
                     p += 14
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -805,10 +921,12 @@ def _wcf1e64fc74(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w6d0768fe3a(buf: Any, p: int, end: int) -> int:
+def _w874ce96eeb(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -830,6 +948,8 @@ def _w6d0768fe3a(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -842,6 +962,8 @@ def _w6d0768fe3a(buf: Any, p: int, end: int) -> int:
             p += 1
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -849,18 +971,24 @@ def _w6d0768fe3a(buf: Any, p: int, end: int) -> int:
                     p += 14
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
                         p += v * 4
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -900,7 +1028,7 @@ def _w3f0de9dd91(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wcab144d74d(buf: Any, p: int, end: int) -> int:
+def _w1a3d9ede12(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -908,6 +1036,8 @@ def _wcab144d74d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -946,6 +1076,8 @@ def _wcab144d74d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -965,6 +1097,8 @@ def _wcab144d74d(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -976,6 +1110,8 @@ def _wcab144d74d(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -986,6 +1122,8 @@ def _wcab144d74d(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -996,6 +1134,8 @@ def _wcab144d74d(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -1019,32 +1159,32 @@ def _wcab144d74d(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.metadata.v0.request.MetadataRequest": ("81a91f399c6d8277", _wad2dafe6bb),
-    "kio.schema.metadata.v0.response.MetadataResponse": ("f816639f195ad804", _wa318dda2aa),
+    "kio.schema.metadata.v0.request.MetadataRequest": ("81a91f399c6d8277", _w35195ad21f),
+    "kio.schema.metadata.v0.response.MetadataResponse": ("f816639f195ad804", _w7223d43689),
     "kio.schema.metadata.v1.request.MetadataRequest": ("ef4e81c6f167ef5e", _wad2dafe6bb),
-    "kio.schema.metadata.v1.response.MetadataResponse": ("1f0a93ccd2a13c9c", _w30745fafa5),
+    "kio.schema.metadata.v1.response.MetadataResponse": ("1f0a93ccd2a13c9c", _w8bfc5a16f5),
     "kio.schema.metadata.v10.request.MetadataRequest": ("c8883e51fab8b41a", _w240595ced4),
-    "kio.schema.metadata.v10.response.MetadataResponse": ("f3f7ddab7d498517", _wc37a5a9288),
+    "kio.schema.metadata.v10.response.MetadataResponse": ("f3f7ddab7d498517", _wc72e1fc1ef),
     "kio.schema.metadata.v11.request.MetadataRequest": ("589f58ee5e57d11e", _w69139bfd46),
-    "kio.schema.metadata.v11.response.MetadataResponse": ("1adefd0ab3b9a536", _we3b9645256),
+    "kio.schema.metadata.v11.response.MetadataResponse": ("1adefd0ab3b9a536", _wb0ef90af23),
     "kio.schema.metadata.v12.request.MetadataRequest": ("589f58ee5e57d11e", _w69139bfd46),
-    "kio.schema.metadata.v12.response.MetadataResponse": ("72c7ad9be92843e7", _we3b9645256),
+    "kio.schema.metadata.v12.response.MetadataResponse": ("72c7ad9be92843e7", _wb0ef90af23),
     "kio.schema.metadata.v13.request.MetadataRequest": ("589f58ee5e57d11e", _w69139bfd46),
-    "kio.schema.metadata.v13.response.MetadataResponse": ("3572bafc88c39a16", _w440c5bfb07),
+    "kio.schema.metadata.v13.response.MetadataResponse": ("3572bafc88c39a16", _w3ee0cec504),
     "kio.schema.metadata.v2.request.MetadataRequest": ("ef4e81c6f167ef5e", _wad2dafe6bb),
-    "kio.schema.metadata.v2.response.MetadataResponse": ("e6434dd628e18314", _w7c05e13429),
+    "kio.schema.metadata.v2.response.MetadataResponse": ("e6434dd628e18314", _wb3b515e753),
     "kio.schema.metadata.v3.request.MetadataRequest": ("ef4e81c6f167ef5e", _wad2dafe6bb),
-    "kio.schema.metadata.v3.response.MetadataResponse": ("cc2678d266b05d33", _w78a5292c6e),
+    "kio.schema.metadata.v3.response.MetadataResponse": ("cc2678d266b05d33", _w0b9594b4d6),
     "kio.schema.metadata.v4.request.MetadataRequest": ("a44eff853f34ce1a", _w83602c6432),
-    "kio.schema.metadata.v4.response.MetadataResponse": ("cc2678d266b05d33", _w78a5292c6e),
+    "kio.schema.metadata.v4.response.MetadataResponse": ("cc2678d266b05d33", _w0b9594b4d6),
     "kio.schema.metadata.v5.request.MetadataRequest": ("a44eff853f34ce1a", _w83602c6432),
-    "kio.schema.metadata.v5.response.MetadataResponse": ("2067bac7fb745d27", _we1169a87c4),
+    "kio.schema.metadata.v5.response.MetadataResponse": ("2067bac7fb745d27", _wca0bf46f0f),
     "kio.schema.metadata.v6.request.MetadataRequest": ("a44eff853f34ce1a", _w83602c6432),
-    "kio.schema.metadata.v6.response.MetadataResponse": ("2067bac7fb745d27", _we1169a87c4),
+    "kio.schema.metadata.v6.response.MetadataResponse": ("2067bac7fb745d27", _wca0bf46f0f),
     "kio.schema.metadata.v7.request.MetadataRequest": ("a44eff853f34ce1a", _w83602c6432),
-    "kio.schema.metadata.v7.response.MetadataResponse": ("132929d7a833362b", _w63ff7d6152),
+    "kio.schema.metadata.v7.response.MetadataResponse": ("132929d7a833362b", _w052261baaa),
     "kio.schema.metadata.v8.request.MetadataRequest": ("8b303b95a1151cd8", _wcf1e64fc74),
-    "kio.schema.metadata.v8.response.MetadataResponse": ("5b6c9fb54acedf5d", _w6d0768fe3a),
+    "kio.schema.metadata.v8.response.MetadataResponse": ("5b6c9fb54acedf5d", _w874ce96eeb),
     "kio.schema.metadata.v9.request.MetadataRequest": ("6380338604f73995", _w3f0de9dd91),
-    "kio.schema.metadata.v9.response.MetadataResponse": ("39a44660ae6d34bd", _wcab144d74d),
+    "kio.schema.metadata.v9.response.MetadataResponse": ("39a44660ae6d34bd", _w1a3d9ede12),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import I16, Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
@@ -152,6 +152,50 @@ def _w07093721e6(buf: Any, p: int, end: int) -> int:
     return p
 
 
+def _wfa6bb9c46d(buf: Any, p: int, end: int) -> int:
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        p += v * 16
+    return p
+
+
+def _w845d4ad213(buf: Any, p: int, end: int) -> int:
+    count, p = uvarint(buf, p)
+    if count > end - p:
+        raise too_many(count, p, end)
+    for _ in range(count):
+        tag, p = uvarint(buf, p)
+        size, p = uvarint(buf, p)
+        if size > end - p:
+            raise too_many(size, p, end)
+        if tag == 0 and _w1280f79093(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        if tag == 1 and _w1280f79093(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        if tag == 2 and _wfa6bb9c46d(buf, p, p + size) != p + size:
+            raise unfilled(tag, p, size)
+        p += size
+    return p
+
+
+def _w1df067d2a2(buf: Any, p: int, end: int) -> int:
+    p += 12
+    if buf[p]:
+        p = _w845d4ad213(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
 def _w4fe143ec60(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
@@ -166,7 +210,7 @@ def _w4fe143ec60(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd87ae893b9(buf: Any, p: int, end: int) -> int:
+def _w0fa5460ba8(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -179,35 +223,7 @@ def _wd87ae893b9(buf: Any, p: int, end: int) -> int:
             raise unfilled(tag, p, size)
         if tag == 1 and _w1280f79093(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
-        if tag == 2 and _w4fe143ec60(buf, p, p + size) != p + size:
-            raise unfilled(tag, p, size)
-        p += size
-    return p
-
-
-def _w356b34687f(buf: Any, p: int, end: int) -> int:
-    p += 12
-    if buf[p]:
-        p = _wd87ae893b9(buf, p, end)
-    else:
-        p += 1
-    return p
-
-
-def _w2b1b9e0c87(buf: Any, p: int, end: int) -> int:
-    count, p = uvarint(buf, p)
-    if count > end - p:
-        raise too_many(count, p, end)
-    for _ in range(count):
-        tag, p = uvarint(buf, p)
-        size, p = uvarint(buf, p)
-        if size > end - p:
-            raise too_many(size, p, end)
-        if tag == 0 and _w1280f79093(buf, p, p + size) != p + size:
-            raise unfilled(tag, p, size)
-        if tag == 1 and _w1280f79093(buf, p, p + size) != p + size:
-            raise unfilled(tag, p, size)
-        if tag == 2 and _w4fe143ec60(buf, p, p + size) != p + size:
+        if tag == 2 and _wfa6bb9c46d(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         if tag == 3 and _w4fe143ec60(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
@@ -215,10 +231,10 @@ def _w2b1b9e0c87(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w029f6ab88e(buf: Any, p: int, end: int) -> int:
+def _w2ce1a82547(buf: Any, p: int, end: int) -> int:
     p += 12
     if buf[p]:
-        p = _w2b1b9e0c87(buf, p, end)
+        p = _w0fa5460ba8(buf, p, end)
     else:
         p += 1
     return p
@@ -239,13 +255,15 @@ def _w3dbbaab9ac(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wf666f29574(buf: Any, p: int, end: int) -> int:
+def _w76bcbb9412(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -313,7 +331,7 @@ def _w1f80d00405(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb2c8042b91(buf: Any, p: int, end: int) -> int:
+def _w69f461c41f(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -334,6 +352,8 @@ def _wb2c8042b91(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -522,7 +542,7 @@ def _w863f877eb2(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
+def _wfcf37ff9b4(buf: Any, p: int, end: int) -> int:
     p += 20
     v = buf[p]
     if v < 128:
@@ -530,6 +550,8 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -540,6 +562,8 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -550,6 +574,8 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -560,6 +586,8 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -572,7 +600,7 @@ def _w2d5313a5ac(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
+def _w3b44b7f448(buf: Any, p: int, end: int) -> int:
     p += 20
     v = buf[p]
     if v < 128:
@@ -580,6 +608,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -590,6 +620,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -600,6 +632,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -610,6 +644,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -621,6 +657,8 @@ def _w74d9cf363b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -651,7 +689,7 @@ def _w430a9c2ec6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
+def _w4de43a237a(buf: Any, p: int, end: int) -> int:
     p += 20
     v = buf[p]
     if v < 128:
@@ -659,6 +697,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -669,6 +709,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -679,6 +721,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -689,6 +733,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -700,6 +746,8 @@ def _w5bcbff79c7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -720,7 +768,7 @@ def _w99519c02a7(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wf7a300e973(buf: Any, p: int, end: int) -> int:
+def _w6a3d5d18ae(buf: Any, p: int, end: int) -> int:
     p += 28
     v = buf[p]
     if v < 128:
@@ -728,6 +776,8 @@ def _wf7a300e973(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -757,6 +807,8 @@ def _wf7a300e973(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -788,7 +840,7 @@ def _wf7a300e973(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we9a61c7868(buf: Any, p: int, end: int) -> int:
+def _wa1a46cb538(buf: Any, p: int, end: int) -> int:
     p += 28
     v = buf[p]
     if v < 128:
@@ -796,6 +848,8 @@ def _we9a61c7868(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -825,6 +879,8 @@ def _we9a61c7868(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -856,7 +912,7 @@ def _we9a61c7868(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc4a5ed0a27(buf: Any, p: int, end: int) -> int:
+def _wb1d484d21f(buf: Any, p: int, end: int) -> int:
     p += 29
     v = buf[p]
     if v < 128:
@@ -864,6 +920,8 @@ def _wc4a5ed0a27(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -893,6 +951,8 @@ def _wc4a5ed0a27(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -924,7 +984,7 @@ def _wc4a5ed0a27(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we59944fa22(buf: Any, p: int, end: int) -> int:
+def _w62cc631164(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -933,13 +993,13 @@ def _we59944fa22(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _w4fe143ec60(buf, p, p + size) != p + size:
+        if tag == 0 and _wfa6bb9c46d(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _w773f45e5de(buf: Any, p: int, end: int) -> int:
+def _w22fda9d7de(buf: Any, p: int, end: int) -> int:
     p += 29
     v = buf[p]
     if v < 128:
@@ -947,6 +1007,8 @@ def _w773f45e5de(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -976,6 +1038,8 @@ def _w773f45e5de(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1001,13 +1065,13 @@ def _w773f45e5de(buf: Any, p: int, end: int) -> int:
             p += v - 1
     p += 2
     if buf[p]:
-        p = _we59944fa22(buf, p, end)
+        p = _w62cc631164(buf, p, end)
     else:
         p += 1
     return p
 
 
-def _w65dc8f7034(buf: Any, p: int, end: int) -> int:
+def _w2b9e45e28c(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -1016,7 +1080,7 @@ def _w65dc8f7034(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _w4fe143ec60(buf, p, p + size) != p + size:
+        if tag == 0 and _wfa6bb9c46d(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         if tag == 1 and _w4fe143ec60(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
@@ -1024,7 +1088,7 @@ def _w65dc8f7034(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w59726936dd(buf: Any, p: int, end: int) -> int:
+def _w2017ca6466(buf: Any, p: int, end: int) -> int:
     p += 29
     v = buf[p]
     if v < 128:
@@ -1032,6 +1096,8 @@ def _w59726936dd(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1061,6 +1127,8 @@ def _w59726936dd(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1086,13 +1154,13 @@ def _w59726936dd(buf: Any, p: int, end: int) -> int:
             p += v - 1
     p += 2
     if buf[p]:
-        p = _w65dc8f7034(buf, p, end)
+        p = _w2b9e45e28c(buf, p, end)
     else:
         p += 1
     return p
 
 
-def _w0efa386a97(buf: Any, p: int, end: int) -> int:
+def _wdac337a7b1(buf: Any, p: int, end: int) -> int:
     p += 21
     v = buf[p]
     if v < 128:
@@ -1100,6 +1168,8 @@ def _w0efa386a97(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1129,6 +1199,8 @@ def _w0efa386a97(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -1257,12 +1329,12 @@ WALKS: dict[str, tuple[str, Walker]] = {
     "kcli.metadata.generated.records.BeginTransactionRecordV0": ("baa1d9d64bbafbfe", _w88471d9727),
     "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV0": ("0ad50589676ba9dd", _w5972e6f3b0),
     "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV1": ("7e7ac600c990e38d", _w07093721e6),
-    "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV2": ("6a19ee978fbf4219", _w356b34687f),
-    "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV3": ("5a1002b2756e0f28", _w029f6ab88e),
+    "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV2": ("6a19ee978fbf4219", _w1df067d2a2),
+    "kcli.metadata.generated.records.BrokerRegistrationChangeRecordV3": ("5a1002b2756e0f28", _w2ce1a82547),
     "kcli.metadata.generated.records.ClearElrRecordV0": ("ee87578c08cd1df2", _w3dbbaab9ac),
-    "kcli.metadata.generated.records.ClientQuotaRecordV0": ("37c4e10c447f1b85", _wf666f29574),
+    "kcli.metadata.generated.records.ClientQuotaRecordV0": ("37c4e10c447f1b85", _w76bcbb9412),
     "kcli.metadata.generated.records.ConfigRecordV0": ("548672ab7b276a2c", _w1f80d00405),
-    "kcli.metadata.generated.records.DelegationTokenRecordV0": ("f598b38ecab94c77", _wb2c8042b91),
+    "kcli.metadata.generated.records.DelegationTokenRecordV0": ("f598b38ecab94c77", _w69f461c41f),
     "kcli.metadata.generated.records.EndTransactionRecordV0": ("cb30fc19cca02df4", _w7266ef5a50),
     "kcli.metadata.generated.records.FeatureLevelRecordV0": ("cb1a8b153d3d91d8", _w982cbddfcd),
     "kcli.metadata.generated.records.FenceBrokerRecordV0": ("a47634690ebe522c", _wfd7e2f0b5d),
@@ -1270,16 +1342,16 @@ WALKS: dict[str, tuple[str, Walker]] = {
     "kcli.metadata.generated.records.PartitionChangeRecordV0": ("04a9c4d9e42caa02", _w28bbc4d0df),
     "kcli.metadata.generated.records.PartitionChangeRecordV1": ("5e2b397cd38f32ac", _wc88a0e180f),
     "kcli.metadata.generated.records.PartitionChangeRecordV2": ("3696a6937b24ca72", _w863f877eb2),
-    "kcli.metadata.generated.records.PartitionRecordV0": ("3da7876c12da3f65", _w2d5313a5ac),
-    "kcli.metadata.generated.records.PartitionRecordV1": ("6cd0d942fdcd951e", _w74d9cf363b),
-    "kcli.metadata.generated.records.PartitionRecordV2": ("0a140d1312c7469a", _w5bcbff79c7),
+    "kcli.metadata.generated.records.PartitionRecordV0": ("3da7876c12da3f65", _wfcf37ff9b4),
+    "kcli.metadata.generated.records.PartitionRecordV1": ("6cd0d942fdcd951e", _w3b44b7f448),
+    "kcli.metadata.generated.records.PartitionRecordV2": ("0a140d1312c7469a", _w4de43a237a),
     "kcli.metadata.generated.records.ProducerIdsRecordV0": ("1a0cf41e1af06eb3", _w99519c02a7),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV0": ("47872c92b61a4d37", _wf7a300e973),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV1": ("5fe229fbf0f37d43", _we9a61c7868),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV2": ("dd7f71ce303dc573", _wc4a5ed0a27),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV3": ("77a63504edcb6f95", _w773f45e5de),
-    "kcli.metadata.generated.records.RegisterBrokerRecordV4": ("efa56c9f8dfcfff2", _w59726936dd),
-    "kcli.metadata.generated.records.RegisterControllerRecordV0": ("b5544abc8ca78e7f", _w0efa386a97),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV0": ("47872c92b61a4d37", _w6a3d5d18ae),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV1": ("5fe229fbf0f37d43", _wa1a46cb538),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV2": ("dd7f71ce303dc573", _wb1d484d21f),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV3": ("77a63504edcb6f95", _w22fda9d7de),
+    "kcli.metadata.generated.records.RegisterBrokerRecordV4": ("efa56c9f8dfcfff2", _w2017ca6466),
+    "kcli.metadata.generated.records.RegisterControllerRecordV0": ("b5544abc8ca78e7f", _wdac337a7b1),
     "kcli.metadata.generated.records.RemoveAccessControlEntryRecordV0": ("5235e951d7979c89", _wa5ac35f095),
     "kcli.metadata.generated.records.RemoveDelegationTokenRecordV0": ("73ec11a3612b3bee", _w3dbbaab9ac),
     "kcli.metadata.generated.records.RemoveFeatureLevelRecordV0": ("16baceabbc937a91", _w3dbbaab9ac),

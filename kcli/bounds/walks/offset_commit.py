@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wd923091e4c(buf: Any, p: int, end: int) -> int:
+def _wad36d403b5(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -41,6 +41,8 @@ def _wd923091e4c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -52,6 +54,8 @@ def _wd923091e4c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -79,7 +83,7 @@ def _wd923091e4c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w92af02a253(buf: Any, p: int, end: int) -> int:
+def _wf43682d64f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -87,6 +91,8 @@ def _w92af02a253(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -98,6 +104,8 @@ def _w92af02a253(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -118,7 +126,7 @@ def _w92af02a253(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0e91ab1cf4(buf: Any, p: int, end: int) -> int:
+def _wca0c687baf(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -131,6 +139,8 @@ def _w0e91ab1cf4(buf: Any, p: int, end: int) -> int:
     p += 8
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -141,6 +151,8 @@ def _w0e91ab1cf4(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -153,9 +165,11 @@ def _w0e91ab1cf4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3cf54cdce4(buf: Any, p: int, end: int) -> int:
+def _w17e45e690d(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -166,6 +180,8 @@ def _w3cf54cdce4(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -174,10 +190,12 @@ def _w3cf54cdce4(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
+def _wd656abd903(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -188,6 +206,8 @@ def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -196,7 +216,7 @@ def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w22fa4ecb58(buf: Any, p: int, end: int) -> int:
+def _w4e042f862e(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -208,6 +228,8 @@ def _w22fa4ecb58(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -218,6 +240,8 @@ def _w22fa4ecb58(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -230,7 +254,7 @@ def _w22fa4ecb58(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wc1d589fc83(buf: Any, p: int, end: int) -> int:
+def _w640b793a69(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -242,6 +266,8 @@ def _wc1d589fc83(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -252,6 +278,8 @@ def _wc1d589fc83(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -264,7 +292,7 @@ def _wc1d589fc83(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w6af4379dca(buf: Any, p: int, end: int) -> int:
+def _wafb125dadc(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -280,6 +308,8 @@ def _w6af4379dca(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -290,6 +320,8 @@ def _w6af4379dca(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -302,7 +334,7 @@ def _w6af4379dca(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w7b14e41eb8(buf: Any, p: int, end: int) -> int:
+def _wbf07d15443(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -331,6 +363,8 @@ def _w7b14e41eb8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -348,6 +382,8 @@ def _w7b14e41eb8(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -375,7 +411,7 @@ def _w7b14e41eb8(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbd4e112440(buf: Any, p: int, end: int) -> int:
+def _wd283314e8f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -383,6 +419,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -400,6 +438,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -422,22 +462,22 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.offset_commit.v10.request.OffsetCommitRequest": ("36cf3dbdd0752e2a", _wd923091e4c),
-    "kio.schema.offset_commit.v10.response.OffsetCommitResponse": ("ea99eb2ada46ea98", _w92af02a253),
-    "kio.schema.offset_commit.v2.request.OffsetCommitRequest": ("a0e0ab1731ab04db", _w0e91ab1cf4),
-    "kio.schema.offset_commit.v2.response.OffsetCommitResponse": ("1bbcc361168d4e66", _w3cf54cdce4),
-    "kio.schema.offset_commit.v3.request.OffsetCommitRequest": ("a0e0ab1731ab04db", _w0e91ab1cf4),
-    "kio.schema.offset_commit.v3.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _w1bed5cc472),
-    "kio.schema.offset_commit.v4.request.OffsetCommitRequest": ("a0e0ab1731ab04db", _w0e91ab1cf4),
-    "kio.schema.offset_commit.v4.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _w1bed5cc472),
-    "kio.schema.offset_commit.v5.request.OffsetCommitRequest": ("1bb8b1022f752f50", _w22fa4ecb58),
-    "kio.schema.offset_commit.v5.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _w1bed5cc472),
-    "kio.schema.offset_commit.v6.request.OffsetCommitRequest": ("11e2d7bc58770aa9", _wc1d589fc83),
-    "kio.schema.offset_commit.v6.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _w1bed5cc472),
-    "kio.schema.offset_commit.v7.request.OffsetCommitRequest": ("0948c2f6184978ca", _w6af4379dca),
-    "kio.schema.offset_commit.v7.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _w1bed5cc472),
-    "kio.schema.offset_commit.v8.request.OffsetCommitRequest": ("ea0548fb68d8a689", _w7b14e41eb8),
-    "kio.schema.offset_commit.v8.response.OffsetCommitResponse": ("06b6df87de7f4c7d", _wbd4e112440),
-    "kio.schema.offset_commit.v9.request.OffsetCommitRequest": ("ea0548fb68d8a689", _w7b14e41eb8),
-    "kio.schema.offset_commit.v9.response.OffsetCommitResponse": ("06b6df87de7f4c7d", _wbd4e112440),
+    "kio.schema.offset_commit.v10.request.OffsetCommitRequest": ("36cf3dbdd0752e2a", _wad36d403b5),
+    "kio.schema.offset_commit.v10.response.OffsetCommitResponse": ("ea99eb2ada46ea98", _wf43682d64f),
+    "kio.schema.offset_commit.v2.request.OffsetCommitRequest": ("a0e0ab1731ab04db", _wca0c687baf),
+    "kio.schema.offset_commit.v2.response.OffsetCommitResponse": ("1bbcc361168d4e66", _w17e45e690d),
+    "kio.schema.offset_commit.v3.request.OffsetCommitRequest": ("a0e0ab1731ab04db", _wca0c687baf),
+    "kio.schema.offset_commit.v3.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _wd656abd903),
+    "kio.schema.offset_commit.v4.request.OffsetCommitRequest": ("a0e0ab1731ab04db", _wca0c687baf),
+    "kio.schema.offset_commit.v4.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _wd656abd903),
+    "kio.schema.offset_commit.v5.request.OffsetCommitRequest": ("1bb8b1022f752f50", _w4e042f862e),
+    "kio.schema.offset_commit.v5.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _wd656abd903),
+    "kio.schema.offset_commit.v6.request.OffsetCommitRequest": ("11e2d7bc58770aa9", _w640b793a69),
+    "kio.schema.offset_commit.v6.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _wd656abd903),
+    "kio.schema.offset_commit.v7.request.OffsetCommitRequest": ("0948c2f6184978ca", _wafb125dadc),
+    "kio.schema.offset_commit.v7.response.OffsetCommitResponse": ("ca269d8b299e7bdc", _wd656abd903),
+    "kio.schema.offset_commit.v8.request.OffsetCommitRequest": ("ea0548fb68d8a689", _wbf07d15443),
+    "kio.schema.offset_commit.v8.response.OffsetCommitResponse": ("06b6df87de7f4c7d", _wd283314e8f),
+    "kio.schema.offset_commit.v9.request.OffsetCommitRequest": ("ea0548fb68d8a689", _wbf07d15443),
+    "kio.schema.offset_commit.v9.response.OffsetCommitResponse": ("06b6df87de7f4c7d", _wd283314e8f),
 }

@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, too_many
+from kcli.bounds.runtime import I16, I32, Walker, null_array, too_many
 
 __all__ = ["WALKS"]
 
 
-def _wd7cd8e4371(buf: Any, p: int, end: int) -> int:
+def _w307fb24505(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -29,6 +31,8 @@ def _wd7cd8e4371(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -37,10 +41,12 @@ def _wd7cd8e4371(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbc7e872076(buf: Any, p: int, end: int) -> int:
+def _w4382c55064(buf: Any, p: int, end: int) -> int:
     p += 6
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -51,6 +57,8 @@ def _wbc7e872076(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -61,6 +69,6 @@ def _wbc7e872076(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.offset_delete.v0.request.OffsetDeleteRequest": ("34a023833c68f42f", _wd7cd8e4371),
-    "kio.schema.offset_delete.v0.response.OffsetDeleteResponse": ("37fee1ae675b8cd5", _wbc7e872076),
+    "kio.schema.offset_delete.v0.request.OffsetDeleteRequest": ("34a023833c68f42f", _w307fb24505),
+    "kio.schema.offset_delete.v0.response.OffsetDeleteResponse": ("37fee1ae675b8cd5", _w4382c55064),
 }

@@ -7,12 +7,212 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w54297ebf60(buf: Any, p: int, end: int) -> int:
+def _wcb20b61b15(buf: Any, p: int, end: int) -> int:
+    v = I16(buf, p)[0]
+    p += 2
+    if v > 0:
+        p += v
+    v = I32(buf, p)[0]
+    p += 4
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = I16(buf, p)[0]
+            p += 2
+            if v > 0:
+                p += v
+            v = I32(buf, p)[0]
+            p += 4
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                p += v * 4
+    return p
+
+
+def _w2135cca522(buf: Any, p: int, end: int) -> int:
+    v = I32(buf, p)[0]
+    p += 4
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = I16(buf, p)[0]
+            p += 2
+            if v > 0:
+                p += v
+            v = I32(buf, p)[0]
+            p += 4
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                for _ in range(v):
+                    p += 12
+                    v = I16(buf, p)[0]
+                    p += 2
+                    if v > 0:
+                        p += v
+                    p += 2
+    return p
+
+
+def _wdf284be06a(buf: Any, p: int, end: int) -> int:
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            p += 4
+            v = buf[p]
+            if v < 128:
+                p += 1
+            else:
+                v, p = uvarint(buf, p)
+            v -= 1
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                for _ in range(v):
+                    p += 16
+                    v = buf[p]
+                    if v < 128:
+                        p += 1
+                    else:
+                        v, p = uvarint(buf, p)
+                    v -= 1
+                    if v < 0:
+                        raise null_array(p)
+                    if v > 0:
+                        if v > end - p:
+                            raise too_many(v, p, end)
+                        p += v * 4
+                    if buf[p]:
+                        p = skip_tags(buf, p, end)
+                    else:
+                        p += 1
+            if buf[p]:
+                p = skip_tags(buf, p, end)
+            else:
+                p += 1
+    p += 1
+    if buf[p]:
+        p = skip_tags(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
+def _weda4a4acdd(buf: Any, p: int, end: int) -> int:
+    p += 4
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            v = buf[p]
+            if v < 128:
+                p += 1
+            else:
+                v, p = uvarint(buf, p)
+            v -= 1
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                for _ in range(v):
+                    p += 16
+                    v = buf[p]
+                    if v < 128:
+                        p += 1
+                    else:
+                        v, p = uvarint(buf, p)
+                    v -= 1
+                    if v < 0:
+                        raise null_array(p)
+                    if v > 0:
+                        if v > end - p:
+                            raise too_many(v, p, end)
+                        for _ in range(v):
+                            p += 16
+                            v = buf[p]
+                            if v < 128:
+                                p += v or 1
+                            else:
+                                v, p = uvarint(buf, p)
+                                if v:
+                                    p += v - 1
+                            p += 2
+                            if buf[p]:
+                                p = skip_tags(buf, p, end)
+                            else:
+                                p += 1
+                    if buf[p]:
+                        p = skip_tags(buf, p, end)
+                    else:
+                        p += 1
+            p += 2
+            if buf[p]:
+                p = skip_tags(buf, p, end)
+            else:
+                p += 1
+    if buf[p]:
+        p = skip_tags(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
+def _w751384dd4e(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -29,6 +229,8 @@ def _w54297ebf60(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -36,9 +238,11 @@ def _w54297ebf60(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w47b245ca02(buf: Any, p: int, end: int) -> int:
+def _wa4dbc98d14(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -49,6 +253,8 @@ def _w47b245ca02(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -59,10 +265,82 @@ def _w47b245ca02(buf: Any, p: int, end: int) -> int:
                     if v > 0:
                         p += v
                     p += 2
+    p += 2
     return p
 
 
-def _wae04cd9e02(buf: Any, p: int, end: int) -> int:
+def _wd186007585(buf: Any, p: int, end: int) -> int:
+    p += 4
+    v = I32(buf, p)[0]
+    p += 4
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = I16(buf, p)[0]
+            p += 2
+            if v > 0:
+                p += v
+            v = I32(buf, p)[0]
+            p += 4
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                for _ in range(v):
+                    p += 12
+                    v = I16(buf, p)[0]
+                    p += 2
+                    if v > 0:
+                        p += v
+                    p += 2
+    p += 2
+    return p
+
+
+def _w5542615c4c(buf: Any, p: int, end: int) -> int:
+    p += 4
+    v = I32(buf, p)[0]
+    p += 4
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = I16(buf, p)[0]
+            p += 2
+            if v > 0:
+                p += v
+            v = I32(buf, p)[0]
+            p += 4
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                for _ in range(v):
+                    p += 16
+                    v = I16(buf, p)[0]
+                    p += 2
+                    if v > 0:
+                        p += v
+                    p += 2
+    p += 2
+    return p
+
+
+def _wf2bcfaa64e(buf: Any, p: int, end: int) -> int:
+    v = buf[p]
+    if v < 128:
+        p += v or 1
+    else:
+        v, p = uvarint(buf, p)
+        if v:
+            p += v - 1
     v = buf[p]
     if v < 128:
         p += 1
@@ -82,12 +360,154 @@ def _wae04cd9e02(buf: Any, p: int, end: int) -> int:
                     p += v - 1
             v = buf[p]
             if v < 128:
+                p += 1
+            else:
+                v, p = uvarint(buf, p)
+            v -= 1
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                p += v * 4
+            if buf[p]:
+                p = skip_tags(buf, p, end)
+            else:
+                p += 1
+    if buf[p]:
+        p = skip_tags(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
+def _w115ae80335(buf: Any, p: int, end: int) -> int:
+    p += 4
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = buf[p]
+            if v < 128:
                 p += v or 1
             else:
                 v, p = uvarint(buf, p)
                 if v:
                     p += v - 1
-            p += 4
+            v = buf[p]
+            if v < 128:
+                p += 1
+            else:
+                v, p = uvarint(buf, p)
+            v -= 1
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                for _ in range(v):
+                    p += 16
+                    v = buf[p]
+                    if v < 128:
+                        p += v or 1
+                    else:
+                        v, p = uvarint(buf, p)
+                        if v:
+                            p += v - 1
+                    p += 2
+                    if buf[p]:
+                        p = skip_tags(buf, p, end)
+                    else:
+                        p += 1
+            if buf[p]:
+                p = skip_tags(buf, p, end)
+            else:
+                p += 1
+    p += 2
+    if buf[p]:
+        p = skip_tags(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
+def _w37c5fb1f91(buf: Any, p: int, end: int) -> int:
+    v = buf[p]
+    if v < 128:
+        p += v or 1
+    else:
+        v, p = uvarint(buf, p)
+        if v:
+            p += v - 1
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
+            v = buf[p]
+            if v < 128:
+                p += 1
+            else:
+                v, p = uvarint(buf, p)
+            v -= 1
+            if v < 0:
+                raise null_array(p)
+            if v > 0:
+                if v > end - p:
+                    raise too_many(v, p, end)
+                p += v * 4
+            if buf[p]:
+                p = skip_tags(buf, p, end)
+            else:
+                p += 1
+    p += 1
+    if buf[p]:
+        p = skip_tags(buf, p, end)
+    else:
+        p += 1
+    return p
+
+
+def _wba8b8dc7ef(buf: Any, p: int, end: int) -> int:
+    v = buf[p]
+    if v < 128:
+        p += 1
+    else:
+        v, p = uvarint(buf, p)
+    v -= 1
+    if v < 0:
+        raise null_array(p)
+    if v > 0:
+        if v > end - p:
+            raise too_many(v, p, end)
+        for _ in range(v):
+            v = buf[p]
+            if v < 128:
+                p += v or 1
+            else:
+                v, p = uvarint(buf, p)
+                if v:
+                    p += v - 1
             v = buf[p]
             if v < 128:
                 p += 1
@@ -98,13 +518,21 @@ def _wae04cd9e02(buf: Any, p: int, end: int) -> int:
                 if v > end - p:
                     raise too_many(v, p, end)
                 for _ in range(v):
-                    p += 16
+                    v = buf[p]
+                    if v < 128:
+                        p += v or 1
+                    else:
+                        v, p = uvarint(buf, p)
+                        if v:
+                            p += v - 1
                     v = buf[p]
                     if v < 128:
                         p += 1
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -125,7 +553,7 @@ def _wae04cd9e02(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w696712c7b9(buf: Any, p: int, end: int) -> int:
+def _wf2346f3142(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -133,6 +561,8 @@ def _w696712c7b9(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -150,17 +580,27 @@ def _w696712c7b9(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
                 for _ in range(v):
-                    p += 16
+                    v = buf[p]
+                    if v < 128:
+                        p += v or 1
+                    else:
+                        v, p = uvarint(buf, p)
+                        if v:
+                            p += v - 1
                     v = buf[p]
                     if v < 128:
                         p += 1
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -194,379 +634,15 @@ def _w696712c7b9(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w83a581e873(buf: Any, p: int, end: int) -> int:
-    v = I32(buf, p)[0]
-    p += 4
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = I16(buf, p)[0]
-            p += 2
-            if v > 0:
-                p += v
-            v = I32(buf, p)[0]
-            p += 4
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                for _ in range(v):
-                    p += 12
-                    v = I16(buf, p)[0]
-                    p += 2
-                    if v > 0:
-                        p += v
-                    p += 2
-    p += 2
-    return p
-
-
-def _w0e31f8c141(buf: Any, p: int, end: int) -> int:
-    p += 4
-    v = I32(buf, p)[0]
-    p += 4
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = I16(buf, p)[0]
-            p += 2
-            if v > 0:
-                p += v
-            v = I32(buf, p)[0]
-            p += 4
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                for _ in range(v):
-                    p += 12
-                    v = I16(buf, p)[0]
-                    p += 2
-                    if v > 0:
-                        p += v
-                    p += 2
-    p += 2
-    return p
-
-
-def _w8f9dc47f7e(buf: Any, p: int, end: int) -> int:
-    p += 4
-    v = I32(buf, p)[0]
-    p += 4
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = I16(buf, p)[0]
-            p += 2
-            if v > 0:
-                p += v
-            v = I32(buf, p)[0]
-            p += 4
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                for _ in range(v):
-                    p += 16
-                    v = I16(buf, p)[0]
-                    p += 2
-                    if v > 0:
-                        p += v
-                    p += 2
-    p += 2
-    return p
-
-
-def _wd7b1635bce(buf: Any, p: int, end: int) -> int:
-    v = buf[p]
-    if v < 128:
-        p += v or 1
-    else:
-        v, p = uvarint(buf, p)
-        if v:
-            p += v - 1
+def _wd95dfc8389(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = buf[p]
-            if v < 128:
-                p += v or 1
-            else:
-                v, p = uvarint(buf, p)
-                if v:
-                    p += v - 1
-            v = buf[p]
-            if v < 128:
-                p += 1
-            else:
-                v, p = uvarint(buf, p)
-            v -= 1
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                p += v * 4
-            if buf[p]:
-                p = skip_tags(buf, p, end)
-            else:
-                p += 1
-    if buf[p]:
-        p = skip_tags(buf, p, end)
-    else:
-        p += 1
-    return p
-
-
-def _we2d84cb601(buf: Any, p: int, end: int) -> int:
-    p += 4
-    v = buf[p]
-    if v < 128:
-        p += 1
-    else:
-        v, p = uvarint(buf, p)
-    v -= 1
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = buf[p]
-            if v < 128:
-                p += v or 1
-            else:
-                v, p = uvarint(buf, p)
-                if v:
-                    p += v - 1
-            v = buf[p]
-            if v < 128:
-                p += 1
-            else:
-                v, p = uvarint(buf, p)
-            v -= 1
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                for _ in range(v):
-                    p += 16
-                    v = buf[p]
-                    if v < 128:
-                        p += v or 1
-                    else:
-                        v, p = uvarint(buf, p)
-                        if v:
-                            p += v - 1
-                    p += 2
-                    if buf[p]:
-                        p = skip_tags(buf, p, end)
-                    else:
-                        p += 1
-            if buf[p]:
-                p = skip_tags(buf, p, end)
-            else:
-                p += 1
-    p += 2
-    if buf[p]:
-        p = skip_tags(buf, p, end)
-    else:
-        p += 1
-    return p
-
-
-def _wcbef7b4011(buf: Any, p: int, end: int) -> int:
-    v = buf[p]
-    if v < 128:
-        p += v or 1
-    else:
-        v, p = uvarint(buf, p)
-        if v:
-            p += v - 1
-    v = buf[p]
-    if v < 128:
-        p += 1
-    else:
-        v, p = uvarint(buf, p)
-    v -= 1
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = buf[p]
-            if v < 128:
-                p += v or 1
-            else:
-                v, p = uvarint(buf, p)
-                if v:
-                    p += v - 1
-            v = buf[p]
-            if v < 128:
-                p += 1
-            else:
-                v, p = uvarint(buf, p)
-            v -= 1
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                p += v * 4
-            if buf[p]:
-                p = skip_tags(buf, p, end)
-            else:
-                p += 1
-    p += 1
-    if buf[p]:
-        p = skip_tags(buf, p, end)
-    else:
-        p += 1
-    return p
-
-
-def _w04a94f3146(buf: Any, p: int, end: int) -> int:
-    v = buf[p]
-    if v < 128:
-        p += 1
-    else:
-        v, p = uvarint(buf, p)
-    v -= 1
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = buf[p]
-            if v < 128:
-                p += v or 1
-            else:
-                v, p = uvarint(buf, p)
-                if v:
-                    p += v - 1
-            v = buf[p]
-            if v < 128:
-                p += 1
-            else:
-                v, p = uvarint(buf, p)
-            v -= 1
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                for _ in range(v):
-                    v = buf[p]
-                    if v < 128:
-                        p += v or 1
-                    else:
-                        v, p = uvarint(buf, p)
-                        if v:
-                            p += v - 1
-                    v = buf[p]
-                    if v < 128:
-                        p += 1
-                    else:
-                        v, p = uvarint(buf, p)
-                    v -= 1
-                    if v > 0:
-                        if v > end - p:
-                            raise too_many(v, p, end)
-                        p += v * 4
-                    if buf[p]:
-                        p = skip_tags(buf, p, end)
-                    else:
-                        p += 1
-            if buf[p]:
-                p = skip_tags(buf, p, end)
-            else:
-                p += 1
-    p += 1
-    if buf[p]:
-        p = skip_tags(buf, p, end)
-    else:
-        p += 1
-    return p
-
-
-def _wc035e0f653(buf: Any, p: int, end: int) -> int:
-    p += 4
-    v = buf[p]
-    if v < 128:
-        p += 1
-    else:
-        v, p = uvarint(buf, p)
-    v -= 1
-    if v > 0:
-        if v > end - p:
-            raise too_many(v, p, end)
-        for _ in range(v):
-            v = buf[p]
-            if v < 128:
-                p += v or 1
-            else:
-                v, p = uvarint(buf, p)
-                if v:
-                    p += v - 1
-            v = buf[p]
-            if v < 128:
-                p += 1
-            else:
-                v, p = uvarint(buf, p)
-            v -= 1
-            if v > 0:
-                if v > end - p:
-                    raise too_many(v, p, end)
-                for _ in range(v):
-                    v = buf[p]
-                    if v < 128:
-                        p += v or 1
-                    else:
-                        v, p = uvarint(buf, p)
-                        if v:
-                            p += v - 1
-                    v = buf[p]
-                    if v < 128:
-                        p += 1
-                    else:
-                        v, p = uvarint(buf, p)
-                    v -= 1
-                    if v > 0:
-                        if v > end - p:
-                            raise too_many(v, p, end)
-                        for _ in range(v):
-                            p += 16
-                            v = buf[p]
-                            if v < 128:
-                                p += v or 1
-                            else:
-                                v, p = uvarint(buf, p)
-                                if v:
-                                    p += v - 1
-                            p += 2
-                            if buf[p]:
-                                p = skip_tags(buf, p, end)
-                            else:
-                                p += 1
-                    if buf[p]:
-                        p = skip_tags(buf, p, end)
-                    else:
-                        p += 1
-            p += 2
-            if buf[p]:
-                p = skip_tags(buf, p, end)
-            else:
-                p += 1
-    if buf[p]:
-        p = skip_tags(buf, p, end)
-    else:
-        p += 1
-    return p
-
-
-def _wfbba8b357a(buf: Any, p: int, end: int) -> int:
-    v = buf[p]
-    if v < 128:
-        p += 1
-    else:
-        v, p = uvarint(buf, p)
-    v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -609,6 +685,8 @@ def _wfbba8b357a(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -631,24 +709,24 @@ def _wfbba8b357a(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.offset_fetch.v1.request.OffsetFetchRequest": ("94d8e4a5862a5a0c", _w54297ebf60),
-    "kio.schema.offset_fetch.v1.response.OffsetFetchResponse": ("4f488ed44085691c", _w47b245ca02),
-    "kio.schema.offset_fetch.v10.request.OffsetFetchRequest": ("a8a159ab75c33431", _wae04cd9e02),
-    "kio.schema.offset_fetch.v10.response.OffsetFetchResponse": ("97bca37d1a39054a", _w696712c7b9),
-    "kio.schema.offset_fetch.v2.request.OffsetFetchRequest": ("a54b1358eae86e2a", _w54297ebf60),
-    "kio.schema.offset_fetch.v2.response.OffsetFetchResponse": ("42c4fce0dc4dc650", _w83a581e873),
-    "kio.schema.offset_fetch.v3.request.OffsetFetchRequest": ("a54b1358eae86e2a", _w54297ebf60),
-    "kio.schema.offset_fetch.v3.response.OffsetFetchResponse": ("2a4c9982d4430049", _w0e31f8c141),
-    "kio.schema.offset_fetch.v4.request.OffsetFetchRequest": ("a54b1358eae86e2a", _w54297ebf60),
-    "kio.schema.offset_fetch.v4.response.OffsetFetchResponse": ("2a4c9982d4430049", _w0e31f8c141),
-    "kio.schema.offset_fetch.v5.request.OffsetFetchRequest": ("a54b1358eae86e2a", _w54297ebf60),
-    "kio.schema.offset_fetch.v5.response.OffsetFetchResponse": ("717224cdc51d80eb", _w8f9dc47f7e),
-    "kio.schema.offset_fetch.v6.request.OffsetFetchRequest": ("afe62d06513c1924", _wd7b1635bce),
-    "kio.schema.offset_fetch.v6.response.OffsetFetchResponse": ("d3597c95ede9668e", _we2d84cb601),
-    "kio.schema.offset_fetch.v7.request.OffsetFetchRequest": ("4eb85306d6616fda", _wcbef7b4011),
-    "kio.schema.offset_fetch.v7.response.OffsetFetchResponse": ("d3597c95ede9668e", _we2d84cb601),
-    "kio.schema.offset_fetch.v8.request.OffsetFetchRequest": ("4435e2857bdba2ba", _w04a94f3146),
-    "kio.schema.offset_fetch.v8.response.OffsetFetchResponse": ("99013fd93da5a13d", _wc035e0f653),
-    "kio.schema.offset_fetch.v9.request.OffsetFetchRequest": ("aa809033d6a87eed", _wfbba8b357a),
-    "kio.schema.offset_fetch.v9.response.OffsetFetchResponse": ("99013fd93da5a13d", _wc035e0f653),
+    "kio.schema.offset_fetch.v1.request.OffsetFetchRequest": ("94d8e4a5862a5a0c", _wcb20b61b15),
+    "kio.schema.offset_fetch.v1.response.OffsetFetchResponse": ("4f488ed44085691c", _w2135cca522),
+    "kio.schema.offset_fetch.v10.request.OffsetFetchRequest": ("a8a159ab75c33431", _wdf284be06a),
+    "kio.schema.offset_fetch.v10.response.OffsetFetchResponse": ("97bca37d1a39054a", _weda4a4acdd),
+    "kio.schema.offset_fetch.v2.request.OffsetFetchRequest": ("a54b1358eae86e2a", _w751384dd4e),
+    "kio.schema.offset_fetch.v2.response.OffsetFetchResponse": ("42c4fce0dc4dc650", _wa4dbc98d14),
+    "kio.schema.offset_fetch.v3.request.OffsetFetchRequest": ("a54b1358eae86e2a", _w751384dd4e),
+    "kio.schema.offset_fetch.v3.response.OffsetFetchResponse": ("2a4c9982d4430049", _wd186007585),
+    "kio.schema.offset_fetch.v4.request.OffsetFetchRequest": ("a54b1358eae86e2a", _w751384dd4e),
+    "kio.schema.offset_fetch.v4.response.OffsetFetchResponse": ("2a4c9982d4430049", _wd186007585),
+    "kio.schema.offset_fetch.v5.request.OffsetFetchRequest": ("a54b1358eae86e2a", _w751384dd4e),
+    "kio.schema.offset_fetch.v5.response.OffsetFetchResponse": ("717224cdc51d80eb", _w5542615c4c),
+    "kio.schema.offset_fetch.v6.request.OffsetFetchRequest": ("afe62d06513c1924", _wf2bcfaa64e),
+    "kio.schema.offset_fetch.v6.response.OffsetFetchResponse": ("d3597c95ede9668e", _w115ae80335),
+    "kio.schema.offset_fetch.v7.request.OffsetFetchRequest": ("4eb85306d6616fda", _w37c5fb1f91),
+    "kio.schema.offset_fetch.v7.response.OffsetFetchResponse": ("d3597c95ede9668e", _w115ae80335),
+    "kio.schema.offset_fetch.v8.request.OffsetFetchRequest": ("4435e2857bdba2ba", _wba8b8dc7ef),
+    "kio.schema.offset_fetch.v8.response.OffsetFetchResponse": ("99013fd93da5a13d", _wf2346f3142),
+    "kio.schema.offset_fetch.v9.request.OffsetFetchRequest": ("aa809033d6a87eed", _wd95dfc8389),
+    "kio.schema.offset_fetch.v9.response.OffsetFetchResponse": ("99013fd93da5a13d", _wf2346f3142),
 }

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w2c4c1d5faa(buf: Any, p: int, end: int) -> int:
+def _w061bf483d0(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -25,6 +27,8 @@ def _w2c4c1d5faa(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -33,10 +37,12 @@ def _w2c4c1d5faa(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w5259598444(buf: Any, p: int, end: int) -> int:
+def _wbbe49d4947(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -47,6 +53,8 @@ def _w5259598444(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -55,10 +63,12 @@ def _w5259598444(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0135a69458(buf: Any, p: int, end: int) -> int:
+def _w6027b70292(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -69,6 +79,8 @@ def _w0135a69458(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -77,7 +89,7 @@ def _w0135a69458(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w259ce1bd1c(buf: Any, p: int, end: int) -> int:
+def _wa83423287f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -85,6 +97,8 @@ def _w259ce1bd1c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -102,6 +116,8 @@ def _w259ce1bd1c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -122,7 +138,7 @@ def _w259ce1bd1c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wea776769c2(buf: Any, p: int, end: int) -> int:
+def _wdb5cd2152f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -130,6 +146,8 @@ def _wea776769c2(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -147,6 +165,8 @@ def _wea776769c2(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -169,10 +189,10 @@ def _wea776769c2(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.offset_for_leader_epoch.v2.request.OffsetForLeaderEpochRequest": ("6f214ea48ffd4ff2", _w2c4c1d5faa),
-    "kio.schema.offset_for_leader_epoch.v2.response.OffsetForLeaderEpochResponse": ("efdd71782647c04c", _w5259598444),
-    "kio.schema.offset_for_leader_epoch.v3.request.OffsetForLeaderEpochRequest": ("266b2deccfa71c30", _w0135a69458),
-    "kio.schema.offset_for_leader_epoch.v3.response.OffsetForLeaderEpochResponse": ("efdd71782647c04c", _w5259598444),
-    "kio.schema.offset_for_leader_epoch.v4.request.OffsetForLeaderEpochRequest": ("e2bd848f5d75d3e0", _w259ce1bd1c),
-    "kio.schema.offset_for_leader_epoch.v4.response.OffsetForLeaderEpochResponse": ("b67092d873e6b9dc", _wea776769c2),
+    "kio.schema.offset_for_leader_epoch.v2.request.OffsetForLeaderEpochRequest": ("6f214ea48ffd4ff2", _w061bf483d0),
+    "kio.schema.offset_for_leader_epoch.v2.response.OffsetForLeaderEpochResponse": ("efdd71782647c04c", _wbbe49d4947),
+    "kio.schema.offset_for_leader_epoch.v3.request.OffsetForLeaderEpochRequest": ("266b2deccfa71c30", _w6027b70292),
+    "kio.schema.offset_for_leader_epoch.v3.response.OffsetForLeaderEpochResponse": ("efdd71782647c04c", _wbbe49d4947),
+    "kio.schema.offset_for_leader_epoch.v4.request.OffsetForLeaderEpochRequest": ("e2bd848f5d75d3e0", _wa83423287f),
+    "kio.schema.offset_for_leader_epoch.v4.response.OffsetForLeaderEpochResponse": ("b67092d873e6b9dc", _wdb5cd2152f),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wea165a7923(buf: Any, p: int, end: int) -> int:
+def _w8f89d8ff6c(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -27,6 +27,8 @@ def _wea165a7923(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -44,6 +46,8 @@ def _wea165a7923(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -95,13 +99,15 @@ def _wf89a177bee(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wabccb33cf9(buf: Any, p: int, end: int) -> int:
+def _w8862a3834c(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -129,7 +135,7 @@ def _wabccb33cf9(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4cf6139de3(buf: Any, p: int, end: int) -> int:
+def _w8a618a5f13(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -138,19 +144,21 @@ def _w4cf6139de3(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _wabccb33cf9(buf, p, p + size) != p + size:
+        if tag == 0 and _w8862a3834c(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _w5132d17fbe(buf: Any, p: int, end: int) -> int:
+def _w37ec84c15c(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -168,6 +176,8 @@ def _w5132d17fbe(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -179,6 +189,8 @@ def _w5132d17fbe(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -212,13 +224,13 @@ def _w5132d17fbe(buf: Any, p: int, end: int) -> int:
                 p += 1
     p += 4
     if buf[p]:
-        p = _w4cf6139de3(buf, p, end)
+        p = _w8a618a5f13(buf, p, end)
     else:
         p += 1
     return p
 
 
-def _w259335848b(buf: Any, p: int, end: int) -> int:
+def _wb80d2cb697(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -233,6 +245,8 @@ def _w259335848b(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -244,6 +258,8 @@ def _w259335848b(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -271,13 +287,15 @@ def _w259335848b(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8334308eb8(buf: Any, p: int, end: int) -> int:
+def _w696a42cf4e(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -289,6 +307,8 @@ def _w8334308eb8(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -300,6 +320,8 @@ def _w8334308eb8(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -333,13 +355,13 @@ def _w8334308eb8(buf: Any, p: int, end: int) -> int:
                 p += 1
     p += 4
     if buf[p]:
-        p = _w4cf6139de3(buf, p, end)
+        p = _w8a618a5f13(buf, p, end)
     else:
         p += 1
     return p
 
 
-def _w1270d258a8(buf: Any, p: int, end: int) -> int:
+def _wcef00f7f64(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -347,6 +369,8 @@ def _w1270d258a8(buf: Any, p: int, end: int) -> int:
     p += 6
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -357,6 +381,8 @@ def _w1270d258a8(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -369,9 +395,11 @@ def _w1270d258a8(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w32892133ed(buf: Any, p: int, end: int) -> int:
+def _wd7bc04cba1(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -382,6 +410,8 @@ def _w32892133ed(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -391,9 +421,11 @@ def _w32892133ed(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w512a6b6062(buf: Any, p: int, end: int) -> int:
+def _wa647fc77a0(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -404,6 +436,8 @@ def _w512a6b6062(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -413,9 +447,11 @@ def _w512a6b6062(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd7d8110752(buf: Any, p: int, end: int) -> int:
+def _wbbba4ce53b(buf: Any, p: int, end: int) -> int:
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -426,6 +462,8 @@ def _wd7d8110752(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -433,6 +471,8 @@ def _wd7d8110752(buf: Any, p: int, end: int) -> int:
                     p += 30
                     v = I32(buf, p)[0]
                     p += 4
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -450,13 +490,15 @@ def _wd7d8110752(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd78647fe11(buf: Any, p: int, end: int) -> int:
+def _w091f07cf2b(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -474,6 +516,8 @@ def _wd78647fe11(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -485,6 +529,8 @@ def _wd78647fe11(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -526,26 +572,26 @@ def _wd78647fe11(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.produce.v10.request.ProduceRequest": ("9487b15584ddd72e", _wea165a7923),
-    "kio.schema.produce.v10.response.ProduceResponse": ("a554a202fd02e4f7", _w5132d17fbe),
-    "kio.schema.produce.v11.request.ProduceRequest": ("9487b15584ddd72e", _wea165a7923),
-    "kio.schema.produce.v11.response.ProduceResponse": ("a554a202fd02e4f7", _w5132d17fbe),
-    "kio.schema.produce.v12.request.ProduceRequest": ("9487b15584ddd72e", _wea165a7923),
-    "kio.schema.produce.v12.response.ProduceResponse": ("a554a202fd02e4f7", _w5132d17fbe),
-    "kio.schema.produce.v13.request.ProduceRequest": ("167679e9b2db5aea", _w259335848b),
-    "kio.schema.produce.v13.response.ProduceResponse": ("a210eebd58eaf145", _w8334308eb8),
-    "kio.schema.produce.v3.request.ProduceRequest": ("120caee51a147a12", _w1270d258a8),
-    "kio.schema.produce.v3.response.ProduceResponse": ("535f6f6782abab44", _w32892133ed),
-    "kio.schema.produce.v4.request.ProduceRequest": ("120caee51a147a12", _w1270d258a8),
-    "kio.schema.produce.v4.response.ProduceResponse": ("535f6f6782abab44", _w32892133ed),
-    "kio.schema.produce.v5.request.ProduceRequest": ("120caee51a147a12", _w1270d258a8),
-    "kio.schema.produce.v5.response.ProduceResponse": ("cd1325bb6f253d4e", _w512a6b6062),
-    "kio.schema.produce.v6.request.ProduceRequest": ("120caee51a147a12", _w1270d258a8),
-    "kio.schema.produce.v6.response.ProduceResponse": ("cd1325bb6f253d4e", _w512a6b6062),
-    "kio.schema.produce.v7.request.ProduceRequest": ("120caee51a147a12", _w1270d258a8),
-    "kio.schema.produce.v7.response.ProduceResponse": ("cd1325bb6f253d4e", _w512a6b6062),
-    "kio.schema.produce.v8.request.ProduceRequest": ("120caee51a147a12", _w1270d258a8),
-    "kio.schema.produce.v8.response.ProduceResponse": ("5972c5eeca995ca1", _wd7d8110752),
-    "kio.schema.produce.v9.request.ProduceRequest": ("9487b15584ddd72e", _wea165a7923),
-    "kio.schema.produce.v9.response.ProduceResponse": ("e3fcdfbf3698644f", _wd78647fe11),
+    "kio.schema.produce.v10.request.ProduceRequest": ("9487b15584ddd72e", _w8f89d8ff6c),
+    "kio.schema.produce.v10.response.ProduceResponse": ("a554a202fd02e4f7", _w37ec84c15c),
+    "kio.schema.produce.v11.request.ProduceRequest": ("9487b15584ddd72e", _w8f89d8ff6c),
+    "kio.schema.produce.v11.response.ProduceResponse": ("a554a202fd02e4f7", _w37ec84c15c),
+    "kio.schema.produce.v12.request.ProduceRequest": ("9487b15584ddd72e", _w8f89d8ff6c),
+    "kio.schema.produce.v12.response.ProduceResponse": ("a554a202fd02e4f7", _w37ec84c15c),
+    "kio.schema.produce.v13.request.ProduceRequest": ("167679e9b2db5aea", _wb80d2cb697),
+    "kio.schema.produce.v13.response.ProduceResponse": ("a210eebd58eaf145", _w696a42cf4e),
+    "kio.schema.produce.v3.request.ProduceRequest": ("120caee51a147a12", _wcef00f7f64),
+    "kio.schema.produce.v3.response.ProduceResponse": ("535f6f6782abab44", _wd7bc04cba1),
+    "kio.schema.produce.v4.request.ProduceRequest": ("120caee51a147a12", _wcef00f7f64),
+    "kio.schema.produce.v4.response.ProduceResponse": ("535f6f6782abab44", _wd7bc04cba1),
+    "kio.schema.produce.v5.request.ProduceRequest": ("120caee51a147a12", _wcef00f7f64),
+    "kio.schema.produce.v5.response.ProduceResponse": ("cd1325bb6f253d4e", _wa647fc77a0),
+    "kio.schema.produce.v6.request.ProduceRequest": ("120caee51a147a12", _wcef00f7f64),
+    "kio.schema.produce.v6.response.ProduceResponse": ("cd1325bb6f253d4e", _wa647fc77a0),
+    "kio.schema.produce.v7.request.ProduceRequest": ("120caee51a147a12", _wcef00f7f64),
+    "kio.schema.produce.v7.response.ProduceResponse": ("cd1325bb6f253d4e", _wa647fc77a0),
+    "kio.schema.produce.v8.request.ProduceRequest": ("120caee51a147a12", _wcef00f7f64),
+    "kio.schema.produce.v8.response.ProduceResponse": ("5972c5eeca995ca1", _wbbba4ce53b),
+    "kio.schema.produce.v9.request.ProduceRequest": ("9487b15584ddd72e", _w8f89d8ff6c),
+    "kio.schema.produce.v9.response.ProduceResponse": ("e3fcdfbf3698644f", _w091f07cf2b),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wf1ad5ccf14(buf: Any, p: int, end: int) -> int:
+def _w802bd0c380(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -26,6 +26,8 @@ def _wf1ad5ccf14(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,6 +39,8 @@ def _wf1ad5ccf14(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -57,13 +61,15 @@ def _wf1ad5ccf14(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w2c1196c370(buf: Any, p: int, end: int) -> int:
+def _wf2e73004d1(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -75,6 +81,8 @@ def _w2c1196c370(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -94,6 +102,8 @@ def _w2c1196c370(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -120,6 +130,6 @@ def _w2c1196c370(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.read_share_group_state.v0.request.ReadShareGroupStateRequest": ("f06d8c620c1a2ae7", _wf1ad5ccf14),
-    "kio.schema.read_share_group_state.v0.response.ReadShareGroupStateResponse": ("4f8cb77d6d458e1a", _w2c1196c370),
+    "kio.schema.read_share_group_state.v0.request.ReadShareGroupStateRequest": ("f06d8c620c1a2ae7", _w802bd0c380),
+    "kio.schema.read_share_group_state.v0.response.ReadShareGroupStateResponse": ("4f8cb77d6d458e1a", _wf2e73004d1),
 }

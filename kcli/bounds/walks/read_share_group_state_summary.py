@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wf1ad5ccf14(buf: Any, p: int, end: int) -> int:
+def _w802bd0c380(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -26,6 +26,8 @@ def _wf1ad5ccf14(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,6 +39,8 @@ def _wf1ad5ccf14(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -57,13 +61,15 @@ def _wf1ad5ccf14(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbe96b7723a(buf: Any, p: int, end: int) -> int:
+def _w43d25311e5(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -75,6 +81,8 @@ def _wbe96b7723a(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -103,13 +111,15 @@ def _wbe96b7723a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4df9dd7e24(buf: Any, p: int, end: int) -> int:
+def _we40a362a08(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -121,6 +131,8 @@ def _w4df9dd7e24(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -151,8 +163,8 @@ def _w4df9dd7e24(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.read_share_group_state_summary.v0.request.ReadShareGroupStateSummaryRequest": ("17e97bf4fd94289e", _wf1ad5ccf14),
-    "kio.schema.read_share_group_state_summary.v0.response.ReadShareGroupStateSummaryResponse": ("3051e313326faf62", _wbe96b7723a),
-    "kio.schema.read_share_group_state_summary.v1.request.ReadShareGroupStateSummaryRequest": ("17e97bf4fd94289e", _wf1ad5ccf14),
-    "kio.schema.read_share_group_state_summary.v1.response.ReadShareGroupStateSummaryResponse": ("795591d20c8ee56f", _w4df9dd7e24),
+    "kio.schema.read_share_group_state_summary.v0.request.ReadShareGroupStateSummaryRequest": ("17e97bf4fd94289e", _w802bd0c380),
+    "kio.schema.read_share_group_state_summary.v0.response.ReadShareGroupStateSummaryResponse": ("3051e313326faf62", _w43d25311e5),
+    "kio.schema.read_share_group_state_summary.v1.request.ReadShareGroupStateSummaryRequest": ("17e97bf4fd94289e", _w802bd0c380),
+    "kio.schema.read_share_group_state_summary.v1.response.ReadShareGroupStateSummaryResponse": ("795591d20c8ee56f", _we40a362a08),
 }

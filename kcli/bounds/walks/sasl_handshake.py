@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, too_many
+from kcli.bounds.runtime import I16, I32, Walker, null_array, too_many
 
 __all__ = ["WALKS"]
 
@@ -20,10 +20,12 @@ def _w231864b42a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w095d209661(buf: Any, p: int, end: int) -> int:
+def _w9b39371e95(buf: Any, p: int, end: int) -> int:
     p += 2
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -38,7 +40,7 @@ def _w095d209661(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.sasl_handshake.v0.request.SaslHandshakeRequest": ("9cbe0564cb104ef9", _w231864b42a),
-    "kio.schema.sasl_handshake.v0.response.SaslHandshakeResponse": ("95a7abd01e90bfa5", _w095d209661),
+    "kio.schema.sasl_handshake.v0.response.SaslHandshakeResponse": ("95a7abd01e90bfa5", _w9b39371e95),
     "kio.schema.sasl_handshake.v1.request.SaslHandshakeRequest": ("9cbe0564cb104ef9", _w231864b42a),
-    "kio.schema.sasl_handshake.v1.response.SaslHandshakeResponse": ("95a7abd01e90bfa5", _w095d209661),
+    "kio.schema.sasl_handshake.v1.response.SaslHandshakeResponse": ("95a7abd01e90bfa5", _w9b39371e95),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w6edae4057e(buf: Any, p: int, end: int) -> int:
+def _wcfa876d7f3(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -34,6 +34,8 @@ def _w6edae4057e(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -45,6 +47,8 @@ def _w6edae4057e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -56,6 +60,8 @@ def _w6edae4057e(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -67,6 +73,8 @@ def _w6edae4057e(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -90,7 +98,7 @@ def _w6edae4057e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we332cc5a19(buf: Any, p: int, end: int) -> int:
+def _wf8f6333ba9(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -105,6 +113,8 @@ def _we332cc5a19(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -116,6 +126,8 @@ def _we332cc5a19(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -147,6 +159,8 @@ def _we332cc5a19(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -178,7 +192,7 @@ def _we332cc5a19(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wb8b208e0b7(buf: Any, p: int, end: int) -> int:
+def _w7b6644dc58(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -200,6 +214,8 @@ def _wb8b208e0b7(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -211,6 +227,8 @@ def _wb8b208e0b7(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -222,6 +240,8 @@ def _wb8b208e0b7(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -233,6 +253,8 @@ def _wb8b208e0b7(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -256,7 +278,7 @@ def _wb8b208e0b7(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w54abfe68ee(buf: Any, p: int, end: int) -> int:
+def _w24ad9f81f2(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -272,6 +294,8 @@ def _w54abfe68ee(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -283,6 +307,8 @@ def _w54abfe68ee(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -314,6 +340,8 @@ def _w54abfe68ee(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -347,8 +375,8 @@ def _w54abfe68ee(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.share_acknowledge.v1.request.ShareAcknowledgeRequest": ("203b02a2141aa6ff", _w6edae4057e),
-    "kio.schema.share_acknowledge.v1.response.ShareAcknowledgeResponse": ("8186dd1fd8ca0ce2", _we332cc5a19),
-    "kio.schema.share_acknowledge.v2.request.ShareAcknowledgeRequest": ("25a7e4f85f9796ed", _wb8b208e0b7),
-    "kio.schema.share_acknowledge.v2.response.ShareAcknowledgeResponse": ("e4d7314e0ef4e785", _w54abfe68ee),
+    "kio.schema.share_acknowledge.v1.request.ShareAcknowledgeRequest": ("203b02a2141aa6ff", _wcfa876d7f3),
+    "kio.schema.share_acknowledge.v1.response.ShareAcknowledgeResponse": ("8186dd1fd8ca0ce2", _wf8f6333ba9),
+    "kio.schema.share_acknowledge.v2.request.ShareAcknowledgeRequest": ("25a7e4f85f9796ed", _w7b6644dc58),
+    "kio.schema.share_acknowledge.v2.response.ShareAcknowledgeResponse": ("e4d7314e0ef4e785", _w24ad9f81f2),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w98f6e171d6(buf: Any, p: int, end: int) -> int:
+def _wb5f2bbb1be(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -34,6 +34,8 @@ def _w98f6e171d6(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -45,6 +47,8 @@ def _w98f6e171d6(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -56,6 +60,8 @@ def _w98f6e171d6(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -67,6 +73,8 @@ def _w98f6e171d6(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -89,6 +97,8 @@ def _w98f6e171d6(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -100,6 +110,8 @@ def _w98f6e171d6(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -115,7 +127,7 @@ def _w98f6e171d6(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w0a4c90fc0c(buf: Any, p: int, end: int) -> int:
+def _wd4618c4790(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -131,6 +143,8 @@ def _w0a4c90fc0c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -142,6 +156,8 @@ def _w0a4c90fc0c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -180,6 +196,8 @@ def _w0a4c90fc0c(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -203,6 +221,8 @@ def _w0a4c90fc0c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -234,7 +254,7 @@ def _w0a4c90fc0c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w4508eca3bc(buf: Any, p: int, end: int) -> int:
+def _w2438657857(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -256,6 +276,8 @@ def _w4508eca3bc(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -267,6 +289,8 @@ def _w4508eca3bc(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -278,6 +302,8 @@ def _w4508eca3bc(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -289,6 +315,8 @@ def _w4508eca3bc(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -311,6 +339,8 @@ def _w4508eca3bc(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -322,6 +352,8 @@ def _w4508eca3bc(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -339,8 +371,8 @@ def _w4508eca3bc(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.share_fetch.v1.request.ShareFetchRequest": ("d9d5cf88d3059aee", _w98f6e171d6),
-    "kio.schema.share_fetch.v1.response.ShareFetchResponse": ("3c81c9bd1aaa7559", _w0a4c90fc0c),
-    "kio.schema.share_fetch.v2.request.ShareFetchRequest": ("57862a4568e4b035", _w4508eca3bc),
-    "kio.schema.share_fetch.v2.response.ShareFetchResponse": ("3c81c9bd1aaa7559", _w0a4c90fc0c),
+    "kio.schema.share_fetch.v1.request.ShareFetchRequest": ("d9d5cf88d3059aee", _wb5f2bbb1be),
+    "kio.schema.share_fetch.v1.response.ShareFetchResponse": ("3c81c9bd1aaa7559", _wd4618c4790),
+    "kio.schema.share_fetch.v2.request.ShareFetchRequest": ("57862a4568e4b035", _w2438657857),
+    "kio.schema.share_fetch.v2.response.ShareFetchResponse": ("3c81c9bd1aaa7559", _wd4618c4790),
 }

@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wa3500e3230(buf: Any, p: int, end: int) -> int:
+def _w873c67ad76(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -38,7 +40,7 @@ def _wa3500e3230(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w00ae663a03(buf: Any, p: int, end: int) -> int:
+def _w6abe2dfb8b(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -46,6 +48,8 @@ def _w00ae663a03(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -86,6 +90,8 @@ def _w00ae663a03(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -125,6 +131,8 @@ def _w00ae663a03(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -142,6 +150,8 @@ def _w00ae663a03(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -160,6 +170,8 @@ def _w00ae663a03(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -190,6 +202,6 @@ def _w00ae663a03(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.share_group_describe.v1.request.ShareGroupDescribeRequest": ("76006cc2e2b8271b", _wa3500e3230),
-    "kio.schema.share_group_describe.v1.response.ShareGroupDescribeResponse": ("00121cd48e67490c", _w00ae663a03),
+    "kio.schema.share_group_describe.v1.request.ShareGroupDescribeRequest": ("76006cc2e2b8271b", _w873c67ad76),
+    "kio.schema.share_group_describe.v1.response.ShareGroupDescribeResponse": ("00121cd48e67490c", _w6abe2dfb8b),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
@@ -59,7 +59,7 @@ def _wa3aae728fc(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w576b4ffe5e(buf: Any, p: int, end: int) -> int:
+def _w7742fe3f2d(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -84,6 +84,8 @@ def _w576b4ffe5e(buf: Any, p: int, end: int) -> int:
         else:
             v, p = uvarint(buf, p)
         v -= 1
+        if v < 0:
+            raise null_array(p)
         if v > 0:
             if v > end - p:
                 raise too_many(v, p, end)
@@ -95,6 +97,8 @@ def _w576b4ffe5e(buf: Any, p: int, end: int) -> int:
                 else:
                     v, p = uvarint(buf, p)
                 v -= 1
+                if v < 0:
+                    raise null_array(p)
                 if v > 0:
                     if v > end - p:
                         raise too_many(v, p, end)
@@ -117,5 +121,5 @@ def _w576b4ffe5e(buf: Any, p: int, end: int) -> int:
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
     "kio.schema.share_group_heartbeat.v1.request.ShareGroupHeartbeatRequest": ("7d2073f8a537be47", _wa3aae728fc),
-    "kio.schema.share_group_heartbeat.v1.response.ShareGroupHeartbeatResponse": ("7dbcb5a61e57ddd4", _w576b4ffe5e),
+    "kio.schema.share_group_heartbeat.v1.response.ShareGroupHeartbeatResponse": ("7dbcb5a61e57ddd4", _w7742fe3f2d),
 }

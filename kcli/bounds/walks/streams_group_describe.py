@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wa3500e3230(buf: Any, p: int, end: int) -> int:
+def _w873c67ad76(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -38,7 +40,7 @@ def _wa3500e3230(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
+def _w594c18154c(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -46,6 +48,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -99,6 +103,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -116,6 +122,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -133,6 +141,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -151,6 +161,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                                 else:
                                     v, p = uvarint(buf, p)
                                 v -= 1
+                                if v < 0:
+                                    raise null_array(p)
                                 if v > 0:
                                     if v > end - p:
                                         raise too_many(v, p, end)
@@ -183,6 +195,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -201,6 +215,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                                 else:
                                     v, p = uvarint(buf, p)
                                 v -= 1
+                                if v < 0:
+                                    raise null_array(p)
                                 if v > 0:
                                     if v > end - p:
                                         raise too_many(v, p, end)
@@ -241,6 +257,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -309,6 +327,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -337,6 +357,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -359,6 +381,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -381,6 +405,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -398,6 +424,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -412,6 +440,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -429,6 +459,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -443,6 +475,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -460,6 +494,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -478,6 +514,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -495,6 +533,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -509,6 +549,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -526,6 +568,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -540,6 +584,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -557,6 +603,8 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
                             else:
                                 v, p = uvarint(buf, p)
                             v -= 1
+                            if v < 0:
+                                raise null_array(p)
                             if v > 0:
                                 if v > end - p:
                                     raise too_many(v, p, end)
@@ -588,6 +636,6 @@ def _w2107a2ff01(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.streams_group_describe.v0.request.StreamsGroupDescribeRequest": ("ba0447e848ca2c4e", _wa3500e3230),
-    "kio.schema.streams_group_describe.v0.response.StreamsGroupDescribeResponse": ("45b75d29cc16a7c2", _w2107a2ff01),
+    "kio.schema.streams_group_describe.v0.request.StreamsGroupDescribeRequest": ("ba0447e848ca2c4e", _w873c67ad76),
+    "kio.schema.streams_group_describe.v0.response.StreamsGroupDescribeResponse": ("45b75d29cc16a7c2", _w594c18154c),
 }

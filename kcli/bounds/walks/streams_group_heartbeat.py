@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
+def _wb213e7b605(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -52,6 +52,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
         else:
             v, p = uvarint(buf, p)
         v -= 1
+        if v < 0:
+            raise null_array(p)
         if v > 0:
             if v > end - p:
                 raise too_many(v, p, end)
@@ -69,6 +71,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                 else:
                     v, p = uvarint(buf, p)
                 v -= 1
+                if v < 0:
+                    raise null_array(p)
                 if v > 0:
                     if v > end - p:
                         raise too_many(v, p, end)
@@ -86,6 +90,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                 else:
                     v, p = uvarint(buf, p)
                 v -= 1
+                if v < 0:
+                    raise null_array(p)
                 if v > 0:
                     if v > end - p:
                         raise too_many(v, p, end)
@@ -103,6 +109,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                 else:
                     v, p = uvarint(buf, p)
                 v -= 1
+                if v < 0:
+                    raise null_array(p)
                 if v > 0:
                     if v > end - p:
                         raise too_many(v, p, end)
@@ -121,6 +129,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -153,6 +163,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                 else:
                     v, p = uvarint(buf, p)
                 v -= 1
+                if v < 0:
+                    raise null_array(p)
                 if v > 0:
                     if v > end - p:
                         raise too_many(v, p, end)
@@ -170,6 +182,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                 else:
                     v, p = uvarint(buf, p)
                 v -= 1
+                if v < 0:
+                    raise null_array(p)
                 if v > 0:
                     if v > end - p:
                         raise too_many(v, p, end)
@@ -188,6 +202,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -220,6 +236,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                 else:
                     v, p = uvarint(buf, p)
                 v -= 1
+                if v < 0:
+                    raise null_array(p)
                 if v > 0:
                     if v > end - p:
                         raise too_many(v, p, end)
@@ -230,6 +248,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -240,6 +260,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -250,6 +272,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
                         else:
                             v, p = uvarint(buf, p)
                         v -= 1
+                        if v < 0:
+                            raise null_array(p)
                         if v > 0:
                             if v > end - p:
                                 raise too_many(v, p, end)
@@ -289,6 +313,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -320,6 +346,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -351,6 +379,8 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -460,7 +490,7 @@ def _w07191d9b8c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
+def _wb0ac942b54(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -522,6 +552,8 @@ def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -553,6 +585,8 @@ def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -584,6 +618,8 @@ def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -621,6 +657,8 @@ def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -638,6 +676,8 @@ def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -652,6 +692,8 @@ def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -669,6 +711,8 @@ def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -690,6 +734,6 @@ def _w20ac9b9321(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.streams_group_heartbeat.v0.request.StreamsGroupHeartbeatRequest": ("97564f6d5b0a7e6f", _w07191d9b8c),
-    "kio.schema.streams_group_heartbeat.v0.response.StreamsGroupHeartbeatResponse": ("7f5e44010e3b02a5", _w20ac9b9321),
+    "kio.schema.streams_group_heartbeat.v0.request.StreamsGroupHeartbeatRequest": ("97564f6d5b0a7e6f", _wb213e7b605),
+    "kio.schema.streams_group_heartbeat.v0.response.StreamsGroupHeartbeatResponse": ("7f5e44010e3b02a5", _wb0ac942b54),
 }

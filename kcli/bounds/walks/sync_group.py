@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wb9e24708a5(buf: Any, p: int, end: int) -> int:
+def _w48fbdf5e0f(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -24,6 +24,8 @@ def _wb9e24708a5(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -57,7 +59,7 @@ def _wc7fbbe0a9c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w8aa35e0d69(buf: Any, p: int, end: int) -> int:
+def _wb6c0dbbae3(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -73,6 +75,8 @@ def _w8aa35e0d69(buf: Any, p: int, end: int) -> int:
         p += v
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -88,7 +92,7 @@ def _w8aa35e0d69(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w62c599ba31(buf: Any, p: int, end: int) -> int:
+def _w390526f18c(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -117,6 +121,8 @@ def _w62c599ba31(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -162,7 +168,7 @@ def _we5b6322fe5(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wdcd4b1250a(buf: Any, p: int, end: int) -> int:
+def _w3c69dca6a7(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -205,6 +211,8 @@ def _wdcd4b1250a(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -266,16 +274,16 @@ def _w35aa9e3b48(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.sync_group.v0.request.SyncGroupRequest": ("3d7978b28ed70a57", _wb9e24708a5),
+    "kio.schema.sync_group.v0.request.SyncGroupRequest": ("3d7978b28ed70a57", _w48fbdf5e0f),
     "kio.schema.sync_group.v0.response.SyncGroupResponse": ("0b06583a90822e46", _w7c7e0d873c),
-    "kio.schema.sync_group.v1.request.SyncGroupRequest": ("3d7978b28ed70a57", _wb9e24708a5),
+    "kio.schema.sync_group.v1.request.SyncGroupRequest": ("3d7978b28ed70a57", _w48fbdf5e0f),
     "kio.schema.sync_group.v1.response.SyncGroupResponse": ("d005961e7ed8de36", _wc7fbbe0a9c),
-    "kio.schema.sync_group.v2.request.SyncGroupRequest": ("3d7978b28ed70a57", _wb9e24708a5),
+    "kio.schema.sync_group.v2.request.SyncGroupRequest": ("3d7978b28ed70a57", _w48fbdf5e0f),
     "kio.schema.sync_group.v2.response.SyncGroupResponse": ("d005961e7ed8de36", _wc7fbbe0a9c),
-    "kio.schema.sync_group.v3.request.SyncGroupRequest": ("1373f01faba4d92c", _w8aa35e0d69),
+    "kio.schema.sync_group.v3.request.SyncGroupRequest": ("1373f01faba4d92c", _wb6c0dbbae3),
     "kio.schema.sync_group.v3.response.SyncGroupResponse": ("d005961e7ed8de36", _wc7fbbe0a9c),
-    "kio.schema.sync_group.v4.request.SyncGroupRequest": ("6099af10731a53cb", _w62c599ba31),
+    "kio.schema.sync_group.v4.request.SyncGroupRequest": ("6099af10731a53cb", _w390526f18c),
     "kio.schema.sync_group.v4.response.SyncGroupResponse": ("6af2e4f909b7bf6a", _we5b6322fe5),
-    "kio.schema.sync_group.v5.request.SyncGroupRequest": ("85d26fd059e94d42", _wdcd4b1250a),
+    "kio.schema.sync_group.v5.request.SyncGroupRequest": ("85d26fd059e94d42", _w3c69dca6a7),
     "kio.schema.sync_group.v5.response.SyncGroupResponse": ("8b052078afcac0d5", _w35aa9e3b48),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import I16, I32, Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import I16, I32, Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wdcab9b0c3a(buf: Any, p: int, end: int) -> int:
+def _wb1a9be4b71(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -24,6 +24,8 @@ def _wdcab9b0c3a(buf: Any, p: int, end: int) -> int:
     p += 10
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -34,6 +36,8 @@ def _wdcab9b0c3a(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -46,10 +50,12 @@ def _wdcab9b0c3a(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
+def _wd656abd903(buf: Any, p: int, end: int) -> int:
     p += 4
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -60,6 +66,8 @@ def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -68,7 +76,7 @@ def _w1bed5cc472(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w7b0ce8d808(buf: Any, p: int, end: int) -> int:
+def _w12b9eb2584(buf: Any, p: int, end: int) -> int:
     v = I16(buf, p)[0]
     p += 2
     if v > 0:
@@ -80,6 +88,8 @@ def _w7b0ce8d808(buf: Any, p: int, end: int) -> int:
     p += 10
     v = I32(buf, p)[0]
     p += 4
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -90,6 +100,8 @@ def _w7b0ce8d808(buf: Any, p: int, end: int) -> int:
                 p += v
             v = I32(buf, p)[0]
             p += 4
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -102,7 +114,7 @@ def _w7b0ce8d808(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wd821503034(buf: Any, p: int, end: int) -> int:
+def _w32b2d8af06(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -138,6 +150,8 @@ def _wd821503034(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -155,6 +169,8 @@ def _wd821503034(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -182,7 +198,7 @@ def _wd821503034(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wbd4e112440(buf: Any, p: int, end: int) -> int:
+def _wd283314e8f(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -190,6 +206,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -207,6 +225,8 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -229,16 +249,16 @@ def _wbd4e112440(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.txn_offset_commit.v0.request.TxnOffsetCommitRequest": ("7387991fd94ea393", _wdcab9b0c3a),
-    "kio.schema.txn_offset_commit.v0.response.TxnOffsetCommitResponse": ("9203f79d7aadd391", _w1bed5cc472),
-    "kio.schema.txn_offset_commit.v1.request.TxnOffsetCommitRequest": ("7387991fd94ea393", _wdcab9b0c3a),
-    "kio.schema.txn_offset_commit.v1.response.TxnOffsetCommitResponse": ("9203f79d7aadd391", _w1bed5cc472),
-    "kio.schema.txn_offset_commit.v2.request.TxnOffsetCommitRequest": ("7323073121bdf0b6", _w7b0ce8d808),
-    "kio.schema.txn_offset_commit.v2.response.TxnOffsetCommitResponse": ("9203f79d7aadd391", _w1bed5cc472),
-    "kio.schema.txn_offset_commit.v3.request.TxnOffsetCommitRequest": ("e4a55c59d4c21d32", _wd821503034),
-    "kio.schema.txn_offset_commit.v3.response.TxnOffsetCommitResponse": ("3f4b882c26103115", _wbd4e112440),
-    "kio.schema.txn_offset_commit.v4.request.TxnOffsetCommitRequest": ("e4a55c59d4c21d32", _wd821503034),
-    "kio.schema.txn_offset_commit.v4.response.TxnOffsetCommitResponse": ("3f4b882c26103115", _wbd4e112440),
-    "kio.schema.txn_offset_commit.v5.request.TxnOffsetCommitRequest": ("e4a55c59d4c21d32", _wd821503034),
-    "kio.schema.txn_offset_commit.v5.response.TxnOffsetCommitResponse": ("3f4b882c26103115", _wbd4e112440),
+    "kio.schema.txn_offset_commit.v0.request.TxnOffsetCommitRequest": ("7387991fd94ea393", _wb1a9be4b71),
+    "kio.schema.txn_offset_commit.v0.response.TxnOffsetCommitResponse": ("9203f79d7aadd391", _wd656abd903),
+    "kio.schema.txn_offset_commit.v1.request.TxnOffsetCommitRequest": ("7387991fd94ea393", _wb1a9be4b71),
+    "kio.schema.txn_offset_commit.v1.response.TxnOffsetCommitResponse": ("9203f79d7aadd391", _wd656abd903),
+    "kio.schema.txn_offset_commit.v2.request.TxnOffsetCommitRequest": ("7323073121bdf0b6", _w12b9eb2584),
+    "kio.schema.txn_offset_commit.v2.response.TxnOffsetCommitResponse": ("9203f79d7aadd391", _wd656abd903),
+    "kio.schema.txn_offset_commit.v3.request.TxnOffsetCommitRequest": ("e4a55c59d4c21d32", _w32b2d8af06),
+    "kio.schema.txn_offset_commit.v3.response.TxnOffsetCommitResponse": ("3f4b882c26103115", _wd283314e8f),
+    "kio.schema.txn_offset_commit.v4.request.TxnOffsetCommitRequest": ("e4a55c59d4c21d32", _w32b2d8af06),
+    "kio.schema.txn_offset_commit.v4.response.TxnOffsetCommitResponse": ("3f4b882c26103115", _wd283314e8f),
+    "kio.schema.txn_offset_commit.v5.request.TxnOffsetCommitRequest": ("e4a55c59d4c21d32", _w32b2d8af06),
+    "kio.schema.txn_offset_commit.v5.response.TxnOffsetCommitResponse": ("3f4b882c26103115", _wd283314e8f),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w46433acd4c(buf: Any, p: int, end: int) -> int:
+def _w512bda2d16(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -20,6 +20,8 @@ def _w46433acd4c(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -43,7 +45,7 @@ def _w46433acd4c(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3687781dd8(buf: Any, p: int, end: int) -> int:
+def _wd09c00d475(buf: Any, p: int, end: int) -> int:
     p += 6
     v = buf[p]
     if v < 128:
@@ -58,6 +60,8 @@ def _w3687781dd8(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -88,7 +92,7 @@ def _w3687781dd8(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wdd8d16f3b0(buf: Any, p: int, end: int) -> int:
+def _w531c288673(buf: Any, p: int, end: int) -> int:
     p += 4
     v = buf[p]
     if v < 128:
@@ -96,6 +100,8 @@ def _wdd8d16f3b0(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -138,10 +144,10 @@ def _we5b6322fe5(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.update_features.v0.request.UpdateFeaturesRequest": ("f5b785065fd9cd8c", _w46433acd4c),
-    "kio.schema.update_features.v0.response.UpdateFeaturesResponse": ("8dd9e03ef7cb876d", _w3687781dd8),
-    "kio.schema.update_features.v1.request.UpdateFeaturesRequest": ("71139f77e8c2f21b", _wdd8d16f3b0),
-    "kio.schema.update_features.v1.response.UpdateFeaturesResponse": ("8dd9e03ef7cb876d", _w3687781dd8),
-    "kio.schema.update_features.v2.request.UpdateFeaturesRequest": ("71139f77e8c2f21b", _wdd8d16f3b0),
+    "kio.schema.update_features.v0.request.UpdateFeaturesRequest": ("f5b785065fd9cd8c", _w512bda2d16),
+    "kio.schema.update_features.v0.response.UpdateFeaturesResponse": ("8dd9e03ef7cb876d", _wd09c00d475),
+    "kio.schema.update_features.v1.request.UpdateFeaturesRequest": ("71139f77e8c2f21b", _w531c288673),
+    "kio.schema.update_features.v1.response.UpdateFeaturesResponse": ("8dd9e03ef7cb876d", _wd09c00d475),
+    "kio.schema.update_features.v2.request.UpdateFeaturesRequest": ("71139f77e8c2f21b", _w531c288673),
     "kio.schema.update_features.v2.response.UpdateFeaturesResponse": ("4201011f3e3477b5", _we5b6322fe5),
 }

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w209ed596f9(buf: Any, p: int, end: int) -> int:
+def _w16cd509371(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -27,6 +27,8 @@ def _w209ed596f9(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -105,6 +107,6 @@ def _w103c264a4f(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.update_raft_voter.v0.request.UpdateRaftVoterRequest": ("ea90c0e435d41107", _w209ed596f9),
+    "kio.schema.update_raft_voter.v0.request.UpdateRaftVoterRequest": ("ea90c0e435d41107", _w16cd509371),
     "kio.schema.update_raft_voter.v0.response.UpdateRaftVoterResponse": ("b6d145baa051f783", _w103c264a4f),
 }

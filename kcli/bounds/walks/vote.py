@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, unfilled, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, unfilled, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wc035540217(buf: Any, p: int, end: int) -> int:
+def _wce4a5e88d0(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -26,6 +26,8 @@ def _wc035540217(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -43,6 +45,8 @@ def _wc035540217(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -63,7 +67,7 @@ def _wc035540217(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w849fdb7d68(buf: Any, p: int, end: int) -> int:
+def _we324ca57d5(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -71,6 +75,8 @@ def _w849fdb7d68(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -88,6 +94,8 @@ def _w849fdb7d68(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -108,7 +116,7 @@ def _w849fdb7d68(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w090dbd4e4e(buf: Any, p: int, end: int) -> int:
+def _webfc2d1425(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -123,6 +131,8 @@ def _w090dbd4e4e(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -140,6 +150,8 @@ def _w090dbd4e4e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -160,13 +172,15 @@ def _w090dbd4e4e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _we415104c52(buf: Any, p: int, end: int) -> int:
+def _wf4ed9a3202(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -187,7 +201,7 @@ def _we415104c52(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w34213092e8(buf: Any, p: int, end: int) -> int:
+def _w3f83c8770d(buf: Any, p: int, end: int) -> int:
     count, p = uvarint(buf, p)
     if count > end - p:
         raise too_many(count, p, end)
@@ -196,13 +210,13 @@ def _w34213092e8(buf: Any, p: int, end: int) -> int:
         size, p = uvarint(buf, p)
         if size > end - p:
             raise too_many(size, p, end)
-        if tag == 0 and _we415104c52(buf, p, p + size) != p + size:
+        if tag == 0 and _wf4ed9a3202(buf, p, p + size) != p + size:
             raise unfilled(tag, p, size)
         p += size
     return p
 
 
-def _wd7cc0fd410(buf: Any, p: int, end: int) -> int:
+def _we38125603f(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -210,6 +224,8 @@ def _wd7cc0fd410(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -227,6 +243,8 @@ def _wd7cc0fd410(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -241,13 +259,13 @@ def _wd7cc0fd410(buf: Any, p: int, end: int) -> int:
             else:
                 p += 1
     if buf[p]:
-        p = _w34213092e8(buf, p, end)
+        p = _w3f83c8770d(buf, p, end)
     else:
         p += 1
     return p
 
 
-def _wc64d60e4eb(buf: Any, p: int, end: int) -> int:
+def _we6b84a0941(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -262,6 +280,8 @@ def _wc64d60e4eb(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -279,6 +299,8 @@ def _wc64d60e4eb(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -301,10 +323,10 @@ def _wc64d60e4eb(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.vote.v0.request.VoteRequest": ("077e0f3e59931860", _wc035540217),
-    "kio.schema.vote.v0.response.VoteResponse": ("871954649b572be1", _w849fdb7d68),
-    "kio.schema.vote.v1.request.VoteRequest": ("c8e7dfe92172cd8b", _w090dbd4e4e),
-    "kio.schema.vote.v1.response.VoteResponse": ("d12a383328344f99", _wd7cc0fd410),
-    "kio.schema.vote.v2.request.VoteRequest": ("9877f1ab62835233", _wc64d60e4eb),
-    "kio.schema.vote.v2.response.VoteResponse": ("d12a383328344f99", _wd7cc0fd410),
+    "kio.schema.vote.v0.request.VoteRequest": ("077e0f3e59931860", _wce4a5e88d0),
+    "kio.schema.vote.v0.response.VoteResponse": ("871954649b572be1", _we324ca57d5),
+    "kio.schema.vote.v1.request.VoteRequest": ("c8e7dfe92172cd8b", _webfc2d1425),
+    "kio.schema.vote.v1.response.VoteResponse": ("d12a383328344f99", _we38125603f),
+    "kio.schema.vote.v2.request.VoteRequest": ("9877f1ab62835233", _we6b84a0941),
+    "kio.schema.vote.v2.response.VoteResponse": ("d12a383328344f99", _we38125603f),
 }

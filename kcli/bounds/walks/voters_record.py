@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w721407c9f3(buf: Any, p: int, end: int) -> int:
+def _w092e6d09fe(buf: Any, p: int, end: int) -> int:
     p += 2
     v = buf[p]
     if v < 128:
@@ -20,6 +20,8 @@ def _w721407c9f3(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -31,6 +33,8 @@ def _w721407c9f3(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -72,5 +76,5 @@ def _w721407c9f3(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.voters_record.v0.data.VotersRecord": ("3b822469029da0c0", _w721407c9f3),
+    "kio.schema.voters_record.v0.data.VotersRecord": ("3b822469029da0c0", _w092e6d09fe),
 }

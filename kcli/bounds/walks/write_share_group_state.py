@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _w0acb59f97d(buf: Any, p: int, end: int) -> int:
+def _wce32ff38cb(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -26,6 +26,8 @@ def _w0acb59f97d(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -37,6 +39,8 @@ def _w0acb59f97d(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -48,6 +52,8 @@ def _w0acb59f97d(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -72,13 +78,15 @@ def _w0acb59f97d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w3a858b880e(buf: Any, p: int, end: int) -> int:
+def _w50c0653bd6(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -90,6 +98,8 @@ def _w3a858b880e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -117,7 +127,7 @@ def _w3a858b880e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w90eb7b0fe0(buf: Any, p: int, end: int) -> int:
+def _w42cd81bce4(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += v or 1
@@ -131,6 +141,8 @@ def _w90eb7b0fe0(buf: Any, p: int, end: int) -> int:
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -142,6 +154,8 @@ def _w90eb7b0fe0(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -153,6 +167,8 @@ def _w90eb7b0fe0(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -179,8 +195,8 @@ def _w90eb7b0fe0(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.write_share_group_state.v0.request.WriteShareGroupStateRequest": ("c2748b3495485b5e", _w0acb59f97d),
-    "kio.schema.write_share_group_state.v0.response.WriteShareGroupStateResponse": ("b4710e80cd51202c", _w3a858b880e),
-    "kio.schema.write_share_group_state.v1.request.WriteShareGroupStateRequest": ("44705c42069b90ac", _w90eb7b0fe0),
-    "kio.schema.write_share_group_state.v1.response.WriteShareGroupStateResponse": ("b4710e80cd51202c", _w3a858b880e),
+    "kio.schema.write_share_group_state.v0.request.WriteShareGroupStateRequest": ("c2748b3495485b5e", _wce32ff38cb),
+    "kio.schema.write_share_group_state.v0.response.WriteShareGroupStateResponse": ("b4710e80cd51202c", _w50c0653bd6),
+    "kio.schema.write_share_group_state.v1.request.WriteShareGroupStateRequest": ("44705c42069b90ac", _w42cd81bce4),
+    "kio.schema.write_share_group_state.v1.response.WriteShareGroupStateResponse": ("b4710e80cd51202c", _w50c0653bd6),
 }

@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcli.bounds.runtime import Walker, skip_tags, too_many, uvarint
+from kcli.bounds.runtime import Walker, null_array, skip_tags, too_many, uvarint
 
 __all__ = ["WALKS"]
 
 
-def _wd82989587d(buf: Any, p: int, end: int) -> int:
+def _w9e8dd09a69(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -30,6 +32,8 @@ def _wd82989587d(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -47,6 +51,8 @@ def _wd82989587d(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -67,13 +73,15 @@ def _wd82989587d(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _wdc55c4ce7e(buf: Any, p: int, end: int) -> int:
+def _w85d847a895(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -85,6 +93,8 @@ def _wdc55c4ce7e(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -102,6 +112,8 @@ def _wdc55c4ce7e(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -126,13 +138,15 @@ def _wdc55c4ce7e(buf: Any, p: int, end: int) -> int:
     return p
 
 
-def _w77742b368a(buf: Any, p: int, end: int) -> int:
+def _wea7fbc78f8(buf: Any, p: int, end: int) -> int:
     v = buf[p]
     if v < 128:
         p += 1
     else:
         v, p = uvarint(buf, p)
     v -= 1
+    if v < 0:
+        raise null_array(p)
     if v > 0:
         if v > end - p:
             raise too_many(v, p, end)
@@ -144,6 +158,8 @@ def _w77742b368a(buf: Any, p: int, end: int) -> int:
             else:
                 v, p = uvarint(buf, p)
             v -= 1
+            if v < 0:
+                raise null_array(p)
             if v > 0:
                 if v > end - p:
                     raise too_many(v, p, end)
@@ -161,6 +177,8 @@ def _w77742b368a(buf: Any, p: int, end: int) -> int:
                     else:
                         v, p = uvarint(buf, p)
                     v -= 1
+                    if v < 0:
+                        raise null_array(p)
                     if v > 0:
                         if v > end - p:
                             raise too_many(v, p, end)
@@ -183,8 +201,8 @@ def _w77742b368a(buf: Any, p: int, end: int) -> int:
 
 # class (module.qualname) -> (fingerprint of the class it was generated from, its walk)
 WALKS: dict[str, tuple[str, Walker]] = {
-    "kio.schema.write_txn_markers.v1.request.WriteTxnMarkersRequest": ("3798d6bc3d984f15", _wd82989587d),
-    "kio.schema.write_txn_markers.v1.response.WriteTxnMarkersResponse": ("f2249247aa747b58", _wdc55c4ce7e),
-    "kio.schema.write_txn_markers.v2.request.WriteTxnMarkersRequest": ("9407cace28473cd4", _w77742b368a),
-    "kio.schema.write_txn_markers.v2.response.WriteTxnMarkersResponse": ("f2249247aa747b58", _wdc55c4ce7e),
+    "kio.schema.write_txn_markers.v1.request.WriteTxnMarkersRequest": ("3798d6bc3d984f15", _w9e8dd09a69),
+    "kio.schema.write_txn_markers.v1.response.WriteTxnMarkersResponse": ("f2249247aa747b58", _w85d847a895),
+    "kio.schema.write_txn_markers.v2.request.WriteTxnMarkersRequest": ("9407cace28473cd4", _wea7fbc78f8),
+    "kio.schema.write_txn_markers.v2.response.WriteTxnMarkersResponse": ("f2249247aa747b58", _w85d847a895),
 }

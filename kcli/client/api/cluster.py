@@ -1,4 +1,5 @@
-"""The cluster tool on the wire: DescribeCluster (60) v2, UnregisterBroker (64), ApiVersions (18).
+"""The cluster tool on the wire: DescribeCluster (60) v2, UnregisterBroker (64), UnregisterController (94),
+ApiVersions (18).
 
 Behavior:
 - api-versions: the ApiVersions answer of every broker (or controller), each compared with the
@@ -6,6 +7,10 @@ Behavior:
 - list-endpoints: DescribeCluster through the admin; --include-fenced-brokers needs v2 (Kafka 4.0)
   and brokers (controllers do not describe brokers).
 - unregister: UnregisterBroker v0 to the active controller (or through a broker).
+- unregister-controller: UnregisterController v0 (KIP-1312, Kafka 4.4) to the active controller (or
+  through a broker, which forwards it). The controller refuses an id it has no registration for
+  (CONTROLLER_ID_NOT_REGISTERED), its own id while it is active (INVALID_REQUEST), and everything below
+  metadata.version 4.4-IV2 (UNSUPPORTED_VERSION, reported like a server without the API).
 """
 
 from __future__ import annotations
@@ -82,6 +87,25 @@ async def unregister_broker(admin: Admin, broker_id: int) -> None:
     check(int(response.error_code), response.error_message, what=f"UnregisterBroker of broker {broker_id}")
 
 
+async def unregister_controller(admin: Admin, controller_id: int) -> None:
+    """UnregisterController: remove a controller's registration from the cluster metadata."""
+    from kcli.client.admin import Target
+    from kcli.client.errors import UnsupportedByServer, code_of
+    from kcli.client.protocol import request_class
+
+    response = await admin.call(
+        ApiKey.UNREGISTER_CONTROLLER,
+        lambda version: request_class("unregister_controller", version)(controller_id=controller_id),
+        versions=(0, 0),
+        target=Target.CONTROLLER,
+        idempotent=False,
+    )
+    code = int(response.error_code)
+    if code == code_of("UNSUPPORTED_VERSION"):
+        raise UnsupportedByServer(response.error_message or "UnregisterController is not supported")
+    check(code, response.error_message, what=f"UnregisterController of controller {controller_id}")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ApiEntry:
     """One API as a node offers it: its range, and the version kcli would use (None: unusable/unknown)."""
@@ -123,6 +147,7 @@ def api_entries(offered: dict[int, tuple[int, int]]) -> tuple[ApiEntry, ...]:
     from kcli.client.protocol import (
         API_SCHEMA_NAMES,
         BROKER_LISTENER_APIS,
+        NAMED_ONLY,
         api_name,
         client_versions,
         request_header_version,
@@ -130,7 +155,7 @@ def api_entries(offered: dict[int, tuple[int, int]]) -> tuple[ApiEntry, ...]:
 
     entries = []
     for key in sorted(set(offered) | BROKER_LISTENER_APIS):
-        name = api_name(key) if key in API_SCHEMA_NAMES else None
+        name = api_name(key) if key in API_SCHEMA_NAMES or key in NAMED_ONLY else None
         if key not in offered:
             entries.append(ApiEntry(api_key=key, name=name))
             continue

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
-from kcli.kafka import ApiKey, ConfigResourceType, ConfigSource
+from kcli.kafka import ApiKey, ConfigResourceType, ConfigSource, EndpointType
 from kcli.ops.config_model import ConfigEntry, ConfigSynonym, ResourceConfigs, ResourceError
 from kcli.ops.config_spec import ConfigChanges, Entity, EntityType
 
@@ -91,21 +91,30 @@ def _node_of(entity: Entity) -> int | None:
     return None
 
 
-def _route(admin: Admin, entities: Sequence[Entity]) -> list[tuple[Target, list[Entity]]]:
-    """Group entities by the node each must go to; spread a large any-node batch over the nodes."""
+def _route(
+    admin: Admin, entities: Sequence[Entity], *, altering: bool = False
+) -> list[tuple[Target, list[Entity]]]:
+    """Group entities by the node each must go to; spread a large any-node batch over the nodes.
+
+    As Kafka's admin client routes them: a broker's or broker logger's resource goes to that node,
+    except that through --bootstrap-controller a change to a broker's config goes to the active
+    controller (it keeps every broker's dynamic config, and the brokers are not nodes the client
+    knows there); changes through controllers are never spread (only the active one takes writes).
+    """
     from kcli.client.admin import Target
 
+    to_controller = altering and admin.endpoint_type is EndpointType.CONTROLLERS
     bound: dict[int, list[Entity]] = {}
     free: list[Entity] = []
     for entity in entities:
         node = _node_of(entity)
-        if node is None:
+        if node is None or (to_controller and entity.type is EntityType.BROKERS):
             free.append(entity)
         else:
             bound.setdefault(node, []).append(entity)
     routes: list[tuple[Target, list[Entity]]] = [(Target.node(n), es) for n, es in bound.items()]
     nodes = sorted(admin.nodes)
-    if len(free) > SPREAD_THRESHOLD and len(nodes) > 1:
+    if len(free) > SPREAD_THRESHOLD and len(nodes) > 1 and not to_controller:
         share = -(-len(free) // len(nodes))
         for index, node_id in enumerate(nodes):
             chunk = free[index * share : (index + 1) * share]
@@ -231,7 +240,7 @@ async def incremental_alter_configs(
 
     changes_of = {(e.type, e.resource_name): c for e, c in items}
     entities = [e for e, _ in items]
-    routes = [(Target.CONTROLLER, entities)] if to_controller else _route(admin, entities)
+    routes = [(Target.CONTROLLER, entities)] if to_controller else _route(admin, entities, altering=True)
 
     async def one(target: Target, group: list[Entity]) -> dict[tuple[EntityType, str], ResourceError | None]:
         def build(version: int) -> Any:

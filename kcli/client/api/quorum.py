@@ -172,20 +172,26 @@ async def remove_controller(admin: Admin, node_id: int, directory_id: uuid.UUID)
 async def watch(
     config: ClientConfig, *, interval_s: float, refresh_timeout_ms: int
 ) -> AsyncGenerator[QuorumInfo | KcliError, None]:
-    """Describe the quorum every `interval_s` seconds until cancelled; failures are yielded, not raised."""
+    """Describe the quorum every `interval_s` seconds until cancelled; failures are yielded, not raised.
+
+    Each refresh, bootstrap included, runs on the client's own deadlines of refresh_timeout_ms, so a
+    failed one says what failed (every bootstrap address refusing, say) rather than only that time ran out.
+    """
+    import dataclasses
+
     from kcli.client.admin import Admin
 
+    refresh_config = dataclasses.replace(config, default_api_timeout_ms=refresh_timeout_ms)
+    backstop_s = refresh_timeout_ms / 1000 + 2.0  # only if the client's own deadlines fail to fire
     admin: Admin | None = None
     try:
         while True:
             item: QuorumInfo | KcliError
             try:
                 if admin is None:
-                    admin = Admin(config)
-                    await asyncio.wait_for(admin.__aenter__(), refresh_timeout_ms / 1000)
-                item = await asyncio.wait_for(
-                    describe(admin, timeout_ms=refresh_timeout_ms), refresh_timeout_ms / 1000
-                )
+                    admin = Admin(refresh_config)
+                    await asyncio.wait_for(admin.__aenter__(), backstop_s)
+                item = await asyncio.wait_for(describe(admin, timeout_ms=refresh_timeout_ms), backstop_s)
             except KcliError as error:
                 if config.recovery_strategy == "none" and admin is not None and admin.description is not None:
                     raise  # a fresh Admin would bootstrap again, which metadata.recovery.strategy=none forbids

@@ -6,8 +6,9 @@ Behavior:
   neither any entity of that kind (2).
 - Alter sends one entry (the compound entity, default components as null names) with one op per
   key: a value to set, or remove=true; validate_only for --dry-run.
-- These are broker APIs: the Admin client refuses them with --bootstrap-controller (KIP-919), so
-  callers check that first.
+- Describe is a broker API (a Kafka controller does not serve it, KIP-919): callers refuse it with
+  --bootstrap-controller first. Alter goes to the active controller, which serves it, or through a
+  broker, which forwards it.
 Version notes: both v0-v1 (v1 is the flexible encoding).
 """
 

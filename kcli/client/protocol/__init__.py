@@ -1,7 +1,7 @@
 """Wire-level helpers over kio: message classes by name or key, API names, framing of one request.
 
-kio supplies every message type; this package adds what kio lacks (ApiVersions v5, KIP-1242) and the
-header rules. kio modules are imported on first use, never when this package is imported, so that
+kio supplies every message type; this package adds what kio lacks (ApiVersions v5, KIP-1242;
+UnregisterController, KIP-1312) and the header rules. kio modules are imported on first use, never when this package is imported, so that
 `kcli --help` does not pay for them.
 
 Header rules (Kafka's ApiMessageType): a flexible request uses request header v2, others v1; a
@@ -34,24 +34,33 @@ class ApiFacts(NamedTuple):
     first_flexible: int
 
 
+# The APIs kio lacks, whose messages this package writes in kio's style (kcli.client.protocol.<name>).
+NOT_IN_KIO: dict[int, ApiFacts] = {
+    94: ApiFacts("unregister_controller", 0, 0, 0),  # Kafka 4.4, KIP-1312
+}
+
+
 def _apis() -> dict[int, ApiFacts]:
-    """kio's APIs as scripts/kio-data.py wrote them to kcli/data (kio's own index imports every schema)."""
+    """kio's APIs as scripts/kio-data.py wrote them to kcli/data (kio's own index imports every schema),
+    and the ones this package adds."""
     apis = {}
     for line in read_text("kafka_apis.tsv").splitlines():
         key, name, lowest, highest, first_flexible = line.split("\t")
         apis[int(key)] = ApiFacts(name, int(lowest), int(highest), int(first_flexible))
-    return apis
+    return apis | NOT_IN_KIO
 
 
 APIS = _apis()
 # API key -> kio schema name (kio.schema.index.api_key_map).
 API_SCHEMA_NAMES: dict[int, str] = {key: api.name for key, api in APIS.items()}
+# APIs of Kafka 4.4 that kcli knows by name only (no schema, so it never sends them): ApiKeys' names.
+NAMED_ONLY: dict[int, str] = {93: "StreamsGroupTopologyDescriptionUpdate"}
 
 # API keys whose schema names the broker listener (Kafka 4.x ApiKeys.clientApis()): what a client
 # may ask of a broker. kafka-cluster api-versions prints UNSUPPORTED for those a node does not offer.
 BROKER_LISTENER_APIS = frozenset(
     {0, 1, 2, 3, *range(8, 52), 55, 57, 60, 61, 64, 65, 66, 68, 69, 71, 72, 74, 75, *range(76, 82)}
-    | set(range(83, 93))
+    | set(range(83, 95))
 )
 
 
@@ -84,6 +93,12 @@ def _entity_class(name: str, version: int, *, response: bool) -> type[Any]:
         from kcli.client.protocol import api_versions_v5
 
         return api_versions_v5.ApiVersionsResponse if response else api_versions_v5.ApiVersionsRequest
+    if name == "unregister_controller" and version == 0:
+        from kcli.client.protocol import unregister_controller
+
+        if response:
+            return unregister_controller.UnregisterControllerResponse
+        return unregister_controller.UnregisterControllerRequest
     # kio lays out kio.schema.<name>.v<N>.<request|response>.<Name><Request|Response>; importing that
     # module directly skips kio.index, which costs more start-up time than the module itself.
     import importlib
@@ -108,6 +123,8 @@ def schema_name(api_key: int) -> str:
 @functools.cache
 def api_name(api_key: int) -> str:
     """Kafka's name of an API key, e.g. 60 -> "DescribeCluster" (unknown keys: "Api(N)")."""
+    if api_key in NAMED_ONLY:
+        return NAMED_ONLY[api_key]
     try:
         name = schema_name(api_key)
     except KeyError:

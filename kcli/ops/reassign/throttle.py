@@ -74,21 +74,24 @@ def move_map(
 
 
 def leader_throttles(moves: Mapping[str, Mapping[int, PartitionMove]]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for topic, parts in moves.items():
-        items = sorted(f"{p}:{b}" for p, m in parts.items() for b in m.sources)
-        if items:
-            out[topic] = ",".join(items)
-    return out
+    """Per topic, `partition:broker` of every source (calculateLeaderThrottles)."""
+    return {
+        topic: ",".join(sorted(f"{p}:{b}" for p, m in parts.items() for b in m.sources))
+        for topic, parts in moves.items()
+    }
 
 
 def follower_throttles(moves: Mapping[str, Mapping[int, PartitionMove]]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for topic, parts in moves.items():
-        items = sorted(f"{p}:{b}" for p, m in parts.items() for b in m.destinations if b not in m.sources)
-        if items:
-            out[topic] = ",".join(items)
-    return out
+    """Per topic, `partition:broker` of every destination that is not a source (calculateFollowerThrottles).
+
+    A topic whose partitions only reorder their replicas gets an empty list, set as such, as Kafka does.
+    """
+    return {
+        topic: ",".join(
+            sorted(f"{p}:{b}" for p, m in parts.items() for b in m.destinations if b not in m.sources)
+        )
+        for topic, parts in moves.items()
+    }
 
 
 def reassigning_brokers(moves: Mapping[str, Mapping[int, PartitionMove]]) -> set[int]:

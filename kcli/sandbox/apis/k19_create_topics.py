@@ -23,7 +23,8 @@ from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ConfigResourceType, ResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.configview import ConfigProblem, topic_entries, validate_value
+from kcli.sandbox.configalter import validate_topic_config
+from kcli.sandbox.configview import ConfigProblem, topic_entries
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.placement import assign, partition_records
 from kcli.sandbox.registry import api
@@ -156,7 +157,7 @@ def _plan(ctx: RequestContext, topic: Any) -> list[Any]:
         if config.name in seen:
             raise ConfigProblem(ErrorCode.invalid_request, f"Duplicate configuration key {config.name}")
         seen.add(config.name)
-        validate_value(ConfigResourceType.TOPIC, config.name, config.value)
+        validate_topic_config(config.name, config.value)
         if config.value is not None:
             configs.append(
                 R.ConfigRecord(

@@ -7,6 +7,7 @@ Behavior:
 - Unknown topics -> UNKNOWN_TOPIC_OR_PARTITION; a broker resource must name the answering node
   (or "" for the cluster-wide defaults), else INVALID_REQUEST.
 - Sensitive values are null with is_sensitive=true; synonyms only when include_synonyms.
+- A resource described without error carries the message "" (Kafka's default), not null.
 
 Performance: v4 responses are encoded by kcli.sandbox.fastcodec; a topic config at its default
 is encoded once per node and broker-config state and reused for every topic.
@@ -66,7 +67,7 @@ async def handle_describe_configs(ctx: RequestContext, request: Any) -> Any:
             for e in entries
         )
         results.append(
-            resource_result(ctx, "DescribeConfigsResult", resource, code, message, configs=configs)
+            resource_result(ctx, "DescribeConfigsResult", resource, code, message or "", configs=configs)
         )
     return ctx.r("DescribeConfigsResponse", throttle_time=ZERO, results=tuple(results))
 
@@ -134,7 +135,7 @@ def _fast(ctx: RequestContext, request: Any) -> Any:
                 code, message = problem.code, problem.message
             else:
                 entries = [_encode(e, synonyms, docs) for e in described if keys is None or e.name in keys]
-        results.append(fastcodec.config_result(code, message, resource_type, name, entries))
+        results.append(fastcodec.config_result(code, message or "", resource_type, name, entries))
     return PreEncoded(
         cls=ctx.response_module.DescribeConfigsResponse, body=fastcodec.describe_configs_response(results)
     )

@@ -2,7 +2,8 @@
 
 Behavior:
 - The given keys replace every dynamic key of the resource (keys not given are deleted).
-- Auth, validation and forwarding as IncrementalAlterConfigs.
+- Checks, auth and forwarding as IncrementalAlterConfigs (the receiving broker checks broker
+  resources, the controller the rest); BROKER_LOGGER is not a resource of this API.
 
 Version notes: v2 flexible.
 """
@@ -12,28 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from kcli.kafka import ApiKey
-from kcli.sandbox.apis.k44_incremental_alter_configs import authorize_alter, resource_result
-from kcli.sandbox.configview import ConfigProblem, replace_records
+from kcli.sandbox.apis.k44_incremental_alter_configs import alter
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
 
-@api(ApiKey.ALTER_CONFIGS, (0, 2), forward=True)
+@api(ApiKey.ALTER_CONFIGS, (0, 2), forward=True, forwards_itself=True)
 async def handle_alter_configs(ctx: RequestContext, request: Any) -> Any:
     """Replace configs."""
-    results = []
-    records: list[Any] = []
-    for resource in request.resources:
-        code, message = authorize_alter(ctx, resource.resource_type, resource.resource_name)
-        if not code:
-            values = {c.name: c.value for c in resource.configs}
-            try:
-                records.extend(
-                    replace_records(ctx.cluster, resource.resource_type, resource.resource_name, values)
-                )
-            except ConfigProblem as problem:
-                code, message = problem.code, problem.message
-        results.append(resource_result(ctx, "AlterConfigsResourceResponse", resource, code, message))
-    if records and not request.validate_only:
-        await ctx.cluster.commit(records)
-    return ctx.r("AlterConfigsResponse", throttle_time=ZERO, responses=tuple(results))
+    responses = await alter(ctx, request, legacy=True)
+    return ctx.r("AlterConfigsResponse", throttle_time=ZERO, responses=responses)

@@ -1,4 +1,4 @@
-"""DescribeLogDirs (35), versions 1-4 (brokers only): this broker's log dirs and partition sizes.
+"""DescribeLogDirs (35), versions 1-5 (brokers only): this broker's log dirs and partition sizes.
 
 Behavior:
 - Auth: DESCRIBE on the cluster; otherwise the result list is empty (v3+: CLUSTER_AUTHORIZATION_FAILED).
@@ -9,7 +9,9 @@ Behavior:
   (IsFutureKey), with the bytes copied so far.
 - Topics null -> every partition; else the named ones (unknown ones left out).
 
-Version notes: v2 flexible; v3 top-level error code; v4 total and usable bytes.
+- A dir is cordoned when the broker's cordoned.log.dirs lists its path (KIP-1066).
+
+Version notes: v2 flexible; v3 top-level error code; v4 total and usable bytes; v5 IsCordoned.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
+from kcli.sandbox.configview import broker_value
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.logdirs import LogDir, replica_directory
 from kcli.sandbox.reassign import partition_size
@@ -28,7 +31,7 @@ TOTAL_BYTES = 1 << 40  # a 1 TiB simulated disk
 RECORD_BYTES = 1024  # simulated bytes per record, for offset lag
 
 
-@api(ApiKey.DESCRIBE_LOG_DIRS, (1, 4), listeners=Listener.BROKER)
+@api(ApiKey.DESCRIBE_LOG_DIRS, (1, 5), listeners=Listener.BROKER)
 async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
     """Describe this broker's log directories."""
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
@@ -79,6 +82,7 @@ async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
                         is_future_key=True,
                     )
                 )
+    cordoned = {d.strip() for d in (broker_value(cluster, broker_id, "cordoned.log.dirs") or "").split(",")}
     results = tuple(
         ctx.r(
             "DescribeLogDirsResult",
@@ -90,7 +94,7 @@ async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
             ),
             total_bytes=TOTAL_BYTES,
             usable_bytes=TOTAL_BYTES - used[d.directory_id],
-            is_cordoned=False,
+            is_cordoned=str(d.path) in cordoned,
         )
         for d in dirs
     )

@@ -1,15 +1,16 @@
 """IncrementalAlterConfigs (44), versions 0-1: SET / DELETE / APPEND / SUBTRACT per key.
 
 Behavior:
-- Auth: ALTER_CONFIGS on the topic (TOPIC_AUTHORIZATION_FAILED), the group
-  (GROUP_AUTHORIZATION_FAILED) or the cluster for the other types (CLUSTER_AUTHORIZATION_FAILED).
-- Each resource is validated on its own (unknown key or bad value -> INVALID_CONFIG, unknown topic
-  -> UNKNOWN_TOPIC_OR_PARTITION, duplicate keys -> INVALID_REQUEST); a valid resource's changes
-  are ConfigRecords; validate_only changes nothing.
-- BROKER_LOGGER resources are carried out by the answering node itself (its log levels, not
-  records; the name must be its id); a broker forwards the other resources to the active
-  controller in an Envelope (KIP-590) and answers both in the request's order, as Kafka's
-  ConfigAdminManager does.
+- The receiving broker checks what Kafka's ConfigAdminManager checks (kcli.sandbox.configalter:
+  resources named twice, duplicate keys, null values, and broker resources as DynamicBrokerConfig
+  validates them), carries out BROKER_LOGGER resources itself (its log levels, not records; the
+  name must be its id), and forwards the other resources to the active controller in an Envelope
+  (KIP-590); it answers all in the request's order.
+- The controller authorizes (ALTER_CONFIGS on the topic -> TOPIC_AUTHORIZATION_FAILED, on the group
+  -> GROUP_AUTHORIZATION_FAILED, on the cluster for the other types -> CLUSTER_AUTHORIZATION_FAILED),
+  checks each resource as ConfigurationControlManager does and writes ConfigRecords; validate_only
+  changes nothing. Asked directly, it answers a resource named twice once ("Duplicate resource.")
+  and lets the last of duplicate keys win, as Kafka's controller does.
 
 Version notes: v1 flexible.
 """
@@ -21,9 +22,16 @@ from typing import Any
 
 from kio.schema.errors import ErrorCode
 
-from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ConfigResourceType, ResourceType
+from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ConfigOp, ConfigResourceType, ResourceType
 from kcli.sandbox import loggers
-from kcli.sandbox.configview import ConfigProblem, incremental_records
+from kcli.sandbox.configalter import (
+    check_keys,
+    duplicate_resources,
+    incremental_records,
+    preprocess,
+    replace_records,
+)
+from kcli.sandbox.configview import ConfigProblem
 from kcli.sandbox.context import ZERO, RequestContext
 from kcli.sandbox.registry import api
 
@@ -71,7 +79,7 @@ def _alter_loggers(ctx: RequestContext, resource: Any, validate_only: bool) -> t
     if resource.resource_name != str(node_id):
         return (
             ErrorCode.invalid_request,
-            f"Unexpected broker id, expected {node_id}, but received {resource.resource_name}",
+            f"Unexpected node id. Expected {node_id}, but received {resource.resource_name}",
         )
     ops = [(c.name, int(c.config_operation), c.value) for c in resource.configs]
     try:
@@ -101,35 +109,87 @@ async def _forward_rest(ctx: RequestContext, request: Any, rest: list[Any]) -> l
 @api(ApiKey.INCREMENTAL_ALTER_CONFIGS, (0, 1), forward=True, forwards_itself=True)
 async def handle_incremental_alter_configs(ctx: RequestContext, request: Any) -> Any:
     """Alter configs incrementally."""
-    local = [r for r in request.resources if r.resource_type == ConfigResourceType.BROKER_LOGGER]
-    rest = [r for r in request.resources if r.resource_type != ConfigResourceType.BROKER_LOGGER]
+    responses = await alter(ctx, request, legacy=False)
+    return ctx.r("IncrementalAlterConfigsResponse", throttle_time=ZERO, responses=responses)
+
+
+def _ops(resource: Any, legacy: bool) -> list[tuple[str, int, str | None]]:
+    if legacy:
+        return [(c.name, int(ConfigOp.SET), c.value) for c in resource.configs]
+    return [(c.name, int(c.config_operation), c.value) for c in resource.configs]
+
+
+async def alter(ctx: RequestContext, request: Any, *, legacy: bool) -> tuple[Any, ...]:
+    """The per-resource answers of IncrementalAlterConfigs, or with `legacy` of AlterConfigs (whose
+    given keys replace a resource's dynamic configs), on a broker or a controller."""
+    on_broker = ctx.node.is_broker and not ctx.forwarded
+    resources = list(request.resources)
     results: dict[int, tuple[int, str | None]] = {}
-    forwarded: list[Any] = []
-    for resource in local:
-        results[id(resource)] = _alter_loggers(ctx, resource, request.validate_only)
-    if rest and ctx.node.is_broker and not ctx.forwarded:
-        forwarded = await _forward_rest(ctx, request, rest)
+    if on_broker:
+        twice = duplicate_resources(resources)
+        once = "Each resource must appear at most once."
+        results = {id(r): (ErrorCode.invalid_request, once) for r in resources if id(r) in twice}
+    else:
+        resources = _distinct(resources, results)
+    rest: list[Any] = []
+    for resource in resources:
+        if id(resource) in results:
+            continue
+        ops = _ops(resource, legacy)
+        try:
+            if on_broker:
+                check_keys(ops, legacy=legacy)
+            if resource.resource_type == ConfigResourceType.BROKER_LOGGER and not legacy:
+                results[id(resource)] = _alter_loggers(ctx, resource, request.validate_only)
+                continue
+            if on_broker:
+                name = resource.resource_name
+                preprocess(ctx.cluster, ctx.node.node_id, resource.resource_type, name, ops, legacy=legacy)
+        except ConfigProblem as problem:
+            results[id(resource)] = (problem.code, problem.message)
+            continue
+        rest.append(resource)
+    if rest and on_broker:
+        for resource, answer in zip(rest, await _forward_rest(ctx, request, rest), strict=True):
+            results[id(resource)] = (int(answer.error_code), answer.error_message)
     elif rest:
         records: list[Any] = []
         for resource in rest:
             code, message = authorize_alter(ctx, resource.resource_type, resource.resource_name)
             if not code:
-                ops = [(c.name, c.config_operation, c.value) for c in resource.configs]
                 try:
-                    records.extend(
-                        incremental_records(ctx.cluster, resource.resource_type, resource.resource_name, ops)
-                    )
+                    records.extend(_records(ctx, resource, legacy))
                 except ConfigProblem as problem:
                     code, message = problem.code, problem.message
             results[id(resource)] = (code, message)
         if records and not request.validate_only:
             await ctx.cluster.commit(records)
-    remote = iter(forwarded)
-    responses = []
-    for resource in request.resources:
-        if id(resource) not in results:
-            responses.append(next(remote))
-            continue
-        code, message = results[id(resource)]
-        responses.append(resource_result(ctx, "AlterConfigsResourceResponse", resource, code, message))
-    return ctx.r("IncrementalAlterConfigsResponse", throttle_time=ZERO, responses=tuple(responses))
+    return tuple(
+        resource_result(ctx, "AlterConfigsResourceResponse", resource, *results[id(resource)])
+        for resource in resources
+    )
+
+
+def _records(ctx: RequestContext, resource: Any, legacy: bool) -> list[Any]:
+    """The controller's ConfigRecords for one resource (ConfigProblem when refused)."""
+    kind, name = resource.resource_type, resource.resource_name
+    if legacy:
+        return replace_records(ctx.cluster, kind, name, {c.name: c.value for c in resource.configs})
+    return incremental_records(ctx.cluster, kind, name, _last_wins(_ops(resource, legacy)))
+
+
+def _distinct(resources: list[Any], results: dict[int, tuple[int, str | None]]) -> list[Any]:
+    """A controller answers each resource once: a repeated one is refused at its first place."""
+    seen: dict[tuple[int, str], Any] = {}
+    for resource in resources:
+        key = (int(resource.resource_type), resource.resource_name)
+        if key in seen:
+            results[id(seen[key])] = (ErrorCode.invalid_request, "Duplicate resource.")
+        else:
+            seen[key] = resource
+    return list(seen.values())
+
+
+def _last_wins(ops: list[tuple[str, int, str | None]]) -> list[tuple[str, int, str | None]]:
+    """The controller keys operations by name: of duplicate keys the last one counts."""
+    return list({key: (key, op, value) for key, op, value in ops}.values())

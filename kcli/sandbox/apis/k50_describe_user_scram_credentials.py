@@ -4,6 +4,10 @@ Behavior:
 - Auth: DESCRIBE on the cluster, else CLUSTER_AUTHORIZATION_FAILED (top level).
 - Users null or empty -> every user with a credential; a named user without one -> RESOURCE_NOT_FOUND;
   a user named twice -> DUPLICATE_RESOURCE. Salts and keys are never returned.
+- A controller advertises it (the schema lists the controller) but has no handler, as in Kafka 4.4:
+  it answers UNKNOWN_SERVER_ERROR, with one nameless UNKNOWN_SERVER_ERROR result per named user,
+  and to a request for every user (null) nothing at all (Kafka fails building that error answer),
+  so the connection waits until the node stops.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from kcli.sandbox.registry import api
 @api(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, (0, 0))
 async def handle_describe_user_scram_credentials(ctx: RequestContext, request: Any) -> Any:
     """Describe SCRAM credentials."""
+    if not ctx.node.is_broker:
+        return await _controller_answer(ctx, request)
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.refuse_cluster("DescribeUserScramCredentialsResponse", results=())
     by_user: dict[str, list[Any]] = {}
@@ -56,3 +62,28 @@ async def handle_describe_user_scram_credentials(ctx: RequestContext, request: A
             )
         )
     return ctx.answer("DescribeUserScramCredentialsResponse", 0, None, results=tuple(results))
+
+
+async def _controller_answer(ctx: RequestContext, request: Any) -> Any:
+    """What a Kafka 4.4 controller answers: the error answer of an API it does not handle."""
+    import asyncio
+
+    from kcli.sandbox import wire
+
+    if request.users is None:
+        while ctx.node.running:
+            await asyncio.sleep(0.5)
+        raise wire.FrameError("DescribeUserScramCredentials with every user: a controller never answers it")
+    results = tuple(
+        ctx.r(
+            "DescribeUserScramCredentialsResult",
+            user="",
+            error_code=ErrorCode.unknown_server_error,
+            error_message=None,
+            credential_infos=(),
+        )
+        for _ in request.users
+    )
+    return ctx.answer(
+        "DescribeUserScramCredentialsResponse", ErrorCode.unknown_server_error, None, results=results
+    )

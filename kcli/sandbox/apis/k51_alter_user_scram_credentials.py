@@ -4,9 +4,9 @@ Behavior:
 - Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED per user.
 - Upsertions carry the client-salted password; the sandbox derives StoredKey and ServerKey
   (RFC 5802) and writes UserScramCredentialRecords; SASL/SCRAM logins use them at once.
-- Unknown mechanism -> UNSUPPORTED_SASL_MECHANISM; iterations outside 4096..16384, an empty user
-  name or empty salt -> UNACCEPTABLE_CREDENTIAL; deleting a missing credential -> RESOURCE_NOT_FOUND;
-  the same user and mechanism twice -> DUPLICATE_RESOURCE.
+- Unknown mechanism -> UNSUPPORTED_SASL_MECHANISM; iterations outside 4096..16384 or an empty user
+  name -> UNACCEPTABLE_CREDENTIAL; deleting a missing credential -> RESOURCE_NOT_FOUND; the same
+  user and mechanism twice -> DUPLICATE_RESOURCE. An empty salt is accepted, as Kafka 4.4 does.
 - Brokers forward it to the active controller in an Envelope (KIP-590).
 """
 
@@ -38,13 +38,15 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
     errors: dict[str, tuple[int, str | None]] = {}
     records: dict[str, list[Any]] = {}
     users = list(dict.fromkeys(name for name, _ in keys))
+    if "" in users:
+        errors[""] = (ErrorCode.unacceptable_credential, "Username must not be empty")
     for name, mechanism in keys:
         if keys.count((name, mechanism)) > 1:
             errors.setdefault(
                 name,
                 (
                     ErrorCode.duplicate_resource,
-                    f"A user credential cannot be altered twice in the same request: {name}",
+                    "A user credential cannot be altered twice in the same request",
                 ),
             )
     for d in request.deletions:
@@ -55,7 +57,7 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
         elif (d.name, d.mechanism) not in image.scram:
             errors[d.name] = (
                 ErrorCode.resource_not_found,
-                f"Attempt to delete a user credential that does not exist: {d.name}",
+                "Attempt to delete a user credential that does not exist",
             )
         else:
             records.setdefault(d.name, []).append(
@@ -66,15 +68,11 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
             continue
         if u.mechanism not in HASHES:
             errors[u.name] = (ErrorCode.unsupported_sasl_mechanism, "Unknown SCRAM mechanism")
-        elif not u.name:
-            errors[u.name] = (ErrorCode.unacceptable_credential, "Username must not be empty")
         elif not 4096 <= u.iterations <= 16384:
             errors[u.name] = (
                 ErrorCode.unacceptable_credential,
                 f"Too {'few' if u.iterations < 4096 else 'many'} iterations",
             )
-        elif not u.salt:
-            errors[u.name] = (ErrorCode.unacceptable_credential, "Salt must not be empty")
         else:
             digest = HASHES[u.mechanism]
             client_key = hmac.new(u.salted_password, b"Client Key", digest).digest()

@@ -3,16 +3,19 @@
 Behavior:
 - Auth: ALTER on the cluster, else CLUSTER_AUTHORIZATION_FAILED.
 - Each update is checked against the supported range, the upgrade type and the dependencies
-  between features in kcli/data/features.toml (e.g. share.version 1 needs metadata.version
-  4.1-IV1), as FeatureControlManager does: dependencies hold on the levels the whole request
-  proposes (the finalized levels with every update applied), so one request may raise a feature
-  and what it depends on together. The first failure fails the whole request
-  (INVALID_UPDATE_VERSION), nothing is applied.
+  between features in kcli/data/features.toml (e.g. eligible.leader.replicas.version 1 needs
+  metadata.version 4.0-IV1), as FeatureControlManager does, with its messages: dependencies hold on
+  the levels the whole request proposes (the finalized levels with every update applied), so one
+  request may raise a feature and what it depends on together; a feature is not checked again when
+  what it depends on goes down. The first failure fails the whole request (INVALID_UPDATE_VERSION),
+  nothing is applied.
 - A lower level needs SAFE_DOWNGRADE or UNSAFE_DOWNGRADE (v0: allow_downgrade). metadata.version
   may go down only when no level between the two changed the metadata format
   (MetadataVersion.checkIfMetadataChanged); kraft.version cannot go down.
-- Level 0 removes a feature (not metadata.version). validate_only (v1+) changes nothing.
-- kraft.version is written as a KRaftVersionRecord control record, the others as FeatureLevelRecords.
+- Level 0 removes a feature (not metadata.version: below its supported range). validate_only (v1+) changes nothing.
+- kraft.version is written as a KRaftVersionRecord control record, the others as FeatureLevelRecords;
+  enabling eligible.leader.replicas.version also writes the cluster-level min.insync.replicas and
+  drops broker-level ones (kcli.sandbox.configalter.elr_safety_records), as Kafka's controller does.
 - Brokers forward it to the active controller in an Envelope (KIP-590).
 - A failure is the top-level error, its message prefixed as QuorumController does; per-feature
   results only for a success at v0-v1.
@@ -29,6 +32,7 @@ from kio.schema.errors import ErrorCode
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, FeatureUpgradeType, ResourceType
 from kcli.metadata import records as _records
 from kcli.ops.features import load_catalog
+from kcli.sandbox.configalter import ELIGIBLE_LEADER_REPLICAS, elr_safety_records
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.features import dependency_problem, supported_feature
 from kcli.sandbox.registry import api
@@ -45,34 +49,33 @@ def _problem(
     upgrade_type: int,
     node_id: int,
 ) -> str | None:
+    """Why Kafka 4.4's controller refuses one update (FeatureControlManager.updateFeature), in its order."""
     prefix = f"Invalid update version {level} for feature {feature}."
-    spec = supported_feature(feature)
-    if spec is None:
-        return f"{prefix} The controller does not support the given feature."
     current = current_levels.get(feature, 0)
-    if level != 0 and not spec.min_level <= level <= spec.max_level:
-        return f"{prefix} Local controller {node_id} only supports versions {spec.min_level}-{spec.max_level}"
-    if feature == "metadata.version" and level == 0:
-        return f"{prefix} metadata.version cannot be removed."
+    if level < 0:
+        return f"{prefix} A feature version cannot be less than 0."
+    spec = supported_feature(feature)
+    low, high = (spec.min_level, spec.max_level) if spec is not None else (0, 0)
+    if not low <= level <= high:
+        reason = "does not support this feature." if high == 0 else f"only supports versions {low}-{high}"
+        return f"{prefix} Local controller {node_id} {reason}"
     if level < current and upgrade_type == FeatureUpgradeType.UPGRADE:
         return f"{prefix} Can't downgrade the version of this feature without setting the upgrade type to either safe or unsafe downgrade."
-    if level > current and upgrade_type in (
-        FeatureUpgradeType.SAFE_DOWNGRADE,
-        FeatureUpgradeType.UNSAFE_DOWNGRADE,
-    ):
+    if level > current and upgrade_type != FeatureUpgradeType.UPGRADE:
         return f"{prefix} Can't downgrade to a newer version."
     if feature == "metadata.version":
         if level < current and load_catalog().downgrade_changes_metadata(current, level):
+            refused = f"Unsupported metadata.version downgrade from {current} to {level}."
             if upgrade_type == FeatureUpgradeType.UNSAFE_DOWNGRADE:
-                return f"Invalid metadata.version {level}. Unsafe metadata downgrade is not supported in this version."
-            return f"Invalid metadata.version {level}. Refusing to perform the requested downgrade because it might delete metadata information."
+                return f"{refused} Unsafe metadata downgrade is not supported in this version."
+            return f"{refused} Refusing to perform the requested downgrade because it might delete metadata information."
         return None
-    if feature == "kraft.version" and level < current:
-        return f"{prefix} Downgrading kraft.version is not supported."
+    if feature == "kraft.version":
+        return f"{prefix} Can't downgrade the version of this feature." if level < current else None
     missing = dependency_problem(feature, level, proposed)
     if missing is not None:
         other, minimum = missing
-        return f"{prefix} Feature {feature} at level {level} requires {other} >= {minimum}, but it is {proposed.get(other, 0)}."
+        return f"{prefix} {feature} could not be set to {level} because it depends on {other} level {minimum}"
     return None
 
 
@@ -124,18 +127,13 @@ async def handle_update_features(ctx: RequestContext, request: Any) -> Any:
                 records.append(
                     R.FeatureLevelRecord(name=update.feature, feature_level=update.max_version_level)
                 )
-    if not code:
-        # A downgrade must not leave another feature below what it requires.
-        for name, level in proposed.items():
-            missing = dependency_problem(name, level, proposed)
-            if missing is not None:
-                other, minimum = missing
-                code = ErrorCode.invalid_update_version
-                message = f"Invalid update version {proposed.get(other, 0)} for feature {other}. Feature {name} at level {level} requires {other} >= {minimum}."
-                break
     if code == ErrorCode.invalid_update_version and message:
         message = FAILED_ALL + message
     if not code and not getattr(request, "validate_only", False):
+        if any(
+            u.feature == ELIGIBLE_LEADER_REPLICAS and u.max_version_level > 0 for u in request.feature_updates
+        ):
+            records = elr_safety_records(cluster) + records
         await cluster.commit(records)
         if kraft is not None and kraft != cluster.kraft_version:
             await cluster.set_kraft_version(kraft)

@@ -9,7 +9,6 @@ their SCRAM credentials at format (--add-scram), as an operator bootstraps a SCR
 from __future__ import annotations
 
 import subprocess
-import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,10 +28,10 @@ class FormatError(KcliError):
 
 
 def new_directory_id() -> str:
-    """A directory id as Kafka writes it (a random Uuid in URL-safe base64)."""
-    from kcli.metadata.uuids import kafka_uuid
+    """A directory id as Kafka writes it (a random Uuid in URL-safe base64, without "-" as Kafka's)."""
+    from kcli.sandbox.cluster import new_cluster_id
 
-    return kafka_uuid(uuid.uuid4())
+    return new_cluster_id()
 
 
 def supports_dynamic_quorum(release_version: str | None) -> bool:

@@ -198,7 +198,7 @@ def test_bootstrap_servers_pointed_at_a_controller(java_peer: JavaPeer, peer_san
 def test_broker_only_calls_through_controllers_are_refused_by_both(
     java_controllers: JavaAdmin, peer_sandbox: Any
 ) -> None:
-    """Client quotas and SCRAM credentials are not served by controllers (KIP-919): the Java client
+    """Client quotas and SCRAM credentials are not described by controllers (KIP-919): the Java client
     refuses before sending, and so does kcli, with a usage error naming the right flag."""
     for op in ("describeClientQuotas", "describeUserScramCredentials"):
         with pytest.raises(JavaError) as refused:
@@ -209,5 +209,5 @@ def test_broker_only_calls_through_controllers_are_refused_by_both(
             "configs", "-C", peer_sandbox.bootstrap_controllers, "--describe", "--entity-type", entity
         )
         assert result.code == 2, result.stderr
-        assert "cannot be managed through --bootstrap-controller" in result.stderr
+        assert "cannot be read through --bootstrap-controller" in result.stderr
         assert "use --bootstrap-server" in result.stderr

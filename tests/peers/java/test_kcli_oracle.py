@@ -177,7 +177,13 @@ def test_broker_configs(broker: str, configured: str, java_brokers: JavaAdmin, p
 
 def test_broker_default_configs(configured: str, java_brokers: JavaAdmin, peer_sandbox: Any) -> None:
     java = _java_entries(java_brokers, "BROKER", "")
-    assert sorted(java) == ["log.retention.bytes", "log.retention.ms", "log.segment.bytes"]
+    # min.insync.replicas: the cluster-level value Kafka's controller keeps while ELR is on
+    assert sorted(java) == [
+        "log.retention.bytes",
+        "log.retention.ms",
+        "log.segment.bytes",
+        "min.insync.replicas",
+    ]
     _same_configs(_kcli_entries(*_b(peer_sandbox), "--broker-defaults"), java)
 
 

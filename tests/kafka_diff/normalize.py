@@ -1,0 +1,142 @@
+"""Every normalization the differential suite applies, in one place, each with why the values must differ.
+
+Both tools run against the same cluster one after the other, so most output must be identical byte
+for byte. What is rewritten here changes on its own between two runs (time, offsets that grow while
+the cluster idles) or is ordered by something neither tool controls (the broker that answers, Java
+identity hash codes). Anything else that differs is a difference of kcli's: fixed, or declared in the
+corpus (tests/kafka_diff/corpus.py) and listed in docs/parity.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# (name, the tools it applies to, why, rewrite): applied to the stdout of both tools, in this order.
+Rule = tuple[str, frozenset[str], str, Callable[[str], str]]
+
+
+def _sub(pattern: str, replacement: str, flags: int = 0) -> Callable[[str], str]:
+    compiled = re.compile(pattern, flags)
+    return lambda text: compiled.sub(replacement, text)
+
+
+def _sorted_acl_entries(text: str) -> str:
+    """Sort the tab-indented ACL entries of each resource block, and the blocks among themselves."""
+    pieces = text.split("\n\n")
+    for index, piece in enumerate(pieces):
+        lines = piece.split("\n")
+        at = [i for i, line in enumerate(lines) if line.startswith(("\t", " \t"))]
+        if not at:
+            continue
+        entries = sorted(lines[i].lstrip(" ") for i in at)
+        if lines[at[0]].startswith(" "):  # Kafka's first entry follows "`: \n " (a joined list)
+            entries[0] = " " + entries[0]
+        for i, entry in zip(at, entries, strict=True):
+            lines[i] = entry
+        pieces[index] = "\n".join(lines)
+    filled = [i for i, piece in enumerate(pieces) if piece.strip()]
+    for i, piece in zip(filled, sorted((pieces[i] for i in filled), key=_acl_block_key), strict=True):
+        pieces[i] = piece
+    return "\n\n".join(pieces)
+
+
+def _acl_block_key(block: str) -> tuple[int, str]:
+    first = block.split("\n", 1)[0]
+    return (0 if first.startswith("ACLs for principal") else 1, first)
+
+
+def _sorted_scram_mechanisms(text: str) -> str:
+    def mechanisms(found: re.Match[str]) -> str:
+        return found.group(1) + ", ".join(sorted(found.group(2).split(", ")))
+
+    return re.sub(
+        r"^(SCRAM credential configs for user-principal '[^']*' are )(.*)$", mechanisms, text, flags=re.M
+    )
+
+
+RULES: list[Rule] = [
+    (
+        "quorum offsets and lag",
+        frozenset({"metadata-quorum"}),
+        "the metadata log grows while the cluster idles (the leader appends a record every 500 ms), so the "
+        "high watermark, log end offsets, lag and fetch times move between the two runs",
+        _sub(
+            r"^(HighWatermark|MaxFollowerLag|MaxFollowerLagTimeMs):(\s+)-?\d+$",
+            r"\1:\2<n>",
+            re.M,
+        ),
+    ),
+    (
+        "quorum replication rows",
+        frozenset({"metadata-quorum"}),
+        "LogEndOffset, Lag, LastFetchTimestamp and LastCaughtUpTimestamp of each replica change with time",
+        _sub(
+            r"^(\d+\s+\S+\s+)\d+(\s+)\d+(\s+)(?:\d+|\d+ ms ago)(\s+)(?:\d+|\d+ ms ago)",
+            r"\1<n>\2<n>\3<t>\4<t>",
+            re.M,
+        ),
+    ),
+    (
+        "finalized features epoch",
+        frozenset({"features"}),
+        "the epoch of the finalized features is the metadata offset the answering node has applied",
+        _sub(r"Epoch: \d+$", "Epoch: <n>", re.M),
+    ),
+    (
+        "ACL entry order",
+        frozenset({"acls"}),
+        "Kafka's tools group ACL entries in Java hash sets whose hash codes include enum identity hashes, "
+        "so the order changes from one JVM to the next",
+        _sorted_acl_entries,
+    ),
+    (
+        "SCRAM mechanism order",
+        frozenset({"configs"}),
+        "each broker returns a user's mechanisms in the order of its own metadata image; the two tools may "
+        "ask different brokers",
+        _sorted_scram_mechanisms,
+    ),
+]
+
+
+def stdout(tool: str, text: str) -> str:
+    """The stdout of either tool's `tool` command with every rule for that tool applied."""
+    for _, tools, _, rewrite in RULES:
+        if tool in tools:
+            text = rewrite(text)
+    return text
+
+
+STATE_RULE = (
+    "a partition's Leader, Isr, Elr and LastKnownElr (kafka-topics --describe) move on their own after a "
+    "reassignment; its replicas and the configs are what a command leaves behind"
+)
+
+
+def state(tool: str, text: str) -> str:
+    """A state probe's output (Kafka's own tools) compared across runs: stdout rules, plus leadership.
+
+    Leader, ISR and ELR of a partition move on their own after a reassignment; the replicas and the
+    configs are what a command leaves behind.
+    """
+    text = stdout(tool, text)
+    text = re.sub(r"\tLeader: -?\d+", "", text)
+    text = re.sub(r"\t(Isr|Elr|LastKnownElr): [\d,]*", "", text)
+    return text
+
+
+def canonical_order(text: str) -> str:
+    """Lines sorted, and the `k=v, k=v` lists after ` are ` sorted: for the documented `order` difference."""
+    lines = []
+    for line in text.splitlines():
+        head, sep, tail = line.partition(" are ")
+        if sep and ", " in tail:
+            line = head + sep + ", ".join(sorted(tail.split(", ")))
+        lines.append(line)
+    return "\n".join(sorted(lines))
+
+
+def words(text: str) -> str:
+    """Whitespace collapsed: how a key sentence is looked for in the other tool's stderr."""
+    return " ".join(text.split())

@@ -1,0 +1,150 @@
+"""The differential suite's own parts, without Kafka: the corpus is well formed, the comparison judges
+what it should (outputs taken from Kafka 4.4.0's and 4.0.2's tools)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.kafka_diff import compare, corpus, normalize
+from tests.kafka_diff.compare import Outcome
+
+
+def test_every_case_is_well_formed() -> None:
+    ids = [case.id for case in corpus.ALL_CASES]
+    assert len(ids) == len(set(ids)), "case ids are unique"
+    for case in corpus.ALL_CASES:
+        assert case.tool in corpus.TOOLS, case.id
+        assert set(case.versions) <= set(corpus.VERSIONS), case.id
+        assert case.source, case.id
+        for difference in case.differences:
+            assert difference.aspects <= set(compare.ASPECTS), case.id
+            assert difference.reason, case.id
+            assert difference.versions & set(case.versions), f"{case.id}: a difference for a release it skips"
+        for line in (*case.setup, *case.undo, *case.cleanup, *case.state):
+            assert line.startswith(("bin/kafka-", "sandbox ")), f"{case.id}: {line}"
+        if any(line.startswith("bin/") for line in case.undo):
+            assert case.state, f"{case.id}: an undo without state to check it against"
+
+
+def test_the_docs_lines_are_kafkas_own() -> None:
+    """Each docs case names the file and line of Kafka 4.4's docs it comes from."""
+    sources = [case.source for case in corpus.DOCS if case.source.startswith("docs/")]
+    assert len(sources) >= 60
+    assert all(":" in source.split(" ", 1)[0] for source in sources)
+
+
+def test_key_sentence_of_each_error_shape() -> None:
+    configs = Outcome(
+        1,
+        "",
+        "Error while executing config command with args '--bootstrap-server x --alter'\n"
+        "java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.InvalidConfigurationException:"
+        " Unknown topic config name: x\n\tat java.base/java.util.concurrent.CompletableFuture.reportGet(X.java:1)\n",
+    )
+    assert compare.key_sentence("configs", configs) == "Unknown topic config name: x"
+    argparse = Outcome(
+        1,
+        "",
+        "usage: kafka-cluster cluster-id [-h] [--config CONFIG]\n"
+        "kafka-cluster:  error:  one  of   the  arguments  --bootstrap-server/-b  --\n"
+        "bootstrap-controller/-C is required\n",
+    )
+    assert compare.key_sentence("cluster", argparse) == (
+        "one of the arguments --bootstrap-server/-b --bootstrap-controller/-C is required"
+    )
+    acls = Outcome(
+        1, "Error while executing ACL command: Cannot invoke x\njava.lang.NullPointerException: y\n", ""
+    )
+    assert compare.key_sentence("acls", acls) == "Cannot invoke x"
+    features = Outcome(1, "", "Command line error: You must specify either A or B.. Type --help for help.")
+    assert compare.key_sentence("features", features) == "You must specify either A or B."
+    logged = Outcome(
+        1,
+        "",
+        "[2026-11-27 04:39:40,755] ERROR [AdminClient clientId=adminclient-1] failed (o.a.k.X)\n"
+        "org.apache.kafka.common.errors.ControllerIdNotRegisteredException: Controller ID 109 is not currently registered.\n",
+    )
+    assert compare.key_sentence("cluster", logged) == "Controller ID 109 is not currently registered."
+    assert compare.key_sentence("cluster", Outcome(0, "Cluster ID: x\n", "")) is None
+
+
+def test_aspects_found() -> None:
+    kafka = Outcome(1, "", "Error: Unknown broker id 7\n")
+    same = Outcome(2, "", "Error: Unknown broker id 7 (the cluster's brokers are 1,2,3)\n")
+    assert compare.differing_aspects("configs", kafka, same, None, None) == {}
+    other = Outcome(0, "done\n", "")
+    assert set(compare.differing_aspects("configs", kafka, other, "a", "b")) == {
+        "exit",
+        "stdout",
+        "message",
+        "state",
+    }
+    unsorted = Outcome(0, "Dynamic configs for topic b are:\nDynamic configs for topic a are:\n", "")
+    sorted_ = Outcome(0, "Dynamic configs for topic a are:\nDynamic configs for topic b are:\n", "")
+    assert set(compare.differing_aspects("configs", unsorted, sorted_, None, None)) == {"order"}
+
+
+def test_errors_on_stdout_are_not_data() -> None:
+    kafka = Outcome(1, "Error: Unable to find partition: foo-2\njava.lang.Exception: y\n\tat z\n", "")
+    kcli = Outcome(1, "", "Error: Unable to find partition: foo-2\n")
+    assert compare.differing_aspects("reassign-partitions", kafka, kcli, None, None) == {}
+
+
+@pytest.mark.parametrize(
+    ("tool", "kafka", "kcli"),
+    [
+        (
+            "features",
+            "Feature: a  SupportedMinVersion: 0  Epoch: 381\n",
+            "Feature: a  SupportedMinVersion: 0  Epoch: 382\n",
+        ),
+        ("metadata-quorum", "HighWatermark:          384\n", "HighWatermark:          385\n"),
+        (
+            "configs",
+            "SCRAM credential configs for user-principal 'bob' are SCRAM-SHA-512=iterations=4096, SCRAM-SHA-256=iterations=4096\n",
+            "SCRAM credential configs for user-principal 'bob' are SCRAM-SHA-256=iterations=4096, SCRAM-SHA-512=iterations=4096\n",
+        ),
+        (
+            "acls",
+            "Current ACLs for resource `R`:\n\t(principal=User:Bob, x)\n\t(principal=User:Alice, x)\n\n",
+            "Current ACLs for resource `R`:\n\t(principal=User:Alice, x)\n\t(principal=User:Bob, x)\n\n",
+        ),
+    ],
+    ids=["features-epoch", "quorum-offsets", "scram-order", "acl-order"],
+)
+def test_each_normalization_makes_equal_what_it_must(tool: str, kafka: str, kcli: str) -> None:
+    assert kafka != kcli
+    assert normalize.stdout(tool, kafka) == normalize.stdout(tool, kcli)
+
+
+def test_normalizations_keep_what_must_stay() -> None:
+    first_entry = (
+        "Adding ACLs for resource `R`: \n \t(principal=User:Bob, x)\n\t(principal=User:Alice, x)\n\n"
+    )
+    assert normalize.stdout("acls", first_entry).splitlines()[1] == " \t(principal=User:Alice, x)"
+    assert normalize.stdout("configs", "Epoch: 5\n") == "Epoch: 5\n"  # each rule holds for its tool alone
+    assert (
+        normalize.stdout("metadata-quorum", "LeaderId:               103\n")
+        == "LeaderId:               103\n"
+    )
+
+
+def test_the_parity_lines_are_still_the_parity_suites() -> None:
+    """tests/kafka_diff/parity_lines.json (scripts/parity-lines.py): each line's parity case still exists,
+    and kcli still answers it as recorded; a changed parity suite means running the script again."""
+    import importlib
+    import json
+    from pathlib import Path
+
+    from tests.kafka_parity.conftest import kcli
+
+    entries = json.loads(Path(__file__).with_name("parity_lines.json").read_text(encoding="utf-8"))
+    assert entries
+    for entry in entries:
+        path, test = entry["parity_case"].split("::", 1)
+        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
+        assert hasattr(module, test.split("[", 1)[0]), (
+            f"{entry['parity_case']} is gone: run scripts/parity-lines.py"
+        )
+        result = kcli(*entry["argv"], environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "1"})
+        assert result.code == entry["kcli_exit"], (entry, result.stderr)

@@ -1,0 +1,30 @@
+"""kcli beside Kafka's own tools on the same real cluster: every line of the corpus, both tools, same state.
+
+The corpus is tests/kafka_diff/corpus.py; how one case runs and is judged, tests/kafka_diff/runner.py.
+Kafka 4.4.0 is the session's real cluster (SASL_SSL, SCRAM, the StandardAuthorizer); 4.0.2 the
+session's oldest one (plaintext), for the lines whose output changed between releases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.kafka_diff import runner
+from tests.kafka_diff.corpus import CASES, NEWEST, Case
+
+pytestmark = [pytest.mark.realkafka, pytest.mark.slow]
+
+
+def _params() -> list[Any]:
+    return [
+        pytest.param(version, case, id=f"{version}-{case.id}") for case in CASES for version in case.versions
+    ]
+
+
+@pytest.mark.parametrize(("version", "case"), _params())
+def test_kcli_beside_kafka(version: str, case: Case, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    target = request.getfixturevalue("diff_newest" if version == NEWEST else "diff_oldest")
+    runner.check(target, case, version, tmp_path)

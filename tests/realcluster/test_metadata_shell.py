@@ -1,0 +1,221 @@
+"""`kcli metadata-shell` on the metadata logs and snapshots real Kafka wrote, and live from its controllers.
+
+A running node holds a lock on its log dir (kcli refuses it, as Kafka's shell does), so the tests read a
+copy. The record dumps are compared with Kafka's own DumpLogSegments (kafka-dump-log.sh
+--cluster-metadata-decoder) on the same files; the 4.0 tree with Kafka 4.0's own metadata shell.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import invoke
+from tests.fixtures_kafka import OLDEST, kafka_home
+from tests.polling import wait_for
+from tests.realcluster.conftest import cluster_of
+from tests.realcluster.peers import kafka_tool
+
+pytestmark = [pytest.mark.realcluster, pytest.mark.realkafka, pytest.mark.slow]
+
+_PAYLOAD = re.compile(r"^\| offset: (\d+) .* payload: (\{.*\})$")
+# Values kcli never prints (SCRAM salts and keys): kcli shows them as [redacted].
+SECRET_FIELDS = {"salt", "storedKey", "serverKey"}
+# Record versions Kafka 4.4 writes that kcli's metadata reader does not know yet (CordonedLogDirs);
+# the tests marked xfail below pass once it does (kcli/metadata, kcli/data/metadata_records.json).
+UNDECODED = {("RegisterBrokerRecord", 4), ("BrokerRegistrationChangeRecord", 3)}
+NOT_YET_READ = pytest.mark.xfail(
+    strict=True, reason="kcli cannot decode RegisterBrokerRecord v4 / BrokerRegistrationChangeRecord v3 (Kafka 4.4)"
+)
+# Nodes Kafka's shell always lists (empty) and kcli lists only when the image has them.
+ALWAYS_LISTED = ("/image/producerIds", "/image/scram")
+
+
+def _snapshots(log_dir: Path) -> list[Path]:
+    return sorted(p for p in log_dir.glob("*.checkpoint") if not p.name.startswith("00000000000000000000-"))
+
+
+def _copy_log_dir(node_dir: Path, target: Path) -> Path:
+    """A copy of a node's log dir without its lock file (what an operator reads while the node runs)."""
+    shutil.copytree(node_dir, target, ignore=shutil.ignore_patterns(".lock", "*.log.*", "server.log*"))
+    return target
+
+
+def _kafka_records(dump: str) -> dict[int, dict[str, Any]]:
+    """DumpLogSegments' metadata records by offset, typed as kcli names them (FEATURE_LEVEL_RECORD ->
+    FeatureLevelRecord)."""
+    records = {}
+    for line in dump.splitlines():
+        match = _PAYLOAD.match(line)
+        if match:
+            payload = json.loads(match.group(2))
+            kind = "".join(word.capitalize() for word in payload["type"].lower().split("_"))
+            records[int(match.group(1))] = {"type": kind, "version": payload["version"], "data": payload["data"]}
+    return records
+
+
+def _kcli_records(path: Path) -> tuple[dict[int, dict[str, Any]], set[tuple[str, int]]]:
+    """kcli's metadata records of one file by offset, and the (type, version)s it could not decode."""
+    dumped = invoke("metadata-shell", "--snapshot", str(path), "--dump", "-o", "json")
+    assert dumped.code == 0, dumped.stderr
+    records, undecoded = {}, set()
+    for line in dumped.lines:
+        record = json.loads(line)
+        if record.get("control"):
+            continue
+        if "data" not in record:
+            undecoded.add((record["type"], record["version"]))
+            continue
+        records[record["offset"]] = {k: record[k] for k in ("type", "version", "data")}
+    return records, undecoded
+
+
+def _assert_same_record(ours: dict[str, Any], theirs: dict[str, Any], where: str) -> None:
+    """The same type, version and fields. Kafka's JSON leaves out fields at their schema defaults
+    (PartitionChangeRecord's leader -2, tagged nulls), which kcli prints: every field Kafka prints
+    has kcli's value."""
+    assert (ours["type"], ours["version"]) == (theirs["type"], theirs["version"]), where
+    mine, kafkas = _without_secrets(ours["data"]), _without_secrets(theirs["data"])
+    assert {k: mine.get(k, "(missing)") for k in kafkas} == kafkas, where
+
+
+def _without_secrets(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_secrets(v) for k, v in value.items() if k not in SECRET_FIELDS}
+    if isinstance(value, list):
+        return [_without_secrets(v) for v in value]
+    return value
+
+
+def test_snapshot_and_log_records_are_what_kafka_dump_log_decodes(real_kafka: Any, tmp_path: Path) -> None:
+    controller = real_kafka.controller_ids[0]
+    log_dir = real_kafka.metadata_log_dir(controller)
+    # the suite's cluster snapshots every few KiB of records (tests/fixtures_kafka.py)
+    wait_for(lambda: _snapshots(log_dir), timeout=120, interval=1, what=f"a metadata snapshot on node {controller}")
+    copy = _copy_log_dir(log_dir.parent, tmp_path / "copy") / "__cluster_metadata-0"
+    snapshot = _snapshots(copy)[-1]
+    segment = sorted(copy.glob("*.log"))[-1]
+    dumped = kafka_tool(
+        real_kafka.settings.kafka_home, "kafka-dump-log.sh", "--cluster-metadata-decoder", "--files",
+        f"{snapshot},{segment}",
+    )  # fmt: skip
+    assert dumped.returncode == 0, dumped.stderr
+    by_file = dumped.stdout.split(f"Dumping {segment}")
+    assert len(by_file) == 2, dumped.stdout[:2000]
+    for path, text in ((snapshot, by_file[0]), (segment, by_file[1])):
+        theirs = _kafka_records(text)
+        ours, undecoded = _kcli_records(path)
+        assert theirs, f"Kafka decoded no records from {path.name}"
+        assert undecoded <= UNDECODED, undecoded
+        skipped = {o for o, r in theirs.items() if (r["type"], r["version"]) in undecoded}
+        assert sorted(ours) == sorted(set(theirs) - skipped), path.name
+        for offset, record in theirs.items():
+            if offset not in skipped:
+                _assert_same_record(ours[offset], record, f"{path.name} offset {offset}")
+
+
+@NOT_YET_READ
+def test_kafka_4_4_broker_registrations_are_read(real_kafka: Any, tmp_path: Path) -> None:
+    copy = _copy_log_dir(real_kafka.metadata_log_dir(real_kafka.controller_ids[0]).parent, tmp_path / "copy")
+    registered = invoke("metadata-shell", "-d", str(copy), "ls", "/image/cluster/brokers")
+    assert sorted(map(int, registered.lines)) == sorted(real_kafka.broker_ids)
+    for segment in (copy / "__cluster_metadata-0").glob("*.log"):
+        assert not _kcli_records(segment)[1]
+
+
+def test_the_shell_shows_the_cluster_kafka_python_sees(real_kafka: Any, kafka_admin: Any, new_topic: Any, tmp_path: Path) -> None:
+    topic = new_topic("shell", partitions=2)
+    controller = real_kafka.controller_ids[0]
+
+    def listed_by_peer() -> set[str] | None:
+        names = set(kafka_admin.list_topics())
+        return names if topic in names else None
+
+    topics = wait_for(listed_by_peer, timeout=30, interval=0.3, what="kafka-python listing the new topic")
+
+    def copied() -> Path | None:
+        target = tmp_path / f"copy-{len(list(tmp_path.iterdir()))}"
+        _copy_log_dir(real_kafka.metadata_log_dir(controller).parent, target)
+        listed = invoke("metadata-shell", "-d", str(target), "ls", "/image/topics/byName")
+        return target if topic in listed.lines else None
+
+    copy = wait_for(copied, timeout=30, interval=0.5, what="the new topic in the controller's log")
+    assert copy is not None
+    listed = invoke("metadata-shell", "-d", str(copy), "ls", "/image/topics/byName")
+    assert set(listed.lines) == topics
+    partitions = invoke("metadata-shell", "-d", str(copy), "ls", f"/image/topics/byName/{topic}")
+    assert {"0", "1", "id", "name"} <= set(partitions.lines)
+    controllers = invoke("metadata-shell", "-d", str(copy), "ls", "/image/cluster/controllers")
+    assert sorted(map(int, controllers.lines)) == sorted(real_kafka.controller_ids)
+    features = invoke("metadata-shell", "-d", str(copy), "ls", "/image/features")
+    assert features.code == 0 and "metadataVersion" in features.lines
+    # one snapshot file on its own, as kafka-metadata-shell --snapshot reads it
+    snapshot = _snapshots(copy / "__cluster_metadata-0")[-1]
+    alone = invoke("metadata-shell", "--snapshot", str(snapshot), "ls", "/image/topics/byName")
+    assert topic in alone.lines or len(alone.lines) > 0
+    locked = invoke("metadata-shell", "-d", str(real_kafka.metadata_log_dir(controller).parent), "ls", "/")
+    assert locked.code != 0 and "Unable to lock" in locked.stderr
+
+
+def test_live_from_the_controllers(real_kafka: Any, kafka_admin: Any) -> None:
+    from tests.realcluster.test_acls import _peer_bindings
+
+    cluster = cluster_of(real_kafka)
+    args = ["metadata-shell", "--bootstrap-controller", real_kafka.bootstrap_controllers, "--command-config", str(cluster.command_config)]
+    leader = kafka_admin.describe_metadata_quorum()["topics"][0]["partitions"][0]["leader_id"]
+    controllers = invoke(*args, "ls", "/image/cluster/controllers")
+    assert controllers.code == 0, controllers.stderr
+    assert sorted(map(int, controllers.lines)) == sorted(real_kafka.controller_ids)
+    acls = invoke(*args, "ls", "/image/acls/byId")
+    assert len(acls.lines) == len(_peer_bindings(kafka_admin, None))
+    features = invoke(*args, "ls", "/image/features")
+    finalized = {n for n, f in kafka_admin.describe_features().items() if f["finalized"] and f["finalized"][1]}
+    assert "metadataVersion" in features.lines
+    assert {line.removeprefix("finalized_") for line in features.lines if line.startswith("finalized_")} == finalized - {
+        "metadata.version", "kraft.version",
+    }  # fmt: skip
+    assert leader in real_kafka.controller_ids
+    topics = invoke(*args, "ls", "/image/topics")
+    assert topics.code == 1 and "not available from controllers" in topics.stderr
+
+
+def test_the_oldest_release_reads_as_kafkas_own_shell_reads_it(real_kafka_oldest: Any, tmp_path: Path) -> None:
+    from kafka.admin import NewTopic
+
+    from tests.realcluster.peers import peer_admin
+
+    admin = peer_admin(real_kafka_oldest.bootstrap_servers, None)
+    try:
+        admin.create_topics([NewTopic("kcli-shell-oldest", 2, 1)])
+        wait_for(lambda: "kcli-shell-oldest" in admin.list_topics(), timeout=30, interval=0.3, what="the topic")
+    finally:
+        admin.close()
+    copy = _copy_log_dir(real_kafka_oldest.metadata_log_dir(1).parent, tmp_path / "copy")
+    segment = sorted((copy / "__cluster_metadata-0").glob("*.log"))[-1]
+    # Kafka 4.0's own `find /image` fails on /image/features (zkMigrationState): every other subtree
+    paths = ("/image/topics", "/image/cluster", "/image/configs", "/image/acls", "/image/clientQuotas",
+             "/image/delegationToken", "/image/provenance")  # fmt: skip
+    theirs = kafka_tool(kafka_home(OLDEST), "kafka-metadata-shell.sh", "--snapshot", str(segment), "find", *paths)
+    assert theirs.returncode == 0, theirs.stderr
+    ours = invoke("metadata-shell", "--snapshot", str(segment), "find", *paths)
+    assert ours.code == 0, ours.stderr
+    assert sorted(ours.lines) == sorted(theirs.stdout.splitlines())
+    assert "/image/topics/byName/kcli-shell-oldest/1" in ours.lines
+
+
+@pytest.mark.xfail(strict=True, reason="kcli's shell leaves out the empty nodes Kafka's always lists")
+def test_the_nodes_kafkas_shell_always_lists(real_kafka_oldest: Any, tmp_path: Path) -> None:
+    copy = _copy_log_dir(real_kafka_oldest.metadata_log_dir(1).parent, tmp_path / "copy")
+    segment = sorted((copy / "__cluster_metadata-0").glob("*.log"))[-1]
+    ours = invoke("metadata-shell", "--snapshot", str(segment), "find", *ALWAYS_LISTED)
+    # what Kafka's own shell (4.0 to 4.4: ProducerIdsImageNode, ScramImageNode) lists on a cluster
+    # without producer ids or SCRAM users
+    assert sorted(ours.lines) == [
+        "/image/producerIds", "/image/producerIds/nextProducerId",
+        "/image/scram", "/image/scram/SCRAM-SHA-256", "/image/scram/SCRAM-SHA-512",
+    ]  # fmt: skip
