@@ -420,11 +420,12 @@ def _image_children(image: MetadataImage) -> dict[str, Node]:
 
 
 def _features_node(image: MetadataImage) -> dict[str, Node]:
-    out: dict[str, Node] = {}
+    # Kafka's FeaturesImageNode: metadataVersion always, as Java prints an Optional<MetadataVersion>
+    level = image.features.get("metadata.version")
+    version = "Optional.empty" if level is None else f"Optional[{metadata_version_name(level)}]"
+    out: dict[str, Node] = {"metadataVersion": FileNode(version)}
     for name, level in image.features.items():
-        if name == "metadata.version":
-            out["metadataVersion"] = FileNode(metadata_version_name(level))
-        else:
+        if name != "metadata.version":
             out[f"finalized_{name}"] = FileNode(str(level))
     if image.zk_migration_state is not None:
         out["zkMigrationState"] = FileNode(

@@ -219,17 +219,18 @@ class TreeCommand:
                 shell.err(f"tree: {target}: No such file or directory.")
                 ok = False
             for path, node in matches:
-                ok &= _print_tree(path[-1] if path else "/", node, "", shell, display(path))
+                ok &= _print_tree(node, "", shell, display(path))
         return ok
 
 
-def _print_tree(name: str, node: Node, indent: str, shell: Shell, path: str) -> bool:
-    """Print a subtree; False when part of it could not be shown (it says why on stderr)."""
-    shell.out(f"{indent}{name}:")
+def _print_tree(node: Node, indent: str, shell: Shell, path: str) -> bool:
+    """Print a subtree as Kafka's MetadataNode.print does: a file's text, a directory's children
+    (each `name:` and its own subtree indented below it), not the node's own name. False when part
+    of it could not be shown (it says why on stderr)."""
     try:
         if not node.is_directory():
             for line in node.text().splitlines() or [""]:
-                shell.out(f"{indent}  {line}")
+                shell.out(f"{indent}{line}")
             return True
         names = node.child_names()
     except Unavailable as reason:
@@ -239,7 +240,8 @@ def _print_tree(name: str, node: Node, indent: str, shell: Shell, path: str) -> 
     for child_name in names:
         child = node.child(child_name)
         if child is not None:
-            ok &= _print_tree(child_name, child, indent + "  ", shell, f"{path.rstrip('/')}/{child_name}")
+            shell.out(f"{indent}{child_name}:")
+            ok &= _print_tree(child, indent + "  ", shell, f"{path.rstrip('/')}/{child_name}")
     return ok
 
 

@@ -105,10 +105,8 @@ def test_fixture_contents(
     assert image.features.get("metadata.version") == level
     root = build_tree(image)
     version = lookup(root, ("image", "features", "metadataVersion"))
-    if level is None:
-        assert version is None
-    else:
-        assert version is not None and version.text() == metadata_version_name(level)
+    assert version is not None
+    assert version.text() == ("Optional.empty" if level is None else f"Optional[{metadata_version_name(level)}]")
 
 
 def test_snapshot_then_log_replay_matches_sources_md() -> None:

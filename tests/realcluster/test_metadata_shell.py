@@ -26,12 +26,8 @@ pytestmark = [pytest.mark.realcluster, pytest.mark.realkafka, pytest.mark.slow]
 _PAYLOAD = re.compile(r"^\| offset: (\d+) .* payload: (\{.*\})$")
 # Values kcli never prints (SCRAM salts and keys): kcli shows them as [redacted].
 SECRET_FIELDS = {"salt", "storedKey", "serverKey"}
-# Record versions Kafka 4.4 writes that kcli's metadata reader does not know yet (CordonedLogDirs);
-# the tests marked xfail below pass once it does (kcli/metadata, kcli/data/metadata_records.json).
-UNDECODED = {("RegisterBrokerRecord", 4), ("BrokerRegistrationChangeRecord", 3)}
-NOT_YET_READ = pytest.mark.xfail(
-    strict=True, reason="kcli cannot decode RegisterBrokerRecord v4 / BrokerRegistrationChangeRecord v3 (Kafka 4.4)"
-)
+# Record versions kcli's metadata reader does not know (none: it reads every version Kafka 4.4 writes).
+UNDECODED: set[tuple[str, int]] = set()
 # Nodes Kafka's shell always lists (empty) and kcli lists only when the image has them.
 ALWAYS_LISTED = ("/image/producerIds", "/image/scram")
 
@@ -119,7 +115,6 @@ def test_snapshot_and_log_records_are_what_kafka_dump_log_decodes(real_kafka: An
                 _assert_same_record(ours[offset], record, f"{path.name} offset {offset}")
 
 
-@NOT_YET_READ
 def test_kafka_4_4_broker_registrations_are_read(real_kafka: Any, tmp_path: Path) -> None:
     copy = _copy_log_dir(real_kafka.metadata_log_dir(real_kafka.controller_ids[0]).parent, tmp_path / "copy")
     registered = invoke("metadata-shell", "-d", str(copy), "ls", "/image/cluster/brokers")
