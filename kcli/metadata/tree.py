@@ -165,10 +165,13 @@ def java_double(value: float) -> str:
 
 
 def iso_time(ms: int) -> str:
+    """DateTimeFormatter.ISO_ZONED_DATE_TIME of the instant in zone UTC, as ProvenanceNode prints it:
+    the fraction without trailing zeros (none when zero), then `Z[UTC]`."""
     if ms < 0:
         return "unknown"
-    moment = datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+    moment = datetime.datetime.fromtimestamp(ms // 1000, datetime.UTC)
+    fraction = f".{ms % 1000:03d}".rstrip("0").rstrip(".")
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + fraction + "Z[UTC]"
 
 
 def metadata_version_name(level: int) -> str:
@@ -248,11 +251,11 @@ def scram_text(record: Any) -> str:
 
 
 def token_text(record: Any) -> str:
+    """Word for word DelegationTokenDataNode.print (its parentheses unbalanced, as Kafka 4.0-4.4 print it)."""
     return (
-        f"DelegationTokenData(tokenInformation=TokenInformation(tokenId={record.token_id}, owner={record.owner}, "
-        f"tokenRequester={record.requester}, renewers=[{', '.join(record.renewers)}], "
-        f"issueTimestamp={record.issue_timestamp}, maxTimestamp={record.max_timestamp}, "
-        f"expiryTimestamp={record.expiration_timestamp}))"
+        f"DelegationTokenDatatokenId={record.token_id}(owner={record.owner}(tokenRequester={record.requester}"
+        f"(renewers={' '.join(record.renewers)}, issueTimestamp={record.issue_timestamp}, "
+        f"maxTimestamp={record.max_timestamp}), expiryTimestamp={record.expiration_timestamp}"
     )
 
 
