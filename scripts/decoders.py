@@ -46,6 +46,7 @@ RENDERERS = ROOT / "kcli" / "metadata" / "generated" / "renderers.py"
 # kcli's own encoded classes and the walk module that holds them (kio's: the schema name).
 KCLI_MODULES = {
     "kcli.client.protocol.api_versions_v5": "api_versions",
+    "kcli.client.protocol.unregister_controller": "unregister_controller",
     "kcli.metadata.generated.records": "metadata_records",
 }
 

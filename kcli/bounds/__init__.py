@@ -42,6 +42,7 @@ __all__ = ["CheckedReader", "LengthError", "SchemaError", "check", "checked_read
 # kcli's own encoded classes: the walk module that holds them (kio's: the schema name).
 _KCLI_MODULES = {
     "kcli.client.protocol.api_versions_v5": "api_versions",
+    "kcli.client.protocol.unregister_controller": "unregister_controller",
     "kcli.metadata.generated.records": "metadata_records",
 }
 
