@@ -817,6 +817,24 @@ command(
                 "wait": obj(
                     "With --wait: the progress until done or --timeout.",
                     {
+                        "throttles": nullable(
+                            obj(
+                                "What became of the throttles once done (null: none was set, or --timeout).",
+                                {
+                                    "cleared": obj(
+                                        "Where the throttle configs were removed, as --verify removes them.",
+                                        {
+                                            "brokers": array(integer("Broker id."), "Brokers."),
+                                            "topics": array(string("Topic."), "Topics."),
+                                        },
+                                    ),
+                                    "kept_because": nullable(
+                                        string("Why they were left in place (null: removed).")
+                                    ),
+                                    "errors": array(string("Error."), "Configs that could not be removed."),
+                                },
+                            )
+                        ),
                         "timed_out": boolean("True when --timeout passed first."),
                         "pending": array(string("TOPIC-INDEX."), "Still moving."),
                         "partitions": array(

@@ -33,6 +33,7 @@ ALLOWED: dict[str, set[str]] = {
         "allow-replication-factor-change",
         "wait",
         "rollback-file",
+        "preserve-throttles",
     },
     "verify": {"reassignment-json-file", "preserve-throttles"},
     "cancel": {"reassignment-json-file", "preserve-throttles", "timeout"},
@@ -238,7 +239,11 @@ def register(app: typer.Typer) -> None:
         ] = False,
         preserve_throttles: Annotated[
             bool,
-            typer.Option("--preserve-throttles", help="Leave the throttles in place.", rich_help_panel=Panel),
+            typer.Option(
+                "--preserve-throttles",
+                help="Leave the throttles in place (--verify, --cancel, --execute --wait).",
+                rich_help_panel=Panel,
+            ),
         ] = False,
         disallow_replication_factor_change: Annotated[
             bool,
@@ -260,7 +265,8 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--wait",
-                help="After --execute, show progress per partition until done or --timeout.",
+                help="After --execute, show progress per partition until done or --timeout, then remove "
+                "the throttles as --verify does.",
                 rich_help_panel=Panel,
             ),
         ] = False,
@@ -321,6 +327,11 @@ def register(app: typer.Typer) -> None:
             raise UsageError("throttles are rates in B/s (or -1 for none)")
         if timeout is not None and timeout < 0:
             raise UsageError("--timeout must be a number of milliseconds >= 0")
+        if action == "execute" and preserve_throttles and not wait:
+            raise UsageError(
+                "--preserve-throttles with --execute needs --wait: without --wait nothing removes the "
+                "throttles until --verify (which takes --preserve-throttles itself)"
+            )
         if action == "generate":
             assert topics_to_move_json_file is not None and broker_list is not None
             _generate(
@@ -347,6 +358,7 @@ def register(app: typer.Typer) -> None:
                     timeout_ms=timeout,
                     allow_rf_change=allow_replication_factor_change,
                     wait=wait,
+                    preserve_throttles=preserve_throttles,
                     rollback_file=rollback_file,
                 )
             elif action == "verify":
@@ -415,6 +427,7 @@ def _execute(
     timeout_ms: int | None,
     allow_rf_change: bool,
     wait: bool,
+    preserve_throttles: bool,
     rollback_file: Path | None,
 ) -> None:
     from kcli.ops.reassign.validate import check_file_shape
@@ -422,6 +435,7 @@ def _execute(
     from kcli.render import write_json
     from kcli.workflows.reassign.execute import ExecutePrepared, do_execute, write_rollback
     from kcli.workflows.reassign.progress import watch
+    from kcli.workflows.reassign.verify import ThrottleCleanup, remove_throttles_when_done
 
     check_file_shape(file)
     path = (rollback_file or _default_rollback_path(env)).absolute()
@@ -437,7 +451,7 @@ def _execute(
             env.err(f"Rollback file written to {path}")
         return str(path)
 
-    async def go(admin: Admin) -> tuple[Any, Any]:
+    async def go(admin: Admin) -> tuple[Any, Any, Any]:
         result = await do_execute(
             admin,
             file,
@@ -465,16 +479,25 @@ def _execute(
                 )
             finally:
                 progress_view.close()
-        return result, waited
+        cleanup = None
+        if waited is not None and not waited.timed_out and not result.prepared.throttle.empty:
+            # the reassignment is done: finish the job --verify would (Kafka's tool leaves it to --verify)
+            if preserve_throttles:
+                cleanup = ThrottleCleanup(kept_because="--preserve-throttles")
+            else:
+                cleanup = await remove_throttles_when_done(admin, file)
+        return result, waited, cleanup
 
-    result, waited = run_admin(config, go)
+    result, waited, cleanup = run_admin(config, go)
     if not text:
-        write_json(env, view.execute_json(result, waited))
+        write_json(env, view.execute_json(result, waited, cleanup))
     elif waited is not None:
-        for line in view.wait_text(waited):
+        for line in view.wait_text(waited, cleanup):
             env.out(line)
     failed = bool(result.errors or result.log_dir_errors or result.log_dir_timed_out)
     if waited is not None and waited.timed_out:
+        failed = True
+    if cleanup is not None and cleanup.errors:
         failed = True
     exit_with(ExitCode.ERROR if failed else ExitCode.OK)
 
