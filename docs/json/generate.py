@@ -743,6 +743,69 @@ command(
     ),
 )
 command(
+    "topics",
+    "--list: the topic names; --describe: topics with their partitions (only the reported ones with a report option).",
+    one_of(
+        "kcli topics -o json",
+        obj("--list.", {"topics": array(string("Topic name."), "Sorted.")}),
+        obj(
+            "--describe.",
+            {
+                "reports": array(
+                    enum(
+                        "A report option given.",
+                        "under-replicated-partitions",
+                        "unavailable-partitions",
+                        "under-min-isr-partitions",
+                        "at-min-isr-partitions",
+                    ),
+                    "The partition reports asked for (none: every partition).",
+                ),
+                "topics": array(
+                    obj(
+                        "One topic.",
+                        {
+                            "name": string("Topic name."),
+                            "topic_id": nullable(string("Topic id (base64).")),
+                            "internal": boolean("An internal topic (__consumer_offsets, ...)."),
+                            "partition_count": integer("Partitions."),
+                            "replication_factor": integer(
+                                "Replicas of the first partition (without those a running reassignment adds)."
+                            ),
+                            "configs": mapping(nullable(string("Value.")), "The configs not at their default."),
+                            "partitions": array(
+                                obj(
+                                    "One partition shown.",
+                                    {
+                                        "partition": integer("Partition index."),
+                                        "leader": nullable(integer("Leader broker (null: none).")),
+                                        "replicas": array(integer("Broker id."), "Replicas."),
+                                        "isr": array(integer("Broker id."), "In-sync replicas."),
+                                        "elr": nullable(
+                                            array(integer("Broker id."), "Eligible leader replicas (null: not reported).")
+                                        ),
+                                        "last_known_elr": nullable(
+                                            array(integer("Broker id."), "Last known ELR (null: not reported).")
+                                        ),
+                                        "adding_replicas": nullable(
+                                            array(integer("Broker id."), "A running reassignment adds (null: none runs).")
+                                        ),
+                                        "removing_replicas": nullable(
+                                            array(integer("Broker id."), "A running reassignment removes.")
+                                        ),
+                                    },
+                                ),
+                                "Partitions shown.",
+                            ),
+                        },
+                    ),
+                    "Topics with something shown, by name.",
+                ),
+            },
+        ),
+    ),
+)
+command(
     "reassign-partitions",
     "--generate, --execute, --verify, --cancel and --list each have their own shape.",
     one_of(

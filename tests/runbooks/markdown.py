@@ -100,7 +100,9 @@ def parse(path: Path) -> Runbook:
         if not check:
             raise fail(where, f"step {current['number']} does not say what to check (a **Check:** paragraph)")
         if not roll_back:
-            raise fail(where, f"step {current['number']} does not say how to roll back (a **Roll back:** paragraph)")
+            raise fail(
+                where, f"step {current['number']} does not say how to roll back (a **Roll back:** paragraph)"
+            )
         steps.append(
             Step(
                 number=int(str(current["number"])),
