@@ -772,7 +772,9 @@ command(
                             "replication_factor": integer(
                                 "Replicas of the first partition (without those a running reassignment adds)."
                             ),
-                            "configs": mapping(nullable(string("Value.")), "The configs not at their default."),
+                            "configs": mapping(
+                                nullable(string("Value.")), "The configs not at their default."
+                            ),
                             "partitions": array(
                                 obj(
                                     "One partition shown.",
@@ -782,13 +784,21 @@ command(
                                         "replicas": array(integer("Broker id."), "Replicas."),
                                         "isr": array(integer("Broker id."), "In-sync replicas."),
                                         "elr": nullable(
-                                            array(integer("Broker id."), "Eligible leader replicas (null: not reported).")
+                                            array(
+                                                integer("Broker id."),
+                                                "Eligible leader replicas (null: not reported).",
+                                            )
                                         ),
                                         "last_known_elr": nullable(
-                                            array(integer("Broker id."), "Last known ELR (null: not reported).")
+                                            array(
+                                                integer("Broker id."), "Last known ELR (null: not reported)."
+                                            )
                                         ),
                                         "adding_replicas": nullable(
-                                            array(integer("Broker id."), "A running reassignment adds (null: none runs).")
+                                            array(
+                                                integer("Broker id."),
+                                                "A running reassignment adds (null: none runs).",
+                                            )
                                         ),
                                         "removing_replicas": nullable(
                                             array(integer("Broker id."), "A running reassignment removes.")
@@ -914,6 +924,19 @@ command(
                             "Progress.",
                         ),
                         "states": array(PARTITION_STATE, "Final states."),
+                        "log_dir_moves": array(
+                            obj(
+                                "A log-dir move of the file.",
+                                {
+                                    "partition": string("TOPIC-INDEX."),
+                                    "broker": integer("Broker id."),
+                                    "log_dir": string("Target log dir."),
+                                    "done": boolean("The replica is in the target dir, no copy left."),
+                                    "status": string("The line --verify prints for it."),
+                                },
+                            ),
+                            "With log-dir moves: their state once done (or at the timeout).",
+                        ),
                     },
                 ),
             },

@@ -22,7 +22,15 @@ if TYPE_CHECKING:
 ACTIONS = ("generate", "execute", "verify", "cancel", "list")
 # Options each action accepts besides the connection ones (the original's rules, plus kcli's own).
 ALLOWED: dict[str, set[str]] = {
-    "generate": {"topics-to-move-json-file", "broker-list", "disable-rack-aware", "strategy", "seed"},
+    "generate": {
+        "topics-to-move-json-file",
+        "broker-list",
+        "disable-rack-aware",
+        "strategy",
+        "seed",
+        "replication-factor",
+        "log-dir",
+    },
     "execute": {
         "reassignment-json-file",
         "additional",
@@ -205,6 +213,25 @@ def register(app: typer.Typer) -> None:
                 rich_help_panel=Panel,
             ),
         ] = None,
+        replication_factor: Annotated[
+            int | None,
+            typer.Option(
+                "--replication-factor",
+                min=1,
+                help="With --generate --strategy minimal-movement: give every partition this many replicas "
+                "(the current ones stay; --execute then needs --allow-replication-factor-change).",
+                rich_help_panel=Panel,
+            ),
+        ] = None,
+        log_dir: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--log-dir",
+                help="With --generate: BROKER:DIR moves that broker's replicas of the topics to its log dir "
+                "DIR (repeatable); the plan keeps every replica on its broker.",
+                rich_help_panel=Panel,
+            ),
+        ] = None,
         throttle: Annotated[
             int,
             typer.Option(
@@ -300,6 +327,8 @@ def register(app: typer.Typer) -> None:
                 "disable-rack-aware": disable_rack_aware,
                 "strategy": strategy != "original",
                 "seed": seed is not None,
+                "replication-factor": replication_factor is not None,
+                "log-dir": bool(log_dir),
                 "throttle": throttle != -1,
                 "replica-alter-log-dirs-throttle": replica_alter_log_dirs_throttle != -1,
                 "timeout": timeout is not None,
@@ -335,7 +364,16 @@ def register(app: typer.Typer) -> None:
         if action == "generate":
             assert topics_to_move_json_file is not None and broker_list is not None
             _generate(
-                env, output, config, topics_to_move_json_file, broker_list, strategy, disable_rack_aware, seed
+                env,
+                output,
+                config,
+                topics_to_move_json_file,
+                broker_list,
+                strategy,
+                disable_rack_aware,
+                seed,
+                replication_factor,
+                log_dir or [],
             )
         elif action == "list":
             _list(env, output, config)
@@ -376,6 +414,8 @@ def _generate(
     strategy: str,
     disable_rack_aware: bool,
     seed: int | None,
+    replication_factor: int | None,
+    log_dir: list[str],
 ) -> None:
     from kcli.ops.reassign.generate import Strategy
     from kcli.ops.reassign.json_format import parse_broker_list, parse_topics_to_move
@@ -387,8 +427,19 @@ def _generate(
         chosen = Strategy(strategy)
     except ValueError:
         raise UsageError(f"--strategy must be one of: {', '.join(s.value for s in Strategy)}") from None
+    if log_dir and (chosen is not Strategy.ORIGINAL or replication_factor is not None):
+        raise UsageError(
+            "--log-dir plans a move between the log dirs of brokers only: it takes no --strategy or "
+            "--replication-factor (plan those apart)"
+        )
+    if replication_factor is not None and chosen is not Strategy.MINIMAL_MOVEMENT:
+        raise UsageError(
+            "--replication-factor needs --strategy minimal-movement (the original planner keeps each "
+            "partition's replication factor)"
+        )
     topics = parse_topics_to_move(_read(topics_file, "topics-to-move JSON file"), str(topics_file))
     brokers = parse_broker_list(broker_list)
+    placements = _log_dir_placements(log_dir, brokers)
 
     plan = run_admin(
         config,
@@ -399,11 +450,31 @@ def _generate(
             strategy=chosen,
             disable_rack_aware=disable_rack_aware,
             seed=seed,
+            replication_factor=replication_factor,
+            log_dirs=placements,
         ),
     )
     emit(env, output, plan, text=view.generate_text, json_value=view.generate_json, table=view.generate_table)
     if output is OutputFormat.text and chosen is Strategy.ORIGINAL:
         env.err(view.stats_line(plan))
+
+
+def _log_dir_placements(given: list[str], brokers: list[int]) -> dict[int, str]:
+    """--log-dir BROKER:DIR values: broker -> absolute log dir (a broker of --broker-list, once)."""
+    placements: dict[int, str] = {}
+    for text in given:
+        broker, sep, path = text.partition(":")
+        if not sep or not broker.strip().isdigit() or not path.startswith("/"):
+            raise UsageError(
+                f"--log-dir takes BROKER:DIR with an absolute DIR (e.g. 1:/data/disk2), not {text!r}"
+            )
+        node = int(broker)
+        if node not in brokers:
+            raise UsageError(f"--log-dir {text}: broker {node} is not in --broker-list")
+        if node in placements:
+            raise UsageError(f"--log-dir names broker {node} twice")
+        placements[node] = path
+    return placements
 
 
 def _list(env: Env, output: OutputFormat, config: ClientConfig) -> None:
@@ -476,6 +547,7 @@ def _execute(
                     targets,
                     timeout_ms=DEFAULT_WAIT_MS if timeout_ms is None else timeout_ms,
                     on_progress=progress_view.update,
+                    log_dir_moves_of=file if result.log_dir_started else None,
                 )
             finally:
                 progress_view.close()

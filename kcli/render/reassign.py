@@ -88,7 +88,7 @@ def generate_text(plan: GeneratePlan) -> Iterator[str]:
     yield format_reassignment(plan.current, plan.current_log_dirs)
     yield ""
     yield "Proposed partition reassignment configuration"
-    yield format_reassignment(plan.proposed)
+    yield format_reassignment(plan.proposed, plan.proposed_log_dirs)
     if plan.strategy.value != "original":
         yield ""
         yield stats_line(plan)
@@ -133,11 +133,16 @@ def generate_json(plan: GeneratePlan) -> dict[str, Any]:
         dirs = plan.current_log_dirs.get(TopicPartition(entry["topic"], entry["partition"]))
         if dirs:
             entry["log_dirs"] = list(dirs)
+    proposed = _assignment_json(plan.proposed)
+    for entry in proposed["partitions"]:
+        dirs = plan.proposed_log_dirs.get(TopicPartition(entry["topic"], entry["partition"]))
+        if dirs:
+            entry["log_dirs"] = list(dirs)
     return {
         "strategy": plan.strategy.value,
         "rack_aware": plan.rack_aware,
         "current": current,
-        "proposed": _assignment_json(plan.proposed),
+        "proposed": proposed,
         "stats": stats_json(plan.stats),
     }
 
@@ -239,9 +244,15 @@ def wait_text(wait: WaitResult, cleanup: ThrottleCleanup | None = None) -> Itera
     """After --wait: the final state of each partition (or what was still moving at the timeout),
     then what became of the throttles: --verify's clearing lines, or why they stay."""
     if wait.timed_out:
-        yield "Timed out waiting for the reassignment of: " + _partitions(wait.pending)
+        if wait.pending:
+            yield "Timed out waiting for the reassignment of: " + _partitions(wait.pending)
+        else:
+            yield "Timed out waiting for the log-dir moves of: " + ",".join(
+                f"{m.partition}-{m.broker}" for m in wait.pending_log_dirs
+            )
         return
     yield from (_state_line(s) for s in wait.states)
+    yield from (m.line for m in wait.log_dirs)
     if cleanup is None:
         return
     if cleanup.kept_because is not None:
@@ -281,6 +292,16 @@ def wait_json(wait: WaitResult, cleanup: ThrottleCleanup | None = None) -> dict[
             for p in wait.progress
         ],
         "states": [_state_json(s) for s in wait.states],
+        "log_dir_moves": [
+            {
+                "partition": str(m.partition),
+                "broker": m.broker,
+                "log_dir": m.target,
+                "done": m.done,
+                "status": m.line,
+            }
+            for m in wait.log_dirs
+        ],
     }
 
 

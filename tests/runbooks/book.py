@@ -117,11 +117,15 @@ class Book:
         return self._setup(ctx) if self._setup is not None else {}
 
 
+LOG_DIR_THROTTLE = "replica.alter.log.dirs.io.max.bytes.per.second"
+
+
 def no_throttles(reader: Reader, brokers: list[int], topics: list[str]) -> None:
     """No replication throttle left on `brokers` or `topics` (a forgotten one slows every later recovery)."""
     left: dict[str, Any] = {}
     for broker in brokers:
-        keys = [k for k in reader.dynamic_configs("BROKER", str(broker)) if "throttled" in k]
+        configs = reader.dynamic_configs("BROKER", str(broker))
+        keys = [k for k in configs if "throttled" in k or k == LOG_DIR_THROTTLE]
         if keys:
             left[f"broker {broker}"] = keys
     for topic in topics:

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from kcli.client.admin import Admin
 
 
-async def _log_dir_moves(admin: Admin, file: ReassignmentFile) -> tuple[LogDirMoveState, ...]:
+async def log_dir_move_states(admin: Admin, file: ReassignmentFile) -> tuple[LogDirMoveState, ...]:
+    """Where each replica the file places in a named log dir is, as --verify reports it."""
     wanted = file.log_dir_moves
     if not wanted:
         return ()
@@ -77,7 +78,7 @@ async def remove_throttles_when_done(admin: Admin, file: ReassignmentFile) -> Th
         return ThrottleCleanup(
             kept_because=f"{len(ongoing)} partition reassignment(s) still running in the cluster"
         )
-    if in_flight(await _log_dir_moves(admin, file)):
+    if in_flight(await log_dir_move_states(admin, file)):
         return ThrottleCleanup(kept_because="log-dir moves of the file are still running")
     brokers, topics = clear_targets(cluster_brokers=admin.nodes, file_entries=file.entries)
     errors = await clear_throttles(admin, brokers, topics)
@@ -91,7 +92,7 @@ async def do_verify(admin: Admin, file: ReassignmentFile, *, preserve_throttles:
     ongoing = await list_reassignments(admin)
     current = await current_replicas(admin, file)
     states = partition_states(file.targets, current=current, ongoing=ongoing)
-    moves = await _log_dir_moves(admin, file)
+    moves = await log_dir_move_states(admin, file)
     result = VerifyResult(states=states, any_ongoing=bool(ongoing))
     errors: list[str] = []
     if not ongoing and not in_flight(moves) and not preserve_throttles:

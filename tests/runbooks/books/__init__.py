@@ -2,12 +2,21 @@
 
 Each leaves the cluster as the next expects:
 - upgrade-features: every node restarted once; the features at the newest release kcli knows.
+- rotate-scram-credentials: users orders-app (no credential, no ACL left) and orders-app-2.
 - add-brokers: one more broker, holding a share of `clicks`.
+- raise-replication-factor: `audit-log` at three replicas.
+- move-replicas-between-log-dirs: `metrics`' replicas on the first broker in one of its log dirs.
 """
 
 from __future__ import annotations
 
 from tests.runbooks.book import Book
-from tests.runbooks.books import add_brokers, upgrade_features
+from tests.runbooks.books import add_brokers, move_log_dirs, raise_replication, rotate_scram, upgrade_features
 
-BOOKS: list[Book] = [upgrade_features.book, add_brokers.book]
+BOOKS: list[Book] = [
+    upgrade_features.book,
+    rotate_scram.book,
+    add_brokers.book,
+    raise_replication.book,
+    move_log_dirs.book,
+]
