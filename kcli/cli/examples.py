@@ -415,8 +415,9 @@ def attach_examples(app: typer.Typer, examples: dict[str, str] | None = None) ->
     _attach(app, (), EXAMPLES if examples is None else examples)
 
 
-def epilog_of(block: str, *, rich: bool | None = None) -> str:
-    """The epilog text for an example block: a heading and the block, shown verbatim.
+def epilog_of(block: str, *, rich: bool | None = None, runbooks: str = "") -> str:
+    """The epilog text for an example block (and the runbooks that use the command): each under a
+    heading, shown verbatim.
 
     With rich help (on a terminal) typer reads the epilog as rich markup and keeps line breaks,
     so brackets in the recorded output (JSON, lists) are escaped. Plain help (TYPER_USE_RICH=0,
@@ -427,25 +428,54 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
         from typer.core import HAS_RICH
 
         rich = HAS_RICH
-    text = block.rstrip()
-    if rich:
-        return f"[bold]{HEADING}[/bold]\n\n{_escape_markup(text)}"
-    paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
-    return f"{HEADING}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs)
+    sections = [(heading, text.rstrip()) for heading, text in ((HEADING, block), (RUNBOOKS_HEADING, runbooks))]
+    out: list[str] = []
+    for heading, text in sections:
+        if not text:
+            continue
+        if rich:
+            out.append(f"[bold]{heading}[/bold]\n\n{_escape_markup(text)}")
+        else:
+            paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
+            out.append(f"{heading}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs))
+    return "\n\n".join(out)
+
+
+RUNBOOKS_HEADING = "Runbooks"
+
+
+def runbook_entries(path: str) -> tuple[tuple[str, str], ...]:
+    """(file, title) of the runbooks that use the command `path` (the root: every runbook)."""
+    from kcli.cli.runbooks import FOLDER, RUNBOOKS
+
+    if path:
+        found = RUNBOOKS.get(path, ())
+    else:
+        found = tuple(sorted({entry for entries in RUNBOOKS.values() for entry in entries}))
+    return tuple((f"{FOLDER}/{name}", title) for name, title in found)
+
+
+def runbooks_block(path: str) -> str:
+    """The lines naming the runbooks of `path`: `docs/runbooks/FILE  Title`."""
+    entries = runbook_entries(path)
+    width = max((len(name) for name, _ in entries), default=0)
+    return "\n".join(f"{name:<{width}}  {title}" for name, title in entries)
 
 
 def _attach(app: typer.Typer, prefix: tuple[str, ...], examples: dict[str, str]) -> None:
     from typer.main import get_command_name
 
-    if not prefix and "" in examples:
-        app.info.epilog = epilog_of(examples[""])
+    if not prefix:
+        epilog = _epilog("", examples)
+        if epilog:
+            app.info.epilog = epilog
     for command in app.registered_commands:
         name = command.name if isinstance(command.name, str) else None
         if name is None and command.callback is not None:
             name = get_command_name(command.callback.__name__)
-        block = examples.get(" ".join((*prefix, name or "")))
-        if block is not None:
-            command.epilog = epilog_of(block)
+        epilog = _epilog(" ".join((*prefix, name or "")), examples)
+        if epilog:
+            command.epilog = epilog
     for group in app.registered_groups:
         sub = group.typer_instance
         if sub is None:
@@ -454,10 +484,17 @@ def _attach(app: typer.Typer, prefix: tuple[str, ...], examples: dict[str, str])
         if name is None:
             continue
         path = (*prefix, name)
-        block = examples.get(" ".join(path))
-        if block is not None:
-            group.epilog = epilog_of(block)
+        epilog = _epilog(" ".join(path), examples)
+        if epilog:
+            group.epilog = epilog
         _attach(sub, path, examples)
+
+
+def _epilog(path: str, examples: dict[str, str]) -> str:
+    """The epilog of command `path`: its examples, then the runbooks that use it ("" when neither)."""
+    block = examples.get(path, "")
+    runbooks = runbooks_block(path)
+    return epilog_of(block, runbooks=runbooks) if block or runbooks else ""
 
 
 def _escape_markup(text: str) -> str:

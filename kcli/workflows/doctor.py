@@ -120,11 +120,14 @@ async def probe_endpoint(
     cluster_id: str | None,
     timeout_ms: int,
     describe_quorum: bool = False,
+    verify_by_configs: bool = False,
 ) -> ProbeResult:
     """Dial one endpoint on a fresh connection and record what it says about itself and the cluster.
 
     Every probe has its own connection and deadline, so one misrouted or stopped node cannot
     hold up the others (the Admin's routing and rebootstrap are deliberately not used here).
+    `verify_by_configs`: ask the node for its own config resource even when it took ApiVersions v5,
+    for an address several nodes advertise (a SASL listener takes v5 before the login unchecked).
     """
     from kcli.client import cluster as cluster_wire
     from kcli.client.api import quorum as quorum_wire
@@ -165,7 +168,8 @@ async def probe_endpoint(
         finalized, supported, epoch = _features_of(api_versions)
         identity: Identity | None = None
         if node_id is not None:
-            if int(type(api_versions).__version__) >= 5 and cluster_id is not None and config.cluster_check:
+            checked_by_v5 = int(type(api_versions).__version__) >= 5 and cluster_id is not None
+            if checked_by_v5 and config.cluster_check and not verify_by_configs:
                 identity = Identity(method="api_versions_v5", verified=True, actual_node_id=node_id)
             else:
                 try:
@@ -296,10 +300,17 @@ async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> 
             "brokers: bootstrapped from controllers only; add --bootstrap-server to check brokers"
         )
 
+    advertised = Counter((role, str(endpoint)) for (role, _), (_, endpoint) in targets.items())
     probes = await asyncio.gather(
         *(
             probe_endpoint(
-                config, endpoint, role=role, node_id=node_id, cluster_id=cluster_id, timeout_ms=timeout_ms
+                config,
+                endpoint,
+                role=role,
+                node_id=node_id,
+                cluster_id=cluster_id,
+                timeout_ms=timeout_ms,
+                verify_by_configs=advertised[(role, str(endpoint))] > 1,
             )
             for (role, node_id), (config, endpoint) in sorted(targets.items())
         )

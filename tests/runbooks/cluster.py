@@ -100,8 +100,8 @@ class SandboxCluster:
         status = self.status()
         running = [n for n in status["nodes"] if n["running"]]
         return {
-            "B": status["bootstrap_servers"],
-            "C": _running_controllers(status),
+            "B": _running(status, "bootstrap_servers", brokers=True),
+            "C": _running(status, "bootstrap_controllers", brokers=False),
             "DIR": str(self.directory),
             "KCLI_COMMAND_CONFIG": str(self.command_config),
             "BROKERS": ",".join(str(n["id"]) for n in running if n["role"] != "controller"),
@@ -109,10 +109,13 @@ class SandboxCluster:
         }
 
 
-def _running_controllers(status: dict[str, Any]) -> str:
-    """The bootstrap.controllers of the running controllers (a replaced one is left out)."""
+def _running(status: dict[str, Any], key: str, *, brokers: bool) -> str:
+    """A bootstrap list of the running brokers (or controllers): a retired node is left out, as an
+    operator drops it from the lists once it is gone."""
     running = {
-        f"{n['host']}:{n['port']}" for n in status["nodes"] if n["role"] == "controller" and n["running"]
+        f"{n['host']}:{n['port']}"
+        for n in status["nodes"]
+        if n["running"] and (n["role"] != "controller") == brokers
     }
-    listed = [address for address in status["bootstrap_controllers"].split(",") if address in running]
+    listed = [address for address in status[key].split(",") if address in running]
     return ",".join(listed or sorted(running))
