@@ -125,6 +125,23 @@ ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
     # kafka-metadata-shell.sh
     (("metadata-shell",), "--snapshot", VALUE),
     (("metadata-shell",), "-s", VALUE),
+    # kafka-topics.sh: the options of --list and --describe (kcli topics reads only)
+    *[
+        (("topics",), option, arity)
+        for option, arity in [
+            ("--list", FLAG),
+            ("--describe", FLAG),
+            *((option, VALUE) for option in CONNECTION),
+            ("--topic", VALUE),
+            ("--exclude-internal", FLAG),
+            ("--if-exists", FLAG),
+            ("--under-replicated-partitions", FLAG),
+            ("--unavailable-partitions", FLAG),
+            ("--under-min-isr-partitions", FLAG),
+            ("--at-min-isr-partitions", FLAG),
+            ("--topics-with-overrides", FLAG),
+        ]
+    ],
     # kafka-reassign-partitions.sh
     *[
         (("reassign-partitions",), option, arity)
@@ -153,11 +170,11 @@ ORIGINAL_OPTIONS: list[tuple[tuple[str, ...], str, bool]] = [
 class Style(Enum):
     """How the Kafka tool parses its command line."""
 
-    JOPT = "jopt-simple"  # kafka-configs, kafka-acls, kafka-reassign-partitions
+    JOPT = "jopt-simple"  # kafka-configs, kafka-acls, kafka-reassign-partitions, kafka-topics
     ARGPARSE = "argparse4j"  # kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell
 
 
-_JOPT_TOOLS = frozenset({"configs", "acls", "reassign-partitions"})
+_JOPT_TOOLS = frozenset({"configs", "acls", "reassign-partitions", "topics"})
 _MIRRORED = frozenset({("cluster",), ("features",), ("metadata-quorum",)}) | {
     where for where, _, _ in ORIGINAL_OPTIONS
 }

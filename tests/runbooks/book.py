@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tests.peers.java.peer import JavaError
 from tests.runbooks.cluster import Engine, SandboxCluster
 from tests.runbooks.reader import Reader
 
@@ -86,7 +87,7 @@ class Context:
         while True:
             try:
                 return probe()
-            except AssertionError as error:
+            except (AssertionError, JavaError) as error:  # the reader's call may time out meanwhile
                 if time.monotonic() >= deadline:
                     raise AssertionError(f"{what}: not within {timeout:.0f} s: {error}") from None
             time.sleep(interval)

@@ -2,9 +2,11 @@
 
 Both are SASL_SSL with SCRAM users and the StandardAuthorizer, two log dirs per broker, three brokers,
 formatted at an older metadata.version (RELEASE_BEFORE) so the upgrade runbook has something to do.
-The emulator runs three controllers (it refuses to stop a last controller, and a rolling restart stops
-each); real Kafka runs one, since every JVM costs CI time: its rolling restart leaves the brokers without
-a controller for a moment, which they survive.
+The emulator runs three controllers (it refuses to stop a voter whose quorum would lose its
+majority, and a rolling restart stops each). Real Kafka runs two, since every JVM costs CI time: a
+restarting controller leaves the other without a majority for a moment, which the brokers survive.
+Not one: the brokers find the quorum's leader through the controllers of their
+controller.quorum.bootstrap.servers, so replacing the only one of them would cut them off.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class Engine:
 
 
 EMULATOR = Engine(name="emulator", controllers=3)
-REAL_KAFKA = Engine(name="kafka", controllers=1, kafka_version="4.4.0")
+REAL_KAFKA = Engine(name="kafka", controllers=2, kafka_version="4.4.0")
 
 
 def kcli(

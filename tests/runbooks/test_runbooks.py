@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.fixtures_kafka import NEWEST, kafka_home
+from tests.peers.java.peer import JavaError
 from tests.runbooks.book import Book, Context
 from tests.runbooks.books import BOOKS
 from tests.runbooks.cluster import SandboxCluster
@@ -79,7 +80,7 @@ def test_runbook(
             ctx.variables = shell.variables()
             try:
                 book.checks[step.heading](ctx)
-            except AssertionError as error:
+            except (AssertionError, JavaError) as error:
                 pytest.fail(f"{label}: the check failed: {error}\n{run.tail()}", pytrace=False)
         record_property("step_seconds", " ".join(timings))
     finally:
