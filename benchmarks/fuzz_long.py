@@ -1,9 +1,12 @@
-"""A longer coverage-guided fuzz run (atheris/libFuzzer) of the response decoder and the metadata reader.
+"""Coverage-guided fuzzing (atheris/libFuzzer) of the response decoder, the metadata reader and the
+emulator's request decoder, each target in a child process.
 
     python benchmarks/fuzz_long.py                      # 60 s per target
     python benchmarks/fuzz_long.py --seconds 600        # longer
     python benchmarks/fuzz_long.py --target metadata    # one target
     python benchmarks/fuzz_long.py --update-corpus      # keep new interesting inputs in tests/fuzz/corpus
+
+tests/fuzz/test_fuzz_coverage_guided.py runs the same targets for a few seconds each in CI (`run`).
 
 Targets:
 - responses: a first byte picks one of tests/fuzz/seeds.RESPONSES (schema, version); the rest is a
@@ -11,7 +14,11 @@ Targets:
   or ProtocolError.
 - metadata: a first byte picks segment or snapshot, and whether batch CRCs are recomputed (so damage
   reaches record decoding); the rest is a file for kcli.metadata.reader.read_file, with and without
-  --skip-corrupt. Allowed outcome: entries or DecodeError.
+  --skip-corrupt, then built into an image and dumped as the CLI does. Allowed outcome: entries or
+  DecodeError.
+- requests: two first bytes pick one of the request versions the emulator serves
+  (tests/fuzz/seeds.request_kinds); the rest is a request frame given to the emulator's decoding
+  (kcli.sandbox.server.decode). Allowed outcome: a request or FrameError.
 
 Each target runs in its own process (libFuzzer with -rss_limit_mb and -timeout), so a crash, an
 abort in native code, a hang or an allocation past the limit is counted as a finding (the input is
@@ -37,7 +44,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 CORPUS = ROOT / "tests" / "fuzz" / "corpus"
-TARGETS = ("responses", "metadata")
+TARGETS = ("responses", "metadata", "requests")
 RSS_LIMIT_MB = 1024
 TIMEOUT_S = 5
 
@@ -86,12 +93,17 @@ def _responses_target() -> object:
 
 
 def _metadata_target() -> object:
-    from kcli.metadata.read_model import DecodeError
-    from kcli.metadata.reader import read_file
+    from kcli.metadata.dump import DumpSink
+    from kcli.metadata.image import ImageBuilder, ImageSink
+    from kcli.metadata.read_model import DecodeError, ReadStats
+    from kcli.metadata.reader import FileReader, read_file
     from tests.fuzz import seeds
 
     work = Path(tempfile.mkdtemp(prefix="kcli-fuzz-md-"))
     names = ("00000000000000000000.log", "00000000000000000004-0000000001.checkpoint")
+    lines: list[str] = []
+    # built once, as in a long-lived process: their tables of fast handlers are what is fuzzed
+    sinks = (ImageSink(ImageBuilder(), snapshot=False), DumpSink(lines, lines.clear, json=True))
 
     def one(data: bytes) -> None:
         if not data:
@@ -107,15 +119,64 @@ def _metadata_target() -> object:
                     pass
             except DecodeError:
                 pass
+            # the fast paths the CLI takes: the image's layouts and the dump's
+            for sink in sinks:
+                lines.clear()
+                with contextlib.suppress(DecodeError):
+                    FileReader(path=path, stats=ReadStats(), skip_corrupt=skip, skip_noop=True).scan(sink)
 
     return one
+
+
+def _requests_target() -> object:
+    from kcli.sandbox.server import decode
+    from kcli.sandbox.wire import FrameError
+    from tests.fuzz import seeds
+
+    kinds = seeds.request_kinds()
+
+    def one(data: bytes) -> None:
+        if len(data) < 2:
+            return
+        name, key, version = kinds[int.from_bytes(data[:2], "big") % len(kinds)]
+        with contextlib.suppress(FrameError):
+            decode(name, key, version, data[2:])
+
+    return one
+
+
+def _warm(target: str) -> None:
+    """Import, under instrumentation, the modules a target's decoding reaches (kcli imports some
+    only on first use): the length walks of its classes, the generated metadata decoders."""
+    import importlib
+
+    from kcli.bounds import walker
+    from tests.fuzz import seeds
+
+    if target == "responses":
+        for name, version in seeds.RESPONSES:
+            walker(seeds.response_class(name, version))
+    elif target == "requests":
+        from kcli.client.protocol import api_versions_v5
+
+        for name, _key, version in seeds.request_kinds():
+            cls = api_versions_v5.ApiVersionsRequest if (name, version) == ("api_versions", 5) else None
+            walker(cls or seeds.request_class(name, version))
+    else:
+        from kcli.metadata.records import CONTROL_RECORD_CLASSES, METADATA_RECORD_CLASSES
+
+        for cls in [*METADATA_RECORD_CLASSES.values(), *CONTROL_RECORD_CLASSES.values()]:
+            walker(cls)
+        for module in ("decoders", "renderers"):
+            importlib.import_module(f"kcli.metadata.generated.{module}")
 
 
 def child(target: str, libfuzzer_args: list[str]) -> None:
     import atheris
 
-    with atheris.instrument_imports():
-        one = _responses_target() if target == "responses" else _metadata_target()
+    with atheris.instrument_imports(include=["kcli"]):
+        one = {"responses": _responses_target, "metadata": _metadata_target, "requests": _requests_target}[target]()
+        _warm(target)
     atheris.Setup([sys.argv[0], *libfuzzer_args], one)  # type: ignore[arg-type]
     atheris.Fuzz()
 
@@ -134,6 +195,11 @@ def _seed(target: str, into: Path) -> int:
         for name, version, data in seeds.response_corpus():
             (into / f"seed-{count}").write_bytes(bytes([index[(name, version)]]) + data)
             count += 1
+    elif target == "requests":
+        kinds = {(name, version): i for i, (name, _key, version) in enumerate(seeds.request_kinds())}
+        for name, version, data in seeds.request_corpus():
+            (into / f"seed-{count}").write_bytes(kinds[(name, version)].to_bytes(2, "big") + data)
+            count += 1
     else:
         for path in sorted((CORPUS / "metadata").iterdir()):
             kind = 1 if path.name.endswith(".checkpoint") else 0
@@ -148,7 +214,10 @@ def _seed(target: str, into: Path) -> int:
     return count
 
 
-def _run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
+def run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
+    """Fuzz `target` for `seconds` in a child process; its figures (executions, coverage: libFuzzer's
+    `cov` edges and `ft` features, corpus, findings: inputs that crashed, aborted, hung or passed
+    the memory limit, kept under `work/<target>/findings`)."""
     corpus, findings = work / target / "corpus", work / target / "findings"
     seeded = _seed(target, corpus)
     findings.mkdir(parents=True, exist_ok=True)
@@ -167,6 +236,7 @@ def _run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=seconds + 600,  # start-up (instrumenting kcli, the seeds) takes up to minutes on a busy host
         check=False,
     )
     elapsed = time.perf_counter() - started
@@ -178,11 +248,15 @@ def _run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
         status = re.findall(r"#(\d+)\s", log)
         execs = int(status[-1]) if status else 0
     found = sorted(p.name for p in findings.iterdir())
+    coverage = re.findall(r"cov: (\d+) ft: (\d+)", log)
+    rates = re.findall(r"stat::average_exec_per_sec:\s+(\d+)", log)
     return {
         "target": target,
         "execs": execs,
+        "cov": int(coverage[-1][0]) if coverage else 0,
+        "ft": int(coverage[-1][1]) if coverage else 0,
         "seconds": round(elapsed, 1),
-        "execs_per_s": round(execs / elapsed) if elapsed else 0,
+        "execs_per_s": int(rates[-1]) if rates else (round(execs / elapsed) if elapsed else 0),
         "seeds": seeded,
         "corpus": len(list(corpus.iterdir())),
         "findings": len(found),
@@ -206,15 +280,17 @@ def main(argv: list[str]) -> int:
 
     work = Path(tempfile.mkdtemp(prefix="kcli-fuzz-long-"))
     targets = TARGETS if options.target == "all" else (options.target,)
-    results = [_run(target, options.seconds, work) for target in targets]
+    results = [run(target, options.seconds, work) for target in targets]
     print(
-        f"{'target':<10} {'execs':>10} {'seconds':>8} {'execs/s':>8} {'seeds':>6} {'corpus':>7} {'findings':>9}"
+        f"{'target':<10} {'execs':>10} {'seconds':>8} {'execs/s':>8} {'cov':>6} {'ft':>6} {'seeds':>6} "
+        f"{'corpus':>7} {'findings':>9}"
     )
     for r in results:
         print(
-            f"{r['target']:<10} {r['execs']:>10} {r['seconds']:>8} {r['execs_per_s']:>8} {r['seeds']:>6} "
-            f"{r['corpus']:>7} {r['findings']:>9}"
+            f"{r['target']:<10} {r['execs']:>10} {r['seconds']:>8} {r['execs_per_s']:>8} {r['cov']:>6} {r['ft']:>6} "
+            f"{r['seeds']:>6} {r['corpus']:>7} {r['findings']:>9}"
         )
+        record(f"fuzz {r['target']}: coverage (libFuzzer edges)", float(r["cov"]), "edges")
         record(f"fuzz {r['target']}: executions per second", float(r["execs_per_s"]), "execs/s")
         record(f"fuzz {r['target']}: findings", float(r["findings"]), "inputs", target="<= 0")
         if r["findings"]:

@@ -1,4 +1,4 @@
-"""Read the files kcli is given: regular files only, and only up to a stated size.
+"""Read the files kcli is given: files and devices, and only up to a stated size.
 
 Every file a command reads (.properties, TOML profiles, reassignment and ACL JSON, rule files, PEM
 stores, secret files, sandbox settings) goes through here, so `/dev/zero`, a FIFO or a directory
@@ -6,7 +6,12 @@ is refused at once with one line, instead of being read until the process is kil
 
 Behavior:
 - The file is opened non-blocking (a FIFO without a writer does not hang the open) and checked
-  with fstat on that descriptor: anything but a regular file is a UsageError (exit 2).
+  with fstat on that descriptor. A directory, a FIFO or a socket is a UsageError (exit 2): a FIFO
+  may never be written to, and reading it would wait for a writer.
+- A regular file or a device is read up to its limit, as Kafka's tools read any file: /dev/null
+  reads as empty (`--command-config /dev/null`, a common idiom in scripts), while /dev/zero gives
+  more than the limit and is refused. A device with nothing to read yet (a terminal) is refused
+  rather than waited for.
 - A file larger than its limit is a UsageError naming the limit; the read itself stops at the
   limit too, so a file that grows while it is read cannot exceed it.
 - Errors of opening (missing file, no permission) pass through as OSError: each caller words a
@@ -29,17 +34,15 @@ PEM_LIMIT = 4 * MIB  # PEM trust and key stores (a full public CA bundle is ~0.2
 DOCUMENT_LIMIT = 64 * MIB  # reassignment and ACL JSON documents (~500k partitions)
 _CHUNK = 1 * MIB
 
-_KINDS = (
+_REFUSED = (
     (stat.S_ISDIR, "a directory"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISSOCK, "a socket"),
 )
 
 
 class FileRefused(UsageError):
-    """A file that is not a regular file, or larger than kcli reads for its purpose."""
+    """A directory, FIFO or socket, or a file larger than kcli reads for its purpose."""
 
 
 def size_text(count: int) -> str:
@@ -51,38 +54,42 @@ def size_text(count: int) -> str:
     return f"{count} bytes"
 
 
-def _kind(mode: int) -> str:
-    for test, name in _KINDS:
-        if test(mode):
-            return name
-    return "not a regular file"
+def _refused_kind(mode: int) -> str | None:
+    return next((name for test, name in _REFUSED if test(mode)), None)
 
 
 def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> bytes:
-    """The bytes of regular file `path` (at most `limit`); `what` names it in errors (e.g. a flag)."""
+    """The bytes of file or device `path` (at most `limit`); `what` names it in errors (e.g. a flag)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     descriptor = os.open(path, flags)
     try:
         info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
+        kind = _refused_kind(info.st_mode)
+        if kind is not None:
             raise FileRefused(
-                f"{what} {path} is {_kind(info.st_mode)}, not a regular file",
-                hint="give the path of a regular file",
+                f"{what} {path} is {kind}, not a regular file", hint="give the path of a regular file"
             )
-        if info.st_size > limit:
+        regular = stat.S_ISREG(info.st_mode)
+        if regular and info.st_size > limit:
             raise FileRefused(
                 f"{what} {path} is {size_text(info.st_size)}, over the {size_text(limit)} kcli reads for it"
             )
         chunks: list[bytes] = []
         total = 0
         while True:
-            chunk = os.read(descriptor, min(_CHUNK, limit + 1 - total))
+            try:
+                chunk = os.read(descriptor, min(_CHUNK, limit + 1 - total))
+            except BlockingIOError:
+                raise FileRefused(
+                    f"{what} {path} is a device with nothing to read", hint="give the path of a regular file"
+                ) from None
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise FileRefused(f"{what} {path} grew over the {size_text(limit)} kcli reads for it")
+                grew = "grew over" if regular else "gives more than"
+                raise FileRefused(f"{what} {path} {grew} the {size_text(limit)} kcli reads for it")
         return b"".join(chunks)
     finally:
         os.close(descriptor)
@@ -103,29 +110,3 @@ def read_stream(stream: IO[str], *, what: str, limit: int = DOCUMENT_LIMIT) -> s
     if len(text) > limit:
         raise FileRefused(f"{what} is over the {size_text(limit)} kcli reads for it")
     return text
-
-
-JSON_INT_DIGITS = 20  # a Java long has at most 19 digits; anything longer is kept as a LongNumber
-
-
-class LongNumber:
-    """A JSON integer longer than any Java long: no number kcli sends, kept for the error message."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"{self.text[:12]}... ({len(self.text.lstrip('-'))} digits)"
-
-    __str__ = __repr__
-
-
-def json_int(text: str) -> int | LongNumber:
-    """`parse_int` for json.loads: an int, or a LongNumber when longer than any Java long.
-
-    Python refuses to convert more than 4300 digits (a ValueError from deep inside json); kept
-    apart, the number reaches the document's own checks, which name the field it is in.
-    """
-    return int(text) if len(text.lstrip("-")) <= JSON_INT_DIGITS else LongNumber(text)

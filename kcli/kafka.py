@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import Enum, IntEnum
 
+from kcli.errors import VarintError as VarintError  # the decode errors are one family (kcli.errors)
+
 
 class ApiKey(IntEnum):
     """Kafka API keys, named as kio names the API (kio.schema.index.api_key_map), upper-cased."""
@@ -350,16 +352,6 @@ def host_port(host: str, port: int) -> str:
 
 
 # -- varints: Kafka's unsigned LEB128 and zig-zag signed varint/varlong ------------------------------
-
-
-class VarintError(ValueError):
-    """A varint that runs past the end of the data or is longer than ten bytes (`position`: the
-    byte where it starts). The metadata reader's CorruptData is one of these."""
-
-    def __init__(self, message: str, position: int) -> None:
-        super().__init__(f"{message} at offset {position}")
-        self.message = message
-        self.position = position
 
 
 def read_uvarint(buf: bytes | bytearray | memoryview, pos: int) -> tuple[int, int]:

@@ -44,6 +44,7 @@ CLUSTER_ID = "MkU3OEVBNTcwNTJENDM2Qg"  # fixed, so refreshed examples differ onl
 SANDBOX_DIR = ".kcli-sandbox"
 CONFIG_FILE = "config.toml"  # KCLI_CONFIG in the scratch directory
 SHOWN_CONFIG_FILE = "~/.config/kcli/config.toml"
+HOME = "home"  # the scratch directory shown as ~
 COMMAND_TIMEOUT_S = 600  # spark audit starts a JVM
 
 B = f"127.0.0.1:{DISPLAY_BASE}"  # first broker, as shown
@@ -200,6 +201,8 @@ SPECS: tuple[Spec, ...] = (
         path="spark audit",
         commands=("kcli spark audit --input snapshots --out findings --fail-on high -o text",),
     ),
+    Spec(path="completion show", commands=("kcli completion show bash",)),
+    Spec(path="completion install", commands=("kcli completion install zsh",)),
     Spec(
         path="cluster unregister",
         comment="# broker 3 was shut down for good",
@@ -247,7 +250,7 @@ REAL_SPECS: tuple[Spec, ...] = (
 )
 
 # Groups show the first command of each of their commands' examples.
-GROUPS = ("cluster", "features", "metadata-quorum", "profile", "sandbox", "spark")
+GROUPS = ("cluster", "completion", "features", "metadata-quorum", "profile", "sandbox", "spark")
 ROOT_TOUR = ("cluster-id", "configs", "acls", "metadata-quorum describe", "cluster doctor")
 
 
@@ -274,6 +277,9 @@ class Runner:
             KCLI_CONFIG=str(self.workdir / CONFIG_FILE),
             KCLI_SANDBOX_DIR=str(self.workdir / SANDBOX_DIR),
             PYTHONPATH=str(REPO),
+            # `kcli completion install` writes into a scratch home, shown as ~
+            XDG_DATA_HOME=str(self.workdir / HOME / ".local" / "share"),
+            ZDOTDIR=str(self.workdir / HOME),
         )
         environ.pop("KCLI_DEBUG", None)
         return environ
@@ -310,6 +316,7 @@ class Runner:
             if shown != actual:
                 line = re.sub(rf"\b{actual}\b", str(shown), line)
         line = line.replace(str(self.workdir / CONFIG_FILE), SHOWN_CONFIG_FILE)
+        line = line.replace(str(self.workdir / HOME), "~")
         return line.replace(f"{self.workdir}/", "").replace(str(self.workdir), ".")
 
     def _directory_id(self, node_id: int) -> str:

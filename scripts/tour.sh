@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the embedded sandbox: start an emulated KRaft cluster, walk through every tool
-# against it (cluster-id, cluster, metadata-quorum, features, configs, acls, profile,
+# against it (cluster-id, cluster, metadata-quorum, features, configs, acls, profile, completion,
 # reassign-partitions, topics, sandbox faults with the doctor catching one, metadata-shell, spark), then stop
 # it. Needs `kcli` on PATH (see README.md). Exits non-zero if any step does not end as shown.
 set -euo pipefail
@@ -52,6 +52,7 @@ step kcli acls --bootstrap-server "$B" --list -o table
 step kcli profile add tour --bootstrap-server "$B" --use
 step kcli profile list
 step kcli cluster-id
+step kcli completion install bash --dry-run   # where tab completion would go; --dry-run writes nothing
 
 # Drain broker 1: a plan onto brokers 2-4 must move every replica broker 1 holds.
 printf '{"version":1,"topics":[{"topic":"%s"}]}\n' "$topic" > "$dir/topics.json"

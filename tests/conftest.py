@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,16 +43,39 @@ def invoke(
     *args: str,
     input: str | None = None,
     environ: Mapping[str, str | None] | None = None,
+    command: Any = None,
 ) -> CliResult:
-    """Run `kcli ARGS...` in-process. Unexpected exceptions fail the test (they would be bugs)."""
+    """Run `kcli ARGS...` in-process. Unexpected exceptions fail the test (they would be bugs).
+
+    `command` is kcli's click command when a caller that runs many builds it once
+    (typer.main.get_command(app)); by default it is built for this call, as typer's CliRunner does.
+    """
+    import typer
+
     from kcli.cli.main import app
 
     env: dict[str, str | None] = {"NO_COLOR": "1", "COLUMNS": "200", "KCLI_CONFIG": "/nonexistent/kcli.toml"}
     env.update(environ or {})
-    result = CliRunner().invoke(app, list(args), input=input, env=env, catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return CliResult(result.exit_code, result.stdout, result.stderr, result.exception)
+    command = command or typer.main.get_command(app)
+    code: Any = 0
+    exception: BaseException | None = None
+    with CliRunner().isolation(input=input, env=env) as (stdout, stderr, _output):
+        try:
+            command.main(args=list(args), prog_name="kcli")
+        except SystemExit as done:
+            code = done.code or 0
+            exception = done if code != 0 else None
+            if not isinstance(code, int):  # sys.exit("message"), as typer's CliRunner shows it
+                sys.stdout.write(f"{code}\n")
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        out, err = stdout.getvalue(), stderr.getvalue()
+    return CliResult(code if isinstance(code, int) else 1, _text(out), _text(err), exception)
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 @pytest.fixture

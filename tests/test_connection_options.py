@@ -1,33 +1,47 @@
-"""@connection_options: the connection flags stand where a command puts its `connection` parameter."""
+"""The connection options: declared once (kcli/cli/connection_options.py), the same on every command,
+completed by a group's flags given before the subcommand, and resolved in the mirrored tool's words."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from kcli.cli.common import tool_group
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
+from kcli.cli.docgen import root_command, walk
 from kcli.env import Env
 from kcli.errors import UsageError
+from tests.conftest import invoke
 
 SEEN: list[ConnectionArgs] = []
+CONNECTION = ("bootstrap_server", "bootstrap_controller", "command_config", "profile")
 
 
 def _group() -> typer.Typer:
     group = tool_group("grp", "A group taking connection flags before its subcommand.", connection=True)
 
     @group.command()
-    @connection_options
     def sub(
+        ctx: typer.Context,
         before: Annotated[bool, typer.Option("--before")] = False,
-        connection: ConnectionArgs = CONNECTION,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
         after: Annotated[bool, typer.Option("--after")] = False,
     ) -> None:
-        SEEN.append(connection)
+        SEEN.append(connection_args(bootstrap_server, bootstrap_controller, command_config, profile, ctx=ctx))
 
     @group.command()
     def other() -> None:
@@ -38,22 +52,29 @@ def _group() -> typer.Typer:
 
 def _run(*argv: str) -> ConnectionArgs:
     SEEN.clear()
-    done = CliRunner().invoke(_group(), list(argv))
-    assert done.exit_code == 0, done.output
+    done = invoke(*argv, command=typer.main.get_command(_group()))
+    assert done.code == 0, done.stderr
     (connection,) = SEEN
     return connection
 
 
-def test_the_options_stand_in_place_of_the_connection_parameter() -> None:
-    command = typer.main.get_command(_group()).commands["sub"]  # type: ignore[attr-defined]
-    assert [p.name for p in command.params] == [
-        "before",
-        "bootstrap_server",
-        "bootstrap_controller",
-        "command_config",
-        "profile",
-        "after",
-    ]
+def _spec(param: Any) -> tuple[Any, ...]:
+    return (param.name, tuple(param.opts), param.help, param.default, param.rich_help_panel)
+
+
+def test_every_networked_command_takes_the_same_connection_options_side_by_side() -> None:
+    reference = {p.name: _spec(p) for p in typer.main.get_command(_group()).commands["sub"].params}  # type: ignore[attr-defined]
+    networked = 0
+    for doc in walk(root_command()):
+        taken = [p for p in doc.command.params if getattr(p, "rich_help_panel", None) == "Connection"]
+        if not taken or doc.path[:2] == ("kcli", "spark"):  # spark: a repeated --bootstrap-server per cluster
+            continue
+        networked += 1
+        names = [p.name for p in doc.command.params]
+        start = names.index(taken[0].name)
+        assert names[start : start + len(taken)] == [p.name for p in taken], doc.path  # side by side
+        assert [_spec(p) for p in taken] == [reference[p.name] for p in taken], doc.path
+    assert networked >= 20  # cluster-id, configs, acls, reassign-partitions, cluster *, features *, ...
 
 
 def test_the_command_gets_the_flags_as_one_value() -> None:
@@ -67,6 +88,15 @@ def test_flags_before_the_subcommand_complete_those_after_it_and_after_wins() ->
         bootstrap_server="h:1", bootstrap_controller="c:2", profile="p"
     )
     assert _run("-b", "h:1", "sub", "-b", "h:2").bootstrap_server == "h:2"
+
+
+def test_a_kcli_group_s_flags_reach_its_subcommand_without_the_context_handed_over() -> None:
+    # `kcli features -c FILE describe`: the subcommand finds its group's flags through kcli's root
+    result = invoke("features", "-b", "127.0.0.1:1", "-c", "/nonexistent/client.properties", "describe")
+    assert (result.code, result.stderr) == (
+        2,
+        "Error: Properties file /nonexistent/client.properties does not exist\n",
+    )
 
 
 def test_both_bootstrap_kinds_are_refused_in_the_tool_s_words() -> None:

@@ -62,3 +62,12 @@ def test_man_renders_the_configs_page() -> None:
 def test_bash_completion_script_calls_back_into_kcli() -> None:
     script = completion_scripts()["kcli.bash"]
     assert "_KCLI_COMPLETE" in script and "complete " in script
+
+
+def test_every_page_sees_also_kcli_and_every_tool() -> None:
+    from kcli.cli.tools import TOOLS
+
+    top = {"kcli(1)", *(f"kcli-{tool.name}(1)" for tool in TOOLS)}
+    for name, text in man_pages().items():
+        see_also = text.rstrip("\n").rsplit("\n.SH SEE ALSO\n", 1)[1].replace("\\-", "-").split(", ")
+        assert set(see_also) == top - {name.replace(".1", "(1)")}, name

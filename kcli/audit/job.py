@@ -507,14 +507,15 @@ def _explain(error: Exception) -> str:
 
 def write_findings(spark: SparkSession, storage: Storage, findings: DataFrame, out: str) -> None:
     """Every finding as Parquet (OUT/findings.parquet/) and as JSON lines (OUT/findings.jsonl)."""
-    from kcli.audit.storage import join
+    from kcli.audit.storage import join, name_of
 
     storage.mkdirs(out)
     findings.write.mode("overwrite").parquet(join(out, FINDINGS_PARQUET))
     staging = join(out, ".findings-json")
     findings.coalesce(1).write.mode("overwrite").json(staging)
-    # Spark writes a directory with one part file here; the operator gets one JSON-lines file.
-    parts = [info for info in storage.glob(join(staging, "part-*")) if not info.is_dir]
+    # Spark writes a directory with one part file here; the operator gets one JSON-lines file. It is
+    # found by listing, not by a glob: OUT may hold glob characters ([ ] { } * ?) of its own.
+    parts = [info for info in storage.list_files(staging) if name_of(info.uri).startswith("part-")]
     if parts:
         storage.copy(parts[0].uri, join(out, FINDINGS_JSONL))
     else:

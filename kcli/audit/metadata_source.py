@@ -13,6 +13,8 @@ Behavior:
   (cluster_id, offset) before any rule sees them.
 - A corrupt file does not fail the audit: its good records are used and the problem comes back as
   a warning naming the file.
+- A batch timestamp no timestamp column holds (outside the years 1 to 9999) gives its events a null
+  `ts` and one warning naming the file, offset and timestamp; the rest of the file is read on.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,6 +156,7 @@ def read_file_rows(task: FileTask, data: bytes | None = None) -> Iterator[tuple[
     # only the record types the tables hold are decoded; a snapshot gives topic names alone
     keys = AUDITED_RECORD_TYPES if task.kind == "segment" else {2}
     cluster, node = task.cluster_id, task.node_id
+    flagged: set[int] = set()  # out-of-range timestamps already warned about
     try:
         for entry in read_records(Path(task.path), keys, stats=stats, skip_corrupt=True, data=data):
             if entry.control or entry.record is None:
@@ -165,13 +168,28 @@ def read_file_rows(task: FileTask, data: bytes | None = None) -> Iterator[tuple[
                 continue
             if task.kind != "segment":
                 continue  # snapshots summarise state; events come from the log itself
-            ts = datetime.fromtimestamp(entry.timestamp / 1000, UTC)
+            ts = event_time(entry.timestamp)
+            if ts is None and entry.timestamp not in flagged:
+                flagged.add(entry.timestamp)
+                where = f"{task.path}: the batch of offset {entry.offset} has timestamp {entry.timestamp} ms"
+                yield PROBLEM, (f"{where}, outside the years 1 to 9999: its events have a null ts",)
             for table, row in _events(name, record):
                 yield table, (cluster, node, int(entry.offset), ts, *row)
     except (KcliError, OSError, ValueError) as error:
         yield PROBLEM, (f"{task.path}: {error}",)
     for problem in stats.problems:
         yield PROBLEM, (f"{task.path}: {problem}",)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def event_time(timestamp_ms: int) -> datetime | None:
+    """A batch timestamp (epoch ms) as a UTC datetime; None outside the years 1 to 9999."""
+    try:
+        return _EPOCH + timedelta(milliseconds=timestamp_ms)
+    except OverflowError:
+        return None
 
 
 def _events(name: str, record: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:

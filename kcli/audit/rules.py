@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from kcli.errors import UsageError
+from kcli.integers import TomlLimit, load_toml
 from kcli.kafka import Severity
 
 BUILTIN_SOURCE = "builtin"
@@ -99,8 +100,8 @@ def rule_set(files: Sequence[Path], *, builtin: bool = True) -> tuple[Rule, ...]
 def parse_rules(text: str, *, source: str) -> tuple[Rule, ...]:
     """Parse and validate a rule file's text; errors are RuleErrors naming `source` and the rule."""
     try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        document = load_toml(text)
+    except (tomllib.TOMLDecodeError, TomlLimit) as error:
         where = _rule_at_line(text, _error_line(error))
         raise RuleError(f"rules file {source}{where}: invalid TOML: {_first_line(error)}") from None
     unknown = set(document) - {"rule"}
@@ -177,7 +178,7 @@ def substitute(sql: str, params: Mapping[str, Any], *, fail: Any) -> str:
     return _PLACEHOLDER.sub(literal, sql)
 
 
-def _error_line(error: tomllib.TOMLDecodeError) -> int | None:
+def _error_line(error: ValueError) -> int | None:
     """The line of a TOML error (an attribute from Python 3.14, else in the message)."""
     line = getattr(error, "lineno", None)
     if isinstance(line, int):

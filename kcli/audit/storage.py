@@ -9,8 +9,10 @@ Hadoop paths are not percent-encoded: a space in a name is a space.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -77,6 +79,7 @@ class Storage:
     def __init__(self, spark: SparkSession) -> None:
         jvm: Any = spark._jvm  # type: ignore[attr-defined]
         self._jvm = jvm
+        self._gateway: Any = spark.sparkContext._gateway  # type: ignore[attr-defined]
         self._conf = spark._jsc.hadoopConfiguration()  # type: ignore[attr-defined]
 
     def _path(self, uri: str) -> Any:
@@ -126,20 +129,42 @@ class Storage:
     @contextmanager
     def _replacing(self, uri: str) -> Iterator[tuple[Any, Any]]:
         """The filesystem and a temporary path to write the new `uri` to; once written, the temporary
-        file takes the place of `uri` whole, so readers see the old file or the new one, never half."""
+        file is renamed over `uri`, so readers see the old file or the new one, never half of one.
+
+        The temporary name is unique (concurrent writers of one file never share it) and the
+        temporary file is deleted when writing or renaming fails.
+        """
         path = self._path(uri)
         fs = self._fs(path)
-        temporary = self._path(join(parent_of(uri), f".{name_of(uri)}.tmp"))
-        yield fs, temporary
-        if fs.exists(path):
-            fs.delete(path, False)
-        if not fs.rename(temporary, path):
-            raise OSError(f"cannot rename {temporary.toString()} to {uri}")
+        temporary = self._path(join(parent_of(uri), f".{name_of(uri)}.{uuid.uuid4().hex}.tmp"))
+        try:
+            yield fs, temporary
+            self._rename_over(fs, temporary, path)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                fs.delete(temporary, False)
+            raise
+
+    def _rename_over(self, fs: Any, source: Any, target: Any) -> None:
+        """Rename `source` over the file `target` in one step where the filesystem can.
+
+        The local filesystem's rename replaces the target atomically (rename(2)); HDFS refuses to
+        rename onto an existing file, so it gets Hadoop's rename with OVERWRITE, atomic there too
+        (object stores have no atomic rename: there it is the best the connector offers).
+        """
+        if fs.exists(target) and fs.getFileStatus(target).isDirectory():
+            raise OSError(f"cannot replace {target.toString()}: it is a directory")
+        if fs.rename(source, target):
+            return
+        rename = self._jvm.org.apache.hadoop.fs.Options.Rename
+        options = self._gateway.new_array(rename, 1)
+        options[0] = rename.OVERWRITE
+        self._jvm.org.apache.hadoop.fs.FileUtil.rename(fs, source, target, options)
 
     def write_bytes(self, uri: str, data: bytes) -> None:
         """Write a whole file; readers see the old file or the new one, never half of one."""
         with self._replacing(uri) as (fs, temporary):
-            stream = fs.create(temporary, True)
+            stream = fs.create(temporary, False)
             try:
                 stream.write(bytearray(data))
             finally:
@@ -152,7 +177,7 @@ class Storage:
             stream = self._fs(src).open(src)
             try:
                 self._jvm.org.apache.hadoop.io.IOUtils.copyBytes(
-                    stream, fs.create(temporary, True), 1 << 16, True
+                    stream, fs.create(temporary, False), 1 << 16, True
                 )
             finally:
                 stream.close()

@@ -16,7 +16,14 @@ import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -284,7 +291,6 @@ def register(app: typer.Typer) -> None:
 
     @app.command("acls", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
-    @connection_options
     def acls(
         ctx: typer.Context,
         add: Annotated[bool, typer.Option("--add", help="Add ACLs.")] = False,
@@ -392,12 +398,16 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         force: Annotated[bool, typer.Option("--force", help="Do not ask for confirmation.")] = False,
-        connection: ConnectionArgs = CONNECTION,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Add, remove, list, export or import ACLs (kafka-acls.sh)."""
         from kcli.ops.acls import AclOptions, check_options
 
+        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
         env = env_of(ctx)
         config = client_config(
             connection, env, missing_bootstrap=MISSING_BOOTSTRAP, both_bootstraps=BOTH_BOOTSTRAPS

@@ -18,6 +18,7 @@ connection-file option was used (--config is kafka-cluster's deprecated alias).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from kcli.cli.kafka_options import Style, kafka_option_names, style
@@ -170,13 +171,21 @@ def _resolve(
 
 
 _LINE = "kcli.parsed_line"
+# The root context of the kcli command running in this thread or task. typer exports no lookup of
+# the current context (click's get_current_context is private to typer's copy of click), so kcli's
+# root group records its own while it invokes a command: what the command reads of its invocation
+# (the Env, the parsed line, its group's flags) it finds there when it is not handed the context.
+_INVOCATION: ContextVar[Any] = ContextVar("kcli.invocation", default=None)
+
+
+def invocation() -> Any:
+    """The root context of the running kcli command, or None outside one."""
+    return _INVOCATION.get()
 
 
 def parsed_line(ctx: Any = None) -> ParsedLine:
     """What the rewriting learned about this invocation (empty when kcli's root did not parse it)."""
-    from typer._click.globals import get_current_context
-
-    context = ctx or get_current_context(silent=True)
+    context = ctx or invocation()
     if context is None:
         return ParsedLine(args=[])
     line = context.meta.get(_LINE)
@@ -195,6 +204,13 @@ def root_group_class() -> type:
                 ctx.meta[_LINE] = line
                 args = line.args
             return super().parse_args(ctx, args)
+
+        def invoke(self, ctx: Any) -> Any:
+            token = _INVOCATION.set(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                _INVOCATION.reset(token)
 
     return KcliGroup
 

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin, tool_group
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.errors import ExitCode
 from kcli.render import OutputFormat, emit
 
@@ -27,31 +34,37 @@ app = tool_group(
 
 @app.command("cluster-id")
 @guarded
-@connection_options
 def cluster_id(
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Print the cluster id, as kafka-cluster.sh cluster-id does (the same as `kcli cluster-id`)."""
     from kcli.cli import cluster_id as tool
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     tool.show(connection, output)
 
 
 @app.command()
 @guarded
-@connection_options
 def unregister(
     ctx: typer.Context,
     broker_id: Annotated[int, typer.Option("--id", "-i", help="Id of the (shut down) broker to unregister.")],
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Unregister a broker that is gone for good (UnregisterBroker)."""
     from kcli.client.api import cluster as wire
     from kcli.client.errors import UnsupportedByServer
     from kcli.render import cluster as render
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     config = client_config(connection, env)
     try:
@@ -77,14 +90,16 @@ def unregister(
 
 @app.command("list-endpoints")
 @guarded
-@connection_options
 def list_endpoints(
     ctx: typer.Context,
     include_fenced_brokers: Annotated[
         bool, typer.Option("--include-fenced-brokers", help="Also list fenced brokers (DescribeCluster v2).")
     ] = False,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """List the brokers (or, with --bootstrap-controller, the controllers) and their endpoints."""
     from kcli.client.api import cluster as wire
@@ -92,6 +107,7 @@ def list_endpoints(
     from kcli.errors import UsageError
     from kcli.render import cluster as render
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     if include_fenced_brokers and connection.bootstrap_controller:
         raise UsageError(
@@ -118,11 +134,13 @@ def list_endpoints(
 
 @app.command("api-versions")
 @guarded
-@connection_options
 def api_versions(
     ctx: typer.Context,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Show the API versions each broker (or, with --bootstrap-controller, each controller) offers.
 
@@ -132,6 +150,7 @@ def api_versions(
     from kcli.client.api import cluster as wire
     from kcli.render import cluster as render
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     result = run_admin(client_config(connection, env), wire.api_versions)
     emit(env, output, result, text=render.api_versions_lines, json_value=render.api_versions_json)
@@ -140,7 +159,6 @@ def api_versions(
 
 @app.command()
 @guarded
-@connection_options
 def doctor(
     ctx: typer.Context,
     fail_on: Annotated[
@@ -153,7 +171,10 @@ def doctor(
         int, typer.Option("--timeout-ms", min=100, help="Deadline for each endpoint probe and cluster call.")
     ] = 10000,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Check every advertised endpoint, node identity, the controller, quorum, fencing and metadata.version.
 
@@ -165,6 +186,7 @@ def doctor(
     from kcli.render import doctor as render
     from kcli.workflows.doctor import collect_facts
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     threshold = Severity.parse(fail_on)
     env = env_of(ctx)
     if connection.bootstrap_server and connection.bootstrap_controller:

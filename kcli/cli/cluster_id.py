@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, guarded, run
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
@@ -57,7 +65,13 @@ def register(app: typer.Typer) -> None:
 
     @app.command("cluster-id")
     @guarded
-    @connection_options
-    def cluster_id(connection: ConnectionArgs = CONNECTION, output: OutputOpt = OutputFormat.text) -> None:
+    def cluster_id(
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
+        output: OutputOpt = OutputFormat.text,
+    ) -> None:
         """Print the cluster id (like kafka-cluster.sh cluster-id), from brokers or controllers."""
+        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
         show(connection, output)

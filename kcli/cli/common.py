@@ -35,9 +35,11 @@ def tool_group(name: str, help: str, *, connection: bool = False) -> typer.Typer
     """The typer group of a tool with subcommands (no arguments shows its help).
 
     `connection`: the group also takes the connection options before the subcommand, as
-    kafka-features.sh does; the subcommands read them through @connection_options.
+    kafka-features.sh does; connection_args completes each subcommand's flags with them.
     """
-    group = typer.Typer(name=name, help=help, no_args_is_help=True)
+    from kcli.cli.summaries import WholeSummaryGroup
+
+    group = typer.Typer(name=name, help=help, no_args_is_help=True, cls=WholeSummaryGroup)
     if connection:
         from kcli.cli.connection_options import group_connection_options
 
@@ -47,9 +49,9 @@ def tool_group(name: str, help: str, *, connection: bool = False) -> typer.Typer
 
 def env_of(ctx: typer.Context | None = None) -> Env:
     """The Env of this invocation: the root context's obj (tests pass their own), else the process."""
-    from typer._click.globals import get_current_context
+    from kcli.cli.argv import invocation
 
-    context = ctx or get_current_context(silent=True)
+    context = ctx or invocation()
     root = context.find_root() if context is not None else None
     if root is not None and isinstance(root.obj, Env):
         return root.obj

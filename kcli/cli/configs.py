@@ -15,7 +15,15 @@ import typer
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin
 from kcli.cli.completers import config_names, entity_types, profile_names
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -186,7 +194,6 @@ def register(app: typer.Typer) -> None:
 
     @app.command("configs", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
-    @connection_options
     def configs(
         ctx: typer.Context,
         describe: Annotated[
@@ -333,12 +340,16 @@ def register(app: typer.Typer) -> None:
         force: Annotated[
             bool, typer.Option("--force", hidden=True, help="Accepted for compatibility; no effect.")
         ] = False,
-        connection: ConnectionArgs = CONNECTION,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Describe, alter or compare configs of topics, brokers, loggers, users, clients, ips, groups (kafka-configs.sh)."""
         from kcli.ops.config_spec import EntityFlags, build_changes, check_duplicate_types, resolve_selection
 
+        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
         env = env_of(ctx)
         change_flags = _changes_given(
             add_config, add_config_file, delete_config, append_config, subtract_config

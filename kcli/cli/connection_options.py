@@ -1,20 +1,17 @@
 """The connection options of every networked command: declared once here, resolved once here.
 
-A command puts a `connection: ConnectionArgs = CONNECTION` parameter where its connection options
-stand in --help and is decorated with `@connection_options`: typer then sees --bootstrap-server,
---bootstrap-controller, --command-config and --profile in that place, and the command gets their
-values as one ConnectionArgs, completed by those given before the subcommand (kafka-features style
-groups). `client_config` turns it into the client's configuration.
+A command lists the options where they stand in its --help, as plain typer parameters of these
+types (BootstrapServerOpt, BootstrapControllerOpt, CommandConfigOpt, ProfileOpt), and turns their
+values into one ConnectionArgs with `connection_args`, which completes them with those given before
+the subcommand (kafka-features style groups). `client_config` turns that into the client's
+configuration.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,8 +21,6 @@ from kcli.errors import UsageError
 if TYPE_CHECKING:
     from kcli.client.config import ClientConfig
     from kcli.env import Env
-
-T = TypeVar("T")
 
 # KIP-919: a client bootstraps from brokers or from controllers, exactly one of the two.
 BootstrapServerOpt = Annotated[
@@ -86,65 +81,48 @@ class ConnectionArgs:
         )
 
 
-# The default of a command's `connection` parameter; @connection_options always replaces it.
-CONNECTION = ConnectionArgs()
-
-_OPTIONS: dict[str, Any] = {
-    "bootstrap_server": BootstrapServerOpt,
-    "bootstrap_controller": BootstrapControllerOpt,
-    "command_config": CommandConfigOpt,
-    "profile": ProfileOpt,
-}
 _GROUP_CONNECTION = "kcli.group_connection"
 
 
-def _expanding(names: tuple[str, ...]) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """A decorator that puts the options `names` where the command has its `connection` parameter."""
+def connection_args(
+    bootstrap_server: str | None = None,
+    bootstrap_controller: str | None = None,
+    command_config: Path | None = None,
+    profile: str | None = None,
+    *,
+    ctx: typer.Context | None = None,
+) -> ConnectionArgs:
+    """A command's connection flags, completed by those its group took before it (after wins)."""
+    from kcli.cli.argv import invocation
 
-    def decorate(fn: Callable[..., T]) -> Callable[..., T]:
-        signature = inspect.signature(fn, eval_str=True)
-        parameters = list(signature.parameters.values())
-        at = [p.name for p in parameters].index("connection")
-        options = [
-            inspect.Parameter(name, parameters[at].kind, default=None, annotation=_OPTIONS[name])
-            for name in names
-        ]
-        parameters[at : at + 1] = options
-
-        @functools.wraps(fn)
-        def wrapper(**kwargs: Any) -> T:  # typer passes every parameter by name
-            given = ConnectionArgs(**{name: kwargs.pop(name) for name in names})
-            return fn(**kwargs, connection=_completed(given))
-
-        # typer reads the parameters from __signature__ and their types from __annotations__.
-        wrapper.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-        wrapper.__annotations__ = {p.name: p.annotation for p in parameters}
-        return wrapper
-
-    return decorate
-
-
-def _completed(given: ConnectionArgs) -> ConnectionArgs:
-    """A subcommand's connection flags, completed by those its group took before it (after wins)."""
-    from typer._click.globals import get_current_context
-
-    context = get_current_context(silent=True)
+    given = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
+    context = ctx or invocation()
     group = context.meta.get(_GROUP_CONNECTION) if context is not None else None
     return given if group is None else given.merged(group)
 
 
-connection_options = _expanding(tuple(_OPTIONS))
-# kafka-metadata-shell reads live metadata from the controllers only.
-controller_connection_options = _expanding(("bootstrap_controller", "command_config", "profile"))
-
-
-@connection_options
-def group_connection_options(ctx: typer.Context, connection: ConnectionArgs = CONNECTION) -> None:
+def group_connection_options(
+    ctx: typer.Context,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
+) -> None:
     """Callback of the groups that take connection flags before the subcommand (kafka-features style).
 
     kcli.cli.common.tool_group(..., connection=True) registers it; the group's help stays its own.
     """
-    ctx.meta[_GROUP_CONNECTION] = connection
+    ctx.meta[_GROUP_CONNECTION] = ConnectionArgs(
+        bootstrap_server=bootstrap_server,
+        bootstrap_controller=bootstrap_controller,
+        command_config=command_config,
+        profile=profile,
+    )
 
 
 CONFIG_DEPRECATED = "Option --config has been deprecated and will be removed in a future version. Use --command-config instead."
@@ -185,16 +163,14 @@ _WARNED = "kcli.config_deprecation_warned"
 
 
 def _check_config_spelling(env: Env) -> None:
-    from typer._click.globals import get_current_context
-
-    from kcli.cli.argv import parsed_line
+    from kcli.cli.argv import invocation, parsed_line
 
     spelled = parsed_line().spelled
     if "--config" not in spelled:
         return
     if "--command-config" in spelled or "-c" in spelled:
         raise UsageError("--config and --command-config cannot be specified together.")
-    context = get_current_context(silent=True)
+    context = invocation()
     if context is not None and not context.meta.get(_WARNED):
         context.meta[_WARNED] = True
         env.err(CONFIG_DEPRECATED)

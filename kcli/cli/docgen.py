@@ -1,7 +1,8 @@
 """Generated artefacts of the CLI: man pages (roff) and shell completion scripts.
 
-Both come from the same typer app, so they cannot drift from the code; tests regenerate them and
-compare with the committed files under man/ and completions/.
+The man pages come from the typer app, so they cannot drift from the code; the completion scripts
+ask the program itself for completions. Tests regenerate both and compare with the committed files
+under man/ and completions/.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SHELLS = ("bash", "zsh", "fish")
+from kcli.cli.main import COMPLETE_VAR
+
 PROGRAM = "kcli"
-COMPLETE_VAR = "_KCLI_COMPLETE"
-# A fixed date keeps generated pages reproducible; bump it with the release.
-MANUAL_DATE = datetime.date(2026, 11, 22)
+
+# A fixed date keeps generated pages reproducible: the date of the latest release in CHANGELOG.md
+# (tests/release checks that they agree).
+MANUAL_DATE = datetime.date(2026, 11, 27)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -54,15 +57,69 @@ def man_pages() -> dict[str, str]:
     return {f"{doc.page_name}.1": _man_page(doc, docs) for doc in docs}
 
 
+# The completion scripts, one per shell. Each asks kcli for completions through typer's completion
+# protocol (the COMPLETE_VAR variable naming the shell, the words typed in COMP_WORDS/COMP_CWORD or
+# _TYPER_COMPLETE_ARGS), the protocol the scripts of `kcli --install-completion` speak too; kcli
+# keeps its own copies because typer builds them only for the shell it detects it runs in.
+# tests/polish/test_completion_scripts.py runs each one in its shell against the real program.
+COMPLETION_SCRIPTS = {
+    "bash": f"""_{PROGRAM}_completion() {{
+    local IFS=$'
+'
+    COMPREPLY=( $( env COMP_WORDS="${{COMP_WORDS[*]}}" \\
+                   COMP_CWORD=$COMP_CWORD \\
+                   {COMPLETE_VAR}=complete_bash $1 ) )
+    return 0
+}}
+
+complete -o default -F _{PROGRAM}_completion {PROGRAM}
+""",
+    "zsh": f"""#compdef {PROGRAM}
+
+_{PROGRAM}_completion() {{
+  eval $(env _TYPER_COMPLETE_ARGS="${{words[1,$CURRENT]}}" {COMPLETE_VAR}=complete_zsh {PROGRAM})
+}}
+
+compdef _{PROGRAM}_completion {PROGRAM}
+""",
+    "fish": f"""complete --command {PROGRAM} --no-files --arguments "(env {COMPLETE_VAR}=complete_fish \
+_TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) {PROGRAM})" --condition "env \
+{COMPLETE_VAR}=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) {PROGRAM}"
+""",
+}
+
+
 def completion_scripts() -> dict[str, str]:
     """File name -> completion script for each supported shell."""
-    from typer._completion_shared import get_completion_script
+    from kcli.workflows.completion import SHELLS
 
-    return {
-        f"{PROGRAM}.{shell}": get_completion_script(prog_name=PROGRAM, complete_var=COMPLETE_VAR, shell=shell)
-        + "\n"
-        for shell in SHELLS
-    }
+    return {f"{PROGRAM}.{shell}": completion_script(shell) for shell in SHELLS}
+
+
+def completion_script(shell: str) -> str:
+    """The completion script of `shell`, which asks kcli itself for the candidates, with zsh's made to
+    work as the file _kcli on $fpath as well as sourced."""
+    script = COMPLETION_SCRIPTS[shell]
+    return _autoloadable(script) if shell == "zsh" else script
+
+
+_ZSH_REGISTER = f"compdef _{PROGRAM}_completion {PROGRAM}\n"
+_ZSH_EITHER_WAY = f"""\
+# Found on $fpath, this file is the body of the function _{PROGRAM}, run at each completion: complete.
+# Sourced (source <(kcli completion show zsh)): register the function for {PROGRAM}.
+if [[ "${{funcstack[1]}}" == _{PROGRAM} ]]; then
+  _{PROGRAM}_completion "$@"
+else
+  compdef _{PROGRAM}_completion {PROGRAM}
+fi
+"""
+
+
+def _autoloadable(script: str) -> str:
+    # the zsh script above only registers its function, so from $fpath the first Tab completes nothing
+    if not script.endswith(_ZSH_REGISTER):
+        raise RuntimeError(f"the zsh completion script no longer ends in {_ZSH_REGISTER!r}")
+    return script.removesuffix(_ZSH_REGISTER) + _ZSH_EITHER_WAY
 
 
 def write_all(root: Path) -> list[Path]:
@@ -128,7 +185,10 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
     for title, text in SECTIONS.get(" ".join(doc.path[1:]), ()):
         lines.append(f'.SH "{title.upper()}"')
         for paragraph in text.strip().split("\n\n"):
-            lines += [".PP", _esc(" ".join(paragraph.split()))]
+            if all(line.startswith("    ") for line in paragraph.splitlines()):  # a literal block
+                lines += [".PP", ".nf", *(_esc(line[4:]) for line in paragraph.splitlines()), ".fi"]
+            else:
+                lines += [".PP", _esc(" ".join(paragraph.split()))]
     example = _example_for(doc)
     if example:
         lines += [
@@ -145,7 +205,7 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
         lines.append("Procedures in the kcli repository that use this command, each step tested on real Kafka:")
         for name, title in runbooks:
             lines += [".TP", f".B {_esc(name)}", _esc(title)]
-    see_also = [d.page_name for d in all_docs if d is not doc and len(d.path) <= 2][:12]
+    see_also = [d.page_name for d in all_docs if d is not doc and len(d.path) <= 2]  # kcli and each tool
     lines += [".SH SEE ALSO", _esc(", ".join(f"{name}(1)" for name in see_also))]
     return "\n".join(lines) + "\n"
 

@@ -10,11 +10,9 @@ refresh it instead of editing outputs by hand. Plain strings only: this module i
 
 from __future__ import annotations
 
+import os
 import re
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import typer
+from typing import Any
 
 HEADING = "Examples"
 
@@ -108,6 +106,26 @@ EXAMPLES: dict[str, str] = {
         '  "controller_id": 101,\n'
         '  "endpoint_type": "controllers"\n'
         "}\n"
+    ),
+    "completion": ("$ kcli completion show bash\n$ kcli completion install zsh\n"),
+    "completion install": (
+        "$ kcli completion install zsh\n"
+        "Wrote the zsh completion of kcli to ~/.local/share/zsh/site-functions/_kcli.\n"
+        "Added to ~/.zshrc: fpath=(~/.local/share/zsh/site-functions $fpath); autoload -Uz compinit && compinit\n"
+        "New zsh shells complete kcli commands.\n"
+    ),
+    "completion show": (
+        "$ kcli completion show bash\n"
+        "_kcli_completion() {\n"
+        "    local IFS=$'\n"
+        "'\n"
+        '    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \\\n'
+        "                   COMP_CWORD=$COMP_CWORD \\\n"
+        "                   _KCLI_COMPLETE=complete_bash $1 ) )\n"
+        "    return 0\n"
+        "}\n"
+        "\n"
+        "complete -o default -F _kcli_completion kcli\n"
     ),
     "configs": (
         "$ kcli configs -b 127.0.0.1:9092 --alter --topic sandbox-topic-00000 --add-config retention.ms=86400000,cleanup.policy=compact\n"
@@ -410,9 +428,23 @@ EXAMPLES: dict[str, str] = {
 # END GENERATED
 
 
-def attach_examples(app: typer.Typer, examples: dict[str, str] | None = None) -> None:
-    """Set an "Examples" epilog on every command and group of `app` that has an example block."""
-    _attach(app, (), EXAMPLES if examples is None else examples)
+def attach_examples(command: Any, path: tuple[str, ...], examples: dict[str, str] | None = None) -> None:
+    """Set the epilog of the click command `command` (at `path`, e.g. ("cluster",)) and of every
+    command below it: its example block, then the runbooks that use it (the root's is given to its
+    typer.Typer)."""
+    examples = EXAMPLES if examples is None else examples
+    epilog = epilog_for(" ".join(path), examples)
+    if epilog:
+        command.epilog = epilog
+    for name, sub in (getattr(command, "commands", None) or {}).items():
+        attach_examples(sub, (*path, name), examples)
+
+
+def epilog_for(path: str, examples: dict[str, str] | None = None) -> str:
+    """The epilog of command `path`: its examples, then the runbooks that use it ("" when neither)."""
+    block = (EXAMPLES if examples is None else examples).get(path, "")
+    runbooks = runbooks_block(path)
+    return epilog_of(block, runbooks=runbooks) if block or runbooks else ""
 
 
 def epilog_of(block: str, *, rich: bool | None = None, runbooks: str = "") -> str:
@@ -425,12 +457,9 @@ def epilog_of(block: str, *, rich: bool | None = None, runbooks: str = "") -> st
     unless each starts with a \\b line.
     """
     if rich is None:
-        from typer.core import HAS_RICH
-
-        rich = HAS_RICH
-    sections = [(heading, text.rstrip()) for heading, text in ((HEADING, block), (RUNBOOKS_HEADING, runbooks))]
+        rich = typer_help_is_rich()
     out: list[str] = []
-    for heading, text in sections:
+    for heading, text in ((HEADING, block.rstrip()), (RUNBOOKS_HEADING, runbooks.rstrip())):
         if not text:
             continue
         if rich:
@@ -439,6 +468,12 @@ def epilog_of(block: str, *, rich: bool | None = None, runbooks: str = "") -> st
             paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
             out.append(f"{heading}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs))
     return "\n\n".join(out)
+
+
+def typer_help_is_rich() -> bool:
+    """Whether typer renders help with rich: unless TYPER_USE_RICH says no, as typer reads it."""
+    value = os.environ.get("TYPER_USE_RICH", "").lower()
+    return value not in ("n", "no", "f", "false", "off", "0")
 
 
 RUNBOOKS_HEADING = "Runbooks"
@@ -460,41 +495,6 @@ def runbooks_block(path: str) -> str:
     entries = runbook_entries(path)
     width = max((len(name) for name, _ in entries), default=0)
     return "\n".join(f"{name:<{width}}  {title}" for name, title in entries)
-
-
-def _attach(app: typer.Typer, prefix: tuple[str, ...], examples: dict[str, str]) -> None:
-    from typer.main import get_command_name
-
-    if not prefix:
-        epilog = _epilog("", examples)
-        if epilog:
-            app.info.epilog = epilog
-    for command in app.registered_commands:
-        name = command.name if isinstance(command.name, str) else None
-        if name is None and command.callback is not None:
-            name = get_command_name(command.callback.__name__)
-        epilog = _epilog(" ".join((*prefix, name or "")), examples)
-        if epilog:
-            command.epilog = epilog
-    for group in app.registered_groups:
-        sub = group.typer_instance
-        if sub is None:
-            continue
-        name = next((n for n in (group.name, sub.info.name) if isinstance(n, str)), None)
-        if name is None:
-            continue
-        path = (*prefix, name)
-        epilog = _epilog(" ".join(path), examples)
-        if epilog:
-            group.epilog = epilog
-        _attach(sub, path, examples)
-
-
-def _epilog(path: str, examples: dict[str, str]) -> str:
-    """The epilog of command `path`: its examples, then the runbooks that use it ("" when neither)."""
-    block = examples.get(path, "")
-    runbooks = runbooks_block(path)
-    return epilog_of(block, runbooks=runbooks) if block or runbooks else ""
 
 
 def _escape_markup(text: str) -> str:

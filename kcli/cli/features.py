@@ -11,7 +11,15 @@ from typing import Annotated
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, guarded, run_admin, tool_group
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.errors import PartialFailure
 from kcli.render import OutputFormat, emit
 
@@ -46,20 +54,23 @@ UnsafeOpt = Annotated[bool, typer.Option("--unsafe", help="Allow a downgrade tha
 
 @app.command()
 @guarded
-@connection_options
 def describe(
     ctx: typer.Context,
     node_id: Annotated[
         int | None, typer.Option("--node-id", min=0, help="Describe the features of this node.")
     ] = None,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Describe supported and finalized features (ApiVersions)."""
     from kcli.client.api import features as wire
     from kcli.ops.features import load_catalog
     from kcli.render import features as render
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     result = run_admin(client_config(connection, env), lambda admin: wire.describe(admin, node_id))
     catalog = load_catalog()
@@ -116,7 +127,6 @@ def _update(
 
 @app.command()
 @guarded
-@connection_options
 def upgrade(
     ctx: typer.Context,
     feature: FeatureOpt = None,
@@ -124,9 +134,13 @@ def upgrade(
     release_version: ReleaseVersionOpt = None,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Upgrade features (UpdateFeatures)."""
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     _update(
         ctx,
         "upgrade",
@@ -142,7 +156,6 @@ def upgrade(
 
 @app.command()
 @guarded
-@connection_options
 def downgrade(
     ctx: typer.Context,
     feature: FeatureOpt = None,
@@ -151,9 +164,13 @@ def downgrade(
     unsafe: UnsafeOpt = False,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Downgrade features (UpdateFeatures, SAFE_DOWNGRADE or with --unsafe UNSAFE_DOWNGRADE)."""
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     _update(
         ctx,
         "downgrade",
@@ -169,16 +186,19 @@ def downgrade(
 
 @app.command()
 @guarded
-@connection_options
 def disable(
     ctx: typer.Context,
     feature: DisableFeatureOpt = None,
     unsafe: UnsafeOpt = False,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Disable features (set their level to 0)."""
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     _update(
         ctx,
         "disable",

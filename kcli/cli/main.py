@@ -8,23 +8,29 @@ the top (kio schemas, rich tables, pyspark, prompt_toolkit load inside command b
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
 
 from kcli.cli.argv import parsed_line, root_group_class
-from kcli.cli.examples import attach_examples
+from kcli.cli.examples import epilog_for
 from kcli.env import Env
 
 app = typer.Typer(
     name="kcli",
     cls=root_group_class(),
     help="Admin toolkit for Apache Kafka clusters in KRaft mode (mirrors the kafka-*.sh admin tools).",
+    # the "Examples" and "Runbooks" sections of the root's --help; each tool's: kcli/cli/tools.py
+    epilog=epilog_for(""),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
-    add_completion=True,
+    add_completion=False,  # `kcli completion show|install` instead of typer's root options
 )
+
+# Set by the completion scripts (kcli/cli/docgen.py) when a shell asks kcli for candidates.
+COMPLETE_VAR = "_KCLI_COMPLETE"
 
 
 def _print_version(value: bool) -> None:
@@ -61,12 +67,23 @@ def root(
     env.debug = debug or parsed_line(ctx).debug or env.environ.get("KCLI_DEBUG", "") not in ("", "0")
 
 
-attach_examples(app)  # the "Examples" section of the root's --help; each tool's: kcli/cli/tools.py
+def _register_completion_shells() -> None:
+    registrar = typer.Typer(add_completion=True)
+
+    @registrar.callback()
+    def _root() -> None:
+        """Never run: building this app is what registers the shells."""
+
+    typer.main.get_command(registrar)
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
     """Run kcli with `argv`, returning the exit code instead of exiting."""
     env = env or Env()
+    if os.environ.get(COMPLETE_VAR):
+        # typer's answers to its scripts' protocol: typer registers them when it builds an app with
+        # add_completion, which kcli's root is not (`kcli completion` replaces typer's root options)
+        _register_completion_shells()
     try:
         app(args=argv, prog_name="kcli", obj=env, standalone_mode=True)
     except SystemExit as done:

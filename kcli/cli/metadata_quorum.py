@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, guarded, run_admin, tool_group
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.errors import KcliError, UsageError
 from kcli.render import OutputFormat, emit
 
@@ -41,7 +49,6 @@ def _check_properties_file(args: ConnectionArgs) -> None:
 
 @app.command()
 @guarded
-@connection_options
 def describe(
     ctx: typer.Context,
     status: Annotated[
@@ -63,7 +70,10 @@ def describe(
         int | None, typer.Option("--count", min=1, help="With --watch: stop after this many refreshes.")
     ] = None,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Describe the metadata quorum (DescribeCluster + DescribeQuorum)."""
     import time
@@ -71,6 +81,7 @@ def describe(
     from kcli.ops.quorum import quorum_status, replication_rows
     from kcli.render import quorum as render
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     _check_properties_file(connection)
     if watch and not replication:
         status = True
@@ -203,17 +214,20 @@ def _load_meta(path: Path) -> dict[str, str]:
 
 @app.command("add-controller")
 @guarded
-@connection_options
 def add_controller(
     ctx: typer.Context,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Add the controller whose server.properties is --command-config as a voter (AddRaftVoter)."""
     from kcli.ops.quorum import ControllerChange, controller_to_add
     from kcli.properties import read_properties_file
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     _check_properties_file(connection)
     if connection.command_config is None:
@@ -250,7 +264,6 @@ def _emit_change(env: Env, output: OutputFormat, change: ControllerChange) -> No
 
 @app.command("remove-controller")
 @guarded
-@connection_options
 def remove_controller(
     ctx: typer.Context,
     controller_id: Annotated[
@@ -261,11 +274,15 @@ def remove_controller(
     ],
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    connection: ConnectionArgs = CONNECTION,
+    bootstrap_server: BootstrapServerOpt = None,
+    bootstrap_controller: BootstrapControllerOpt = None,
+    command_config: CommandConfigOpt = None,
+    profile: ProfileOpt = None,
 ) -> None:
     """Remove a voter from the metadata quorum (RemoveRaftVoter)."""
     from kcli.ops.quorum import ControllerChange, parse_kafka_uuid
 
+    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     _check_properties_file(connection)
     if controller_id < 0:
         raise UsageError(f"Invalid negative --controller-id: {controller_id}")

@@ -9,7 +9,7 @@ import typer
 
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded
 from kcli.cli.completers import metadata_shell_words
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, controller_connection_options
+from kcli.cli.connection_options import BootstrapControllerOpt, CommandConfigOpt, ProfileOpt, connection_args
 from kcli.render import OutputFormat
 
 
@@ -25,7 +25,6 @@ def register(app: typer.Typer) -> None:
         },
     )
     @guarded
-    @controller_connection_options
     def metadata_shell(
         directory: Annotated[
             Path | None,
@@ -49,7 +48,9 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option("--type", help="With --dump: only these record types (repeatable)."),
         ] = None,
-        connection: ConnectionArgs = CONNECTION,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
         output: OutputOpt = OutputFormat.text,
         command: Annotated[
             list[str] | None,
@@ -60,6 +61,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Browse KRaft metadata as kafka-metadata-shell does: interactively, one command, or a script on stdin."""
+        connection = connection_args(
+            bootstrap_controller=bootstrap_controller, command_config=command_config, profile=profile
+        )
         env = env_of()
         words = tuple(command or ())
         if connection.bootstrap_controller is not None:

@@ -10,7 +10,15 @@ import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
 
@@ -135,7 +143,6 @@ def register(app: typer.Typer) -> None:
 
     @app.command("reassign-partitions", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
-    @connection_options
     def reassign_partitions(
         ctx: typer.Context,
         generate: Annotated[
@@ -305,13 +312,17 @@ def register(app: typer.Typer) -> None:
                 rich_help_panel=Panel,
             ),
         ] = None,
-        connection: ConnectionArgs = CONNECTION,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Move partition replicas between brokers (like kafka-reassign-partitions.sh)."""
         from kcli.cli.argv import parsed_line
         from kcli.kafka import EndpointType
 
+        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
         env = env_of(ctx)
         line = parsed_line(ctx)
         action = choose_action(

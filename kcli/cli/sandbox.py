@@ -208,8 +208,6 @@ def up(
 
 def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[str, Any]:
     """The saved settings of an existing sandbox DIR, overridden by the flags given (said on stderr)."""
-    from typer._click.core import ParameterSource
-
     from kcli.sandbox.settings import SAVED_SETTINGS, load_settings, reopen
 
     try:
@@ -221,8 +219,8 @@ def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[s
         ) from None
     if saved is None:
         return options
-    given = {ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT}
-    explicit = {name for name in options if ctx.get_parameter_source(name) in given}
+    given = {"COMMANDLINE", "ENVIRONMENT"}  # names of the ParameterSource get_parameter_source gives
+    explicit = {name for name in options if getattr(ctx.get_parameter_source(name), "name", None) in given}
     if options.get("kafka_home") and not saved.get("kafka_home"):
         raise UsageError(
             f"{path} holds an emulated sandbox: real Kafka nodes cannot open its metadata log",

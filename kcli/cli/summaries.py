@@ -11,9 +11,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-import typer
 from typer.core import TyperGroup
-from typer.models import DefaultPlaceholder
 
 
 class WholeSummaryGroup(TyperGroup):
@@ -45,14 +43,3 @@ def summary(command: Any) -> str:
         return " ".join(inspect.cleandoc(command.short_help).split())
     first = inspect.cleandoc(command.help or "").split("\n\n", 1)[0]
     return " ".join(first.replace("\b", "").split())
-
-
-def use_whole_summaries(app: typer.Typer) -> None:
-    """Make `app` and every group registered under it a WholeSummaryGroup (unless one chose a class)."""
-    if isinstance(app.info.cls, DefaultPlaceholder):
-        app.info.cls = WholeSummaryGroup
-    for group in app.registered_groups:
-        if isinstance(group.cls, DefaultPlaceholder):
-            group.cls = WholeSummaryGroup
-        if group.typer_instance is not None:
-            use_whole_summaries(group.typer_instance)

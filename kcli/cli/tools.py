@@ -75,22 +75,31 @@ TOOLS: tuple[Tool, ...] = (
         "kcli.cli.profile",
         "Manage connection profiles in ~/.config/kcli/config.toml (or $KCLI_CONFIG).",
     ),
+    Tool(
+        "completion",
+        "kcli.cli.completion",
+        "Shell completion for bash, zsh and fish: print the script, or install it for your shell.",
+    ),
 )
 
 
 def tool_command(tool: Tool) -> Any:
-    """The click command of `tool`: its module registered on an app of its own, with the examples
-    and whole summaries the root gives every command (typer converts each command on its own)."""
+    """The click command of `tool`: its module registered on an app of its own (typer converts each
+    command on its own), with the examples the root gives every command."""
     import typer
 
     from kcli.cli.examples import attach_examples
-    from kcli.cli.summaries import use_whole_summaries
 
-    holder = typer.Typer()
+    holder = typer.Typer(add_completion=False)
+    holder.callback()(_holding)  # with a callback, typer makes the holder a group of the tool's command
     importlib.import_module(tool.module).register(holder)
-    attach_examples(holder)
-    use_whole_summaries(holder)
-    return typer.main.get_group(holder).commands[tool.name]
+    command = typer.main.get_command(holder).commands[tool.name]  # type: ignore[attr-defined]
+    attach_examples(command, (tool.name,))
+    return command
+
+
+def _holding() -> None:
+    """The holder's callback: never invoked (only the tool's command is taken from it)."""
 
 
 class LazyCommands(MutableMapping[str, Any]):

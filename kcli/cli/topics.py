@@ -16,7 +16,14 @@ import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
-from kcli.cli.connection_options import CONNECTION, ConnectionArgs, client_config, connection_options
+from kcli.cli.connection_options import (
+    BootstrapControllerOpt,
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    ProfileOpt,
+    client_config,
+    connection_args,
+)
 from kcli.errors import UsageError
 from kcli.render import OutputFormat
 
@@ -32,7 +39,6 @@ def register(app: typer.Typer) -> None:
 
     @app.command("topics", no_args_is_help=True, context_settings=JOPT_CONTEXT)
     @guarded
-    @connection_options
     def topics(
         ctx: typer.Context,
         list_: Annotated[
@@ -102,7 +108,10 @@ def register(app: typer.Typer) -> None:
                 rich_help_panel=_F,
             ),
         ] = False,
-        connection: ConnectionArgs = CONNECTION,
+        bootstrap_server: BootstrapServerOpt = None,
+        bootstrap_controller: BootstrapControllerOpt = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """List and describe topics (like kafka-topics.sh --list / --describe; read only)."""
@@ -111,6 +120,7 @@ def register(app: typer.Typer) -> None:
         from kcli.render import emit
         from kcli.render import topics as view
 
+        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
         env = env_of(ctx)
         if create or alter or delete:
             raise UsageError(READ_ONLY)

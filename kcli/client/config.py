@@ -27,11 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kcli.client.config_keys import (
     HONOURED_KEYS,
     KNOWN_KAFKA_KEYS,
-    SASL_MECHANISMS,
     SECURITY_PROTOCOLS,
     is_secret_key,
 )
@@ -40,28 +40,9 @@ from kcli.client.toml_profiles import default_profile_name, load_profiles
 from kcli.errors import UsageError
 from kcli.kafka import EndpointType
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SslSettings:
-    """TLS material: PEM files or inline PEM text. Passwords and private keys never appear in repr."""
-
-    cafile: Path | None = None
-    cadata: str | None = None
-    certfile: Path | None = None  # PEM keystore: certificate chain and private key in one file
-    cert_chain: str | None = None  # inline PEM (ssl.keystore.certificate.chain)
-    key: str | None = field(default=None, repr=False)  # inline PEM (ssl.keystore.key)
-    key_password: str | None = field(default=None, repr=False)
-    check_hostname: bool = True
-    minimum_tls: str = "TLSv1.2"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SaslSettings:
-    """SASL mechanism and credentials. The password never appears in repr."""
-
-    mechanism: str  # PLAIN | SCRAM-SHA-256 | SCRAM-SHA-512
-    username: str
-    password: str = field(repr=False)
+if TYPE_CHECKING:
+    from kcli.client.sasl_settings import SaslSettings
+    from kcli.client.tls_settings import SslSettings
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -283,8 +264,16 @@ def config_from_properties(
     protocol = props.get("security.protocol", "PLAINTEXT").strip().upper()
     if protocol not in SECURITY_PROTOCOLS:
         raise UsageError(f"security.protocol {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}")
-    sasl = _sasl_settings(props, protocol, warn) if protocol.startswith("SASL_") else None
-    ssl = _ssl_settings(props) if protocol in ("SSL", "SASL_SSL") else None
+    sasl = None
+    if protocol.startswith("SASL_"):
+        from kcli.client.sasl_settings import sasl_settings
+
+        sasl = sasl_settings(props, protocol, warn)
+    ssl = None
+    if protocol in ("SSL", "SASL_SSL"):
+        from kcli.client.tls_settings import ssl_settings
+
+        ssl = ssl_settings(props)
 
     strategy = props.get("metadata.recovery.strategy", "rebootstrap").strip().lower()
     if strategy not in ("none", "rebootstrap"):
@@ -337,101 +326,3 @@ def _bool(props: Mapping[str, str], key: str, default: bool) -> bool:
     if raw is None or not raw.strip():
         return default
     return bool(parse_setting(key, raw))
-
-
-_LOGIN_MODULES = {
-    "PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
-    "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
-    "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
-}
-
-
-def _sasl_settings(props: Mapping[str, str], protocol: str, warn: Callable[[str], None]) -> SaslSettings:
-    mechanism = props.get("sasl.mechanism", "GSSAPI").strip().upper()
-    if mechanism not in SASL_MECHANISMS:
-        raise UsageError(
-            f"sasl.mechanism {mechanism} is not supported by kcli (use {', '.join(SASL_MECHANISMS)})"
-        )
-    username = props.get("sasl.username")
-    password = props.get("sasl.password")
-    jaas_text = props.get("sasl.jaas.config")
-    if jaas_text and jaas_text.strip():
-        from kcli.client.jaas import parse_jaas
-
-        jaas = parse_jaas(jaas_text)
-        expected_module = _LOGIN_MODULES[mechanism]
-        if jaas.login_module != expected_module:
-            warn(
-                f"Warning: sasl.jaas.config uses {jaas.login_module}, but sasl.mechanism {mechanism} "
-                f"expects {expected_module}; using its username and password."
-            )
-        username = jaas.options.get("username", username)
-        password = jaas.options.get("password", password)
-    if not username or password is None:
-        raise UsageError(
-            f"{protocol} with {mechanism} needs credentials: set sasl.jaas.config "
-            '(… required username="…" password="…";) or sasl.username and sasl.password'
-        )
-    if mechanism == "PLAIN" and protocol == "SASL_PLAINTEXT":
-        warn("Warning: SASL PLAIN over SASL_PLAINTEXT sends the password unencrypted; use SASL_SSL.")
-    return SaslSettings(mechanism=mechanism, username=username, password=password)
-
-
-_CONVERT_HINT = (
-    "kcli reads PEM only; convert the store, e.g. "
-    "`keytool -importkeystore -srckeystore STORE.jks -destkeystore store.p12 -deststoretype PKCS12` then "
-    "`openssl pkcs12 -in store.p12 -out store.pem` (add -nokeys for a truststore, -nodes to leave the key unencrypted), "
-    "and set {key}.type=PEM"
-)
-
-
-def _ssl_settings(props: Mapping[str, str]) -> SslSettings:
-    cafile = _pem_store(props, "ssl.truststore")
-    certfile = _pem_store(props, "ssl.keystore")
-    cadata = props.get("ssl.truststore.certificates") or None
-    chain = props.get("ssl.keystore.certificate.chain") or None
-    key = props.get("ssl.keystore.key") or None
-    if (chain is None) != (key is None):
-        raise UsageError("ssl.keystore.certificate.chain and ssl.keystore.key must be set together")
-    if cafile is not None and cadata is not None:
-        raise UsageError("set ssl.truststore.location or ssl.truststore.certificates, not both")
-    algorithm = props.get("ssl.endpoint.identification.algorithm", "https").strip()
-    return SslSettings(
-        cafile=cafile,
-        cadata=cadata,
-        certfile=certfile,
-        cert_chain=chain,
-        key=key,
-        key_password=props.get("ssl.key.password") or props.get("ssl.keystore.password") or None,
-        check_hostname=bool(algorithm),
-        minimum_tls="TLSv1.3" if props.get("ssl.enabled.protocols", "").strip() == "TLSv1.3" else "TLSv1.2",
-    )
-
-
-def _pem_store(props: Mapping[str, str], prefix: str) -> Path | None:
-    location = props.get(f"{prefix}.location", "").strip()
-    if not location:
-        return None
-    path = Path(location).expanduser()
-    store_type = props.get(f"{prefix}.type", "").strip().upper()
-    from kcli.files import PEM_LIMIT, read_bytes
-
-    try:
-        content = read_bytes(path, what=f"{prefix}.location", limit=PEM_LIMIT)
-    except FileNotFoundError:
-        raise UsageError(f"{prefix}.location {path} does not exist") from None
-    except OSError as error:
-        raise UsageError(f"cannot read {prefix}.location {path}: {error.strerror}") from None
-    looks_pem = b"-----BEGIN" in content[:4096]
-    if store_type in ("JKS", "PKCS12") or (store_type != "PEM" and not looks_pem):
-        kind = store_type or "a binary (JKS or PKCS12)"
-        raise UsageError(f"{prefix}.location {path} is {kind} store", hint=_CONVERT_HINT.format(key=prefix))
-    if not looks_pem:
-        raise UsageError(f"{prefix}.location {path} has {prefix}.type=PEM but holds no PEM block")
-    if prefix == "ssl.keystore" and b"PRIVATE KEY" not in content:
-        raise UsageError(
-            f"ssl.keystore.location {path} holds no private key",
-            hint="a PEM keystore holds the private key and the certificate chain in one file, as Kafka "
-            "expects; e.g. `cat client.key client.pem > keystore.pem`",
-        )
-    return path

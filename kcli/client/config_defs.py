@@ -1,7 +1,7 @@
 """The admin client's settings as Kafka's ConfigDef declares them: each one's type and valid values.
 
 Facts from Kafka's AdminClientConfig, CommonClientConfigs, SslConfigs.addClientSslSupport and
-SaslConfigs.addClientSaslSupport (3.9 / 4.x); the last group are settings only kcli reads.
+SaslConfigs.addClientSaslSupport (4.4); the last group are settings only kcli reads.
 
 Behavior (ConfigDef.parseType and its validators):
 - Numbers are trimmed, then parsed as Java does (an optional sign and ASCII digits; no `_`);
@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kcli.errors import UsageError
+from kcli.integers import clipped, java_long
 
 
 class Kind(enum.Enum):
@@ -39,7 +40,6 @@ JAVA_RANGES = {
     Kind.INT: (-(2**31), 2**31 - 1),
     Kind.LONG: (-(2**63), 2**63 - 1),
 }
-_JAVA_INTEGER = re.compile(r"[+-]?[0-9]+")
 _JAVA_DOUBLE = re.compile(r"[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)[fFdD]?")
 _JAVA_CLASS = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
@@ -141,6 +141,35 @@ DEFS: dict[str, SettingDef] = {
     "sasl.login.read.timeout.ms": _int(),
     "sasl.login.retry.backoff.max.ms": _long(),
     "sasl.login.retry.backoff.ms": _long(),
+    "sasl.oauthbearer.jwt.retriever.class": C,
+    "sasl.oauthbearer.jwt.validator.class": C,
+    "sasl.oauthbearer.scope": S,
+    "sasl.oauthbearer.client.credentials.client.id": S,
+    "sasl.oauthbearer.client.credentials.client.secret": P,
+    "sasl.oauthbearer.assertion.algorithm": SettingDef(Kind.STRING, choices=("ES256", "RS256"), case_insensitive=True),
+    "sasl.oauthbearer.assertion.claim.aud": S,
+    "sasl.oauthbearer.assertion.claim.exp.seconds": _int(0, 86400),
+    "sasl.oauthbearer.assertion.claim.iss": S,
+    "sasl.oauthbearer.assertion.claim.jti.include": B,
+    "sasl.oauthbearer.assertion.claim.nbf.seconds": _int(0, 3600),
+    "sasl.oauthbearer.assertion.claim.sub": S,
+    "sasl.oauthbearer.assertion.file": S,
+    "sasl.oauthbearer.assertion.private.key.file": S,
+    "sasl.oauthbearer.assertion.private.key.passphrase": P,
+    "sasl.oauthbearer.assertion.template.file": S,
+    "sasl.oauthbearer.scope.claim.name": S,
+    "sasl.oauthbearer.sub.claim.name": S,
+    "sasl.oauthbearer.token.endpoint.url": S,
+    "sasl.oauthbearer.jwks.endpoint.url": S,
+    "sasl.oauthbearer.jwks.endpoint.refresh.ms": _long(),
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms": _long(),
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms": _long(),
+    "sasl.oauthbearer.clock.skew.seconds": _int(),
+    "sasl.oauthbearer.allow.unverified.audience": B,
+    "sasl.oauthbearer.expected.audience": L,
+    "sasl.oauthbearer.allow.unverified.issuer": B,
+    "sasl.oauthbearer.expected.issuer": S,
+    "sasl.oauthbearer.header.urlencode": B,
     # read by kcli only
     "metadata.cluster.check.enable": B,
     "expected.cluster.id": S,
@@ -158,11 +187,12 @@ def parse_setting(key: str, raw: str) -> object:
     kind = definition.kind
     if kind in JAVA_RANGES:
         low, high = JAVA_RANGES[kind]
-        if not _JAVA_INTEGER.fullmatch(text) or not low <= int(text) <= high:
+        value = java_long(text)
+        if value is None or not low <= value <= high:
             raise UsageError(
                 f"{key} must be an integer of Kafka's type {kind.value} ({low} to {high}), not {_shown(text)}"
             )
-        number: float = int(text)
+        number: float = value
         _check_range(key, definition, number, text)
         return number
     if kind is Kind.DOUBLE:
@@ -200,11 +230,11 @@ def _check_range(key: str, definition: SettingDef, number: float, text: str) -> 
     low, high = definition.at_least, definition.at_most
     shown = float if definition.kind is Kind.DOUBLE else int
     if low is not None and high is not None and not low <= number <= high:
-        raise UsageError(f"{key} must be between {shown(low)} and {shown(high)}, not {text}")
+        raise UsageError(f"{key} must be between {shown(low)} and {shown(high)}, not {clipped(text)}")
     if low is not None and number < low:
-        raise UsageError(f"{key} must be at least {shown(low)}, not {text}")
+        raise UsageError(f"{key} must be at least {shown(low)}, not {clipped(text)}")
 
 
 def _shown(text: str) -> str:
     """A bad value for an error line: quoted, and cut when it is long."""
-    return repr(text if len(text) <= 40 else text[:40] + "...")
+    return repr(clipped(text))

@@ -9,8 +9,10 @@ Behavior:
   highest ApiVersions version, and the request is repeated at that version (Kafka's rule). A server
   that closes the connection right after a v5 ApiVersions (tansu) is remembered as pre-v5 and the
   connection is opened again at v4.
-- Then SASL (SaslHandshake + SaslAuthenticate: PLAIN or SCRAM), then requests at the highest
-  version both sides support.
+- Then SASL (SaslHandshake + SaslAuthenticate: PLAIN, SCRAM, GSSAPI, OAUTHBEARER or AWS_MSK_IAM),
+  then requests at the highest version both sides support. When the server gives the session a
+  lifetime (SaslAuthenticate v1+, KIP-368), the connection re-authenticates before it runs out,
+  between requests, with a fresh token or ticket.
 - Every wait has a deadline: connect (socket.connection.setup.timeout.ms), each request
   (request.timeout.ms), and the caller's overall deadline.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import struct
 import time
 from collections.abc import Callable
@@ -73,9 +76,14 @@ class _PreV5Peer(Exception):
 
 @dataclass(slots=True)
 class PeerMemory:
-    """What connections learn about the servers and share: the highest ApiVersions version that works."""
+    """What connections learn and share: the highest ApiVersions version that works, and the SASL login.
+
+    `logins` holds the login of a mechanism that outlives one connection: an OAuth token source
+    (a token is fetched once and reused until it is due for refresh) or Kerberos credentials.
+    """
 
     api_versions_ceiling: int = 5
+    logins: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -103,6 +111,10 @@ class Connection:
     _closed: bool = False
     _close_reason: ConnectionFailed | None = None
     trace: Callable[[str], None] | None = None  # --debug: one line per request/response, never bodies
+    memory: PeerMemory = field(default_factory=PeerMemory)
+    _session_lifetime_ms: int = 0
+    _reauth_at: float | None = None  # KIP-368: when to re-authenticate (monotonic clock)
+    _reauth_lock: asyncio.Lock | None = None
 
     # ---- opening ----------------------------------------------------------------------------------
 
@@ -126,6 +138,7 @@ class Connection:
                 endpoint, config=config, deadline=deadline, node_id=node_id, ssl_context=ssl_context
             )
             connection.trace = trace
+            connection.memory = memory
             if trace is not None:
                 trace(f"connected to {connection.where} ({config.security_protocol})")
             try:
@@ -202,7 +215,7 @@ class Connection:
                     raise ConnectionFailed(lost.message, hint=lost.hint) from None
                 raise ConnectionFailed(
                     f"{self.where} closed the connection during the ApiVersions handshake",
-                    hint=_plaintext_hint(self.config) or lost.hint,
+                    hint=_plaintext_hint(self.config) or _client_certificate_hint(self.config) or lost.hint,
                 ) from None
             error_code = struct.unpack_from(">h", frame, 4)[0] if len(frame) >= 6 else -1
             if error_code == UNSUPPORTED_VERSION and version > 0:
@@ -248,8 +261,7 @@ class Connection:
         )
 
     async def _authenticate(self, deadline: float) -> None:
-        from kcli.client import sasl as sasl_messages
-
+        """SaslHandshake v1, then the mechanism's SaslAuthenticate exchange (also used to re-authenticate)."""
         settings = self.config.sasl
         assert settings is not None
         if ApiKey.SASL_HANDSHAKE not in self.supported or ApiKey.SASL_AUTHENTICATE not in self.supported:
@@ -257,9 +269,10 @@ class Connection:
                 f"{self.where} does not offer SASL authentication",
                 hint="the listener may not be a SASL listener; check security.protocol",
             )
+        mechanism = settings.mechanism
         handshake_version = self.version_for(ApiKey.SASL_HANDSHAKE, (1, 1))
-        handshake = protocol.request_class("sasl_handshake", handshake_version)(mechanism=settings.mechanism)
-        response = await self.request(handshake, deadline=deadline)
+        handshake = protocol.request_class("sasl_handshake", handshake_version)(mechanism=mechanism)
+        response = await self.request(handshake, deadline=deadline, auth=True)
         if int(response.error_code) == ILLEGAL_SASL_STATE:
             # What Kafka answers on a listener without SASL (KafkaApis.handleSaslHandshakeRequest).
             raise AuthenticationFailed(
@@ -269,24 +282,108 @@ class Connection:
         if int(response.error_code) != 0:
             offered = ", ".join(response.mechanisms) or "none"
             raise AuthenticationFailed(
-                f"SASL mechanism {settings.mechanism} is not enabled on {self.where} (it offers: {offered})",
+                f"SASL mechanism {mechanism} is not enabled on {self.where} (it offers: {offered})",
                 hint="set sasl.mechanism to one it offers",
             )
         version = self.version_for(ApiKey.SASL_AUTHENTICATE, (0, 2))
-        if settings.mechanism == "PLAIN":
-            await self._sasl_round(
-                version, sasl_messages.plain_initial_response(settings.username, settings.password), deadline
+        self._session_lifetime_ms = 0
+        if mechanism == "PLAIN":
+            from kcli.client.sasl import plain_initial_response
+
+            await self._sasl_round(version, plain_initial_response(settings.username, settings.password), deadline)
+        elif mechanism.startswith("SCRAM-"):
+            from kcli.client.sasl import ScramClient
+
+            scram = ScramClient(mechanism, settings.username, settings.password)
+            server_first = await self._sasl_round(version, scram.first_message(), deadline)
+            server_final = await self._sasl_round(version, scram.final_message(server_first), deadline)
+            scram.verify_server_final(server_final)
+        elif mechanism == "GSSAPI":
+            await self._gssapi(version, deadline)
+        elif mechanism == "OAUTHBEARER":
+            await self._oauthbearer(version, deadline)
+        else:
+            await self._msk_iam(version, deadline)
+        if self._session_lifetime_ms > 0:
+            # Kafka's client re-authenticates at a random 85-95% of the session lifetime (KIP-368).
+            import random
+
+            share = 0.85 + random.random() * 0.10
+            self._reauth_at = time.monotonic() + self._session_lifetime_ms / 1000 * share
+            if self.trace is not None:
+                self.trace(f"{self.where}: SASL session lifetime {self._session_lifetime_ms} ms")
+        else:
+            self._reauth_at = None
+
+    async def _gssapi(self, version: int, deadline: float) -> None:
+        from kcli.client.blocking import run_blocking
+        from kcli.client.sasl_gssapi import GssapiExchange, acquire_credentials, service_host
+
+        settings = self.config.sasl
+        assert settings is not None and settings.kerberos is not None
+        login = settings.kerberos
+        hint = "check the KDC in krb5.conf (KRB5_CONFIG) is up and reachable"
+
+        def start() -> tuple[GssapiExchange, bytes]:
+            credentials = self.memory.logins.get("GSSAPI")
+            if credentials is None:
+                credentials = self.memory.logins["GSSAPI"] = acquire_credentials(login)
+            exchange = GssapiExchange(credentials, login.service_name, service_host(self.endpoint.host))
+            return exchange, exchange.step(None)
+
+        exchange, token = await run_blocking(
+            start, timeout=deadline - time.monotonic(), what=f"Kerberos login for {self.where}", hint=hint
+        )
+        while True:
+            challenge = await self._sasl_round(version, token, deadline)
+            if exchange.done:
+                return
+            token = await run_blocking(
+                functools.partial(exchange.step, challenge),
+                timeout=deadline - time.monotonic(),
+                what=f"Kerberos exchange with {self.where}",
+                hint=hint,
             )
-            return
-        scram = sasl_messages.ScramClient(settings.mechanism, settings.username, settings.password)
-        server_first = await self._sasl_round(version, scram.first_message(), deadline)
-        server_final = await self._sasl_round(version, scram.final_message(server_first), deadline)
-        scram.verify_server_final(server_final)
+
+    async def _oauthbearer(self, version: int, deadline: float) -> None:
+        from kcli.client import sasl_oauthbearer
+        from kcli.client.oauth_token import TokenSource
+
+        settings = self.config.sasl
+        assert settings is not None and settings.oauth is not None
+        source = self.memory.logins.get("OAUTHBEARER")
+        if source is None:
+            source = self.memory.logins["OAUTHBEARER"] = TokenSource(settings.oauth, trace=self.trace)
+        token = await source.token(deadline=deadline, host=self.endpoint.host)
+        message = sasl_oauthbearer.initial_response(token.value, settings.oauth.extensions)
+        challenge = await self._sasl_round(version, message, deadline)
+        if challenge:
+            status = sasl_oauthbearer.error_status(challenge)
+            try:
+                await self._sasl_round(version, sasl_oauthbearer.ERROR_ACK, deadline)
+            except AuthenticationFailed as error:
+                raise AuthenticationFailed(f"{error.message} (token status: {status})", hint=error.hint) from None
+            raise AuthenticationFailed(f"SASL OAUTHBEARER authentication to {self.where} failed: {status}")
+
+    async def _msk_iam(self, version: int, deadline: float) -> None:
+        from kcli.client.blocking import run_blocking
+        from kcli.client.msk_iam import check_iam_response, iam_payload
+
+        settings = self.config.sasl
+        assert settings is not None and settings.oauth is not None
+        options = settings.oauth.aws_options
+        payload = await run_blocking(
+            lambda: iam_payload(options, self.endpoint.host),
+            timeout=deadline - time.monotonic(),
+            what="signing the AWS_MSK_IAM request",
+            hint="check the AWS credentials (environment, profile or role) can be loaded",
+        )
+        check_iam_response(await self._sasl_round(version, payload, deadline), self.where)
 
     async def _sasl_round(self, version: int, token: bytes, deadline: float) -> bytes:
         request = protocol.request_class("sasl_authenticate", version)(auth_bytes=token)
         try:
-            response = await self.request(request, deadline=deadline)
+            response = await self.request(request, deadline=deadline, auth=True)
         except ConnectionLost:
             raise AuthenticationFailed(
                 f"{self.where} closed the connection during SASL authentication",
@@ -298,7 +395,32 @@ class Connection:
             raise AuthenticationFailed(
                 f"SASL authentication to {self.where} failed: {info.name}: {detail}", hint=info.hint
             )
+        lifetime = getattr(response, "session_lifetime", None)
+        if lifetime is not None:
+            self._session_lifetime_ms = int(lifetime.total_seconds() * 1000)
         return bytes(response.auth_bytes)
+
+    async def _reauthenticate_if_due(self, deadline: float) -> None:
+        """KIP-368: before a request, re-authenticate once the session is near its end.
+
+        Requests in flight are answered first; requests sent meanwhile wait for the new session.
+        """
+        if self._reauth_lock is None:
+            self._reauth_lock = asyncio.Lock()
+        async with self._reauth_lock:
+            if self._reauth_at is None or time.monotonic() < self._reauth_at:
+                return
+            in_flight = [pending.future for pending in self._pending]
+            if in_flight:
+                await asyncio.wait(in_flight, timeout=max(0.0, deadline - time.monotonic()))
+            if self.trace is not None:
+                self.trace(f"re-authenticating to {self.where} (KIP-368)")
+            try:
+                await self._authenticate(deadline)
+            except BaseException as error:
+                # A connection whose session could not be renewed is of no further use.
+                self._fail(ConnectionLost(f"re-authentication to {self.where} failed", sent=False), by_us=True)
+                raise error
 
     # ---- requests ---------------------------------------------------------------------------------
 
@@ -325,19 +447,26 @@ class Connection:
             )
         return high
 
-    async def request(self, request: Any, *, deadline: float, timeout_ms: int | None = None) -> Any:
-        """Send one kio request and return the decoded kio response."""
+    async def request(
+        self, request: Any, *, deadline: float, timeout_ms: int | None = None, auth: bool = False
+    ) -> Any:
+        """Send one kio request and return the decoded kio response (`auth`: part of the SASL exchange)."""
         api_key = int(request.__api_key__)
         what = f"{protocol.api_name(api_key)} v{int(request.__version__)}"
-        frame = await self.request_raw(request, deadline=deadline, what=what, timeout_ms=timeout_ms)
+        frame = await self.request_raw(request, deadline=deadline, what=what, timeout_ms=timeout_ms, auth=auth)
         response_type = protocol.response_class_for(request)
         flexible = protocol.response_header_flexible(api_key, response_type)
         return self._decode(frame, response_type, flexible, what)
 
     async def request_raw(
-        self, request: Any, *, deadline: float, what: str, timeout_ms: int | None = None
+        self, request: Any, *, deadline: float, what: str, timeout_ms: int | None = None, auth: bool = False
     ) -> bytes:
         """Send one request and return the raw response frame (correlation id first)."""
+        if not auth and self._reauth_at is not None and time.monotonic() >= self._reauth_at:
+            await self._reauthenticate_if_due(deadline)
+        elif not auth and self._reauth_lock is not None and self._reauth_lock.locked():
+            async with self._reauth_lock:
+                pass
         if self._closed:
             raise self._close_reason or ConnectionLost(
                 f"the connection to {self.where} is closed", sent=False
@@ -503,13 +632,22 @@ def _plaintext_hint(config: ClientConfig) -> str | None:
     return None
 
 
+def _client_certificate_hint(config: ClientConfig) -> str | None:
+    # With TLS 1.3 a server refuses a missing or untrusted client certificate after the handshake.
+    if config.ssl is None:
+        return None
+    if config.ssl.keystore is None and config.ssl.key_pem is None:
+        return "the listener may require a client certificate (ssl.client.auth=required): set ssl.keystore.location"
+    return "the listener may not trust the client certificate: check the keystore's certificate and its CA"
+
+
 def _connect_error(error: OSError, where: str, config: ClientConfig) -> ConnectionFailed:
     import ssl
 
     if isinstance(error, ssl.SSLCertVerificationError):
         return AuthenticationFailed(
             f"TLS: the certificate of {where} is not trusted: {error.verify_message}",
-            hint="set ssl.truststore.location (PEM) to the CA that signed it; "
+            hint="set ssl.truststore.location to a store holding the CA that signed it; "
             "a host name mismatch can be allowed with ssl.endpoint.identification.algorithm=",
         )
     if isinstance(error, ssl.SSLError):

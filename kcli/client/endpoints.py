@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from kcli.errors import UsageError
+from kcli.integers import clipped, java_long
 from kcli.kafka import host_port
 
 
@@ -21,7 +22,10 @@ class Endpoint:
         return host_port(self.host, self.port)
 
 
-_ENDPOINT = re.compile(r"^(?:(?P<id>-?\d+)@)?(?:\[(?P<v6>[^\]]+)\]|(?P<host>[^:\s\[\]@]+)):(?P<port>\d+)$")
+_ENDPOINT = re.compile(
+    r"^(?:(?P<id>-?[0-9]+)@)?(?:\[(?P<v6>[^\]]+)\]|(?P<host>[^:\s\[\]@]+)):(?P<port>[0-9]+)$"
+)
+_NODE_IDS = (-(2**31), 2**31 - 1)  # node ids are INT32 in every Kafka API
 
 
 def parse_endpoints(text: str, *, source: str) -> tuple[Endpoint, ...]:
@@ -33,18 +37,20 @@ def parse_endpoints(text: str, *, source: str) -> tuple[Endpoint, ...]:
             continue
         match = _ENDPOINT.match(item)
         if match is None:
-            raise UsageError(f"{source}: {item!r} is not HOST:PORT (or ID@HOST:PORT)")
-        port = int(match.group("port"))
-        if not 0 < port < 65536:
-            raise UsageError(f"{source}: port {port} in {item!r} is out of range")
-        node_id = match.group("id")
-        endpoints.append(
-            Endpoint(
-                host=match.group("v6") or match.group("host"),
-                port=port,
-                node_id=int(node_id) if node_id is not None else None,
+            raise UsageError(f"{source}: {clipped(item)!r} is not HOST:PORT (or ID@HOST:PORT)")
+        port = java_long(match.group("port"))
+        if port is None or not 0 < port < 65536:
+            raise UsageError(
+                f"{source}: port {clipped(match.group('port'))} in {clipped(item)!r} is out of range"
             )
-        )
+        node_id = None
+        if match.group("id") is not None:
+            node_id = java_long(match.group("id"))
+            if node_id is None or not _NODE_IDS[0] <= node_id <= _NODE_IDS[1]:
+                raise UsageError(
+                    f"{source}: node id {clipped(match.group('id'))} in {clipped(item)!r} is not a 32-bit integer"
+                )
+        endpoints.append(Endpoint(host=match.group("v6") or match.group("host"), port=port, node_id=node_id))
     if not endpoints:
         raise UsageError(f"{source}: no address given")
     return tuple(endpoints)

@@ -1,66 +1,138 @@
-"""TLS for SSL and SASL_SSL listeners: an ssl.SSLContext built from PEM settings."""
+"""TLS for SSL and SASL_SSL listeners: an ssl.SSLContext built from Kafka's ssl.* settings."""
 
 from __future__ import annotations
 
 import os
+import secrets
 import ssl
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from kcli.client.config import SslSettings
+from kcli.client.tls_settings import SslSettings
 from kcli.errors import UsageError
+
+_VERSIONS = {"TLSv1.2": ssl.TLSVersion.TLSv1_2, "TLSv1.3": ssl.TLSVersion.TLSv1_3}
 
 
 def build_ssl_context(settings: SslSettings) -> ssl.SSLContext:
-    """An SSLContext that verifies the server (CA from the settings or the system) and may present a cert.
+    """An SSLContext that verifies the server (the trust store, else the system's CAs) and may present a key.
 
     Behavior:
     - Server certificates are always verified; the host name is checked unless
       ssl.endpoint.identification.algorithm is empty (Kafka's switch for that check).
-    - A client certificate comes from a PEM keystore file (chain + key) or from inline PEM text;
-      inline material is written to a private temporary directory only for the load, then removed.
+    - TLS versions come from ssl.enabled.protocols, cipher suites from ssl.cipher.suites (Java names).
+    - Stores: JKS, PKCS12 or PEM (kcli.client.tls_stores). Key material goes to OpenSSL through a
+      private temporary directory that is removed at once; a key taken from a JKS or PKCS12 store
+      is written encrypted under a one-time password, so it never touches the disk in clear.
     - Errors say which setting is wrong and never include key material or passwords.
     """
+    from kcli.client import tls_ciphers
+
     context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
-    context.minimum_version = (
-        ssl.TLSVersion.TLSv1_3 if settings.minimum_tls == "TLSv1.3" else ssl.TLSVersion.TLSv1_2
-    )
+    suites = settings.cipher_suites
+    versions = [v for v in settings.versions if v != "TLSv1.3" or tls_ciphers.allows_tls13(suites)]
+    versions = [v for v in versions if v != "TLSv1.2" or tls_ciphers.allows_tls12(suites)]
+    context.minimum_version = _VERSIONS[versions[0]]
+    context.maximum_version = _VERSIONS[versions[-1]]
+    cipher_string = tls_ciphers.openssl_cipher_string(suites)
+    if cipher_string is not None:
+        try:
+            context.set_ciphers(cipher_string)
+        except ssl.SSLError:
+            raise UsageError(
+                f"ssl.cipher.suites: none of {', '.join(suites)} is available in this system's OpenSSL"
+            ) from None
     context.check_hostname = settings.check_hostname
     context.verify_mode = ssl.CERT_REQUIRED
-    try:
-        if settings.cafile is not None:
-            context.load_verify_locations(cafile=str(settings.cafile))
-        elif settings.cadata is not None:
-            context.load_verify_locations(cadata=settings.cadata)
-    except (ssl.SSLError, OSError, ValueError) as error:
-        where = settings.cafile or "ssl.truststore.certificates"
-        raise UsageError(f"cannot load the CA certificates from {where}: {_reason(error)}") from None
-    if settings.certfile is not None:
-        _load_chain(context, settings.certfile, None, settings.key_password, str(settings.certfile))
-    elif settings.cert_chain is not None and settings.key is not None:
-        with tempfile.TemporaryDirectory(prefix="kcli-tls-") as directory:
-            chain = Path(directory) / "chain.pem"
-            key = Path(directory) / "key.pem"
-            _write_private(chain, settings.cert_chain)
-            _write_private(key, settings.key)
-            _load_chain(
-                context, chain, key, settings.key_password, "ssl.keystore.certificate.chain/ssl.keystore.key"
-            )
+    _load_trust(context, settings)
+    _load_key(context, settings)
     return context
 
 
-def _load_chain(
-    context: ssl.SSLContext, certfile: Path, keyfile: Path | None, password: str | None, where: str
-) -> None:
+def _load_trust(context: ssl.SSLContext, settings: SslSettings) -> None:
+    if settings.truststore is None and settings.trusted_pem is None:
+        return
+    if settings.truststore is not None:
+        from kcli.client.tls_stores import trusted_certificates_pem
+
+        where = f"ssl.truststore.location {settings.truststore.path}"
+        pem = trusted_certificates_pem(settings.truststore)
+    else:
+        where, pem = "ssl.truststore.certificates", settings.trusted_pem or ""
+        if "-----BEGIN CERTIFICATE-----" not in pem:
+            raise UsageError("ssl.truststore.certificates holds no PEM certificate")
     try:
-        context.load_cert_chain(
-            certfile=str(certfile), keyfile=str(keyfile) if keyfile else None, password=password
+        context.load_verify_locations(cadata=pem)
+    except (ssl.SSLError, ValueError) as error:
+        raise UsageError(f"cannot load the CA certificates from {where}: {_reason(error)}") from None
+
+
+def _load_key(context: ssl.SSLContext, settings: SslSettings) -> None:
+    store = settings.keystore
+    if store is not None and store.type != "PEM":
+        from kcli.client.tls_stores import client_key
+
+        identity = client_key(store, settings.key_password)
+        serialization = _serialization()
+        one_time = secrets.token_urlsafe(32)
+        encrypted = identity.key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(one_time.encode()),
+        ).decode("ascii")
+        where = f"ssl.keystore.location {store.path}"
+        _load_pem_pair(context, identity.chain_pem, encrypted, one_time, where)
+    elif store is not None:
+        from kcli.client.tls_stores import read_store
+
+        text = read_store(store).decode("ascii", errors="replace")
+        where = f"ssl.keystore.location {store.path}"
+        if "-----BEGIN" not in text:
+            raise UsageError(f"{where} holds no PEM block, but ssl.keystore.type is PEM")
+        if "PRIVATE KEY" not in text:
+            raise UsageError(
+                f"{where} holds no private key",
+                hint="a PEM keystore holds the private key and the certificate chain in one file, as Kafka "
+                "expects; e.g. `cat client.key client.pem > keystore.pem`",
+            )
+        _load_pem_pair(context, text, None, settings.key_password, where)
+    elif settings.chain_pem is not None and settings.key_pem is not None:
+        _load_pem_pair(
+            context,
+            settings.chain_pem,
+            settings.key_pem,
+            settings.key_password,
+            "ssl.keystore.certificate.chain/ssl.keystore.key",
         )
-    except (ssl.SSLError, OSError, ValueError) as error:
-        raise UsageError(
-            f"cannot load the client certificate and key from {where}: {_reason(error)}",
-            hint="the PEM must hold the certificate chain and the private key; an encrypted key needs ssl.key.password",
-        ) from None
+
+
+def _load_pem_pair(
+    context: ssl.SSLContext, chain: str, key: str | None, password: str | None, where: str
+) -> None:
+    """Load a certificate chain and key given as PEM text (the key may sit in the chain's text)."""
+    with tempfile.TemporaryDirectory(prefix="kcli-tls-") as directory:
+        chain_path = Path(directory) / "chain.pem"
+        _write_private(chain_path, chain)
+        key_path = None
+        if key is not None:
+            key_path = Path(directory) / "key.pem"
+            _write_private(key_path, key)
+        try:
+            context.load_cert_chain(
+                certfile=str(chain_path), keyfile=str(key_path) if key_path else None, password=password or ""
+            )
+        except (ssl.SSLError, OSError, ValueError) as error:
+            raise UsageError(
+                f"cannot load the client certificate and key from {where}: {_reason(error)}",
+                hint="the key must match the first certificate; an encrypted PEM key needs ssl.key.password",
+            ) from None
+
+
+def _serialization() -> Any:
+    from cryptography.hazmat.primitives import serialization
+
+    return serialization
 
 
 def _write_private(path: Path, text: str) -> None:

@@ -38,16 +38,14 @@ def _load_toml(path: Path) -> dict[str, Any]:
         return {}
     except OSError as error:
         raise UsageError(f"cannot read config file {path}: {error.strerror}") from None
+    import tomllib
+
+    from kcli.integers import TomlLimit, load_toml
+
     try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11
-        import tomli as tomllib  # type: ignore[no-redef]
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        return load_toml(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, TomlLimit, UnicodeDecodeError) as error:
         raise UsageError(f"config file {path} is not valid TOML: {error}") from None
-    except RecursionError:
-        raise UsageError(f"config file {path} is not valid TOML: nested too deeply") from None
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:

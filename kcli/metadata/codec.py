@@ -5,7 +5,9 @@ Behavior:
   version, then the body in the flexible encoding (`AbstractApiMessageSerde`).
 - A control record key is int16 version (0) + int16 control type; the value is the body alone, read at
   version 0 (`ControlRecordUtils`).
-- Readers and writers are compiled once per class by kio and cached here per (key, version).
+- Readers and writers are compiled once per class by kio and cached here per (key, version); every
+  reader runs the class's length walk first (kcli.bounds.checked_reader), so a forged count is a
+  DecodeError, not an allocation in kio's native decoder. Readers take (buf, start, end).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from kcli.bounds import CheckedReader, checked_reader
 from kcli.kafka import write_uvarint
 from kcli.metadata.records import (
     CONTROL_RECORD_CLASSES,
@@ -27,7 +30,7 @@ from kcli.metadata.records import (
 
 FRAME_VERSION = 1
 
-Reader = Callable[[Any, int], tuple[Any, int]]
+Reader = CheckedReader
 Writer = Callable[[Any, Any], None]
 
 _CONTROL_KEY = struct.Struct(">hh")
@@ -35,24 +38,16 @@ _CONTROL_KEY = struct.Struct(">hh")
 
 @functools.cache
 def metadata_body_reader(api_key: int, version: int) -> Reader | None:
-    """kio's compiled reader for one metadata record type and version, or None when unknown."""
+    """kio's reader for one metadata record type and version behind its length walk, or None when unknown."""
     cls = METADATA_RECORD_CLASSES.get((api_key, version))
-    if cls is None:
-        return None
-    from kio.serial import entity_reader
-
-    return entity_reader(cls)  # type: ignore[no-any-return,arg-type]
+    return None if cls is None else checked_reader(cls)
 
 
 @functools.cache
 def control_body_reader(control_type: int, version: int = 0) -> Reader | None:
-    """kio's compiled reader for one control record type (read at version 0, as Kafka does)."""
+    """kio's reader for one control record type behind its length walk (read at version 0, as Kafka does)."""
     cls = CONTROL_RECORD_CLASSES.get((control_type, version))
-    if cls is None:
-        return None
-    from kio.serial import entity_reader
-
-    return entity_reader(cls)  # type: ignore[no-any-return,arg-type]
+    return None if cls is None else checked_reader(cls)
 
 
 @functools.cache

@@ -12,14 +12,25 @@ from typing import Any, Protocol
 
 from crc32c import crc32c
 
-from kcli.kafka import VarintError, read_varint
+from kcli.errors import (
+    ChecksumError,
+    CompressionError,
+    DecodeError,
+    InflationLimitError,
+    LengthError,
+    RecordError,
+    TruncatedData,
+    UnknownFormatError,
+    VarintError,
+)
+from kcli.kafka import read_varint
+from kcli.metadata.batch import MAX_BATCH_BYTES
 from kcli.metadata.codec import control_body_reader, metadata_body_reader
 from kcli.metadata.read_model import (
     _BATCH,
     BATCH_OVERHEAD,
     Batch,
     BatchSpan,
-    CorruptData,
     Entry,
     RawRecord,
 )
@@ -30,22 +41,23 @@ from kcli.metadata.read_model import (
 def read_batch(buf: Any, pos: int) -> tuple[Batch, int]:
     """Check and parse the batch header at `pos`; the records are left where they are.
 
-    Raises CorruptData for a short, oversized, non-v2 or CRC-failing batch.
+    Raises a DecodeError for a short (TruncatedData), oversized (LengthError), non-v2
+    (UnknownFormatError) or CRC-failing (ChecksumError) batch.
     """
     end_of_data = len(buf)
     if pos + BATCH_OVERHEAD > end_of_data:
-        raise CorruptData(f"truncated batch header ({end_of_data - pos} bytes left)", pos)
+        raise TruncatedData(f"truncated batch header ({end_of_data - pos} bytes left)", pos)
     header = _BATCH.unpack_from(buf, pos)
     length = header[1]
     if header[3] != 2:
-        raise CorruptData(f"unsupported batch magic {header[3]}", pos)
+        raise UnknownFormatError(f"unsupported batch magic {header[3]}", pos)
     if length < BATCH_OVERHEAD - 12:
-        raise CorruptData(f"impossible batch length {length}", pos)
+        raise LengthError(f"impossible batch length {length}", pos)
     end = pos + 12 + length
     if end > end_of_data:
-        raise CorruptData(f"truncated batch: length {length} but {end_of_data - pos - 12} bytes left", pos)
+        raise TruncatedData(f"truncated batch: length {length} but {end_of_data - pos - 12} bytes left", pos)
     if crc32c(buf[pos + 21 : end]) != header[4]:
-        raise CorruptData("CRC-32C mismatch", pos)
+        raise ChecksumError("CRC-32C mismatch", pos)
     return Batch._make((*header, pos)), 12 + length
 
 
@@ -60,42 +72,74 @@ def batch_records_area(buf: Any, batch: Batch) -> tuple[Any, int, int]:
     return data, 0, len(data)
 
 
-def decompress(codec: int, data: bytes, position: int) -> bytes:
-    """Inflate a compressed records area (Kafka codec ids 1-4)."""
+# The most a compressed batch may inflate to. Kafka's Raft layer builds every batch it writes, log
+# and snapshot alike, in a BatchAccumulator that refuses records past KafkaRaftClient's
+# MAX_BATCH_SIZE_BYTES (8 MiB) of *uncompressed* record bytes; twice that leaves room for a batch
+# built under another limit and still keeps a decompression bomb (a 32 KB zstd batch that would
+# inflate to 1 GiB) to a bounded buffer: a batch past it is corrupt data, not an allocation.
+MAX_INFLATED = 2 * MAX_BATCH_BYTES
+
+
+def decompress(codec: int, data: bytes, position: int, limit: int = MAX_INFLATED) -> bytes:
+    """Inflate a compressed records area (Kafka codec ids 1-4) into a buffer of at most `limit`
+    bytes: InflationLimitError past it, CompressionError when the data does not inflate."""
     import cramjam
 
-    try:
-        if codec == 1:
-            return bytes(cramjam.gzip.decompress(data))
-        if codec == 2:
-            return _snappy(data)
-        if codec == 3:
-            return bytes(cramjam.lz4.decompress(data))
-        if codec == 4:
-            return bytes(cramjam.zstd.decompress(data))
-    except VarintError:
-        raise
-    except Exception as error:  # cramjam raises its own DecompressionError types
-        raise CorruptData(f"cannot decompress batch (codec {codec}): {error}", position) from None
-    raise CorruptData(f"unknown compression codec {codec}", position)
+    if codec == 2:
+        return _snappy(data, position, limit)
+    module = {1: cramjam.gzip, 3: cramjam.lz4, 4: cramjam.zstd}.get(codec)
+    if module is None:
+        raise UnknownFormatError(f"unknown compression codec {codec}", position)
+    # A buffer of a likely size first (metadata compresses a few times over), then one byte more
+    # than the limit: filling that means the data inflates past the limit.
+    for room in (min(limit, max(1 << 16, 16 * len(data))), limit):
+        out = bytearray(room + 1)
+        try:
+            size = module.decompress_into(data, out)
+        except Exception as error:  # cramjam raises its own DecompressionError types
+            if "whole buffer" not in str(error):  # not a full output buffer: bad data
+                raise CompressionError(
+                    f"cannot decompress batch (codec {codec}): {error}", position
+                ) from None
+            continue
+        if size <= room:
+            return bytes(memoryview(out)[:size])
+    raise _too_large(codec, limit, position)
 
 
-def _snappy(data: bytes) -> bytes:
+def _too_large(codec: int, limit: int, position: int) -> InflationLimitError:
+    return InflationLimitError(
+        f"compressed batch (codec {codec}) inflates past {limit} bytes, more than Kafka writes", position
+    )
+
+
+def _snappy(data: bytes, position: int, limit: int) -> bytes:
     import cramjam
+
+    def block(raw: bytes, room: int) -> bytes:
+        try:
+            size = cramjam.snappy.decompress_raw_len(raw)
+            if size > room:
+                raise _too_large(2, limit, position)
+            return bytes(cramjam.snappy.decompress_raw(raw))
+        except InflationLimitError:
+            raise
+        except Exception as error:
+            raise CompressionError(f"cannot decompress batch (codec 2): {error}", position) from None
 
     # The Java client writes xerial SnappyOutputStream framing; librdkafka may write raw snappy.
     if not data.startswith(b"\x82SNAPPY\x00"):
-        return bytes(cramjam.snappy.decompress_raw(data))
+        return block(data, limit)
     pos = 16
     out = bytearray()
     while pos < len(data):
         if pos + 4 > len(data):
-            raise CorruptData("truncated xerial snappy chunk", 0)
+            raise TruncatedData("truncated xerial snappy chunk", position)
         (size,) = struct.unpack_from(">i", data, pos)
         pos += 4
         if size < 0 or pos + size > len(data):
-            raise CorruptData("bad xerial snappy chunk length", 0)
-        out += bytes(cramjam.snappy.decompress_raw(data[pos : pos + size]))
+            raise LengthError("bad xerial snappy chunk length", position)
+        out += block(data[pos : pos + size], limit - len(out))
         pos += size
     return bytes(out)
 
@@ -106,7 +150,8 @@ BodyDecoder = Callable[[int, int, bool, Any, int, int], Any]
 def decode_value(key: int, version: int, control: bool, buf: Any, start: int, end: int) -> Any:
     """Decode one record body in buf[start:end]: the record class instance, or a RawRecord if unknown.
 
-    Raises CorruptData when a known type does not parse or leaves bytes over.
+    Raises a DecodeError when a known type does not parse (its length walk refuses it, or kio does)
+    or leaves bytes over (RecordError).
     """
     reader = control_body_reader(key, version) if control else metadata_body_reader(key, version)
     if reader is None:
@@ -119,15 +164,19 @@ def decode_value(key: int, version: int, control: bool, buf: Any, start: int, en
             reason=f"unknown {what} {key} v{version}",
         )
     try:
-        value, size = reader(buf, start)
+        value, size = reader(buf, start, end)
+    except DecodeError as error:  # the length walk: a forged or impossible length
+        raise type(error)(
+            f"{_name(key, control)} v{version}: {error.detail}", error.position
+        ) from None
     except Exception as error:  # kio raises BufferUnderflow, UnexpectedNull, UnicodeDecodeError, ...
-        raise CorruptData(
+        raise RecordError(
             f"cannot decode {_name(key, control)} v{version}: {type(error).__name__}: {error}", start
         ) from None
     if start + size != end:
         over = end - start - size
         detail = f"leaves {over} bytes over" if over > 0 else f"runs {-over} bytes past the record"
-        raise CorruptData(f"{_name(key, control)} v{version} {detail}", start)
+        raise RecordError(f"{_name(key, control)} v{version} {detail}", start)
     return value
 
 
@@ -165,34 +214,43 @@ def frame_record(
     area: Any, rpos: int, end: int, index: int, count: int, shift: int
 ) -> tuple[int, int, int, int, int, int]:
     """The general record framing at `rpos` -> (timestamp delta, key start, key length, value start,
-    value length, record end); CorruptData when the record does not parse."""
+    value length, record end); a DecodeError when the record does not parse."""
+    try:
+        return _frame_record(area, rpos, end, index, count, shift)
+    except VarintError as error:  # read_varint names a position in `area`: make it a file byte
+        raise VarintError(error.detail, shift + error.position) from None
+
+
+def _frame_record(
+    area: Any, rpos: int, end: int, index: int, count: int, shift: int
+) -> tuple[int, int, int, int, int, int]:
     record_start = rpos
     b = area[rpos] if rpos < end else -1
     if 0 <= b < 0x80:
         rlength = (b >> 1) ^ -(b & 1)
         rpos += 1
     elif b < 0:
-        raise CorruptData(f"batch ends before record {index + 1} of {count}", shift + rpos)
+        raise TruncatedData(f"batch ends before record {index + 1} of {count}", shift + rpos)
     else:
         rlength, used = read_varint(area, rpos)
         rpos += used
     record_end = rpos + rlength
     if rlength < 6 or record_end > end:
-        raise CorruptData(f"bad record length {rlength}", shift + record_start)
+        raise LengthError(f"bad record length {rlength}", shift + record_start)
     rpos += 1  # attributes
     ts_delta, used = read_varint(area, rpos)
     rpos += used
     offset_delta, used = read_varint(area, rpos)
     rpos += used
     if offset_delta != index:
-        raise CorruptData(f"record offset delta {offset_delta}, expected {index}", shift + record_start)
+        raise RecordError(f"record offset delta {offset_delta}, expected {index}", shift + record_start)
     key_length, used = read_varint(area, rpos)
     rpos += used
     key_start = rpos
     if key_length > 0:
         rpos += key_length
     if rpos >= record_end:
-        raise CorruptData("record key overruns the record", shift + record_start)
+        raise LengthError("record key overruns the record", shift + record_start)
     value_length, used = read_varint(area, rpos)
     rpos += used
     value_start = rpos
@@ -206,17 +264,17 @@ def frame_record(
 def _skip_headers(area: Any, pos: int, record_end: int, position: int) -> int:
     """Step over a record's headers (KRaft writes none); the record must end exactly after them."""
     if pos >= record_end:
-        raise CorruptData("record fields overrun the record length", position)
+        raise LengthError("record fields overrun the record length", position)
     count, used = read_varint(area, pos)
     pos += used
     if count < 0:
-        raise CorruptData(f"negative header count {count}", position)
+        raise LengthError(f"negative header count {count}", position)
     for _ in range(count):
         for _part in range(2):
             size, used = read_varint(area, pos)
             pos += used + max(size, 0)
     if pos != record_end:
-        raise CorruptData("record fields do not add up to the record length", position)
+        raise RecordError("record fields do not add up to the record length", position)
     return pos
 
 

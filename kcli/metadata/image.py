@@ -19,11 +19,13 @@ Behavior (as Kafka's MetadataDelta/replay code):
 from __future__ import annotations
 
 import gc
+import operator
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from kcli.bounds.model import entity
 from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
 from kcli.metadata.fastdecode import values_of
 from kcli.metadata.framing import FastHandler, RunHandler
@@ -255,7 +257,9 @@ class ImageBuilder:
         self.image.configs.setdefault(resource, {})[name] = value
 
     def _client_quota(self, record: Any) -> None:
-        entity = tuple(sorted((part.entity_type, part.entity_name) for part in record.entity))
+        # a map of entity type to name, as Kafka builds it (ClientQuotaEntity): a type given twice
+        # keeps its last name, so no two parts compare by name (which may be null)
+        entity = tuple(sorted({part.entity_type: part.entity_name for part in record.entity}.items()))
         if record.remove:
             quotas = self.image.client_quotas.get(entity)
             if quotas is not None:
@@ -388,47 +392,34 @@ class ImageSink:
         self.builder.apply_snapshot_record(entry)
 
 
-def _merged_expression(sources: list[Any]) -> str | None:
-    """`merge_change(state, change)` as one tuple expression over a PartitionChangeRecord layout's
-    items `t`, when the layout carries no new replicas (the usual leader and ISR changes); None
-    otherwise (merge_change decides the directories then)."""
-    by_name = {source.field.name: source for source in sources}
+def _change_picks(layout: Any) -> list[int | slice] | None:
+    """Where each of a partition state's 13 fields comes from after a PartitionChangeRecord of this
+    layout, as indexes into `state + t + (-2,)` (the state's 13 fields, the change's unpacked items,
+    the leader of a change without one): the change's value where it carries one, the state's
+    otherwise; the leader is the change's (its -2, "unchanged", is resolved by the caller), and so
+    is the recovery state when it has one.
+    None when the change carries replicas (merge_change decides the directories then)."""
+    by_name = {source.field.name: source for source in layout.sources}
 
-    def item(name: str) -> str | None:
+    def item(name: str) -> int | slice | None:
         source = by_name.get(name)
         if source is None or source.kind in ("default", "null"):
             return None
-        if source.kind == "value":
-            return f"t[{source.slot}]"
         if source.kind == "items":
-            return f"t[{source.slot}:{source.slot + source.length}]" if source.length else "()"
-        return f"t[{source.slot}]"  # blob: raw uuids, as the state keeps them
+            return slice(13 + source.slot, 13 + source.slot + source.length)
+        return 13 + source.slot  # a value, or a blob: raw uuids, as the state keeps them
 
     if item("replicas") is not None:
         return None
-    isr, leader, recovery = item("isr"), item("leader"), item("leader_recovery_state")
-    removing, adding = item("removing_replicas"), item("adding_replicas")
-    directories, elr, last_known = (
-        item("directories"),
-        item("eligible_leader_replicas"),
-        item("last_known_elr"),
-    )
-    fields = [
-        "state[0]",
-        "state[1]",
-        "state[2]",
-        isr or "state[3]",
-        removing or "state[4]",
-        adding or "state[5]",
-        f"(state[6] if {leader} == -2 else {leader})" if leader else "state[6]",
-        f"(state[7] if {recovery} == -1 else {recovery})" if recovery else "state[7]",
-        f"state[8] + ({leader} != -2)" if leader else "state[8]",
-        "state[9] + 1",
-        directories or "state[10]",
-        elr or "state[11]",
-        last_known or "state[12]",
-    ]
-    return "(" + ", ".join(fields) + ")"
+    names = (None, None, None, "isr", "removing_replicas", "adding_replicas", "leader",
+             "leader_recovery_state", None, None, "directories", "eligible_leader_replicas", "last_known_elr")  # fmt: skip
+    picks: list[int | slice] = []
+    for index, name in enumerate(names):
+        found = item(name) if name else None
+        picks.append(index if found is None else found)
+    if item("leader") is None:  # no leader in the change: -2, "unchanged", after the items
+        picks[6] = 13 + layout.width
+    return picks
 
 
 def _skipped_headers(keys: frozenset[int] | None) -> dict[bytes, FastHandler | None]:
@@ -454,42 +445,84 @@ def _fast_handlers(
     PartitionRecord and PartitionChangeRecord compiled per layout (kcli.metadata.layouts), applying
     the values in place; TopicRecord and ConfigRecord through their compiled readers."""
     from kcli.metadata.fastdecode import values_reader
-    from kcli.metadata.layouts import Action, LayoutFamily, Source, values_expression
+    from kcli.metadata.layouts import Act, Layout, LayoutFamily, Many, each
     from kcli.metadata.records import METADATA_RECORD_CLASSES
 
     handlers: dict[bytes, FastHandler | None] = {}
     runs: dict[bytes, RunHandler] = {}
+    topics = builder._by_raw.get
 
-    def partition(sources: list[Source]) -> Action:
-        values, names = values_expression(sources, raw_arrays=True)
-        values = values[:-1] + {10: " (), None, None)", 11: " None, None)"}.get(
-            len(sources), ")"
-        )  # 13 fields
-        partition_id, topic_id = f"t[{sources[0].slot}]", f"t[{sources[1].slot}]"
-        return Action(
-            [
-                f"topic = _topics({topic_id})",
-                "if topic is not None:",
-                f"    topic.partitions[{partition_id}] = {values}",
-            ],
-            "True",
-            {**names, "_topics": builder._by_raw.get},
-        )
+    def partition(layout: Layout) -> Act:
+        """A PartitionRecord of this layout: its values (padded to 13 fields) stored in place."""
+        many = partitions(layout)
+        return lambda t, offset: many((t,), offset) or True
 
-    def change(sources: list[Source]) -> Action:
-        values, names = values_expression(sources, raw_arrays=True)
-        partition_id, topic_id = f"t[{sources[0].slot}]", f"t[{sources[1].slot}]"
-        merged = _merged_expression(sources)
-        names = {**names, "_topics": builder._by_raw.get, "_merge": merge_change}
-        lines = [
-            f"topic = _topics({topic_id})",
-            "if topic is not None:",
-            "    partitions = topic.partitions",
-            f"    state = partitions.get({partition_id})",
-            "    if state is not None:",
-            f"        partitions[{partition_id}] = {merged or f'_merge(state, {values})'}",
-        ]
-        return Action(lines, "True", names)
+    def partitions(layout: Layout) -> Many:
+        """A run of PartitionRecords of this layout (a snapshot's), in one loop."""
+        getter, tail = layout.getter, layout.tail
+        partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
+
+        def many(records: Iterable[tuple[Any, ...]], offset: int) -> None:
+            for t in records:
+                topic = topics(t[topic_id])
+                if topic is not None:
+                    topic.partitions[t[partition_id]] = getter(t + tail)
+
+        return many
+
+    def change(layout: Layout) -> Act:
+        """A PartitionChangeRecord of this layout merged into the partition's state
+        (PartitionRegistration.merge): `merge_change`, or, when the layout carries no new
+        replicas (the usual leader and ISR changes), one tuple picked out of the state and the
+        change's items at once, its leader and epochs set as merge_change sets them."""
+        getter, tail = layout.getter, layout.tail
+        partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
+        picks = _change_picks(layout)
+        if picks is None:
+
+            def merge(t: tuple[Any, ...], offset: int) -> bool:
+                topic = topics(t[topic_id])
+                if topic is not None:
+                    partitions = topic.partitions
+                    state = partitions.get(t[partition_id])
+                    if state is not None:
+                        partitions[t[partition_id]] = merge_change(state, getter(t + tail))
+                return True
+
+            return merge
+        many = changes(layout)
+        return lambda t, offset: many((t,), offset) or True
+
+    def changes(layout: Layout) -> Many:
+        """A run of PartitionChangeRecords of this layout (a controller's batch), in one loop."""
+        picks = _change_picks(layout)
+        if picks is None:
+            return each(change(layout))
+        merged = operator.itemgetter(*picks)
+        partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
+
+        unchanged = (-2,)
+
+        def many(records: Iterable[tuple[Any, ...]], offset: int) -> None:
+            for t in records:
+                topic = topics(t[topic_id])
+                if topic is None:
+                    continue
+                partitions = topic.partitions
+                state = partitions.get(t[partition_id])
+                if state is not None:
+                    v = merged(state + t + unchanged)
+                    leader = v[6]
+                    partitions[t[partition_id]] = (
+                        v[0], v[1], v[2], v[3], v[4], v[5],
+                        state[6] if leader == -2 else leader,
+                        state[7] if v[7] == -1 else v[7],
+                        state[8] + (leader != -2),
+                        state[9] + 1,
+                        v[10], v[11], v[12],
+                    )  # fmt: skip
+
+        return many
 
     def compiled(read: Any, apply: Callable[[tuple[Any, ...]], None]) -> FastHandler:
         def handle(area: Any, body: int, end: int, offset: int) -> bool:
@@ -515,13 +548,16 @@ def _fast_handlers(
             continue
         header = bytes((1, key, version))
         if key in (3, 5):
+            fields = len(entity(METADATA_RECORD_CLASSES[key, version]).fields)
             family = LayoutFamily(
                 key,
                 version,
                 partition if key == 3 else change,
                 install=installer(header),
                 failed=False,
-                context="offset",
+                # a partition's values have the 13 fields of PartitionRecord v2 whatever the version
+                pad={10: ((), None, None), 11: (None, None)}.get(fields, ()) if key == 3 else (),
+                bind_run=partitions if key == 3 else changes,
             )
             handlers[header] = family.first
             runs[header] = family.run

@@ -3,16 +3,19 @@
 A PartitionRecord or PartitionChangeRecord body (every version) holds only fixed-size ints, uuids
 and arrays of them, so where each value sits depends only on the arrays' lengths and on which
 tagged fields are present: its layout. A `LayoutFamily` walks a body to learn its layout and
-compiles, once per layout, a function that checks and unpacks a body with one struct (every length
-and tag byte and the total size compared at once) and then runs its user's statements over the
-unpacked items `t`: the image stores the values, the dump formats a line. The layout of the
-previous record is tried first; consecutive records mostly share it.
+builds, once per layout, a struct that checks and unpacks a body at once (every length and tag byte
+and the total size compared at once), where each field is in the unpacked items (`Source`s), and an
+`operator.itemgetter` that picks the field values out of them; its user binds a function to the
+layout that stores the values (the image) or writes a line (the dump: a function generated per
+record type at build time, kcli.metadata.generated.renderers, given the layout's slots). The layout
+of the previous record is tried first; consecutive records mostly share it. Nothing is compiled at
+run time: a layout is data (a struct format, item indexes).
 
 Records framed the same way with the same layout (a snapshot's PartitionRecords, a controller's
 batch of changes) also run in bulk: `LayoutFamily.run` checks the framing of up to a few hundred
 records at once (kcli.metadata.framing.framed_alike), unpacks their bodies at once with
 `struct.iter_unpack`, checks every length and tag byte of them all with one list comparison, and
-runs the statements in one loop.
+hands them to the user's function of a run (one loop).
 
 Behavior:
 - Only classes made of int8/16/32/64 and uuid fields and arrays of them have layouts.
@@ -21,9 +24,10 @@ Behavior:
   record but for its offset delta, which must be its index); anything else (an array of 127 items
   or more, a length that is not its canonical one-byte varint, unknown or out-of-order tags) is left
   to the caller's general readers, which decide between a value and an error.
-- `layout_reader(api_key, version)` -> `read(buf, body, end)` -> the values of
-  kcli.metadata.fastdecode.values_reader, except that a uuid field (not an array) is its 16 raw
-  bytes (all zeros where kio says None): cheap to look up by.
+- The values are those of kcli.metadata.fastdecode.values_reader, except that a uuid field (not an
+  array) is its 16 raw bytes (all zeros where kio says None), and an array of the kafka types in
+  `LayoutFamily.blobs` is its raw bytes: cheap to look up by. `layout_reader(api_key, version)` ->
+  `read(buf, body, end)` gives the values with such arrays made tuples of uuids.
 """
 
 from __future__ import annotations
@@ -31,14 +35,15 @@ from __future__ import annotations
 import functools
 import operator
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
+from kcli.bounds.model import SIZES
 from kcli.metadata.fastdecode import FieldLayout, describe_fields, shared_uuid
 from kcli.metadata.framing import framed_alike
 from kcli.metadata.records import METADATA_RECORD_CLASSES
 
-_CODES = {"int8": ("b", 1), "int16": ("h", 2), "int32": ("i", 4), "int64": ("q", 8), "uuid": ("16s", 16)}
+_CODES = {kafka_type: SIZES[kafka_type] for kafka_type in ("int8", "int16", "int32", "int64", "uuid")}
 _MAX_LAYOUTS = 4096
 
 
@@ -57,19 +62,15 @@ class Source(NamedTuple):
     length: int = 0
 
 
-class Action(NamedTuple):
-    """What a layout's function does with one record's items `t` (and `offset`): `lines` (statements)
-    then `return result`. `names` are the globals they use."""
-
-    lines: list[str]
-    result: str
-    names: dict[str, Any]
-
-
-Builder = Callable[[list[Source]], Action]
+# (field values, offset) -> what a layout's function returns (the family's `failed` means "not taken")
+Apply = Callable[[tuple[Any, ...], int], Any]
+# (a body's unpacked items `t`, offset) -> the same: a user's function of one layout (`bind(layout)`)
+Act = Callable[[tuple[Any, ...], int], Any]
+# (the unpacked items of consecutive records, the first's offset): a user's function of a run
+Many = Callable[[Iterable[tuple[Any, ...]], int], Any]
 
 
-def _fields(api_key: int, version: int) -> tuple[type, list[FieldLayout]] | None:
+def _fields(api_key: int, version: int) -> tuple[type, tuple[FieldLayout, ...]] | None:
     cls = METADATA_RECORD_CLASSES.get((api_key, version))
     fields = describe_fields(cls) if cls is not None else None
     if cls is None or not fields or any(f.kafka_type not in _CODES for f in fields):
@@ -129,12 +130,25 @@ def _walk(
 
 
 class Layout:
-    """One compiled layout of one record type: the body's struct, the checks, and the functions."""
+    """One layout of one record type: the body's struct, the checks, where each field's value is."""
 
-    __slots__ = ("_family", "attempt", "checks", "fmt", "handle", "runs", "size", "sources")
+    __slots__ = (
+        "attempt",
+        "checks",
+        "expected",
+        "fmt",
+        "getter",
+        "handle",
+        "key",
+        "runs",
+        "size",
+        "sources",
+        "tail",
+        "width",
+    )
 
     def __init__(self, family: LayoutFamily, key: tuple[int, ...]) -> None:
-        self._family = family
+        self.key = key
         fields = family.fields
         regular = [f for f in fields if f.tag is None]
         tagged = {f.tag: f for f in fields if f.tag is not None}
@@ -180,88 +194,111 @@ class Layout:
             item = tagged[tag]
             place(item, next(layout) if item.array else None)
         self.fmt = "".join(fmt)
+        self.width = width  # how many items a body unpacks to
         self.size = struct.calcsize(">" + self.fmt)
-        self.checks = checks
+        self.checks = _getter([index for index, _byte in checks])
+        self.expected = _expected([byte for _index, byte in checks])
         self.sources = [sources.get(f.name) or Source(f, "default") for f in fields]
+        # The values, picked out of the items `t` followed by `tail` (the constants: nulls,
+        # defaults, the family's padding) by one itemgetter.
+        tail: list[Any] = []
+        picks: list[int | slice] = []
+        for source in self.sources:
+            if source.kind in ("value", "blob"):
+                picks.append(source.slot)
+            elif source.kind == "items":
+                picks.append(slice(source.slot, source.slot + source.length))
+            else:
+                picks.append(width + len(tail))
+                tail.append(None if source.kind == "null" else source.field.default)
+        for value in family.pad:
+            picks.append(width + len(tail))
+            tail.append(value)
+        self.tail = tuple(tail)
+        self.getter = _values_getter(picks)
         self.runs: dict[int, Callable[..., int]] = {}
-        action = family.build(self.sources)
-        namespace = {
-            **action.names,
-            "_miss": family.miss,
-            "_unpack": struct.Struct(">" + self.fmt).unpack_from,
-            "_layout": _getter([index for index, _byte in checks]),
-            "_expected": _expected([byte for _index, byte in checks]),
-        }
-        arguments = "buf, pos, end" + "".join(f", {name}" for name in family.context.split())
-        body = "".join(f"    {line}\n" for line in action.lines) + f"    return {action.result}\n"
-        code = (
-            f"def handle({arguments}):\n"
-            f"    if end - pos != {self.size}:\n"
-            f"        return _miss({arguments})\n"
-            "    t = _unpack(buf, pos)\n"
-            "    if _layout(t) != _expected:\n"
-            f"        return _miss({arguments})\n"
-            f"{body}"
-            f"def attempt({arguments}):\n"
-            f"    if end - pos != {self.size}:\n"
-            "        return None\n"
-            "    t = _unpack(buf, pos)\n"
-            "    if _layout(t) != _expected:\n"
-            "        return None\n"
-            f"{body}"
-        )
-        _define(code, f"<layout {family.cls.__name__} {key}>", namespace)
-        self.handle: Callable[..., Any] = namespace["handle"]
-        self.attempt: Callable[..., Any] = namespace["attempt"]
+        self.handle, self.attempt = _functions(family, self)
 
-    def run_function(self, prefix: int) -> Callable[..., int]:
-        """The bulk function of this layout for records whose body starts `prefix` bytes in (their
-        framing is checked apart: kcli.metadata.framing.framed_alike)."""
-        found = self.runs.get(prefix)
-        if found is not None:
-            return found
-        family = self._family
-        action = family.build(self.sources)
-        unpack = struct.Struct(f">{prefix}x{self.fmt}x")
-        namespace = {
-            **action.names,
-            "_records": unpack.iter_unpack,
-            "_layout": _getter([index for index, _byte in self.checks]),
-            "_expected": _expected([byte for _index, byte in self.checks]),
-            "_first_other": _first_other,
-        }
-        loop = "".join(f"        {line}\n" for line in action.lines) or "        pass\n"
-        code = (
-            "def run(area, pos, count, offset):\n"
-            f"    records = list(_records(area[pos : pos + count * {unpack.size}]))\n"
-            "    layouts = list(map(_layout, records))\n"
-            "    if layouts.count(_expected) != count:\n"
-            "        count = _first_other(layouts, _expected)\n"
-            "        del records[count:]\n"
-            "    for offset, t in enumerate(records, offset):\n"
-            f"{loop}"
-            "    return count\n"
-        )
-        _define(code, f"<run {family.cls.__name__}>", namespace)
-        run: Callable[..., int] = namespace["run"]
-        self.runs[prefix] = run
-        return run
+
+def _values_getter(picks: list[int | slice]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """t -> the tuple of the values at `picks` (an itemgetter of one pick gives a bare value)."""
+    if len(picks) > 1:
+        return operator.itemgetter(*picks)
+    single = operator.itemgetter(*picks)
+    return lambda t: (single(t),)
+
+
+def _functions(family: LayoutFamily, layout: Layout) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """(handle, attempt) of one layout: unpack and check a body, then run the user's function of
+    this layout (`bind`) on the items. `handle` goes back to the family (`miss`) for a body of
+    another layout; `attempt` returns None then."""
+    size, checks, expected = layout.size, layout.checks, layout.expected
+    unpack = struct.Struct(">" + layout.fmt).unpack_from
+    act, miss = family.bind(layout), family.miss
+
+    def handle(buf: Any, pos: int, end: int, offset: int = 0) -> Any:
+        if end - pos != size:
+            return miss(buf, pos, end, offset)
+        t = unpack(buf, pos)
+        if checks(t) != expected:
+            return miss(buf, pos, end, offset)
+        return act(t, offset)
+
+    def attempt(buf: Any, pos: int, end: int, offset: int = 0) -> Any:
+        if end - pos != size:
+            return None
+        t = unpack(buf, pos)
+        if checks(t) != expected:
+            return None
+        return act(t, offset)
+
+    return handle, attempt
+
+
+def _run_function(layout: Layout, prefix: int, many: Many) -> Callable[..., int]:
+    """The bulk function of a layout for records whose body starts `prefix` bytes in (their framing
+    is checked apart: kcli.metadata.framing.framed_alike)."""
+    unpack = struct.Struct(f">{prefix}x{layout.fmt}x")
+    records_of, step = unpack.iter_unpack, unpack.size
+    checks, expected = layout.checks, layout.expected
+
+    def run(area: Any, pos: int, count: int, offset: int) -> int:
+        records = list(records_of(area[pos : pos + count * step]))
+        layouts = list(map(checks, records))
+        if layouts.count(expected) != count:
+            count = _first_other(layouts, expected)
+            del records[count:]
+        many(records, offset)
+        return count
+
+    return run
+
+
+def each(act: Act) -> Many:
+    """A `Many` of an `Act`: the records one by one."""
+
+    def many(records: Iterable[tuple[Any, ...]], offset: int) -> None:
+        for at, t in enumerate(records, offset):
+            act(t, at)
+
+    return many
+
+
+def values_binder(apply: Apply) -> Callable[[Layout], Act]:
+    """A `bind` for users of the field values: `apply(values, offset)` (see the module docstring)."""
+
+    def bind(layout: Layout) -> Act:
+        getter, tail = layout.getter, layout.tail
+        if tail:
+            return lambda t, offset: apply(getter(t + tail), offset)
+        return lambda t, offset: apply(getter(t), offset)
+
+    return bind
 
 
 def _first_other(values: list[Any], expected: Any) -> int:
     """The index of the first value that is not `expected`."""
     return next(index for index, value in enumerate(values) if value != expected)
-
-
-def _define(code: str, filename: str, namespace: dict[str, Any]) -> None:
-    """Run generated source into `namespace`. Its text holds a kcli record class's field names and
-    integers (sizes, counts, tags: parsed as ints from a body); no text from a log ever gets in."""
-    exec(compile(code, filename, "exec"), namespace)
-
-
-def _items(fmt: str) -> int:
-    """How many items a struct format (without byte order) unpacks to."""
-    return len(struct.unpack(">" + fmt, bytes(struct.calcsize(">" + fmt))))
 
 
 def _getter(indexes: list[int]) -> Callable[[tuple[Any, ...]], Any]:
@@ -277,22 +314,25 @@ class LayoutFamily:
 
     `first` is the function to call first (`install` receives each layout's `handle` as it is
     learned: the caller calls that next, and it comes back here for a body of another layout);
-    `failed` is what the functions give for a body in no layout handled here. `context` names the
-    arguments after `(buf, pos, end)`, space-separated, which the statements may use. Arrays of
-    the kafka types in `blobs` are unpacked as their raw bytes ("blob" sources), others one item
-    per element ("items").
+    `failed` is what the functions give for a body in no layout handled here. `bind(layout)` gives
+    the user's function of a body of that layout, `act(t, offset)` over its unpacked items; a user
+    of the field values binds with `values_binder(apply)` (`Layout.getter` picks the values out of
+    `t + Layout.tail`; `pad` values are appended to them). Arrays of the kafka types in `blobs` are
+    their raw bytes, others a tuple of items. `bind_run(layout)` may give the user's function of a
+    run of records of that layout at once (by default, `bind`'s for each).
     """
 
     def __init__(
         self,
         api_key: int,
         version: int,
-        build: Builder,
+        bind: Callable[[Layout], Act],
         *,
         install: Callable[[Callable[..., Any]], None],
         failed: Any = None,
-        context: str = "",
         blobs: frozenset[str] = frozenset({"uuid"}),
+        pad: tuple[Any, ...] = (),
+        bind_run: Callable[[Layout], Many] | None = None,
     ) -> None:
         found = _fields(api_key, version)
         if found is None:
@@ -300,11 +340,12 @@ class LayoutFamily:
         self.cls, self.fields = found
         self.api_key = api_key
         self.version = version
-        self.build = build
+        self.bind = bind
+        self.bind_run = bind_run or (lambda layout: each(bind(layout)))
         self.install = install
         self.failed = failed
-        self.context = context
         self.blobs = blobs
+        self.pad = pad
         self.current: Layout | None = None
         self._regular = [f for f in self.fields if f.tag is None]
         self._tagged = {f.tag: f for f in self.fields if f.tag is not None}
@@ -312,10 +353,10 @@ class LayoutFamily:
         self._by_size: dict[int, list[Layout]] = {}
         self.first: Callable[..., Any] = self.miss
 
-    def miss(self, buf: Any, pos: int, end: int, *rest: Any) -> Any:
+    def miss(self, buf: Any, pos: int, end: int, offset: int = 0) -> Any:
         """A body not of the current layout: find or learn its layout, install it, use it."""
         for candidate in self._by_size.get(end - pos, ()):  # layouts seen before with this size
-            result = candidate.attempt(buf, pos, end, *rest)
+            result = candidate.attempt(buf, pos, end, offset)
             if result is not None:
                 self._use(candidate)
                 return result
@@ -331,7 +372,7 @@ class LayoutFamily:
         layout = self._compiled[key] = Layout(self, key)
         self._by_size.setdefault(end - pos, []).append(layout)
         self._use(layout)
-        result = layout.attempt(buf, pos, end, *rest)
+        result = layout.attempt(buf, pos, end, offset)
         return self.failed if result is None else result
 
     def _use(self, layout: Layout) -> None:
@@ -342,14 +383,19 @@ class LayoutFamily:
         self, area: Any, pos: int, size: int, hdr: int, value: int, index: int, count: int, offset: int
     ) -> int:
         """A run handler (kcli.metadata.framing.RunHandler) for records of the current layout: the
-        framing of them all checked at once, their bodies unpacked at once, the statements run for
-        each. -> how many were handled from the first (0: none, use the per-record path)."""
+        framing of them all checked at once, their bodies unpacked at once, `apply` run for each.
+        -> how many were handled from the first (0: none, use the per-record path)."""
         layout = self.current
         prefix = value + 3 - pos
         if layout is None or size - prefix - 1 != layout.size:
             return 0
         count = framed_alike(area, pos, size, hdr, value, index, count)
-        return layout.run_function(prefix)(area, pos, count, offset) if count else 0
+        if not count:
+            return 0
+        found = layout.runs.get(prefix)
+        if found is None:
+            found = layout.runs[prefix] = _run_function(layout, prefix, self.bind_run(layout))
+        return found(area, pos, count, offset)
 
 
 # -- the field values --------------------------------------------------------------------------------
@@ -367,43 +413,26 @@ def uuid_tuple(raw: bytes) -> tuple[Any, ...]:
     return found
 
 
-def values_expression(sources: list[Source], *, raw_arrays: bool = False) -> tuple[str, dict[str, Any]]:
-    """The field values of a layout as an expression over its items `t` (see `layout_reader`);
-    with `raw_arrays`, a uuid array stays its raw bytes (`uuid_tuple` reads them)."""
-    names: dict[str, Any] = {"_uuids": uuid_tuple, "_known_uuids": _UUID_TUPLES.get, "_uuid": shared_uuid}
-    parts = []
-    for source in sources:
-        index, count = source.slot, source.length
-        if source.kind == "value":
-            parts.append(f"t[{index}]")
-        elif source.kind == "items" and source.field.kafka_type == "uuid":
-            parts.append("(" + "".join(f"_uuid(t[{at}])," for at in range(index, index + count)) + ")")
-        elif source.kind == "items":
-            parts.append(f"t[{index}:{index + count}]" if count else "()")
-        elif source.kind == "blob":
-            if raw_arrays:
-                parts.append(f"t[{index}]")
-            else:
-                parts.append(f"(_known_uuids(t[{index}]) or _uuids(t[{index}]))" if count else "()")
-        elif source.kind == "null":
-            parts.append("None")
-        else:
-            names[f"_D_{source.field.name}"] = source.field.default
-            parts.append(f"_D_{source.field.name}")
-    return "(" + ", ".join(parts) + ",)", names
-
-
 class _Reader:
     """`layout_reader`'s function: the layout used last, else learn the body's layout."""
 
-    __slots__ = ("current",)
+    __slots__ = ("current", "uuid_arrays")
 
     def __init__(self, api_key: int, version: int) -> None:
-        def build(sources: list[Source]) -> Action:
-            expression, names = values_expression(sources)
-            return Action([], expression, names)
+        family = LayoutFamily(api_key, version, values_binder(self._values), install=self._install)
+        self.uuid_arrays = [
+            index for index, f in enumerate(family.fields) if f.array and f.kafka_type == "uuid"
+        ]
+        self.current = family.first
 
-        self.current = LayoutFamily(api_key, version, build, install=self._install).first
+    def _values(self, values: tuple[Any, ...], offset: int) -> tuple[Any, ...]:
+        if not self.uuid_arrays:
+            return values
+        out = list(values)
+        for index in self.uuid_arrays:
+            if out[index] is not None:
+                out[index] = _UUID_TUPLES.get(out[index]) or uuid_tuple(out[index])
+        return tuple(out)
 
     def _install(self, function: Callable[..., Any]) -> None:
         self.current = function

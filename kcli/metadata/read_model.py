@@ -9,8 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from kcli.errors import KcliError
-from kcli.kafka import VarintError
+from kcli.errors import DecodeError as DecodeError  # the reader's errors: kcli.errors' DecodeError family
 
 _BATCH = struct.Struct(">qiibIhiqqqhii")
 BATCH_OVERHEAD = 61
@@ -31,32 +30,6 @@ _NOOP_RUN = re.compile(
 _NOOP_HEADS = struct.Struct(">q4xi1xI6xq8x29x")
 # Bytes read from a file at a time; a batch is always whole in one window.
 WINDOW_BYTES = 8 * 1024 * 1024
-
-
-class DecodeError(KcliError):
-    """Input that is not a valid metadata log: says which file, at which byte, after which offset."""
-
-    def __init__(self, message: str, *, file: str, position: int, last_good_offset: int | None) -> None:
-        self.file = file
-        self.position = position
-        self.last_good_offset = last_good_offset
-        last = "none" if last_good_offset is None else str(last_good_offset)
-        super().__init__(
-            f"{file}: {message} at byte {position} (last good offset {last})",
-            hint="--skip-corrupt reads on past it",
-        )
-
-
-class CorruptData(VarintError):
-    """A problem found by the pure readers, before the file name is known (wrapped in DecodeError).
-
-    A VarintError, so one `except VarintError` takes both this and a bad varint from kcli.kafka."""
-
-    def __init__(self, message: str, position: int, offset: int | None = None) -> None:
-        ValueError.__init__(self, message)
-        self.message = message
-        self.position = position
-        self.offset = offset
 
 
 class Batch(NamedTuple):

@@ -37,7 +37,15 @@ from typing import IO, Any
 
 from crc32c import crc32c
 
-from kcli.kafka import VarintError, read_uvarint
+from kcli.errors import (
+    ChecksumError,
+    DecodeError,
+    LengthError,
+    RecordError,
+    TruncatedData,
+    UnknownFormatError,
+)
+from kcli.kafka import read_uvarint
 from kcli.metadata.codec import metadata_body_reader
 from kcli.metadata.framing import (
     _GENERAL,
@@ -62,8 +70,6 @@ from kcli.metadata.read_model import (
     CONTROL_FLAG,
     NOOP_RECORD,
     BatchSpan,
-    CorruptData,
-    DecodeError,
     Entry,
     RawRecord,
     ReadStats,
@@ -155,7 +161,7 @@ class FileReader:
             if problem is not None:
                 self.batch_failed(problem)
 
-    def scan_batch(self, batch: BatchSpan, sink: RecordSink) -> VarintError | None:
+    def scan_batch(self, batch: BatchSpan, sink: RecordSink) -> DecodeError | None:
         """Frame one batch's records and hand each to `sink`; returns what stopped the batch early
         (the records before it were handed over), for the caller to report with `batch_failed`.
 
@@ -182,7 +188,7 @@ class FileReader:
         index = 0
         ts_delta = 0
         key_start = key_length = 0
-        problem: VarintError | None = None
+        problem: DecodeError | None = None
         failed = 0
         while index < count:
             plain = False
@@ -221,8 +227,8 @@ class FileReader:
                         area, pos, end, index, count, shift
                     )
                     if value_length < 3 and not control:
-                        raise CorruptData(f"metadata record value of {value_length} bytes", shift + value)
-                except VarintError as found:
+                        raise LengthError(f"metadata record value of {value_length} bytes", shift + value)
+                except DecodeError as found:
                     problem = found
                     break
                 value_end = value + max(value_length, 0)
@@ -262,7 +268,7 @@ class FileReader:
                     found_entry = self.entry_at(
                         batch, index, first, value, value_end, ts_delta, key_start, key_length
                     )
-                except VarintError as stop:
+                except DecodeError as stop:
                     problem = stop
                     failed = 1
                     break
@@ -275,7 +281,7 @@ class FileReader:
             pos = record_end
             index += 1
         if problem is None and pos != end:
-            problem = CorruptData(f"{end - pos} bytes after the last record of the batch", shift + pos)
+            problem = RecordError(f"{end - pos} bytes after the last record of the batch", shift + pos)
         read = index - max(first, 0)
         if read > 0:
             self.stats.records += read + failed
@@ -299,7 +305,7 @@ class FileReader:
     ) -> Entry | None:
         """The Entry of record `index` of a batch through the general decoder (None: a NoOp skipped).
 
-        CorruptData when its frame header or control key is wrong (the batch stops there); a body
+        A DecodeError when its frame header or control key is wrong (the batch stops there); a body
         that does not parse follows the skip policy. Records from `first` (the batch's first at or
         above `min_offset`) to `index` count as read.
         """
@@ -311,7 +317,7 @@ class FileReader:
         readers = self._readers
         if control:
             if key_length != 4:
-                raise CorruptData(f"control record key of {key_length} bytes", shift + value_start)
+                raise RecordError(f"control record key of {key_length} bytes", shift + value_start)
             ctype = int.from_bytes(area[key_start + 2 : key_start + 4], "big", signed=True)
             record = self._decode(readers, True, ctype, 0, area, value_start, value_end, shift, offset)
             return Entry(offset, epoch, timestamp, True, ctype, 0, record)
@@ -322,12 +328,14 @@ class FileReader:
         if frame != 1 or api_key >= 0x80 or version >= 0x80:
             frame, used = read_uvarint(area, value_start)
             if frame != 1:
-                raise CorruptData(f"metadata record frame version {frame} (expected 1)", shift + value_start)
+                raise UnknownFormatError(
+                    f"metadata record frame version {frame} (expected 1)", shift + value_start
+                )
             api_key, used2 = read_uvarint(area, value_start + used)
             version, used3 = read_uvarint(area, value_start + used + used2)
             body = value_start + used + used2 + used3
             if body > value_end:
-                raise CorruptData("metadata record frame header overruns the value", shift + value_start)
+                raise LengthError("metadata record frame header overruns the value", shift + value_start)
         if api_key == 20 and self.skip_noop and value_end - value_start == 4:
             return None
         if not self.decode:
@@ -345,7 +353,7 @@ class FileReader:
             record = self._decode(readers, False, api_key, version, area, body, value_end, shift, offset)
         return Entry(offset, epoch, timestamp, False, api_key, version, record)
 
-    def batch_failed(self, problem: VarintError) -> None:
+    def batch_failed(self, problem: DecodeError) -> None:
         """A batch stopped early: report (or raise) and count it as skipped."""
         self._problem(problem)
         self.stats.skipped_batches += 1
@@ -423,7 +431,9 @@ class FileReader:
                 if base + pos + BATCH_OVERHEAD > size:
                     if not any(view[pos:]):
                         return  # pre-allocated zero tail: end of data
-                    raise CorruptData(f"truncated batch header ({size - base - pos} bytes left)", base + pos)
+                    raise TruncatedData(
+                        f"truncated batch header ({size - base - pos} bytes left)", base + pos
+                    )
                 (
                     base_offset,
                     length,
@@ -442,11 +452,11 @@ class FileReader:
                 if length == 0 and zero_to_end(handle, view[pos:]):
                     return
                 if magic != 2:
-                    raise CorruptData(f"unsupported batch magic {magic}", base + pos)
+                    raise UnknownFormatError(f"unsupported batch magic {magic}", base + pos)
                 if length < BATCH_OVERHEAD - 12:
-                    raise CorruptData(f"impossible batch length {length}", base + pos)
+                    raise LengthError(f"impossible batch length {length}", base + pos)
                 if base + pos + 12 + length > size:
-                    raise CorruptData(
+                    raise TruncatedData(
                         f"truncated batch: length {length} but {size - base - pos - 12} bytes left",
                         base + pos,
                     )
@@ -455,8 +465,8 @@ class FileReader:
                     view = memoryview(buf)
                 batch_end = pos + 12 + length
                 if crc32c(view[pos + 21 : batch_end]) != crc:
-                    raise CorruptData("CRC-32C mismatch", base + pos)
-            except VarintError as problem:
+                    raise ChecksumError("CRC-32C mismatch", base + pos)
+            except DecodeError as problem:
                 self._problem(problem)
                 plausible = plausible_end(buf, pos, size - base)
                 if plausible is None:
@@ -501,7 +511,7 @@ class FileReader:
             if codec:
                 try:
                     area: Any = decompress(codec, buf[pos + BATCH_OVERHEAD : batch_end], base + pos)
-                except VarintError as problem:
+                except DecodeError as problem:
                     self._problem(problem)
                     stats.skipped_batches += 1
                     pos = batch_end
@@ -520,13 +530,8 @@ class FileReader:
 
     # -- errors and the general decoder ------------------------------------------------------------
 
-    def _problem(self, problem: VarintError) -> None:
-        error = DecodeError(
-            problem.message,
-            file=str(self.path),
-            position=problem.position,
-            last_good_offset=self.last_good_offset,
-        )
+    def _problem(self, problem: DecodeError) -> None:
+        error = problem.located(file=str(self.path), last_good_offset=self.last_good_offset)
         if not self.skip_corrupt:
             raise error
         self.stats.problems.append(error.message)
@@ -553,18 +558,19 @@ class FileReader:
             readers[key << 16 | version] = compiled or metadata_body_reader(key, version)
         try:
             record = decode_value(key, version, control, area, start, end)
-        except VarintError as problem:
+        except DecodeError as problem:
+            error = problem.located(
+                file=str(self.path),
+                shift=shift,
+                last_good_offset=self.last_good_offset,
+                prefix=f"offset {offset}: ",
+            )
             if not self.skip_corrupt:
-                raise DecodeError(
-                    f"offset {offset}: {problem.message}",
-                    file=str(self.path),
-                    position=shift + problem.position,
-                    last_good_offset=self.last_good_offset,
-                ) from None
-            self.stats.problems.append(f"{self.path}: offset {offset}: {problem.message}")
+                raise error from None
+            self.stats.problems.append(error.message)
             self.stats.skipped_records += 1
             return RawRecord(
-                key=key, version=version, control=control, data=bytes(area[start:end]), reason=problem.message
+                key=key, version=version, control=control, data=bytes(area[start:end]), reason=problem.detail
             )
         if type(record) is RawRecord:
             self.stats.unknown += 1

@@ -460,7 +460,7 @@ def _enum_field(item: Mapping[str, Any], key: str, enum: type[IntEnum], where: s
 
 def parse_document(text: str, *, source: str) -> tuple[AclBinding, ...]:
     """Read an `--import` document (the `--export` format). UsageError naming the bad entry."""
-    from kcli.files import json_int
+    from kcli.integers import json_int
 
     try:
         doc = json.loads(text, parse_int=json_int)

@@ -14,6 +14,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from kcli.errors import KcliError, UsageError
+from kcli.integers import clipped, java_long
 from kcli.kafka import FeatureUpgradeType
 
 METADATA_VERSION = "metadata.version"
@@ -91,8 +92,8 @@ class FeatureCatalog:
         None when unknown.
         """
         text = text.strip()
-        if text.isdigit():
-            level = int(text)
+        level = java_long(text) if text.isdigit() else None
+        if level is not None:
             return level if level in self.metadata_versions else None
         segments = text.split(".")
         key = ".".join(segments[:2]) if len(segments) > 2 else text
@@ -271,7 +272,7 @@ def parse_feature_levels(texts: Sequence[str]) -> dict[str, int]:
 
 def unknown_metadata_version(text: str, catalog: FeatureCatalog) -> UsageError:
     supported = ", ".join(catalog.supported_names)
-    return UsageError(f"Unknown metadata.version {text}. Supported metadata.version are {supported}")
+    return UsageError(f"Unknown metadata.version {clipped(text)}. Supported metadata.version are {supported}")
 
 
 def plan_update(

@@ -41,10 +41,16 @@ PROGRESS_SAVE_S = 1.0  # how often in-flight copy progress is written (a crash l
 
 
 def new_cluster_id() -> str:
-    """A Kafka-style cluster id: a random UUID in URL-safe base64 without padding (22 chars)."""
+    """A Kafka-style cluster id: a random UUID in URL-safe base64 without padding (22 chars).
+
+    Like Kafka's Uuid.randomUuid, never one that starts with '-': a command line would read it as an
+    option (kafka-storage.sh format --cluster-id -abc... fails).
+    """
     from kcli.metadata.uuids import kafka_uuid
 
-    return kafka_uuid(uuid.uuid4())
+    while (text := kafka_uuid(uuid.uuid4())).startswith("-"):
+        pass
+    return text
 
 
 @dataclass(slots=True, kw_only=True)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from kio.schema.errors import ErrorCode
 
+from kcli.integers import java_long
 from kcli.kafka import ConfigOp, ConfigResourceType, ConfigSource, ConfigType
 from kcli.metadata import records as _records
 from kcli.ops.config_model import ConfigSynonym
@@ -323,7 +324,7 @@ def check_resource(cluster: Cluster, resource_type: int, name: str) -> None:
         if cluster.image.topic(name) is None:
             raise ConfigProblem(ErrorCode.unknown_topic_or_partition, f"Topic {name} does not exist.")
     elif resource_type == ConfigResourceType.BROKER:
-        if name and (not name.isdigit() or int(name) not in cluster.nodes):
+        if name and (not name.isdigit() or java_long(name) not in cluster.nodes):
             raise ConfigProblem(ErrorCode.invalid_request, f"Unknown broker id {name}")
     elif resource_type == ConfigResourceType.GROUP:
         if not name:

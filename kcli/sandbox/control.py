@@ -4,7 +4,8 @@ Behavior:
 - `run_cluster` runs a Cluster plus a control listener on 127.0.0.1 (JSON lines, each request
   carrying the token from sandbox.json) until it is told to stop; then sandbox.json is removed.
 - sandbox.json records the pid, cluster id, endpoints per node, bootstrap lists, credentials, the
-  CA file and the control port; it is written once every listener accepts connections.
+  CA file and the control port; it is written once every listener accepts connections and what `up`
+  announces is done (its --profile written), so whoever waits for it can use both.
 - Clients (`kcli sandbox status/stop-node/...`) read sandbox.json and call the control channel;
   a sandbox.json whose process is gone is reported as stale.
 """
@@ -272,12 +273,13 @@ async def run_cluster(
     server = await serve_control(cluster, token, stop)
     port = server.sockets[0].getsockname()[1]
     info = _info(cluster, settings, port, token)
-    write_info(info)
     try:
         if on_ready is not None:
             ready = on_ready(cluster, info)
             if ready is not None:
                 await ready
+        # published last: whoever waits for sandbox.json finds what `up` announced (its --profile) done
+        write_info(info)
         await stop.wait()
     finally:
         server.close()

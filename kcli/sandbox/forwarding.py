@@ -42,10 +42,11 @@ def decode_principal(data: bytes | None) -> str | None:
     if not data or len(data) < 2:
         return None
     from kio.schema.default_principal_data.v0.data import DefaultPrincipalData
-    from kio.serial import entity_reader
+
+    from kcli.bounds import checked_reader
 
     try:
-        value, _ = entity_reader(DefaultPrincipalData)(data, 2)
+        value, _ = checked_reader(DefaultPrincipalData)(data, 2)
     except Exception:
         return None
     return f"{value.type_}:{value.name}"

@@ -322,13 +322,23 @@ class MetadataLog:
                 log.error("node %d: cannot replicate the metadata log: %s", node.node_id, error)
                 continue
             participants.append((node.node_id, replica))
-        pending = [(node_id, replica, *replica.begin_sync()) for node_id, replica in participants]
-        await asyncio.gather(
-            *(asyncio.to_thread(_fsync_all, fds) for _node, _replica, fds, _end in pending if fds)
+        points = [(node_id, replica, replica.begin_sync()) for node_id, replica in participants]
+        outcomes = await asyncio.gather(
+            *(_fsynced(point.fds) for _node, _replica, point in points), return_exceptions=True
         )
+        synced: list[tuple[int, ReplicaLog]] = []
+        for (node_id, replica, point), outcome in zip(points, outcomes, strict=True):
+            if isinstance(outcome, BaseException) and not isinstance(outcome, OSError):
+                raise outcome
+            if isinstance(outcome, OSError):
+                # what a failed fsync covered is not durable: this node does not acknowledge it (a
+                # Kafka node halts on a failed flush of the metadata log); the next round retries
+                log.error("node %d: cannot fsync its metadata log: %s", node_id, outcome)
+                continue
+            replica.end_sync(point)
+            synced.append((node_id, replica))
         leader_end = leader.end_offset
-        for node_id, replica, _fds, end in pending:
-            replica.end_sync(end)
+        for node_id, replica in synced:
             if node_id in self.cluster.voters:
                 self._fetched[node_id] = replica.durable_end
             member = self.cluster.nodes.get(node_id)
@@ -338,7 +348,7 @@ class MetadataLog:
                 if replica.durable_end >= leader_end:
                     member.last_caught_up_ms = stamp
         self._advance_high_watermark()
-        for node_id, replica, _fds, _end in pending:
+        for node_id, replica, _point in points:
             self._known_hw[node_id] = min(self.high_watermark, replica.durable_end)
         if (
             self._since_snapshot >= self.cluster.settings.snapshot_every_bytes
@@ -421,6 +431,11 @@ class MetadataLog:
         finally:
             for replica in self.replicas.values():
                 replica.close()
+
+
+async def _fsynced(fds: Sequence[int]) -> None:
+    if fds:
+        await asyncio.to_thread(_fsync_all, fds)
 
 
 def _fsync_all(fds: Sequence[int]) -> None:

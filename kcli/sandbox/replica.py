@@ -13,7 +13,9 @@ Behavior (what Kafka's log layer does for the KRaft partition):
   batches); never below `floor`, the high watermark this replica knows to be committed.
 - Nothing counts as written until `sync`: the segment files (and any rolled one) are fsynced, and
   only then does `durable_end` move (KRaft's leader flushes before it counts its own end offset;
-  a follower flushes before its next fetch reports the offset).
+  a follower flushes before its next fetch reports the offset). A segment stays to be synced until
+  an fsync of it succeeds: after a failed fsync nothing counts as durable, and the next sync tries
+  again.
 - Snapshots (`<offset>-<epoch>.checkpoint`) beyond the recovered end and leftover `.part`/`.tmp`
   files of an interrupted write are deleted on open.
 """
@@ -56,6 +58,16 @@ class Span:
     segment: int
     position: int
     size: int
+
+
+@dataclass(frozen=True, slots=True)
+class SyncPoint:
+    """What one sync covers: the fds to fsync, the end offset they make durable, and the write
+    count of each segment when it was taken (a segment written again meanwhile stays to be synced)."""
+
+    fds: list[int]
+    end: int
+    marks: dict[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +121,8 @@ class ReplicaLog:
         self.epochs: list[tuple[int, int]] = []  # (epoch, first offset), ascending in both
         self._fds: dict[int, int] = {}  # segment base offset -> fd
         self._sizes: dict[int, int] = {}  # segment base offset -> valid bytes
-        self._dirty: set[int] = set()  # segments written since the last sync
+        self._dirty: dict[int, int] = {}  # segment -> write count of its last write not yet synced
+        self._writes = 0
         self.end_offset = 0
         self.durable_end = 0
         self.recovered: list[str] = []  # what recovery cut off, one line each
@@ -211,7 +224,7 @@ class ReplicaLog:
         if written != len(batch):
             raise OSError(f"short write to {self.log_dir / segment_name(segment)}")
         self._sizes[segment] = position + head.size
-        self._dirty.add(segment)
+        self._written(segment)
         self.spans.append(Span(head.base, head.last, head.epoch, segment, position, head.size))
         self._bases.append(head.base)
         self.end_offset = head.last + 1
@@ -250,11 +263,11 @@ class ReplicaLog:
         for base in [b for b in self._fds if b > first.segment]:
             os.close(self._fds.pop(base))
             self._sizes.pop(base, None)
-            self._dirty.discard(base)
+            self._dirty.pop(base, None)
             (self.log_dir / segment_name(base)).unlink(missing_ok=True)
         os.ftruncate(self._fds[first.segment], first.position)
         self._sizes[first.segment] = first.position
-        self._dirty.add(first.segment)
+        self._written(first.segment)
         del self.spans[index:]
         del self._bases[index:]
         self.end_offset = first.base
@@ -267,21 +280,30 @@ class ReplicaLog:
             if snapshot[0] > self.end_offset:
                 snapshot[2].unlink(missing_ok=True)
 
-    def begin_sync(self) -> tuple[list[int], int]:
-        """The fds to fsync and the end offset they make durable (taken on the owner's thread)."""
-        fds = [self._fds[s] for s in sorted(self._dirty) if s in self._fds]
-        self._dirty.clear()
-        return fds, self.end_offset
+    def _written(self, segment: int) -> None:
+        self._writes += 1
+        self._dirty[segment] = self._writes
 
-    def end_sync(self, end: int) -> None:
-        self.durable_end = max(self.durable_end, min(end, self.end_offset))
+    def begin_sync(self) -> SyncPoint:
+        """What to fsync now (taken on the owner's thread); nothing counts as synced before end_sync."""
+        marks = dict(self._dirty)
+        return SyncPoint([self._fds[s] for s in sorted(marks) if s in self._fds], self.end_offset, marks)
+
+    def end_sync(self, point: SyncPoint) -> None:
+        """After every fd of `point` was fsynced: its segments are clean unless written since, and
+        its end offset is durable. Never called for a failed fsync."""
+        for segment, mark in point.marks.items():
+            if self._dirty.get(segment) == mark:
+                del self._dirty[segment]
+        self.durable_end = max(self.durable_end, min(point.end, self.end_offset))
 
     def sync(self) -> None:
-        """fsync what was written (blocking); afterwards durable_end == end_offset."""
-        fds, end = self.begin_sync()
-        for fd in fds:
+        """fsync what was written (blocking); afterwards durable_end == end_offset. An OSError of
+        fsync passes through, and durable_end stays where it was."""
+        point = self.begin_sync()
+        for fd in point.fds:
             os.fsync(fd)
-        self.end_sync(end)
+        self.end_sync(point)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

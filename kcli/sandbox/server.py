@@ -34,7 +34,15 @@ log = logging.getLogger("kcli.sandbox")
 class Session:
     """Per-connection state: the authenticated principal and SASL progress."""
 
-    __slots__ = ("authenticated", "client_host", "mechanism", "principal", "raw_tokens", "sasl_state")
+    __slots__ = (
+        "authenticated",
+        "client_host",
+        "mechanism",
+        "principal",
+        "raw_tokens",
+        "sasl_extensions",
+        "sasl_state",
+    )
 
     def __init__(self, client_host: str, principal: str, authenticated: bool) -> None:
         self.client_host = client_host
@@ -43,6 +51,7 @@ class Session:
         self.mechanism: str | None = None
         self.sasl_state: Any = None
         self.raw_tokens = False  # SaslHandshake v0: raw SASL tokens follow until authenticated
+        self.sasl_extensions: dict[str, str] = {}  # OAUTHBEARER SASL extensions of the login
 
 
 async def bind(cluster: Cluster, node: Node) -> None:

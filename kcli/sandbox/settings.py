@@ -41,6 +41,8 @@ class Security(enum.StrEnum):
 # The users every sandbox knows (PLAIN passwords and SCRAM credentials); admin is a super user.
 DEFAULT_USERS: dict[str, str] = {"admin": "admin-secret", "alice": "alice-secret", "bob": "bob-secret"}
 BROKER_USER = ("broker", "broker-secret")
+# AWS IAM access keys whose MSK IAM signatures the sandbox accepts (test values, not real AWS keys).
+DEFAULT_IAM_USERS: dict[str, str] = {"AKIAKCLISANDBOX00001": "kcli-sandbox-iam-secret-key"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,6 +69,7 @@ class SandboxSettings:
     server_config: tuple[tuple[str, str], ...] = ()  # real Kafka only: server.properties of every node
     host: str = HOST
     users: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_USERS))
+    iam_users: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_IAM_USERS))
     snapshot_every_bytes: int = 20 * 1024 * 1024  # metadata.log.max.record.bytes.between.snapshots
 
     @property

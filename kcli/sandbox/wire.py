@@ -1,7 +1,10 @@
 """Kafka request/response framing for the sandbox, with kio types.
 
 A frame is a 4-byte size followed by a request header and body. Readers and writers are compiled
-once per (API, version) and cached, so a hot request costs one decode and one encode.
+once per (API, version) and cached, so a hot request costs one decode and one encode. Every reader
+runs the class's length walk before kio (kcli.bounds.checked_reader): a request declaring a count
+its bytes cannot hold is a FrameError (the connection is closed), never an allocation in kio's
+native decoder.
 """
 
 from __future__ import annotations
@@ -51,19 +54,14 @@ def classes(name: str, version: int) -> tuple[Any, Any, Any]:
     return request_cls, response_cls, sys.modules[response_cls.__module__]
 
 
-@functools.cache
 def reader(cls: Any) -> Any:
-    """kio's compiled reader for an entity class (cached)."""
-    from kio.serial import entity_reader
+    """kio's reader for an entity class behind its length walk (cached): (buf, start) -> (value, size)."""
+    from kcli.bounds import checked_reader
 
-    return entity_reader(cls)
+    return checked_reader(cls)
 
 
-@functools.cache
-def _reader(cls: Any) -> Any:
-    from kio.serial import entity_reader
-
-    return entity_reader(cls)
+_reader = reader
 
 
 @functools.cache

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
+from kcli.integers import java_long
 from kcli.metadata.tree import Node, Unavailable
 from kcli.shell.glob import Path, display, expand, normalize
 from kcli.shell.listing import LONG_HEADING, effective_paths, long_lines, long_lines_of, print_targets
@@ -431,8 +432,9 @@ def _history(args: list[str]) -> Command | ErroneousCommand:
         return HistoryCommand()
     if len(args) > 1:
         return ErroneousCommand(message="history: too many arguments")
-    if args[0].isdigit():
-        return HistoryCommand(count=int(args[0]))
+    count = java_long(args[0]) if args[0].isdigit() else None
+    if count is not None:
+        return HistoryCommand(count=count)
     return HistoryCommand(path=args[0])
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
+from kcli.integers import java_long
 from kcli.kafka import ApiKey, ConfigResourceType
 from kcli.ops.doctor import AdvertisedNode, ClusterFacts, EndpointProbe, Identity
 from kcli.ops.features import METADATA_VERSION
@@ -54,7 +55,7 @@ def _features_of(response: Any) -> tuple[int | None, tuple[int, int] | None, int
     return finalized, supported, (int(epoch) if epoch is not None and int(epoch) >= 0 else None)
 
 
-_EXPECTED_ID = re.compile(r"expected (-?\d+)")
+_EXPECTED_ID = re.compile(r"expected (-?[0-9]+)")
 
 
 async def _identity_by_configs(connection: Connection, node_id: int, deadline: float) -> Identity:
@@ -88,16 +89,16 @@ async def _identity_by_configs(connection: Connection, node_id: int, deadline: f
     if code != 0:
         match = _EXPECTED_ID.search(result.error_message or "")
         if match:
-            actual = int(match.group(1))
+            actual = java_long(match.group(1))
             return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
         return Identity(method="describe_configs", verified=None, detail=result.error_message)
     values = {str(c.name): c.value for c in result.configs}
     seen = values.get("node.id") or values.get("broker.id")
-    if seen is None or not str(seen).lstrip("-").isdigit():
+    actual = None if seen is None else java_long(str(seen))
+    if actual is None:
         return Identity(
             method="describe_configs", verified=None, detail="the node does not report its node.id"
         )
-    actual = int(str(seen))
     return Identity(method="describe_configs", verified=actual == node_id, actual_node_id=actual)
 
 

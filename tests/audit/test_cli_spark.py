@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -293,3 +294,25 @@ def test_a_small_audit_runs_a_handful_of_single_task_jobs(
     # Before: 21 jobs and 449 tasks for a 12-partition audit. Now one partition per table: the
     # metadata pass, the clusters rows, and the rules' summary with the few shuffles it still needs.
     assert work["jobs"] <= 8 and work["tasks"] <= 12, work
+
+
+@pytest.mark.spark
+def test_an_out_path_with_glob_characters_gets_every_finding(
+    spark: Any, crafted_fleet: tuple[Path, Path], tmp_path: Path
+) -> None:
+    snapshots, logs = crafted_fleet
+    fleet = tmp_path / "fleet [1]{x,y} *?"  # Hadoop glob characters, taken literally
+    shutil.copytree(snapshots, fleet / "snapshots")
+    shutil.copytree(logs, fleet / "logs")
+    out = tmp_path / "audit [2026]{a,b} *?"
+    result = invoke(
+        "spark", "audit", "-i", str(fleet / "snapshots"), "--metadata-dir", str(fleet / "logs"),
+        "--out", str(out), "-o", "json",
+    )  # fmt: skip
+    assert result.code == 0, result.stderr
+    assert result.json["history_rows"] > 0
+    findings = [json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines()]
+    assert result.json["findings"] > 0 and len(findings) == result.json["findings"]
+    assert {p.name for p in out.iterdir()} == {
+        "findings.parquet", "findings.jsonl", "warnings.parquet", "warnings.jsonl",
+    }  # fmt: skip

@@ -101,3 +101,44 @@ def test_a_sandbox_log_reads_as_history(spark: Any, sandbox: Any) -> None:
     registered = {row["broker_id"] for row in frames["broker_events"].filter("event = 'register'").collect()}
     assert set(sandbox.broker_ids) <= registered
     assert {row["cluster_id"] for row in frames["broker_events"].collect()} == {sandbox.cluster_id}
+
+
+@pytest.mark.parametrize("single", [True, False], ids=["in memory", "cached on executors"])
+def test_an_out_of_range_timestamp_nulls_its_events_and_the_file_reads_on(
+    spark: Any, tmp_path: Path, single: bool
+) -> None:
+    from datetime import UTC, datetime
+
+    from kcli.audit.metadata_source import history_frames, plan_tasks
+    from kcli.metadata import records as r
+    from kcli.metadata.writer import MetadataLogWriter
+
+    start = 1_700_000_000_000
+    beyond_9999 = 2**62  # a valid int64 batch timestamp, about 146 million years after 1970
+    with MetadataLogWriter(tmp_path / "node-1", node_id=1, cluster_id="odd-times") as log:
+        log.append([r.FenceBrokerRecordV0(id=2, epoch=10)], epoch=1, timestamp_ms=start)
+        log.append([r.UnfenceBrokerRecordV0(id=2, epoch=10)], epoch=1, timestamp_ms=beyond_9999)
+        log.append([r.FenceBrokerRecordV0(id=2, epoch=11)], epoch=1, timestamp_ms=start + 2000)
+        log.append([r.UnfenceBrokerRecordV0(id=2, epoch=11)], epoch=1, timestamp_ms=start + 3000)
+        segment = log.log_dir / "00000000000000000000.log"
+    warnings: list[str] = []
+    plan = plan_tasks(_storage(spark), [to_uri(str(tmp_path))])
+    frames = history_frames(spark, plan, warnings=warnings, single=single)
+    events = sorted(
+        (row["offset"], row["event"], row["ts"])
+        for row in frames["broker_events"].select("offset", "event", "ts").collect()
+    )
+    assert [(offset, event) for offset, event, _ts in events] == [
+        (0, "fence"),
+        (1, "unfence"),
+        (2, "fence"),
+        (3, "unfence"),
+    ]
+    # pyspark gives naive datetimes in the local time zone
+    times = [None if ts is None else ts.astimezone(UTC) for _offset, _event, ts in events]
+    expected = [datetime.fromtimestamp(ms / 1000, UTC) for ms in (start, start + 2000, start + 3000)]
+    assert times == [expected[0], None, expected[1], expected[2]]
+    assert warnings == [
+        f"file:{segment}: the batch of offset 1 has timestamp {beyond_9999} ms, outside the years 1 to 9999: "
+        "its events have a null ts"
+    ]

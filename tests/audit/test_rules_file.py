@@ -116,3 +116,18 @@ def test_rule_severities_are_kafkas_up_to_high() -> None:
     with pytest.raises(RuleError) as caught:
         parse_rules(GOOD.replace('severity = "high"', 'severity = "critical"'), source="bad.toml")
     assert "unknown severity 'critical' (use info|low|medium|high)" in caught.value.line()
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("x = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply"),
+        (GOOD.replace("floor = 3", "floor = " + "3" * 5000), "an integer of more than 4300 digits (at line"),
+    ],
+    ids=["nested 100,000 deep", "a 5000-digit integer"],
+)
+def test_toml_past_what_python_parses_is_one_line(text: str, problem: str) -> None:
+    with pytest.raises(RuleError) as caught:
+        parse_rules(text, source="deep.toml")
+    message = caught.value.line()
+    assert message.startswith("rules file deep.toml") and problem in message and "\n" not in message

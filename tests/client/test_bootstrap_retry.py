@@ -6,7 +6,6 @@ Against the Kafka-speaking test double (tests/client/kafka_double.py) on real lo
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -36,6 +35,7 @@ def _describe_request(version: int) -> Any:
     )
 
 
+@pytest.mark.timeout(60)
 def test_bootstrap_waits_for_a_node_that_starts_listening_later() -> None:
     """Connection refused at first (the node is starting): retried with backoff until it answers."""
 
@@ -47,16 +47,19 @@ def test_bootstrap_waits_for_a_node_that_starts_listening_later() -> None:
 
         async def start_later() -> Any:
             await asyncio.sleep(0.6)
-            return await asyncio.start_server(node._serve, "127.0.0.1", port)
+            server = await asyncio.start_server(node._serve, "127.0.0.1", port)
+            lines.append("listening")
+            return server
 
         starter = asyncio.create_task(start_later())
-        started = time.monotonic()
         config = _config(f"127.0.0.1:{port}", **{"default.api.timeout.ms": "10000"})
         async with Admin(config, trace=lines.append) as admin:
             assert admin.cluster_id == "double-cluster"
             assert list(admin.nodes) == [1]
-        assert time.monotonic() - started >= 0.5
+        # refused while the node was starting; the first request went out once it listened
         assert any("bootstrap pass" in line and "connection refused" in line for line in lines), lines
+        sent = [index for index, line in enumerate(lines) if line.startswith("-> ")]
+        assert sent and sent[0] > lines.index("listening"), lines
         server = await starter
         server.close()
         for writer in node._writers:
@@ -65,16 +68,16 @@ def test_bootstrap_waits_for_a_node_that_starts_listening_later() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.timeout(60)
 def test_refused_everywhere_fails_at_the_deadline_naming_the_tries() -> None:
+    """Retried until default.api.timeout.ms, then one error (how long that takes: benchmarks/bench_deadlines.py)."""
+
     async def scenario() -> None:
         ports = [free_port(), free_port()]
         config = _config(",".join(f"127.0.0.1:{p}" for p in ports), **{"default.api.timeout.ms": "800"})
-        started = time.monotonic()
         with pytest.raises(ConnectionFailed) as failure:
             async with Admin(config):
                 pass
-        elapsed = time.monotonic() - started
-        assert 0.5 <= elapsed < 3, elapsed
         message = failure.value.message
         assert "none of the bootstrap brokers answered" in message and "connection refused" in message
         assert "default.api.timeout.ms=800" in message
@@ -84,9 +87,9 @@ def test_refused_everywhere_fails_at_the_deadline_naming_the_tries() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.timeout(60)
 def test_cli_refused_address_is_one_line_after_the_deadline() -> None:
     port = free_port()
-    started = time.monotonic()
     result = invoke(
         "cluster-id",
         "--bootstrap-server",
@@ -96,14 +99,17 @@ def test_cli_refused_address_is_one_line_after_the_deadline() -> None:
     assert result.code == 1 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert f"cannot connect to 127.0.0.1:{port}: connection refused (tried" in result.stderr
-    assert time.monotonic() - started < 5
 
 
+@pytest.mark.timeout(15)  # well before the 20 s deadline a retry loop would run to
 def test_a_non_kafka_listener_is_not_retried() -> None:
-    """Only refusals are retried: a server that answers garbage fails at once, well before the deadline."""
+    """Only refusals are retried: a server that answers garbage is dialled once and fails at once."""
 
     async def scenario() -> None:
+        connections: list[int] = []
+
         async def garbage(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            connections.append(1)
             await reader.read(4)
             writer.write(b"HTTP/1.1 400 Bad Request\r\n\r\n")
             await writer.drain()
@@ -111,14 +117,13 @@ def test_a_non_kafka_listener_is_not_retried() -> None:
 
         server = await asyncio.start_server(garbage, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
-        started = time.monotonic()
         try:
             with pytest.raises(ConnectionFailed, match="HTTP"):
                 async with Admin(_config(f"127.0.0.1:{port}", **{"default.api.timeout.ms": "20000"})):
                     pass
         finally:
             server.close()
-        assert time.monotonic() - started < 5
+        assert len(connections) == 1
 
     asyncio.run(scenario())
 

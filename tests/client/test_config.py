@@ -319,30 +319,28 @@ def test_sasl_credentials_from_jaas_or_username_password(tmp_path: Path) -> None
         _resolve(
             tmp_path, props="security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\n", flags={"server": "b:1"}
         )
-    with pytest.raises(UsageError, match="GSSAPI is not supported"):
+    # GSSAPI is Kafka's default mechanism: it needs a Krb5LoginModule login
+    with pytest.raises(UsageError, match=r"sasl\.mechanism GSSAPI needs sasl\.jaas\.config"):
         _resolve(tmp_path, props="security.protocol=SASL_SSL\n", flags={"server": "b:1"})
 
 
 # ---- TLS stores -----------------------------------------------------------------------------------
 
 
-def test_jks_and_pkcs12_stores_get_a_conversion_hint(tmp_path: Path) -> None:
-    store = tmp_path / "truststore.jks"
-    store.write_bytes(b"\xfe\xed\xfe\xed\x00\x00\x00\x02binary")
-    with pytest.raises(UsageError) as raised:
-        _resolve(
-            tmp_path,
-            props=f"security.protocol=SSL\nssl.truststore.location={store}\n",
-            flags={"server": "b:1"},
-        )
-    line = raised.value.line()
-    assert "keytool -importkeystore" in line and "openssl pkcs12" in line and "PEM" in line
-    with pytest.raises(UsageError, match="PKCS12 store"):
-        _resolve(
-            tmp_path,
-            props=f"security.protocol=SSL\nssl.keystore.location={store}\nssl.keystore.type=PKCS12\n",
-            flags={"server": "b:1"},
-        )
+def test_stores_are_jks_unless_typed_and_other_store_kinds_are_refused(tmp_path: Path) -> None:
+    from kcli.client.tls import build_ssl_context
+
+    store = tmp_path / "truststore.jceks"
+    store.write_bytes(b"\xce\xce\xce\xce\x00\x00\x00\x02binary")
+    config, _ = _resolve(
+        tmp_path, props=f"security.protocol=SSL\nssl.truststore.location={store}\n", flags={"server": "b:1"}
+    )
+    assert config.ssl is not None and config.ssl.truststore is not None
+    assert config.ssl.truststore.type == "JKS"  # Kafka's default type
+    with pytest.raises(UsageError, match="is a JCEKS store; kcli reads JKS, PKCS12 and PEM stores"):
+        build_ssl_context(config.ssl)
+    with pytest.raises(UsageError, match=r"ssl\.keystore\.type 'BCFKS' is not a store type kcli reads"):
+        _resolve(tmp_path, props="security.protocol=SSL\nssl.keystore.type=BCFKS\n", flags={"server": "b:1"})
 
 
 def test_pem_settings_and_hostname_switch(tmp_path: Path) -> None:
@@ -354,10 +352,12 @@ def test_pem_settings_and_hostname_switch(tmp_path: Path) -> None:
         "ssl.endpoint.identification.algorithm=\nssl.key.password=keypw\n",
         flags={"server": "b:1"},
     )
-    assert config.ssl is not None and config.ssl.cafile == pem and not config.ssl.check_hostname
+    assert config.ssl is not None and config.ssl.truststore is not None
+    assert config.ssl.truststore.path == pem and config.ssl.truststore.type == "PEM"
+    assert not config.ssl.check_hostname
     assert "keypw" not in repr(config.ssl)
     config, _ = _resolve(tmp_path, props="security.protocol=SSL\n", flags={"server": "b:1"})
-    assert config.ssl is not None and config.ssl.check_hostname and config.ssl.cafile is None
+    assert config.ssl is not None and config.ssl.check_hostname and config.ssl.truststore is None
     with pytest.raises(UsageError, match="must be set together"):
         _resolve(tmp_path, props="security.protocol=SSL\nssl.keystore.key=x\n", flags={"server": "b:1"})
 
@@ -374,10 +374,14 @@ def test_bad_address_names_where_it_came_from(tmp_path: Path) -> None:
 def test_pem_keystore_without_a_private_key_says_how_to_fix_it(tmp_path: Path) -> None:
     cert_only = tmp_path / "client.pem"
     cert_only.write_text("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
+    from kcli.client.tls import build_ssl_context
+
+    config, _ = _resolve(
+        tmp_path,
+        props=f"security.protocol=SSL\nssl.keystore.location={cert_only}\nssl.keystore.type=PEM\n",
+        flags={"server": "b:1"},
+    )
+    assert config.ssl is not None
     with pytest.raises(UsageError, match="holds no private key") as raised:
-        _resolve(
-            tmp_path,
-            props=f"security.protocol=SSL\nssl.keystore.location={cert_only}\nssl.keystore.type=PEM\n",
-            flags={"server": "b:1"},
-        )
+        build_ssl_context(config.ssl)
     assert "cat client.key client.pem > keystore.pem" in raised.value.line()

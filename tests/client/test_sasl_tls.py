@@ -358,7 +358,11 @@ def test_tls_with_a_pem_truststore_and_hostname_check(pki: Pki) -> None:
 
 
 def test_tls_with_inline_truststore_certificates(pki: Pki) -> None:
-    props = {"security.protocol": "SSL", "ssl.truststore.certificates": pki.ca.read_text()}
+    props = {
+        "security.protocol": "SSL",
+        "ssl.truststore.type": "PEM",
+        "ssl.truststore.certificates": pki.ca.read_text(),
+    }
     assert _cluster_id_over_tls(_tls_double(pki), "localhost", props) == "double-cluster"
 
 
@@ -369,7 +373,7 @@ def test_tls_untrusted_server_is_one_clear_error(pki: Pki) -> None:
 
 
 def test_tls_hostname_mismatch_and_the_switch_that_allows_it(pki: Pki) -> None:
-    props = {"security.protocol": "SSL", "ssl.truststore.location": str(pki.ca)}
+    props = {"security.protocol": "SSL", "ssl.truststore.type": "PEM", "ssl.truststore.location": str(pki.ca)}
     with pytest.raises(AuthenticationFailed, match="not trusted"):
         _cluster_id_over_tls(_tls_double(pki), "127.0.0.1", props)  # the certificate names localhost only
     relaxed = {**props, "ssl.endpoint.identification.algorithm": ""}
@@ -377,7 +381,7 @@ def test_tls_hostname_mismatch_and_the_switch_that_allows_it(pki: Pki) -> None:
 
 
 def test_mutual_tls_with_pem_keystore_file_and_inline_pem(pki: Pki) -> None:
-    base = {"security.protocol": "SSL", "ssl.truststore.location": str(pki.ca)}
+    base = {"security.protocol": "SSL", "ssl.truststore.type": "PEM", "ssl.truststore.location": str(pki.ca)}
     keystore = {**base, "ssl.keystore.location": str(pki.client_pem), "ssl.keystore.type": "PEM"}
     assert (
         _cluster_id_over_tls(_tls_double(pki, require_client_cert=True), "localhost", keystore)
@@ -385,6 +389,7 @@ def test_mutual_tls_with_pem_keystore_file_and_inline_pem(pki: Pki) -> None:
     )
     inline = {
         **base,
+        "ssl.keystore.type": "PEM",
         "ssl.keystore.certificate.chain": pki.client_cert.read_text(),
         "ssl.keystore.key": pki.client_key.read_text(),
     }
@@ -397,7 +402,9 @@ def test_mutual_tls_with_pem_keystore_file_and_inline_pem(pki: Pki) -> None:
 def test_mutual_tls_without_a_client_certificate_fails_cleanly(pki: Pki, tmp_path: Path) -> None:
     double = _tls_double(pki, require_client_cert=True)
     result = _cli_on_host(
-        double, tmp_path, {"security.protocol": "SSL", "ssl.truststore.location": str(pki.ca)}
+        double,
+        tmp_path,
+        {"security.protocol": "SSL", "ssl.truststore.type": "PEM", "ssl.truststore.location": str(pki.ca)},
     )
     assert result.code == 1 and len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
 
@@ -413,6 +420,7 @@ def test_sasl_ssl_scram(pki: Pki) -> None:
     double = sasl_double(("SCRAM-SHA-512",), server.step, ssl_context=_server_context(pki))
     props = {
         **_scram_props("SCRAM-SHA-512", "admin", "admin-pw", "SASL_SSL"),
+        "ssl.truststore.type": "PEM",
         "ssl.truststore.location": str(pki.ca),
     }
     assert _cluster_id_over_tls(double, "localhost", props) == "double-cluster"

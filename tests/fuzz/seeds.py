@@ -182,3 +182,100 @@ def fix_crcs(data: bytes) -> bytes:
         struct.pack_into(">I", out, pos + 17, crc32c.crc32c(bytes(out[pos + 21 : end])))
         pos = end
     return bytes(out)
+
+
+# ---- the emulator's requests ---------------------------------------------------------------------
+
+
+def request_kinds() -> list[tuple[str, int, int]]:
+    """(kio schema name, api key, version) of every request version the emulator serves."""
+    from kcli.sandbox.registry import load_all
+
+    return [
+        (spec.name, spec.key, version)
+        for _key, spec in sorted(load_all().items())
+        for version in range(spec.min_version, spec.max_version + 1)
+    ]
+
+
+def request_class(name: str, version: int) -> type:
+    from kcli.client import protocol
+
+    return protocol.request_class(name, version)
+
+
+def request_frame(value: Any, correlation_id: int = 7) -> bytes:
+    """A request frame without its size prefix: header (v1 or v2), body."""
+    from kcli.sandbox.wire import encode_request
+
+    return encode_request(value, correlation_id, "kcli-fuzz")
+
+
+def write_request_corpus(directory: Path = CORPUS / "requests", per_kind: int = 2) -> list[Path]:
+    """Valid request frames (`<name>-v<version>-<n>.bin`) of every served request version, drawn
+    from kio's types with hypothesis."""
+    written = []
+    for name, _key, version in request_kinds():
+        for index, value in enumerate(_examples(request_class(name, version), per_kind)):
+            path = directory / f"{name}-v{version}-{index}.bin"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(request_frame(value))
+            written.append(path)
+    return written
+
+
+def request_corpus(directory: Path = CORPUS / "requests") -> list[tuple[str, int, bytes]]:
+    """(schema name, version, frame) for every request corpus file."""
+    out = []
+    for path in sorted(directory.glob("*.bin")):
+        stem, _, _index = path.stem.rpartition("-")
+        name, _, version = stem.rpartition("-v")
+        out.append((name, int(version), path.read_bytes()))
+    return out
+
+
+def _examples(cls: type, count: int) -> list[Any]:
+    import warnings
+
+    from hypothesis import strategies as st
+    from hypothesis.errors import NonInteractiveExampleWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NonInteractiveExampleWarning)
+        strategy: Any = st.from_type(cls)
+        return [strategy.example() for _ in range(count)]
+
+
+# ---- metadata logs: every record type, control records, every codec ------------------------------
+
+CODECS = ("gzip", "snappy", "lz4", "zstd")
+
+
+def write_metadata_corpus(directory: Path = CORPUS / "metadata") -> list[Path]:
+    """Beside `metadata_files`' three: `every-record-type.log` (one drawn value of every metadata
+    record class and version, and the Raft control records) and `compressed-<codec>.log` (those
+    records in one compressed batch per codec)."""
+    import shutil
+    import tempfile
+
+    from kcli.metadata import records as r
+    from kcli.metadata.batch import Compression
+    from kcli.metadata.writer import MetadataLogWriter
+
+    values = [_examples(cls, 1)[0] for _key, cls in sorted(r.METADATA_RECORD_CLASSES.items())]
+    rec: Any = r
+    control = [
+        rec.LeaderChangeMessage(version=0, leader_id=1, voters=(rec.Voter(voter_id=1),), granting_voters=()),
+    ]
+    written = []
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, codec in [("every-record-type", Compression.NONE), *((c, Compression[c.upper()]) for c in CODECS)]:
+        with tempfile.TemporaryDirectory() as work:
+            with MetadataLogWriter(Path(work), node_id=1, cluster_id="WnLkTHhkQaiJbwP8FClPhw") as log:
+                log.append_control(control, epoch=1, timestamp_ms=1_700_000_000_000)
+                log.append(values, epoch=1, timestamp_ms=1_700_000_000_000, compression=codec)
+            segment = next((Path(work) / "__cluster_metadata-0").glob("*.log"))
+            target = directory / (f"{name}.log" if codec is Compression.NONE else f"compressed-{name}.log")
+            shutil.copy(segment, target)
+            written.append(target)
+    return written

@@ -82,7 +82,7 @@ def test_client_settings_resolve_or_raise_usage_error(
     try:
         config = _resolve(path, Path("/nonexistent/kcli.toml"))
     except KcliError as error:
-        assert "\n" not in error.line().strip() or error.line()
+        assert error.line().strip() and "\n" not in error.line().strip(), error.line()
         return
     assert config.bootstrap
 

@@ -12,7 +12,6 @@ import contextlib
 import socket
 import struct
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,12 +102,10 @@ def test_valid_responses_decode_to_the_same_value(case: tuple[str, int, Any, byt
 @given(damaged_frames())
 def test_damaged_responses_decode_or_raise_protocol_error(case: tuple[str, int, bytes]) -> None:
     name, version, data = case
-    started = time.monotonic()
     try:
         decode(name, version, data)
     except ProtocolError as error:
         assert error.line().startswith(f"could not decode the {name} v{version} response from node 1")
-    assert time.monotonic() - started < 1.0
 
 
 def peak_rss_kib() -> int:
@@ -137,7 +134,6 @@ def test_forged_lengths_of_2_gib_do_not_allocate() -> None:
                 cases.append((name, version, seeds.forge_int32(data, position, forged)))
             cases.append((name, version, seeds.forge_uvarint(data, position, seeds.FORGED_UVARINTS[0])))
     before = peak_rss_kib()
-    started = time.monotonic()
     outcomes = {"decoded": 0, "refused": 0}
     for name, version, data in cases:
         try:
@@ -148,7 +144,6 @@ def test_forged_lengths_of_2_gib_do_not_allocate() -> None:
     grown_mib = (peak_rss_kib() - before) / 1024
     assert outcomes["refused"] > 0 and len(cases) > 100
     assert grown_mib < 64, f"peak memory grew by {grown_mib:.0f} MiB over {len(cases)} forged frames"
-    assert time.monotonic() - started < 20
 
 
 # ---- over a real socket, through the CLI ----------------------------------------------------------
@@ -222,11 +217,8 @@ def damaged_describe_cluster(draw: st.DrawFn) -> bytes:
 def test_cluster_id_against_a_server_sending_damaged_describe_cluster(data: bytes) -> None:
     reply = [data]
     with scripted_broker(reply) as port:
-        started = time.monotonic()
         result = invoke("cluster-id", "-b", f"127.0.0.1:{port}", "-c", str(_fast_config()), "-o", "json")
-        elapsed = time.monotonic() - started
     assert "Traceback" not in result.stderr
-    assert elapsed < 5
     if result.code == 0:
         assert "cluster_id" in result.json
     else:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from typing import Any
-from unittest import mock
 
 import pytest
 
@@ -44,10 +43,7 @@ def _click_command() -> Any:
 
 def kcli(*args: str, environ: dict[str, str | None] | None = None) -> CliResult:
     """`kcli ARGS` in-process (tests.conftest.invoke), building the click command tree once, not per call."""
-    import typer.testing
-
-    with mock.patch.object(typer.testing, "_get_command", lambda _app: _click_command()):
-        return invoke(*args, environ=environ)
+    return invoke(*args, environ=environ, command=_click_command())
 
 
 def usage_error(result: CliResult, message: str) -> None:

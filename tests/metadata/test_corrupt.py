@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcli.errors import UsageError
+from kcli.errors import TruncatedData, UsageError
 from kcli.metadata import records as r
 from kcli.metadata.batch import encode_batch
 from kcli.metadata.codec import encode_metadata_record
 from kcli.metadata.directory import find_log_directory
 from kcli.metadata.framing import read_batch
 from kcli.metadata.image import build_image
-from kcli.metadata.read_model import CorruptData, DecodeError, ReadStats
+from kcli.metadata.read_model import DecodeError, ReadStats
 from kcli.metadata.reader import FileReader
 from tests.conftest import KRAFT_FIXTURES
 
@@ -100,7 +100,7 @@ def test_read_batch_is_pure_and_typed() -> None:
     data = FIXTURE_LOG.read_bytes()
     batch, size = read_batch(data, 0)
     assert (batch.base_offset, batch.epoch, batch.is_control, size) == (0, 1, True, 91)
-    with pytest.raises(CorruptData):
+    with pytest.raises(TruncatedData):
         read_batch(data[:50], 0)
 
 

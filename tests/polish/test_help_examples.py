@@ -71,17 +71,17 @@ def test_examples_keep_brackets_and_backslashes_literal() -> None:
     import typer
 
     app = typer.Typer()
+    app.callback()(lambda: None)  # a group, so the demo command is a command of it
 
     @app.command("demo")
     def demo() -> None:
         """Demo."""
 
     block = '$ kcli demo\n{"replicas": [1, 2], "style": "[bold]x[/bold]", "path": "C:\\\\[dir]"}\n'
-    attach_examples(app, {"demo": block})
-    assert app.registered_commands[0].epilog == epilog_of(block, rich=True)
-    from typer.testing import CliRunner
-
-    out = CliRunner().invoke(app, ["demo", "--help"], env={"NO_COLOR": "1", "COLUMNS": "200"}).stdout
+    group = typer.main.get_command(app)
+    attach_examples(group, (), {"demo": block})
+    assert group.commands["demo"].epilog == epilog_of(block, rich=True)  # type: ignore[attr-defined]
+    out = invoke("demo", "--help", command=group).stdout
     assert '{"replicas": [1, 2], "style": "[bold]x[/bold]", "path": "C:\\\\[dir]"}' in out
 
 

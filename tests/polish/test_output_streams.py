@@ -145,6 +145,8 @@ FAILING: list[tuple[str, list[str]]] = [
     ("sandbox add-node", ["sandbox", "add-node", "--dir", "/nonexistent"]),
     ("sandbox replace-brokers", ["sandbox", "replace-brokers", "--dir", "/nonexistent"]),
     ("sandbox down", ["sandbox", "down", "--dir", "/nonexistent"]),
+    ("completion show", ["completion", "show", "tcsh"]),
+    ("completion install", ["completion", "install", "tcsh"]),
 ]
 
 

@@ -1,8 +1,9 @@
 """Bounded and checked inputs: every file kcli reads, numbers in its documents, client settings, doctor's auth.
 
-Each file reader goes through kcli.files: a device, a FIFO or a directory is refused with one line
-and exit 2, as is a file over its size bound. The /dev/zero cases run kcli as a process with a
-deadline, so a reader that would read forever fails the test instead of hanging it.
+Each file reader goes through kcli.files: a FIFO or a directory is refused with one line and exit
+2, as is a file or device giving more than its size bound (/dev/zero), while /dev/null reads as an
+empty file, as Kafka's tools read it. The /dev/zero cases run kcli as a process with a deadline, so
+a reader that would read forever fails the test instead of hanging it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from kcli.files import CONFIG_LIMIT, FileRefused, read_stream
 from tests.conftest import invoke
 
 NOWHERE = ["-b", "127.0.0.1:1"]  # never dialled: every case fails before connecting
-NOT_REGULAR = "is a character device, not a regular file (give the path of a regular file)"
+OVER_1_MIB = "gives more than the 1 MiB kcli reads for it"
+OVER_64_MIB = "gives more than the 64 MiB kcli reads for it"
 PROCESS_DEADLINE_S = 30
 
 
@@ -44,12 +46,12 @@ ZERO_CASES: list[tuple[str, Any, str]] = [
     (
         "--command-config",
         lambda _: ["cluster-id", *NOWHERE, "-c", "/dev/zero"],
-        f"properties file /dev/zero {NOT_REGULAR}",
+        f"properties file /dev/zero {OVER_1_MIB}",
     ),
     (
         "--reassignment-json-file",
         lambda _: ["reassign-partitions", *NOWHERE, "--reassignment-json-file", "/dev/zero", "--execute"],
-        f"reassignment JSON file /dev/zero {NOT_REGULAR}",
+        f"reassignment JSON file /dev/zero {OVER_64_MIB}",
     ),
     (
         "--topics-to-move-json-file",
@@ -62,39 +64,40 @@ ZERO_CASES: list[tuple[str, Any, str]] = [
             "1",
             "--generate",
         ],
-        f"topics-to-move JSON file /dev/zero {NOT_REGULAR}",
+        f"topics-to-move JSON file /dev/zero {OVER_64_MIB}",
     ),
-    ("TOML profiles", lambda _: ["cluster-id"], f"config file /dev/zero {NOT_REGULAR}"),
+    ("TOML profiles", lambda _: ["cluster-id"], f"config file /dev/zero {OVER_1_MIB}"),
     (
         "ACL import",
         lambda _: ["acls", *NOWHERE, "--import", "/dev/zero"],
-        f"--import /dev/zero {NOT_REGULAR}",
+        f"--import /dev/zero {OVER_64_MIB}",
     ),
     (
         "--add-config-file",
         lambda _: ["configs", *NOWHERE, "--alter", "--topic", "t", "--add-config-file", "/dev/zero"],
-        f"--add-config-file /dev/zero {NOT_REGULAR}",
+        f"--add-config-file /dev/zero {OVER_1_MIB}",
     ),
     (
         "rule file",
         lambda _: ["spark", "rules", "--rules", "/dev/zero"],
-        f"rules file /dev/zero {NOT_REGULAR}",
+        f"rules file /dev/zero {OVER_1_MIB}",
     ),
     (
         "PEM truststore",
         lambda tmp: ["cluster-id", *NOWHERE, "-c", _truststore_properties(tmp)],
-        f"ssl.truststore.location /dev/zero {NOT_REGULAR.replace(' (give', ' (set by --command-config {tls}) (give')}",
+        "ssl.truststore.location /dev/zero gives more than the 4 MiB kcli reads for it "
+        "(set by --command-config {tls})",
     ),
     (
         "${file:} secret reference",
         lambda _: ["cluster-id"],
-        f"sasl.jaas.config in profile 'default' in {{refs}}: file /dev/zero {NOT_REGULAR}",
+        f"sasl.jaas.config in profile 'default' in {{refs}}: file /dev/zero {OVER_1_MIB}",
     ),
 ]
 
 
 @pytest.mark.parametrize(("reader", "argv", "message"), ZERO_CASES, ids=[c[0] for c in ZERO_CASES])
-def test_dev_zero_is_refused_at_once(tmp_path: Path, reader: str, argv: Any, message: str) -> None:
+def test_dev_zero_is_refused_at_its_bound(tmp_path: Path, reader: str, argv: Any, message: str) -> None:
     environ = {**os.environ, "NO_COLOR": "1", "KCLI_CONFIG": "/nonexistent/kcli.toml"}
     if reader == "TOML profiles":
         environ["KCLI_CONFIG"] = "/dev/zero"
@@ -110,6 +113,25 @@ def test_dev_zero_is_refused_at_once(tmp_path: Path, reader: str, argv: Any, mes
     )
     expected = message.format(tls=tmp_path / "tls.properties", refs=tmp_path / "refs.toml")
     assert (result.returncode, result.stderr) == (2, f"Error: {expected}\n")
+
+
+def test_dev_null_is_an_empty_command_config(tmp_path: Path) -> None:
+    """`--command-config /dev/null`, a common idiom in scripts: no settings, and the command runs."""
+    import asyncio
+
+    from tests.client.kafka_double import KafkaDouble, describe_cluster_handler, serving
+
+    double = KafkaDouble()
+    double.handlers[60] = describe_cluster_handler([(1, double)], controller=1, cluster_id="null-config")
+
+    async def scenario() -> Any:
+        async with serving(double):
+            return await asyncio.to_thread(
+                invoke, "cluster-id", "-b", double.bootstrap, "--command-config", "/dev/null"
+            )
+
+    result = asyncio.run(scenario())
+    assert (result.code, result.stdout, result.stderr) == (0, "Cluster ID: null-config\n", "")
 
 
 def test_a_fifo_and_a_directory_are_refused(tmp_path: Path) -> None:
@@ -164,6 +186,86 @@ def test_a_5000_digit_replica_id_is_a_usage_error_naming_the_field(tmp_path: Pat
         result.code == 2 and "Exceeds the limit" not in result.stderr and result.stderr.startswith("Error: ")
     )
     assert len(result.stderr.splitlines()) == 1
+
+
+LONG = "1" * 5000  # past Python's int-string limit (4300 digits): int() refuses it with a ValueError
+LONG_SHOWN = "1" * 40 + "..."
+
+
+def test_a_5000_digit_partition_number_is_a_usage_error_naming_the_field(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.json"
+    plan.write_text(f'{{"version":1,"partitions":[{{"topic":"t","partition":{LONG},"replicas":[1]}}]}}')
+    result = invoke("reassign-partitions", *NOWHERE, "--reassignment-json-file", str(plan), "--execute")
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: Invalid reassignment JSON in {plan}: partitions[0]: partition must be a non-negative "
+        "integer (32-bit), not 111111111111... (5000 digits)\n",
+    )
+
+
+LONG_NUMBER_CASES: list[tuple[str, list[str], str]] = [
+    (
+        "client setting",
+        ["cluster-id", *NOWHERE, "-c", "{props}"],
+        "request.timeout.ms must be an integer of Kafka's type INT (-2147483648 to 2147483647), "
+        f"not '{LONG_SHOWN}' (set by --command-config {{props}})",
+    ),
+    (
+        "bootstrap port",
+        ["cluster-id", "-b", f"127.0.0.1:{LONG}"],
+        f"--bootstrap-server: port {LONG_SHOWN} in '127.0.0.1:{LONG[:30]}...' is out of range",
+    ),
+    (
+        "controller node id",
+        ["cluster-id", "-C", f"{LONG}@127.0.0.1:1"],
+        f"--bootstrap-controller: node id {LONG_SHOWN} in '{LONG_SHOWN}' is not a 32-bit integer",
+    ),
+    (
+        "profile file",
+        ["cluster-id"],
+        "config file {toml} is not valid TOML: an integer of more than 4300 digits (at line 3)",
+    ),
+    (
+        "rules file",
+        ["spark", "rules", "--rules", "{toml}"],
+        "rules file {toml} (in rule long): invalid TOML: an integer of more than 4300 digits (at line 6)",
+    ),
+    (
+        "release version",
+        ["features", *NOWHERE, "upgrade", "--release-version", LONG, "--dry-run"],
+        f"Unknown metadata.version {LONG_SHOWN}. Supported metadata.version are ",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("where", "argv", "message"), LONG_NUMBER_CASES, ids=[c[0] for c in LONG_NUMBER_CASES]
+)
+def test_a_5000_digit_number_is_a_usage_error_naming_where_it_is(
+    tmp_path: Path, where: str, argv: list[str], message: str
+) -> None:
+    props = tmp_path / "client.properties"
+    props.write_text(f"request.timeout.ms={LONG}\n")
+    toml = tmp_path / "numbers.toml"
+    if where == "profile file":
+        toml.write_text(f'[profiles.default]\n"bootstrap.servers" = "127.0.0.1:1"\nretries = {LONG}\n')
+    else:
+        toml.write_text(
+            '[[rule]]\nid = "long"\nseverity = "low"\ndescription = "d"\n'
+            f'sql = "SELECT 1"\nparams = {{ n = {LONG} }}\n'
+        )
+    paths = {"props": str(props), "toml": str(toml)}
+    environ = {"KCLI_CONFIG": str(toml)} if where == "profile file" else None
+    result = invoke(*(arg.format(**paths) for arg in argv), environ=environ)
+    assert result.code == 2
+    assert result.stderr.startswith(f"Error: {message.format(**paths)}") and result.stderr.count("\n") == 1
+
+
+def test_leading_zeros_count_for_nothing_as_in_java() -> None:
+    from kcli.client.config_defs import parse_setting
+
+    assert parse_setting("request.timeout.ms", "0" * 5000 + "30000") == 30000
+    assert parse_setting("sasl.login.retry.backoff.ms", "-" + "0" * 5000 + "1") == -1
 
 
 SETTING_CASES = [
@@ -253,3 +355,17 @@ def test_doctor_reports_a_wrong_sasl_password_as_an_authentication_failure(tmp_p
     )
     assert "does not answer" not in result.stdout + result.stderr
     assert "not-the-password" not in result.stdout + result.stderr
+
+
+@pytest.mark.timeout(30)
+def test_a_terminal_with_nothing_typed_is_refused_not_waited_for() -> None:
+    from kcli.files import read_bytes
+
+    controller, terminal = os.openpty()
+    try:
+        path = os.ttyname(terminal)
+        with pytest.raises(FileRefused, match=r"^properties file /dev/\S+ is a device with nothing to read$"):
+            read_bytes(path, what="properties file")
+    finally:
+        os.close(terminal)
+        os.close(controller)

@@ -1,5 +1,6 @@
-"""Faults on the sandbox, end to end through the CLI: each ends in a result or one clear error, in time.
+"""Faults on the sandbox, end to end through the CLI: each ends in a result or one clear error.
 
+None hangs (pytest-timeout); how long each takes is a figure of benchmarks/bench_deadlines.py.
 The sandbox's control hook (`sb.control(api_key, hook)`) lets a fault happen at an exact moment of a
 request: the hook runs on the sandbox's loop before the handler and sees (context, request).
 """
@@ -7,7 +8,6 @@ request: the hook runs on the sandbox's loop before the handler and sees (contex
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import CliResult, invoke
 from tests.reliability.relay import Relay
 
-pytestmark = pytest.mark.sandbox
+pytestmark = [pytest.mark.sandbox, pytest.mark.timeout(120)]
 
 DESCRIBE_CONFIGS = 32
 INCREMENTAL_ALTER_CONFIGS = 44
@@ -50,9 +50,7 @@ def test_broker_stopped_mid_describe_finishes_with_what_it_got(fresh_sandbox: An
         return None
 
     sb.control(DESCRIBE_CONFIGS, die_on_arrival)
-    started = time.monotonic()
     result = invoke("configs", "--describe", "--entity-type", "brokers", "-b", sb.bootstrap_servers)
-    elapsed = time.monotonic() - started
 
     assert result.code == 1, (result.stdout, result.stderr)
     assert "Dynamic configs for broker 1 are:" in result.stdout
@@ -61,7 +59,6 @@ def test_broker_stopped_mid_describe_finishes_with_what_it_got(fresh_sandbox: An
     assert "broker 2 are" not in result.stdout
     line = one_error_line(result)
     assert "broker 2" in line and "node 2" in line
-    assert elapsed < 15, elapsed
 
 
 def _replace_brokers_after(calls: list[int], n: int, *, fresh_ports: bool, relay: Relay) -> Any:
@@ -102,9 +99,7 @@ def test_replaced_brokers_watch_rebootstraps_and_carries_on(fresh_sandbox: Any, 
     with Relay() as relay:
         relay.point_at(sb.bootstrap_servers.split(",")[0])
         sb.control(DESCRIBE_QUORUM, _replace_brokers_after(calls, 2, fresh_ports=True, relay=relay))
-        started = time.monotonic()
         result = _watch(relay.address, config, 6)
-        elapsed = time.monotonic() - started
 
     assert result.code == 0, result.stderr
     assert "refresh failed" not in result.stdout
@@ -112,7 +107,6 @@ def test_replaced_brokers_watch_rebootstraps_and_carries_on(fresh_sandbox: Any, 
     new_ids = set(sb.broker_ids)
     assert not new_ids & old_ids
     assert set(calls[2:]) <= new_ids and calls[2:], calls  # later refreshes were answered by new brokers
-    assert elapsed < 20, elapsed
 
 
 def test_replaced_brokers_with_recovery_none_stops_with_a_clear_error(
@@ -129,21 +123,18 @@ def test_replaced_brokers_with_recovery_none_stops_with_a_clear_error(
     with Relay() as relay:
         relay.point_at(sb.bootstrap_servers.split(",")[0])
         sb.control(DESCRIBE_QUORUM, _replace_brokers_after(calls, 2, fresh_ports=True, relay=relay))
-        started = time.monotonic()
         result = _watch(relay.address, config, 6)
-        elapsed = time.monotonic() - started
 
     assert result.code == 1, (result.stdout, result.stderr)
     assert result.stdout.count("ClusterId:") == 2  # the refreshes before the replacement
     line = one_error_line(result)
     assert "connect" in line  # the old nodes are gone; nothing else was tried
     assert len(calls) == 2  # no request reached a new broker
-    assert elapsed < 15, elapsed
 
 
 def test_misrouted_broker_never_gets_a_write(fresh_sandbox: Any) -> None:
     """KIP-1242: broker 2 advertises broker 1's address. A write for broker 2 is not sent to broker 1:
-    the client sees REBOOTSTRAP_REQUIRED, rebootstraps once, then reports the misroute, quickly."""
+    the client sees REBOOTSTRAP_REQUIRED, rebootstraps once, then reports the misroute."""
     sb = fresh_sandbox
     arrived: list[tuple[int, list[str]]] = []
 
@@ -153,18 +144,15 @@ def test_misrouted_broker_never_gets_a_write(fresh_sandbox: Any) -> None:
 
     sb.control(INCREMENTAL_ALTER_CONFIGS, record)
     assert sb.misroute(2) == 1
-    started = time.monotonic()
     result = invoke(
         "configs", "-b", sb.bootstrap_servers, "--alter", "--entity-type", "brokers",
         "--entity-name", "2", "--add-config", "log.cleaner.threads=3",
     )  # fmt: skip
-    elapsed = time.monotonic() - started
 
     assert result.code == 1, (result.stdout, result.stderr)
     line = one_error_line(result)
     assert "misrouted" in line and "node 2" in line and "REBOOTSTRAP_REQUIRED" in line
     assert arrived == []  # no IncrementalAlterConfigs reached any node
-    assert elapsed < 10, elapsed
     described = invoke(
         "configs", "-b", sb.bootstrap_servers, "--describe", "--entity-type", "brokers", "--entity-name", "1"
     )
@@ -180,23 +168,18 @@ def test_answers_delayed_past_request_timeout(fresh_sandbox: Any, tmp_path: Path
     sb.delay(1, 5000)
     config = props(tmp_path, "c.properties", "request.timeout.ms=500\ndefault.api.timeout.ms=4000\n")
 
-    started = time.monotonic()
     any_node = invoke("cluster-id", "-b", sb.bootstrap_servers, "-c", config)
     assert any_node.code == 0, any_node.stderr  # bootstrap moved on from broker 1 to broker 2
     assert any_node.stdout.strip() == f"Cluster ID: {sb.cluster_id}"
-    assert time.monotonic() - started < 3
 
-    started = time.monotonic()
     result = invoke(
         "configs", "--describe", "--entity-type", "brokers", "-b", sb.bootstrap_servers, "-c", config
     )
-    elapsed = time.monotonic() - started
     assert result.code == 1, (result.stdout, result.stderr)
     assert "Dynamic configs for broker 2 are:" in result.stdout
     assert "Dynamic configs for broker 3 are:" in result.stdout
     line = one_error_line(result)
-    assert "broker 1" in line and "timed out" in line
-    assert elapsed < 4.5, elapsed
+    assert "broker 1" in line and "timed out after 500 ms" in line  # request.timeout.ms, not the 5 s delay
 
 
 def test_cluster_id_change_on_rebootstrap_is_refused_and_nothing_is_written(
@@ -231,16 +214,13 @@ def test_cluster_id_change_on_rebootstrap_is_refused_and_nothing_is_written(
         for sb in (first, second):
             sb.control(INCREMENTAL_ALTER_CONFIGS, count_writes)
         config = props(tmp_path, "c.properties", "request.timeout.ms=2000\ndefault.api.timeout.ms=8000\n")
-        started = time.monotonic()
         result = invoke(
             "configs", "-b", relay.address, "-c", config, "--alter", "--entity-type", "brokers",
             "--entity-default", "--add-config", "log.cleaner.threads=3",
         )  # fmt: skip
-        elapsed = time.monotonic() - started
 
     assert result.code == 1, (result.stdout, result.stderr)
     line = one_error_line(result)
     assert first.cluster_id in line and second.cluster_id in line
     assert "cluster id" in line
     assert writes == []
-    assert elapsed < 10, elapsed

@@ -43,8 +43,12 @@ class RawConnection:
 
     def call(self, request: Any, response_cls: type | None = None) -> Any:
         """Send `request` (a kio request object) and decode its response."""
-        from kio.index import load_response_schema
-        from kio.serial import entity_reader, entity_writer
+        self.send(request)
+        return self.receive(request, response_cls)
+
+    def send(self, request: Any) -> None:
+        """Send `request` (a kio request object) without waiting for its response."""
+        from kio.serial import entity_writer
 
         self.correlation_id += 1
         cls = type(request)
@@ -60,6 +64,13 @@ class RawConnection:
         entity_writer(cls)(buffer, request)
         data = buffer.getvalue()
         self.send_bytes(struct.pack(">i", len(data)) + data)
+
+    def receive(self, request: Any, response_cls: type | None = None) -> Any:
+        """Read and decode the response to `request`, the last one sent."""
+        from kio.index import load_response_schema
+        from kio.serial import entity_reader
+
+        cls = type(request)
         frame = self.read_frame()
         schema: Any = response_cls or load_response_schema(cls.__api_key__, cls.__version__)
         header, offset = entity_reader(schema.__header_schema__)(frame, 0)

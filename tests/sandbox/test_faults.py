@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import select
 from pathlib import Path
 from typing import Any
 
@@ -119,28 +119,33 @@ def test_a_restart_ends_the_misroute(fresh_sandbox: Any) -> None:
     assert next(n for n in sb.status()["nodes"] if n["id"] == 2)["advertises"] is None
 
 
+@pytest.mark.timeout(60)
 def test_delay_slows_one_node_only(fresh_sandbox: Any) -> None:
+    """The delayed node answers after the other one although it was asked first (how long the delay
+    takes is a figure of benchmarks/bench_deadlines.py)."""
     from kio.schema.api_versions.v3.request import ApiVersionsRequest
 
     sb = fresh_sandbox
-    sb.delay(2, 300)
+    sb.delay(2, 3000)
     request = ApiVersionsRequest(client_software_name="t", client_software_version="1")
     with (
         RawConnection(f"127.0.0.1:{sb.port_of(2)}") as slow,
         RawConnection(f"127.0.0.1:{sb.port_of(1)}") as fast,
     ):
-        started = time.monotonic()
-        fast.call(request)
-        fast_s = time.monotonic() - started
-        started = time.monotonic()
-        slow.call(request)
-        slow_s = time.monotonic() - started
-    assert slow_s >= 0.3 and fast_s < 0.3
+        slow.send(request)
+        fast.send(request)
+        assert _first_readable(slow, fast) is fast  # the delayed node has not answered yet
+        assert fast.receive(request).error_code.value == 0
+        assert slow.receive(request).error_code.value == 0  # then it does
+
+
+def _first_readable(*connections: RawConnection) -> RawConnection:
+    """The first of `connections` with a response to read (waits as long as it takes)."""
+    readable, _, _ = select.select([c.sock for c in connections], [], [])
+    return next(c for c in connections if c.sock in readable)
 
 
 def test_control_hook_answers_instead_of_the_handler(fresh_sandbox: Any) -> None:
-    from kcli.sandbox.wire import make
-
     seen: list[int] = []
 
     async def hook(ctx: Any, request: Any) -> Any:
@@ -163,18 +168,6 @@ def test_control_hook_answers_instead_of_the_handler(fresh_sandbox: Any) -> None
     fresh_sandbox.control(60, None)
     assert describe_cluster(first(fresh_sandbox.bootstrap_servers), endpoint_type=1).error_code.value == 0
     assert seen == [1]
-    assert make is not None
-
-
-def test_sandbox_starts_fast(tmp_path: Path) -> None:
-    from kcli.sandbox import Sandbox
-
-    with Sandbox(directory=tmp_path / "warm", controllers=1, brokers=1):
-        pass  # the first start in a process also pays for imports
-    started = time.monotonic()
-    with Sandbox(directory=tmp_path / "quick", controllers=3, brokers=3):
-        elapsed = time.monotonic() - started
-    assert elapsed < 1.0
 
 
 def test_remove_and_add_raft_voter_survive_a_restart(tmp_path: Path) -> None:

@@ -147,3 +147,19 @@ def test_update_features_checks_dependencies(fresh_sandbox: Any) -> None:
     # none of 4.2-IV0..4.2-IV1 changed the metadata: a safe downgrade from 29 to 28 goes through
     assert error(update(("metadata.version", 28, 2))) == (0, "None")
     assert fresh_sandbox.run(lambda c: c.image.features["metadata.version"]) == 28
+
+
+def test_a_broker_resource_named_by_5000_digits_is_an_unknown_broker(sandbox: Any) -> None:
+    from kio.schema.incremental_alter_configs.v1 import request as alter
+
+    name = "9" * 5000  # past int()'s digit limit: a plain int() in the handler would fail the request
+    resource = alter.AlterConfigsResource(
+        resource_type=4,  # BROKER
+        resource_name=name,
+        configs=(alter.AlterableConfig(name="log.cleaner.threads", config_operation=0, value="2"),),
+    )
+    with RawConnection(first(sandbox.bootstrap_servers)) as conn:
+        response = conn.call(alter.IncrementalAlterConfigsRequest(resources=(resource,), validate_only=True))
+    (result,) = response.responses
+    invalid_request = 42
+    assert (result.error_code.value, result.error_message) == (invalid_request, f"Unknown broker id {name}")

@@ -7,6 +7,9 @@ tests/reliability/logcheck.py.
 
 from __future__ import annotations
 
+import errno
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +22,7 @@ from tests.reliability.logcheck import read_node_log
 
 R: Any = _records
 STAMP = 1_700_000_000_000
+REAL_FSYNC = os.fsync
 
 
 def config(name: str, value: str) -> Any:
@@ -231,3 +235,61 @@ def test_a_write_needs_a_majority_of_the_voters(tmp_path: Path) -> None:
     checked = _logs(tmp_path / "sb")
     assert all(log.problems == [] for log in checked.values())
     assert all("1" in [v for *_rest, v in log.configs] for log in checked.values())
+
+
+def _failing_fsync(monkeypatch: pytest.MonkeyPatch, failing: Callable[[str], bool]) -> list[str]:
+    """os.fsync raising EIO for the files `failing` names; returns the paths fsynced since, in order."""
+    synced: list[str] = []
+
+    def fsync(fd: int) -> None:
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        if failing(path):
+            raise OSError(errno.EIO, "Input/output error", path)
+        REAL_FSYNC(fd)
+        synced.append(path)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return synced
+
+
+def test_a_failed_fsync_counts_nothing_as_durable_and_the_next_sync_flushes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = node(tmp_path, 101)
+    append(log, 1, "a")
+    log.sync()
+    append(log, 1, "b", "c")
+    _failing_fsync(monkeypatch, lambda path: path.endswith(".log"))
+    with pytest.raises(OSError, match="Input/output error"):
+        log.sync()
+    assert (log.durable_end, log.end_offset) == (1, 3)  # b and c are written, not durable
+    synced = _failing_fsync(monkeypatch, lambda _path: False)
+    log.sync()  # nothing written since the failure: the segment is still to be synced
+    assert synced == [str(segment(log))] and log.durable_end == 3
+    log.sync()  # and once synced, it is clean
+    assert synced == [str(segment(log))]
+    log.close()
+
+
+@pytest.mark.sandbox
+def test_voters_whose_fsync_fails_do_not_acknowledge_a_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kcli.sandbox import Sandbox
+    from kcli.sandbox.metalog import NoQuorum
+
+    with Sandbox(directory=tmp_path / "sb", controllers=3, brokers=1) as sb:
+        followers = [str(sb.metadata_log_dir(n)) for n in (102, 103)]  # 101 leads: 2 of 3 voters fail
+        synced = _failing_fsync(monkeypatch, lambda path: path.startswith(tuple(followers)))
+        with pytest.raises(NoQuorum, match="is not on a majority of the voters"):
+            sb.run(lambda c: c.commit([config("t", "unacknowledged")]))
+        written = sb.run(lambda c: c.metalog.end_offset)
+        ends = sb.run(lambda c: [c.metalog.replicas[n].durable_end for n in (102, 103)])
+        assert all(end < written for end in ends)
+        assert sb.run(lambda c: c.metalog.high_watermark) < written
+        # The disks heal: the next round fsyncs what the failed one could not, and only then commits.
+        synced = _failing_fsync(monkeypatch, lambda _path: False)
+        sb.run(lambda c: c.metalog.drain())
+        assert sb.run(lambda c: c.metalog.high_watermark) == written
+        for follower in followers:
+            assert any(path.startswith(follower) and path.endswith(".log") for path in synced), synced

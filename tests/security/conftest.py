@@ -1,4 +1,4 @@
-"""Sandboxes shared by the security tests of one module: SASL with an authorizer."""
+"""Shared by the security tests: a keytool-made PKI (per session) and a SASL sandbox with an authorizer (per module)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.security.keytool_pki import KeytoolPki, keytool_available, make_pki
+
+
+@pytest.fixture(scope="session")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> KeytoolPki:
+    """A CA with server and client key stores made by Java's keytool (once per test session)."""
+    if not keytool_available():
+        pytest.skip("Java's keytool is not on PATH")
+    return make_pki(tmp_path_factory.mktemp("keytool"))
 
 
 @pytest.fixture(scope="module")

@@ -48,6 +48,7 @@ def _run(shell: Shell, line: str) -> bool:
         ("tree /image/features", TreeCommand(targets=("/image/features",))),
         ("history 3", HistoryCommand(count=3)),
         ("history /topics/orders", HistoryCommand(path="/topics/orders")),
+        ("history " + "9" * 5000, HistoryCommand(path="9" * 5000)),  # no count: past int()'s digit limit
         ("ls \\*", LsCommand(targets=("\\*",))),
         (
             "lx",

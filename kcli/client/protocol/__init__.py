@@ -170,23 +170,21 @@ def response_header_flexible(api_key: int, response_type: type) -> bool:
 def decode_response(frame: bytes, response_type: type, *, header_flexible: bool) -> Any:
     """Decode a response frame (without its size prefix): skip the header, read the body.
 
-    Raises kio's DecodeError subclasses or ValueError on malformed bytes; a trailing remainder is
-    tolerated, as Kafka's clients tolerate it.
+    Raises kcli.errors' DecodeError family (the length walk refused a length) or kio's decode errors on
+    malformed bytes; a trailing remainder is tolerated, as Kafka's clients tolerate it.
     """
-    from kio.serial import entity_reader
+    from kcli.bounds import checked_reader  # a forged length must not reach kio's native allocator
 
     offset = 4
     if header_flexible:
         from kio.schema.response_header.v1.header import ResponseHeader
 
-        _, size = entity_reader(ResponseHeader)(frame, 0)
+        _, size = checked_reader(ResponseHeader)(frame, 0)
         offset = size
-    from kcli.bounds import check
-
-    check(response_type, frame, offset)  # a forged length must not reach kio's native allocator
     value: Any
+    read = checked_reader(response_type)
     with collector_paused():
-        value, _ = entity_reader(response_type)(frame, offset)
+        value, _ = read(frame, offset)
     return value
 
 

@@ -63,7 +63,7 @@ def log_dir_moves(entries: Iterable[ReassignmentEntry]) -> dict[tuple[TopicParti
 
 def load_json(text: str, source: str) -> Any:
     """Parse JSON text, turning a syntax error into one line naming the file, line and column."""
-    from kcli.files import json_int
+    from kcli.integers import json_int
 
     try:
         return json.loads(text, parse_int=json_int)

@@ -1,8 +1,9 @@
 """SaslHandshake (17), versions 0-1: pick the SASL mechanism of a connection.
 
 Behavior:
-- On SASL listeners PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 are enabled; another mechanism ->
-  UNSUPPORTED_SASL_MECHANISM with the enabled list. On other listeners -> ILLEGAL_SASL_STATE.
+- On SASL listeners PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER (Kafka's unsecured validator,
+  and MSK IAM tokens) and AWS_MSK_IAM are enabled; another mechanism (GSSAPI: the emulator has no
+  KDC) -> UNSUPPORTED_SASL_MECHANISM with the enabled list. On other listeners -> ILLEGAL_SASL_STATE.
 - A second handshake on an authenticated connection -> ILLEGAL_SASL_STATE.
 
 Version notes: after a successful v0 handshake the client sends raw SASL tokens, each a
@@ -21,7 +22,7 @@ from kcli.kafka import ApiKey
 from kcli.sandbox.context import RequestContext
 from kcli.sandbox.registry import api
 
-MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER", "AWS_MSK_IAM")
 
 
 @api(ApiKey.SASL_HANDSHAKE, (0, 1), needs_auth=False)

@@ -4,6 +4,9 @@ Behavior:
 - PLAIN: `authzid NUL user NUL password` against the sandbox's users (authzid empty or the user).
 - SCRAM-SHA-256/512: client-first then client-final (RFC 5802) against the credentials in the
   metadata image; the server-final message carries the server signature.
+- OAUTHBEARER: Kafka's unsecured validator, or an MSK IAM token checked against the sandbox's IAM
+  table (kcli.sandbox.bearer_checks); a refused token gets the RFC 7628 JSON error challenge, and
+  the client's 0x01 answer then SASL_AUTHENTICATION_FAILED. AWS_MSK_IAM: the signed JSON message.
 - Success sets the connection's principal to User:<name>; failure -> SASL_AUTHENTICATION_FAILED and
   the connection stays unauthenticated. Without a prior handshake -> ILLEGAL_SASL_STATE.
 
@@ -36,6 +39,8 @@ def sasl_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None
             "Unexpected SASL request (no handshake or already authenticated)",
             b"",
         )
+    if session.mechanism in ("OAUTHBEARER", "AWS_MSK_IAM"):
+        return _bearer_step(cluster, session, token)
     if session.mechanism == "PLAIN":
         parts = token.split(b"\0")
         if len(parts) == 3:
@@ -62,6 +67,34 @@ def sasl_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None
         return ErrorCode.sasl_authentication_failed, str(error) or "Authentication failed", b""
     session.authenticated = True
     session.principal = f"User:{exchange.user}"
+    return 0, None, reply
+
+
+def _bearer_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None, bytes]:
+    import json
+    import time
+
+    from kcli.sandbox.bearer_checks import BearerRejected, check_bearer, check_iam_message
+
+    iam_users = cluster.settings.iam_users
+    if isinstance(session.sasl_state, BearerRejected):  # the client acknowledged our error challenge
+        rejected, session.sasl_state, session.mechanism = session.sasl_state, None, None
+        return ErrorCode.sasl_authentication_failed, f"Authentication failed: {rejected}", b""
+    try:
+        if session.mechanism == "AWS_MSK_IAM":
+            principal, reply = check_iam_message(token, iam_users, time.time())
+        else:
+            login = check_bearer(token, iam_users, time.time())
+            principal, reply = login.principal, b""
+            session.sasl_extensions = dict(login.extensions)
+    except BearerRejected as rejected:
+        if session.mechanism == "AWS_MSK_IAM":
+            session.mechanism = None
+            return ErrorCode.sasl_authentication_failed, f"Authentication failed: {rejected}", b""
+        session.sasl_state = rejected
+        return 0, None, json.dumps({"status": rejected.status}).encode()
+    session.authenticated = True
+    session.principal = principal
     return 0, None, reply
 
 

@@ -25,7 +25,9 @@ SANDBOX_HEAP = ("-Xms128M", "-Xmx512M")
 # behaviour of Kafka's. KAFKA_JVM_PERFORMANCE_OPTS overrides them, as in Kafka's scripts.
 QUICK_START = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 JVM_FLAGS = ("-Djava.awt.headless=true", "-XX:+ExitOnOutOfMemoryError")
-_CLIENTS_JAR = re.compile(r"^kafka-clients-(\d+)\.(\d+)\.(\d+)(?:[-.].*)?\.jar$")
+_CLIENTS_JAR = re.compile(
+    r"^kafka-clients-(\d{1,6})\.(\d{1,6})\.(\d{1,6})(?:[-.].*)?\.jar$"
+)  # no 5000-digit int()
 OLDEST_SUPPORTED = (4, 0)
 
 

@@ -9,7 +9,6 @@ their SCRAM credentials at format (--add-scram), as an operator bootstraps a SCR
 from __future__ import annotations
 
 import subprocess
-import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,10 +28,10 @@ class FormatError(KcliError):
 
 
 def new_directory_id() -> str:
-    """A directory id as Kafka writes it (a random Uuid in URL-safe base64)."""
-    from kcli.metadata.uuids import kafka_uuid
+    """A directory id as Kafka writes it (a random Uuid in URL-safe base64, never starting with '-')."""
+    from kcli.sandbox.cluster import new_cluster_id
 
-    return kafka_uuid(uuid.uuid4())
+    return new_cluster_id()
 
 
 def supports_dynamic_quorum(release_version: str | None) -> bool:
@@ -55,7 +54,8 @@ def format_arguments(
     joining: bool = False,
 ) -> list[str]:
     """StorageTool's arguments for one node (`joining`: a controller that is not an initial voter)."""
-    arguments = ["format", "--cluster-id", layout.cluster_id, "--config", str(properties)]
+    # --opt=value: an id given by the operator may start with '-', which would read as an option
+    arguments = ["format", f"--cluster-id={layout.cluster_id}", f"--config={properties}"]
     if layout.dynamic_quorum and spec.is_controller:
         if joining:
             arguments.append("--no-initial-controllers")
