@@ -449,18 +449,27 @@ EXAMPLES: dict[str, str] = {
 
 
 def attach_examples(command: Any, path: tuple[str, ...], examples: dict[str, str] | None = None) -> None:
-    """Set an "Examples" epilog on the click command `command` (at `path`, e.g. ("cluster",)) and on
-    every command below it that has an example block (the root's is given to its typer.Typer)."""
+    """Set the epilog of the click command `command` (at `path`, e.g. ("cluster",)) and of every
+    command below it: its example block, then the runbooks that use it (the root's is given to its
+    typer.Typer)."""
     examples = EXAMPLES if examples is None else examples
-    block = examples.get(" ".join(path))
-    if block is not None:
-        command.epilog = epilog_of(block)
+    epilog = epilog_for(" ".join(path), examples)
+    if epilog:
+        command.epilog = epilog
     for name, sub in (getattr(command, "commands", None) or {}).items():
         attach_examples(sub, (*path, name), examples)
 
 
-def epilog_of(block: str, *, rich: bool | None = None) -> str:
-    """The epilog text for an example block: a heading and the block, shown verbatim.
+def epilog_for(path: str, examples: dict[str, str] | None = None) -> str:
+    """The epilog of command `path`: its examples, then the runbooks that use it ("" when neither)."""
+    block = (EXAMPLES if examples is None else examples).get(path, "")
+    runbooks = runbooks_block(path)
+    return epilog_of(block, runbooks=runbooks) if block or runbooks else ""
+
+
+def epilog_of(block: str, *, rich: bool | None = None, runbooks: str = "") -> str:
+    """The epilog text for an example block (and the runbooks that use the command): each under a
+    heading, shown verbatim.
 
     With rich help (on a terminal) typer reads the epilog as rich markup and keeps line breaks,
     so brackets in the recorded output (JSON, lists) are escaped. Plain help (TYPER_USE_RICH=0,
@@ -469,17 +478,43 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
     """
     if rich is None:
         rich = typer_help_is_rich()
-    text = block.rstrip()
-    if rich:
-        return f"[bold]{HEADING}[/bold]\n\n{_escape_markup(text)}"
-    paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
-    return f"{HEADING}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs)
+    out: list[str] = []
+    for heading, text in ((HEADING, block.rstrip()), (RUNBOOKS_HEADING, runbooks.rstrip())):
+        if not text:
+            continue
+        if rich:
+            out.append(f"[bold]{heading}[/bold]\n\n{_escape_markup(text)}")
+        else:
+            paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
+            out.append(f"{heading}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs))
+    return "\n\n".join(out)
 
 
 def typer_help_is_rich() -> bool:
     """Whether typer renders help with rich: unless TYPER_USE_RICH says no, as typer reads it."""
     value = os.environ.get("TYPER_USE_RICH", "").lower()
     return value not in ("n", "no", "f", "false", "off", "0")
+
+
+RUNBOOKS_HEADING = "Runbooks"
+
+
+def runbook_entries(path: str) -> tuple[tuple[str, str], ...]:
+    """(file, title) of the runbooks that use the command `path` (the root: every runbook)."""
+    from kcli.cli.runbooks import FOLDER, RUNBOOKS
+
+    if path:
+        found = RUNBOOKS.get(path, ())
+    else:
+        found = tuple(sorted({entry for entries in RUNBOOKS.values() for entry in entries}))
+    return tuple((f"{FOLDER}/{name}", title) for name, title in found)
+
+
+def runbooks_block(path: str) -> str:
+    """The lines naming the runbooks of `path`: `docs/runbooks/FILE  Title`."""
+    entries = runbook_entries(path)
+    width = max((len(name) for name, _ in entries), default=0)
+    return "\n".join(f"{name:<{width}}  {title}" for name, title in entries)
 
 
 def _escape_markup(text: str) -> str:

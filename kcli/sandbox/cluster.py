@@ -422,6 +422,10 @@ class Cluster:
         if node.running:
             raise ClusterError(f"node {node_id} is already running")
         node.incarnation_id = uuid.uuid4()
+        # A misroute is the running node's state, not its configuration: it comes back advertising
+        # its own endpoint (on real nodes the fault is in server.properties and outlives a restart).
+        node.advertise_as = None
+        self.topology_changed()
         await server.bind(self, node)
         # it fetches what it missed (truncating anything that diverged) in the commit's round
         if node.is_broker:
