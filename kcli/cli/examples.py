@@ -218,7 +218,7 @@ EXAMPLES: dict[str, str] = {
     "metadata-quorum": (
         "$ kcli metadata-quorum add-controller -C 127.0.0.1:9095 --command-config controller-104.properties --dry-run\n"
         "$ kcli metadata-quorum describe -b 127.0.0.1:9092 --status\n"
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id KpwIRuydR52FvAwKi_34Bw --dry-run\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id geChf14mQlO1XRKAtcpRFA --dry-run\n"
     ),
     "metadata-quorum add-controller": (
         "# controller-104.properties: node.id=104, process.roles=controller, listeners, metadata.log.dir\n"
@@ -233,30 +233,30 @@ EXAMPLES: dict[str, str] = {
         "HighWatermark:          30\n"
         "MaxFollowerLag:         0\n"
         "MaxFollowerLagTimeMs:   0\n"
-        "CurrentVoters:          [{\"id\": 101, \"directoryId\": \"zwusdWRvSQ-2enLrYn4vpw\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9095\"]}, {\"id\": 102, \"directoryId\": \"_i8Kvn4fQ_STEcVcTZRveA\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9096\"]}, {\"id\": 103, \"directoryId\": \"KpwIRuydR52FvAwKi_34Bw\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9097\"]}]\n"
-        "CurrentObservers:       [{\"id\": 1, \"directoryId\": \"ePzLp2TzSLao_7vZ2LCGrw\"}, {\"id\": 2, \"directoryId\": \"UKAMiy5aRMWwpQpNpXR6eg\"}, {\"id\": 3, \"directoryId\": \"7tBObbTXTI6m11-kKHRThg\"}]\n"
+        "CurrentVoters:          [{\"id\": 101, \"directoryId\": \"YRcKF3OeS12LCncf8O7nrw\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9095\"]}, {\"id\": 102, \"directoryId\": \"Q1ZDUJW-Qg2k0hTU4u0SOQ\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9096\"]}, {\"id\": 103, \"directoryId\": \"geChf14mQlO1XRKAtcpRFA\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9097\"]}]\n"
+        "CurrentObservers:       [{\"id\": 1, \"directoryId\": \"SZ_GFfbHSuOUp9aYNicq6A\"}, {\"id\": 2, \"directoryId\": \"D0VOnj--RV2nq6qgh75w7g\"}, {\"id\": 3, \"directoryId\": \"CuWA2hDiT-Obc1q8qE7oQw\"}]\n"
         "$ kcli metadata-quorum describe -C 127.0.0.1:9095 --replication --human-readable\n"
         "NodeId\tDirectoryId           \tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus\n"
-        "101   \tzwusdWRvSQ-2enLrYn4vpw\t30          \t0  \t4 ms ago          \t4 ms ago             \tLeader\n"
-        "102   \t_i8Kvn4fQ_STEcVcTZRveA\t30          \t0  \t2275 ms ago       \t2275 ms ago          \tFollower\n"
-        "103   \tKpwIRuydR52FvAwKi_34Bw\t30          \t0  \t2275 ms ago       \t2275 ms ago          \tFollower\n"
-        "1     \tePzLp2TzSLao_7vZ2LCGrw\t30          \t0  \t2275 ms ago       \t2275 ms ago          \tObserver\n"
-        "2     \tUKAMiy5aRMWwpQpNpXR6eg\t30          \t0  \t2275 ms ago       \t2275 ms ago          \tObserver\n"
-        "3     \t7tBObbTXTI6m11-kKHRThg\t30          \t0  \t2275 ms ago       \t2275 ms ago          \tObserver\n"
+        "101   \tYRcKF3OeS12LCncf8O7nrw\t30          \t0  \t4 ms ago          \t4 ms ago             \tLeader\n"
+        "102   \tQ1ZDUJW-Qg2k0hTU4u0SOQ\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tFollower\n"
+        "103   \tgeChf14mQlO1XRKAtcpRFA\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tFollower\n"
+        "1     \tSZ_GFfbHSuOUp9aYNicq6A\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tObserver\n"
+        "2     \tD0VOnj--RV2nq6qgh75w7g\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tObserver\n"
+        "3     \tCuWA2hDiT-Obc1q8qE7oQw\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tObserver\n"
     ),
     "metadata-quorum remove-controller": (
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id KpwIRuydR52FvAwKi_34Bw --dry-run\n"
-        "DRY RUN of removing KRaft controller 103 with directory id KpwIRuydR52FvAwKi_34Bw\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id geChf14mQlO1XRKAtcpRFA --dry-run\n"
+        "DRY RUN of removing KRaft controller 103 with directory id geChf14mQlO1XRKAtcpRFA\n"
     ),
     "metadata-shell": (
         "$ kcli metadata-shell -d .kcli-sandbox/101 ls /image/topics/byName\n"
         "sandbox-topic-00000\n"
         "sandbox-topic-00001\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 cat /image/topics/byName/sandbox-topic-00000/0\n"
-        "PartitionRegistration(replicas=[1, 2, 3], directories=[ePzLp2TzSLao_7vZ2LCGrw, UKAMiy5aRMWwpQpNpXR6eg, 7tBObbTXTI6m11-kKHRThg], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
+        "PartitionRegistration(replicas=[1, 2, 3], directories=[SZ_GFfbHSuOUp9aYNicq6A, D0VOnj--RV2nq6qgh75w7g, CuWA2hDiT-Obc1q8qE7oQw], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 --dump --type TopicRecord -o json\n"
-        "{\"offset\":19,\"epoch\":1,\"timestamp\":1795762401452,\"type\":\"TopicRecord\",\"version\":0,\"data\":{\"name\":\"sandbox-topic-00000\",\"topicId\":\"QUnZwQS5QkeogMPx2ivIxg\"}}\n"
-        "{\"offset\":23,\"epoch\":1,\"timestamp\":1795762401452,\"type\":\"TopicRecord\",\"version\":0,\"data\":{\"name\":\"sandbox-topic-00001\",\"topicId\":\"0kj9BsPfSZyqnMUdXDElFQ\"}}\n"
+        "{\"offset\":19,\"epoch\":1,\"timestamp\":1795762592505,\"type\":\"TopicRecord\",\"version\":0,\"data\":{\"name\":\"sandbox-topic-00000\",\"topicId\":\"MduHJkB6THy5aGe9817F8Q\"}}\n"
+        "{\"offset\":23,\"epoch\":1,\"timestamp\":1795762592505,\"type\":\"TopicRecord\",\"version\":0,\"data\":{\"name\":\"sandbox-topic-00001\",\"topicId\":\"tB6gKFypS2S3KaIKMbHHVQ\"}}\n"
     ),
     "profile": (
         "$ kcli profile add sandbox -b 127.0.0.1:9092 --use\n"
@@ -351,7 +351,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "sandbox down": (
         "$ kcli sandbox down --dir demo-sandbox\n"
-        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 524).\n"
+        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 3963).\n"
     ),
     "sandbox failover": (
         "$ kcli sandbox failover --dir demo-sandbox\n"
@@ -360,7 +360,7 @@ EXAMPLES: dict[str, str] = {
     "sandbox kill-node": (
         "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (Apache Kafka 4.4.0, real nodes), security plaintext\n"
-        "Active controller: 101 (epoch 1), metadata log end offset 28, topics 0\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 25, topics 0\n"
         "ID    ROLE        ADDRESS               STATE\n"
         "1     broker      127.0.0.1:9092        running\n"
         "2     broker      127.0.0.1:9093        running\n"
@@ -431,7 +431,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "spark collect": (
         "$ kcli spark collect -b 127.0.0.1:9092 --out snapshots\n"
-        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261127T065330Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
+        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261127T065643Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
     ),
     "spark rules": (
         "$ kcli spark rules -o text\n"
@@ -443,6 +443,17 @@ EXAMPLES: dict[str, str] = {
         "under-replicated-partitions\tmedium\tPartitions whose ISR is smaller than their replica set.\n"
         "offline-partitions\thigh\tPartitions without a leader, or led by a broker that is fenced or not registered.\n"
         "...\n"
+    ),
+    "topics": (
+        "$ kcli topics -b 127.0.0.1:9092 --list\n"
+        "sandbox-topic-00000\n"
+        "sandbox-topic-00001\n"
+        "$ kcli topics -b 127.0.0.1:9092 --describe --topic sandbox-topic-00000\n"
+        "Topic: sandbox-topic-00000\tTopicId: MduHJkB6THy5aGe9817F8Q\tPartitionCount: 3\tReplicationFactor: 3\tConfigs: cleanup.policy=compact,min.insync.replicas=1,retention.ms=86400000\n"
+        "\tTopic: sandbox-topic-00000\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\tElr: \tLastKnownElr:\n"
+        "\tTopic: sandbox-topic-00000\tPartition: 1\tLeader: 2\tReplicas: 2,3,1\tIsr: 2,3,1\tElr: \tLastKnownElr:\n"
+        "\tTopic: sandbox-topic-00000\tPartition: 2\tLeader: 3\tReplicas: 3,1,2\tIsr: 3,1,2\tElr: \tLastKnownElr:\n"
+        "$ kcli topics -b 127.0.0.1:9092 --describe --under-replicated-partitions\n"
     ),
 }
 # END GENERATED
