@@ -167,6 +167,11 @@ def _directory_id(kafka: Any, node_id: int) -> str:
     return meta["directory.id"]
 
 
+def _listener_name(line: str) -> str:
+    """The listener an `advertised.listeners=NAME://host:port` line names."""
+    return line.split("=", 1)[1].split("://", 1)[0]
+
+
 def _advertise(kafka: Any, node_id: int, port: int) -> None:
     """Restart `node_id` advertising `port` for its broker listener (it still listens on its own)."""
     kafka.stop_node(node_id)
@@ -174,7 +179,9 @@ def _advertise(kafka: Any, node_id: int, port: int) -> None:
     lines = path.read_text().splitlines()
     path.write_text(
         "\n".join(
-            f"advertised.listeners=BROKER://127.0.0.1:{port}" if line.startswith("advertised.listeners=") else line
+            f"advertised.listeners={_listener_name(line)}://127.0.0.1:{port}"
+            if line.startswith("advertised.listeners=")
+            else line
             for line in lines
         )
         + "\n"

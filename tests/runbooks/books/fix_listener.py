@@ -30,7 +30,8 @@ def _(ctx: Context) -> dict[str, str]:
     if ctx.real:
         port = next(n["port"] for n in ctx.cluster.status()["nodes"] if n["id"] == victim)
         overrides = ctx.cluster.directory / str(faulty) / "overrides.properties"
-        overrides.write_text(f"advertised.listeners=BROKER://127.0.0.1:{port}\n", encoding="utf-8")
+        listener = "SASL_SSL"  # the broker listener is named after its protocol (the runbooks use sasl_ssl)
+        overrides.write_text(f"advertised.listeners={listener}://127.0.0.1:{port}\n", encoding="utf-8")
         kcli("sandbox", "stop-node", str(faulty), "--dir", directory)
         kcli("sandbox", "start-node", str(faulty), "--dir", directory)
     else:
