@@ -579,6 +579,8 @@ def _execute(
     elif waited is not None:
         for line in view.wait_text(waited, cleanup):
             env.out(line)
+    if text and cleanup is not None and cleanup.errors:
+        env.err(view.cleanup_error_line(cleanup))
     failed = bool(result.errors or result.log_dir_errors or result.log_dir_timed_out)
     if waited is not None and waited.timed_out:
         failed = True

@@ -262,8 +262,14 @@ def wait_text(wait: WaitResult, cleanup: ThrottleCleanup | None = None) -> Itera
         )
         return
     yield from clearing_lines(cleanup.cleared_brokers, cleanup.cleared_topics)
-    for line in cleanup.errors:
-        yield f"Error clearing throttles: {line}"
+
+
+def cleanup_error_line(cleanup: ThrottleCleanup) -> str:
+    """The one stderr line of a --wait whose partitions moved but whose throttles stay."""
+    return (
+        f"Error: the reassignment is done, but clearing its throttles failed ({'; '.join(cleanup.errors)}); "
+        "run --verify with the same file to clear them"
+    )
 
 
 def _cleanup_json(cleanup: ThrottleCleanup | None) -> dict[str, Any] | None:

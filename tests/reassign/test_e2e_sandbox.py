@@ -358,3 +358,80 @@ def test_generate_unknown_topic_and_controller_only_actions(sandbox: Any, tmp_pa
     listed = invoke("reassign-partitions", "-C", sandbox.bootstrap_controllers, "--list", "-o", "json")
     assert listed.code == 0, listed.stderr
     assert isinstance(listed.json["reassignments"], list)
+
+
+def test_wait_whose_throttles_cannot_be_cleared_says_so_in_one_error_line(sandbox: Any, tmp_path: Path) -> None:
+    """The partitions moved, then the brokers refused to drop the throttles: exit 1 with one `Error:`
+    line on stderr naming what is left and what to run (--verify), not a line among the results."""
+    from kcli.sandbox.context import ZERO
+
+    async def refuse_deletes(ctx: Any, request: Any) -> Any:
+        if not any(op.config_operation == 1 for r in request.resources for op in r.configs):
+            return None  # setting the throttles goes through
+        return ctx.r(
+            "IncrementalAlterConfigsResponse",
+            throttle_time=ZERO,
+            responses=tuple(
+                ctx.r(
+                    "AlterConfigsResourceResponse",
+                    error_code=44,  # POLICY_VIOLATION
+                    error_message="throttles stay (a test's policy)",
+                    resource_type=r.resource_type,
+                    resource_name=r.resource_name,
+                )
+                for r in request.resources
+            ),
+        )
+
+    b = sandbox.bootstrap_servers
+    create_topic(b, "rs-stuck-throttles", [[1, 2]])
+    plan = plan_file(tmp_path, "plan.json", "rs-stuck-throttles", [[2, 3]])
+    sandbox.control(44, refuse_deletes)
+    try:
+        executed = reassign(
+            b, "--execute", "--reassignment-json-file", plan, "--throttle", "50000000", "--wait",
+            "--rollback-file", str(tmp_path / "rb.json"),
+        )  # fmt: skip
+    finally:
+        sandbox.control(44, None)
+    assert executed.code == 1
+    assert "Reassignment of partition rs-stuck-throttles-0 is completed." in executed.lines
+    errors = [line for line in executed.stderr.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1 and errors[0].startswith(
+        "Error: the reassignment is done, but clearing its throttles failed ("
+    ), executed.stderr
+    assert errors[0].endswith("); run --verify with the same file to clear them")
+    assert "broker 3: POLICY_VIOLATION: throttles stay (a test's policy)" in errors[0]
+    assert set(topic_configs(b, "rs-stuck-throttles")) >= THROTTLE_KEYS_TOPIC
+    verified = reassign(b, "--verify", "--reassignment-json-file", plan)
+    assert verified.code == 0, verified.stderr
+    assert not THROTTLE_KEYS_TOPIC & set(topic_configs(b, "rs-stuck-throttles"))
+
+
+def test_wait_reads_the_replicas_until_the_brokers_metadata_catches_up(sandbox: Any, tmp_path: Path) -> None:
+    """The controller says no reassignment is running before the brokers' Metadata shows the target
+    (a real cluster's brokers follow its log a moment later): --wait reads again until the replicas
+    are the targets, instead of reporting 'replica set is 3,1 rather than 3' for a move that completed.
+    Here ListPartitionReassignments answers 'none' at once while the sandbox still copies."""
+    from kcli.sandbox.context import ZERO
+
+    async def nothing_running(ctx: Any, request: Any) -> Any:
+        return ctx.r(
+            "ListPartitionReassignmentsResponse", throttle_time=ZERO, error_code=0, error_message=None, topics=()
+        )
+
+    b = sandbox.bootstrap_servers
+    create_topic(b, "rs-lagging", [[1]])
+    plan = plan_file(tmp_path, "plan.json", "rs-lagging", [[3]])
+    sandbox.control(46, nothing_running)
+    try:
+        executed = reassign(
+            b, "--execute", "--reassignment-json-file", plan, "--throttle", "2000000", "--wait",
+            "--preserve-throttles", "--rollback-file", str(tmp_path / "rb.json"),
+        )  # fmt: skip
+    finally:
+        sandbox.control(46, None)
+    assert executed.code == 0, executed.stderr
+    assert "Reassignment of partition rs-lagging-0 is completed." in executed.lines, executed.stdout
+    assert replicas_of(b, "rs-lagging") == {0: [3]}
+    reassign(b, "--verify", "--reassignment-json-file", plan)

@@ -145,9 +145,16 @@ async def watch(
             if time.monotonic() + interval_s >= deadline:
                 return WaitResult(progress=last, timed_out=True, log_dirs=moves)
             await asyncio.sleep(interval_s)
-    try:
-        current = await current_replicas(admin, file_of(targets))
-    except (ConnectionFailed, RequestTimedOut, KafkaError):
-        return WaitResult(progress=last, timed_out=False, log_dirs=moves)  # done; the final read failed
+    # Done at the controller; the brokers' metadata (Metadata answers) follows a moment later, so the
+    # final read waits, under the same deadline, for the replicas to be the targets.
+    while True:
+        try:
+            current = await current_replicas(admin, file_of(targets))
+        except (ConnectionFailed, RequestTimedOut, KafkaError):
+            return WaitResult(progress=last, timed_out=False, log_dirs=moves)  # done; the final read failed
+        caught_up = all(tuple(current.get(tp, ())) == tuple(target) for tp, target in targets.items())
+        if caught_up or time.monotonic() + interval_s >= deadline:
+            break
+        await asyncio.sleep(interval_s)
     states = partition_states(targets, current=current, ongoing={})
     return WaitResult(progress=last, timed_out=False, states=states, log_dirs=moves)
