@@ -203,6 +203,14 @@ SPECS: tuple[Spec, ...] = (
             "--set sasl.mechanism=SCRAM-SHA-512 --set 'sasl.jaas.config=${file:/etc/kcli/prod.jaas}'",
         ),
     ),
+    Spec(
+        path="topics",
+        commands=(
+            f"kcli topics -b {B} --list",
+            f"kcli topics -b {B} --describe --topic {TOPIC}",
+            f"kcli topics -b {B} --describe --under-replicated-partitions",
+        ),
+    ),
     Spec(path="profile list", commands=("kcli profile list", "kcli profile list -o json")),
     Spec(path="profile show", commands=("kcli profile show prod",)),
     Spec(path="profile use", commands=("kcli profile use sandbox", "kcli cluster-id --profile sandbox")),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded sandbox: start an emulated KRaft cluster, walk through every tool
 # against it (cluster-id, cluster, metadata-quorum, features, configs, acls, profile, completion,
-# reassign-partitions, sandbox faults with the doctor catching one, metadata-shell, spark), then stop
+# reassign-partitions, topics, sandbox faults with the doctor catching one, metadata-shell, spark), then stop
 # it. Needs `kcli` on PATH (see README.md). Exits non-zero if any step does not end as shown.
 set -euo pipefail
 
@@ -60,6 +60,8 @@ step kcli reassign-partitions --bootstrap-server "$B" --generate --topics-to-mov
 awk 'found { print; exit } /^Proposed partition reassignment configuration$/ { found = 1 }' "$dir/generate.txt" > "$dir/plan.json"
 step kcli reassign-partitions --bootstrap-server "$B" --execute --reassignment-json-file "$dir/plan.json" --rollback-file "$dir/rollback.json" --wait
 step kcli reassign-partitions --bootstrap-server "$B" --verify --reassignment-json-file "$dir/plan.json"
+step kcli topics --bootstrap-server "$B" --describe --topic "$topic"
+step kcli topics --bootstrap-server "$B" --describe --under-replicated-partitions   # nothing: all in sync
 
 step kcli cluster doctor --bootstrap-server "$B" --bootstrap-controller "$C"
 step kcli sandbox misroute 2 --dir "$dir"

@@ -767,6 +767,79 @@ command(
     ),
 )
 command(
+    "topics",
+    "--list: the topic names; --describe: topics with their partitions (only the reported ones with a report option).",
+    one_of(
+        "kcli topics -o json",
+        obj("--list.", {"topics": array(string("Topic name."), "Sorted.")}),
+        obj(
+            "--describe.",
+            {
+                "reports": array(
+                    enum(
+                        "A report option given.",
+                        "under-replicated-partitions",
+                        "unavailable-partitions",
+                        "under-min-isr-partitions",
+                        "at-min-isr-partitions",
+                    ),
+                    "The partition reports asked for (none: every partition).",
+                ),
+                "topics": array(
+                    obj(
+                        "One topic.",
+                        {
+                            "name": string("Topic name."),
+                            "topic_id": nullable(string("Topic id (base64).")),
+                            "internal": boolean("An internal topic (__consumer_offsets, ...)."),
+                            "partition_count": integer("Partitions."),
+                            "replication_factor": integer(
+                                "Replicas of the first partition (without those a running reassignment adds)."
+                            ),
+                            "configs": mapping(
+                                nullable(string("Value.")), "The configs not at their default."
+                            ),
+                            "partitions": array(
+                                obj(
+                                    "One partition shown.",
+                                    {
+                                        "partition": integer("Partition index."),
+                                        "leader": nullable(integer("Leader broker (null: none).")),
+                                        "replicas": array(integer("Broker id."), "Replicas."),
+                                        "isr": array(integer("Broker id."), "In-sync replicas."),
+                                        "elr": nullable(
+                                            array(
+                                                integer("Broker id."),
+                                                "Eligible leader replicas (null: not reported).",
+                                            )
+                                        ),
+                                        "last_known_elr": nullable(
+                                            array(
+                                                integer("Broker id."), "Last known ELR (null: not reported)."
+                                            )
+                                        ),
+                                        "adding_replicas": nullable(
+                                            array(
+                                                integer("Broker id."),
+                                                "A running reassignment adds (null: none runs).",
+                                            )
+                                        ),
+                                        "removing_replicas": nullable(
+                                            array(integer("Broker id."), "A running reassignment removes.")
+                                        ),
+                                    },
+                                ),
+                                "Partitions shown.",
+                            ),
+                        },
+                    ),
+                    "Topics with something shown, by name.",
+                ),
+            },
+        ),
+    ),
+)
+command(
     "reassign-partitions",
     "--generate, --execute, --verify, --cancel and --list each have their own shape.",
     one_of(
@@ -841,6 +914,24 @@ command(
                 "wait": obj(
                     "With --wait: the progress until done or --timeout.",
                     {
+                        "throttles": nullable(
+                            obj(
+                                "What became of the throttles once done (null: none was set, or --timeout).",
+                                {
+                                    "cleared": obj(
+                                        "Where the throttle configs were removed, as --verify removes them.",
+                                        {
+                                            "brokers": array(integer("Broker id."), "Brokers."),
+                                            "topics": array(string("Topic."), "Topics."),
+                                        },
+                                    ),
+                                    "kept_because": nullable(
+                                        string("Why they were left in place (null: removed).")
+                                    ),
+                                    "errors": array(string("Error."), "Configs that could not be removed."),
+                                },
+                            )
+                        ),
                         "timed_out": boolean("True when --timeout passed first."),
                         "pending": array(string("TOPIC-INDEX."), "Still moving."),
                         "partitions": array(
@@ -857,6 +948,19 @@ command(
                             "Progress.",
                         ),
                         "states": array(PARTITION_STATE, "Final states."),
+                        "log_dir_moves": array(
+                            obj(
+                                "A log-dir move of the file.",
+                                {
+                                    "partition": string("TOPIC-INDEX."),
+                                    "broker": integer("Broker id."),
+                                    "log_dir": string("Target log dir."),
+                                    "done": boolean("The replica is in the target dir, no copy left."),
+                                    "status": string("The line --verify prints for it."),
+                                },
+                            ),
+                            "With log-dir moves: their state once done (or at the timeout).",
+                        ),
                     },
                 ),
             },

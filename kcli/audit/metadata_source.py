@@ -223,7 +223,7 @@ def _events(name: str, record: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:
 
 
 def _uuid(value: Any) -> str:
-    from kcli.workflows.audit_collect import topic_id_text
+    from kcli.workflows.partitions import topic_id_text
 
     return topic_id_text(value) or ""
 

@@ -206,9 +206,9 @@ def _do_remove(
 
 
 def _do_export(env: Env, config: ClientConfig, opts: AclOptions, target: str) -> None:
-    from kcli.ops.acls import export_document
+    from kcli.ops.acls import export_document, scoped_filters
 
-    bindings = _list(config, opts)
+    bindings = run_admin(config, lambda admin: _current(admin, scoped_filters(opts)))
     text = json.dumps(export_document(bindings), indent=2) + "\n"
     if target == "-":
         env.stdout.write(text)
@@ -232,7 +232,7 @@ def _do_import(
     dry_run: bool,
 ) -> int:
     from kcli.files import DOCUMENT_LIMIT, read_stream, read_text
-    from kcli.ops.acls import list_filters, parse_document
+    from kcli.ops.acls import parse_document, scoped_filters
     from kcli.render import acls as view
     from kcli.render import write_json
     from kcli.workflows import acls as acl_run
@@ -246,7 +246,7 @@ def _do_import(
     except OSError as error:
         raise UsageError(f"--import {source}: {error.strerror or error}") from None
     desired = parse_document(text, source=source)
-    scope = list_filters(opts)
+    scope = scoped_filters(opts)
 
     def confirm_prune(extra: tuple[AclBinding, ...]) -> bool:
         asker.say(f"ACL bindings not in {source} that --prune will remove:")
@@ -367,7 +367,12 @@ def register(app: typer.Typer) -> None:
         ] = None,
         principal: Annotated[
             ListOpt,
-            typer.Option("--principal", help="With --list: only this principal's ACLs.", rich_help_panel=_P),
+            typer.Option(
+                "--principal",
+                help="With --list, --export or --import: only this principal's ACLs (--import --prune "
+                "removes no other's).",
+                rich_help_panel=_P,
+            ),
         ] = None,
         producer: Annotated[
             bool,
@@ -464,7 +469,6 @@ def _check_beyond(opts: AclOptions, extra: list[str], *, prune: bool, dry_run: b
             "--deny-principal": opts.deny_principals,
             "--allow-host": opts.allow_hosts,
             "--deny-host": opts.deny_hosts,
-            "--principal": opts.principals,
         }
         for flag, value in given.items():
             if value:

@@ -29,9 +29,6 @@ EXAMPLES: dict[str, str] = {
         "$ kcli acls -b 127.0.0.1:9092 --add --allow-principal User:alice --operation Read --topic sandbox-topic-00000\n"
         "Adding ACLs for resource `ResourcePattern(resourceType=TOPIC, name=sandbox-topic-00000, patternType=LITERAL)`:\n"
         " \t(principal=User:alice, host=*, operation=READ, permissionType=ALLOW)\n"
-        "\n"
-        "Current ACLs for resource `ResourcePattern(resourceType=TOPIC, name=sandbox-topic-00000, patternType=LITERAL)`:\n"
-        "\t(principal=User:alice, host=*, operation=READ, permissionType=ALLOW)\n"
         "$ kcli acls -b 127.0.0.1:9092 --add --producer --allow-principal User:bob --topic orders --dry-run\n"
         "Dry run, would add ACLs for resource `ResourcePattern(resourceType=TOPIC, name=orders, patternType=LITERAL)`:\n"
         " \t(principal=User:bob, host=*, operation=WRITE, permissionType=ALLOW)\n"
@@ -39,15 +36,15 @@ EXAMPLES: dict[str, str] = {
         "\t(principal=User:bob, host=*, operation=DESCRIBE, permissionType=ALLOW)\n"
         "$ kcli acls -b 127.0.0.1:9092 --list -o json\n"
         "{\n"
-        '  "acls": [\n'
+        "  \"acls\": [\n"
         "    {\n"
-        '      "resourceType": "TOPIC",\n'
-        '      "name": "sandbox-topic-00000",\n'
-        '      "patternType": "LITERAL",\n'
-        '      "principal": "User:alice",\n'
-        '      "host": "*",\n'
-        '      "operation": "READ",\n'
-        '      "permissionType": "ALLOW"\n'
+        "      \"resourceType\": \"TOPIC\",\n"
+        "      \"name\": \"sandbox-topic-00000\",\n"
+        "      \"patternType\": \"LITERAL\",\n"
+        "      \"principal\": \"User:alice\",\n"
+        "      \"host\": \"*\",\n"
+        "      \"operation\": \"READ\",\n"
+        "      \"permissionType\": \"ALLOW\"\n"
         "    }\n"
         "  ]\n"
         "}\n"
@@ -58,6 +55,7 @@ EXAMPLES: dict[str, str] = {
         "$ kcli cluster doctor -b 127.0.0.1:9092\n"
         "$ kcli cluster list-endpoints -b 127.0.0.1:9092\n"
         "$ kcli cluster unregister -b 127.0.0.1:9092 --id 3\n"
+        "$ kcli cluster unregister-controller -b 127.0.0.1:9092 --id 104\n"
     ),
     "cluster api-versions": (
         "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
@@ -65,13 +63,14 @@ EXAMPLES: dict[str, str] = {
         "\tProduce(0): UNSUPPORTED,\n"
         "\tFetch(1): UNSUPPORTED,\n"
         "\tListOffsets(2): UNSUPPORTED,\n"
-        "\tMetadata(3): 0 to 13 [usable: 13, request header: 2],\n"
+        "\tMetadata(3): 0 to 13 [usable: 13],\n"
         "\tOffsetCommit(8): UNSUPPORTED,\n"
         "\tOffsetFetch(9): UNSUPPORTED,\n"
         "...\n"
     ),
     "cluster cluster-id": (
-        "$ kcli cluster cluster-id -C 127.0.0.1:9095\nCluster ID: MkU3OEVBNTcwNTJENDM2Qg\n"
+        "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
+        "Cluster ID: MkU3OEVBNTcwNTJENDM2Qg\n"
     ),
     "cluster doctor": (
         "$ kcli cluster doctor -b 127.0.0.1:9092\n"
@@ -97,17 +96,25 @@ EXAMPLES: dict[str, str] = {
         "$ kcli cluster unregister -b 127.0.0.1:9092 --id 3\n"
         "Broker 3 is no longer registered.\n"
     ),
+    "cluster unregister-controller": (
+        "# controller 104 was removed from the voters and shut down for good\n"
+        "$ kcli cluster unregister-controller -b 127.0.0.1:9092 --id 104\n"
+        "Controller 104 is no longer registered.\n"
+    ),
     "cluster-id": (
         "$ kcli cluster-id -b 127.0.0.1:9092\n"
         "Cluster ID: MkU3OEVBNTcwNTJENDM2Qg\n"
         "$ kcli cluster-id -C 127.0.0.1:9095 -o json\n"
         "{\n"
-        '  "cluster_id": "MkU3OEVBNTcwNTJENDM2Qg",\n'
-        '  "controller_id": 101,\n'
-        '  "endpoint_type": "controllers"\n'
+        "  \"cluster_id\": \"MkU3OEVBNTcwNTJENDM2Qg\",\n"
+        "  \"controller_id\": 101,\n"
+        "  \"endpoint_type\": \"controllers\"\n"
         "}\n"
     ),
-    "completion": ("$ kcli completion install zsh\n$ kcli completion show bash\n"),
+    "completion": (
+        "$ kcli completion install zsh\n"
+        "$ kcli completion show bash\n"
+    ),
     "completion install": (
         "$ kcli completion install zsh\n"
         "Wrote the zsh completion of kcli to ~/.local/share/zsh/site-functions/_kcli.\n"
@@ -119,7 +126,7 @@ EXAMPLES: dict[str, str] = {
         "_kcli_completion() {\n"
         "    local IFS=$'\n"
         "'\n"
-        '    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \\\n'
+        "    COMPREPLY=( $( env COMP_WORDS=\"${COMP_WORDS[*]}\" \\\n"
         "                   COMP_CWORD=$COMP_CWORD \\\n"
         "                   _KCLI_COMPLETE=complete_bash $1 ) )\n"
         "    return 0\n"
@@ -152,13 +159,13 @@ EXAMPLES: dict[str, str] = {
     ),
     "features describe": (
         "$ kcli features describe -b 127.0.0.1:9092\n"
-        "Feature: eligible.leader.replicas.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
-        "Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
-        "Feature: kraft.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
-        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.4-IV2\tFinalizedVersionLevel: 4.4-IV2\tEpoch: 6\n"
-        "Feature: share.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2\tEpoch: 6\n"
-        "Feature: streams.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\tFinalizedVersionLevel: 1\tEpoch: 6\n"
-        "Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2\tEpoch: 6\n"
+        "Feature: eligible.leader.replicas.version          SupportedMinVersion: 0                SupportedMaxVersion: 1                FinalizedVersionLevel: 1                Epoch: 6\n"
+        "Feature: group.version                             SupportedMinVersion: 0                SupportedMaxVersion: 1                FinalizedVersionLevel: 1                Epoch: 6\n"
+        "Feature: kraft.version                             SupportedMinVersion: 0                SupportedMaxVersion: 1                FinalizedVersionLevel: 1                Epoch: 6\n"
+        "Feature: metadata.version                          SupportedMinVersion: 3.3-IV3          SupportedMaxVersion: 4.4-IV2          FinalizedVersionLevel: 4.4-IV2          Epoch: 6\n"
+        "Feature: share.version                             SupportedMinVersion: 0                SupportedMaxVersion: 2                FinalizedVersionLevel: 2                Epoch: 6\n"
+        "Feature: streams.version                           SupportedMinVersion: 0                SupportedMaxVersion: 1                FinalizedVersionLevel: 1                Epoch: 6\n"
+        "Feature: transaction.version                       SupportedMinVersion: 0                SupportedMaxVersion: 2                FinalizedVersionLevel: 2                Epoch: 6\n"
     ),
     "features disable": (
         "$ kcli features disable -b 127.0.0.1:9092 --feature group.version --dry-run\n"
@@ -172,10 +179,10 @@ EXAMPLES: dict[str, str] = {
         "$ kcli features feature-dependencies --feature transaction.version=2 -o json\n"
         "[\n"
         "  {\n"
-        '    "feature": "transaction.version",\n'
-        '    "level": 2,\n'
-        '    "release": null,\n'
-        '    "requires": []\n'
+        "    \"feature\": \"transaction.version\",\n"
+        "    \"level\": 2,\n"
+        "    \"release\": null,\n"
+        "    \"requires\": []\n"
         "  }\n"
         "]\n"
     ),
@@ -184,18 +191,18 @@ EXAMPLES: dict[str, str] = {
         "share.version can be upgraded to 2.\n"
         "$ kcli features upgrade -b 127.0.0.1:9092 --feature share.version=2 --feature streams.version=1 --dry-run -o json\n"
         "{\n"
-        '  "operation": "upgrade",\n'
-        '  "dry_run": true,\n'
-        '  "results": [\n'
+        "  \"operation\": \"upgrade\",\n"
+        "  \"dry_run\": true,\n"
+        "  \"results\": [\n"
         "    {\n"
-        '      "feature": "share.version",\n'
-        '      "level": 2,\n'
-        '      "ok": true,\n'
-        '      "error": null\n'
+        "      \"feature\": \"share.version\",\n"
+        "      \"level\": 2,\n"
+        "      \"ok\": true,\n"
+        "      \"error\": null\n"
         "    },\n"
         "    {\n"
-        '      "feature": "streams.version",\n'
-        '      "level": 1,\n'
+        "      \"feature\": \"streams.version\",\n"
+        "      \"level\": 1,\n"
         "...\n"
     ),
     "features version-mapping": (
@@ -211,7 +218,7 @@ EXAMPLES: dict[str, str] = {
     "metadata-quorum": (
         "$ kcli metadata-quorum add-controller -C 127.0.0.1:9095 --command-config controller-104.properties --dry-run\n"
         "$ kcli metadata-quorum describe -b 127.0.0.1:9092 --status\n"
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id Uz5fwx4ORTaH7Vl94_K3Hg --dry-run\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id geChf14mQlO1XRKAtcpRFA --dry-run\n"
     ),
     "metadata-quorum add-controller": (
         "# controller-104.properties: node.id=104, process.roles=controller, listeners, metadata.log.dir\n"
@@ -226,30 +233,30 @@ EXAMPLES: dict[str, str] = {
         "HighWatermark:          30\n"
         "MaxFollowerLag:         0\n"
         "MaxFollowerLagTimeMs:   0\n"
-        'CurrentVoters:          [{"id": 101, "directoryId": "o087BJpfTzamCv3bBYaBXg", "endpoints": ["CONTROLLER://127.0.0.1:9095"]}, {"id": 102, "directoryId": "wTZx5RWXRHeWtQlNQba5NQ", "endpoints": ["CONTROLLER://127.0.0.1:9096"]}, {"id": 103, "directoryId": "Uz5fwx4ORTaH7Vl94_K3Hg", "endpoints": ["CONTROLLER://127.0.0.1:9097"]}]\n'
-        'CurrentObservers:       [{"id": 1, "directoryId": "umOmICwwSbuUMViGhYgfLg"}, {"id": 2, "directoryId": "WBUDvvU2TLSHcmwMZct4KQ"}, {"id": 3, "directoryId": "9TF8MOFeQ2WiI_KmV89ihw"}]\n'
+        "CurrentVoters:          [{\"id\": 101, \"directoryId\": \"YRcKF3OeS12LCncf8O7nrw\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9095\"]}, {\"id\": 102, \"directoryId\": \"Q1ZDUJW-Qg2k0hTU4u0SOQ\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9096\"]}, {\"id\": 103, \"directoryId\": \"geChf14mQlO1XRKAtcpRFA\", \"endpoints\": [\"CONTROLLER://127.0.0.1:9097\"]}]\n"
+        "CurrentObservers:       [{\"id\": 1, \"directoryId\": \"SZ_GFfbHSuOUp9aYNicq6A\"}, {\"id\": 2, \"directoryId\": \"D0VOnj--RV2nq6qgh75w7g\"}, {\"id\": 3, \"directoryId\": \"CuWA2hDiT-Obc1q8qE7oQw\"}]\n"
         "$ kcli metadata-quorum describe -C 127.0.0.1:9095 --replication --human-readable\n"
         "NodeId\tDirectoryId           \tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus\n"
-        "101   \to087BJpfTzamCv3bBYaBXg\t30          \t0  \t27 ms ago         \t27 ms ago            \tLeader\n"
-        "102   \twTZx5RWXRHeWtQlNQba5NQ\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tFollower\n"
-        "103   \tUz5fwx4ORTaH7Vl94_K3Hg\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tFollower\n"
-        "1     \tumOmICwwSbuUMViGhYgfLg\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
-        "2     \tWBUDvvU2TLSHcmwMZct4KQ\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
-        "3     \t9TF8MOFeQ2WiI_KmV89ihw\t30          \t0  \t16122 ms ago      \t16122 ms ago         \tObserver\n"
+        "101   \tYRcKF3OeS12LCncf8O7nrw\t30          \t0  \t4 ms ago          \t4 ms ago             \tLeader\n"
+        "102   \tQ1ZDUJW-Qg2k0hTU4u0SOQ\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tFollower\n"
+        "103   \tgeChf14mQlO1XRKAtcpRFA\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tFollower\n"
+        "1     \tSZ_GFfbHSuOUp9aYNicq6A\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tObserver\n"
+        "2     \tD0VOnj--RV2nq6qgh75w7g\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tObserver\n"
+        "3     \tCuWA2hDiT-Obc1q8qE7oQw\t30          \t0  \t2508 ms ago       \t2508 ms ago          \tObserver\n"
     ),
     "metadata-quorum remove-controller": (
-        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id Uz5fwx4ORTaH7Vl94_K3Hg --dry-run\n"
-        "DRY RUN of removing  KRaft controller 103 with directory id Uz5fwx4ORTaH7Vl94_K3Hg\n"
+        "$ kcli metadata-quorum remove-controller -C 127.0.0.1:9095 --controller-id 103 --controller-directory-id geChf14mQlO1XRKAtcpRFA --dry-run\n"
+        "DRY RUN of removing KRaft controller 103 with directory id geChf14mQlO1XRKAtcpRFA\n"
     ),
     "metadata-shell": (
         "$ kcli metadata-shell -d .kcli-sandbox/101 ls /image/topics/byName\n"
         "sandbox-topic-00000\n"
         "sandbox-topic-00001\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 cat /image/topics/byName/sandbox-topic-00000/0\n"
-        "PartitionRegistration(replicas=[1, 2, 3], directories=[umOmICwwSbuUMViGhYgfLg, WBUDvvU2TLSHcmwMZct4KQ, 9TF8MOFeQ2WiI_KmV89ihw], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
+        "PartitionRegistration(replicas=[1, 2, 3], directories=[SZ_GFfbHSuOUp9aYNicq6A, D0VOnj--RV2nq6qgh75w7g, CuWA2hDiT-Obc1q8qE7oQw], isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0)\n"
         "$ kcli metadata-shell -d .kcli-sandbox/101 --dump --type TopicRecord -o json\n"
-        '{"offset":19,"epoch":1,"timestamp":1795759523588,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00000","topicId":"7cL5DHKaQXeFoaqwOYHCVg"}}\n'
-        '{"offset":23,"epoch":1,"timestamp":1795759523588,"type":"TopicRecord","version":0,"data":{"name":"sandbox-topic-00001","topicId":"b5X4do5PRZqDKolRDXREWw"}}\n'
+        "{\"offset\":19,\"epoch\":1,\"timestamp\":1795762592505,\"type\":\"TopicRecord\",\"version\":0,\"data\":{\"name\":\"sandbox-topic-00000\",\"topicId\":\"MduHJkB6THy5aGe9817F8Q\"}}\n"
+        "{\"offset\":23,\"epoch\":1,\"timestamp\":1795762592505,\"type\":\"TopicRecord\",\"version\":0,\"data\":{\"name\":\"sandbox-topic-00001\",\"topicId\":\"tB6gKFypS2S3KaIKMbHHVQ\"}}\n"
     ),
     "profile": (
         "$ kcli profile add sandbox -b 127.0.0.1:9092 --use\n"
@@ -270,16 +277,16 @@ EXAMPLES: dict[str, str] = {
         "$ kcli profile list -o json\n"
         "[\n"
         "  {\n"
-        '    "name": "prod",\n'
-        '    "default": false,\n'
-        '    "bootstrap_servers": "kafka1:9092",\n'
-        '    "bootstrap_controllers": null\n'
+        "    \"name\": \"prod\",\n"
+        "    \"default\": false,\n"
+        "    \"bootstrap_servers\": \"kafka1:9092\",\n"
+        "    \"bootstrap_controllers\": null\n"
         "  },\n"
         "  {\n"
-        '    "name": "sandbox",\n'
-        '    "default": true,\n'
-        '    "bootstrap_servers": "127.0.0.1:9092",\n'
-        '    "bootstrap_controllers": null\n'
+        "    \"name\": \"sandbox\",\n"
+        "    \"default\": true,\n"
+        "    \"bootstrap_servers\": \"127.0.0.1:9092\",\n"
+        "    \"bootstrap_controllers\": null\n"
         "  }\n"
         "]\n"
     ),
@@ -297,17 +304,17 @@ EXAMPLES: dict[str, str] = {
         "Cluster ID: MkU3OEVBNTcwNTJENDM2Qg\n"
     ),
     "reassign-partitions": (
-        '# topics.json: {"version":1,"topics":[{"topic":"sandbox-topic-00001"}]}\n'
+        "# topics.json: {\"version\":1,\"topics\":[{\"topic\":\"sandbox-topic-00001\"}]}\n"
         "$ kcli reassign-partitions -b 127.0.0.1:9092 --generate --topics-to-move-json-file topics.json --broker-list 1,2,3 --seed 7\n"
         "Current partition replica assignment\n"
-        '{"version":1,"partitions":[{"topic":"sandbox-topic-00001","partition":0,"replicas":[2,3,1],"log_dirs":[".kcli-sandbox/2",".kcli-sandbox/3",".kcli-sandbox/1"]},{"topic":"sandbox-topic-00001","partition":1,"replicas":[3,1,2],"log_dirs":[".kcli-sandbox/3",".kcli-sandbox/1",".kcli-sandbox/2"]},{"topic":"sandbox-topic-00001","partition":2,"replicas":[1,2,3],"log_dirs":[".kcli-sandbox/1",".kcli-sandbox/2",".kcli-sandbox/3"]}]}\n'
+        "{\"version\":1,\"partitions\":[{\"topic\":\"sandbox-topic-00001\",\"partition\":0,\"replicas\":[2,3,1],\"log_dirs\":[\".kcli-sandbox/2\",\".kcli-sandbox/3\",\".kcli-sandbox/1\"]},{\"topic\":\"sandbox-topic-00001\",\"partition\":1,\"replicas\":[3,1,2],\"log_dirs\":[\".kcli-sandbox/3\",\".kcli-sandbox/1\",\".kcli-sandbox/2\"]},{\"topic\":\"sandbox-topic-00001\",\"partition\":2,\"replicas\":[1,2,3],\"log_dirs\":[\".kcli-sandbox/1\",\".kcli-sandbox/2\",\".kcli-sandbox/3\"]}]}\n"
         "\n"
         "Proposed partition reassignment configuration\n"
-        '{"version":1,"partitions":[{"topic":"sandbox-topic-00001","partition":0,"replicas":[2,3,1],"log_dirs":["any","any","any"]},{"topic":"sandbox-topic-00001","partition":1,"replicas":[3,1,2],"log_dirs":["any","any","any"]},{"topic":"sandbox-topic-00001","partition":2,"replicas":[1,2,3],"log_dirs":["any","any","any"]}]}\n'
+        "{\"version\":1,\"partitions\":[{\"topic\":\"sandbox-topic-00001\",\"partition\":0,\"replicas\":[2,3,1],\"log_dirs\":[\"any\",\"any\",\"any\"]},{\"topic\":\"sandbox-topic-00001\",\"partition\":1,\"replicas\":[3,1,2],\"log_dirs\":[\"any\",\"any\",\"any\"]},{\"topic\":\"sandbox-topic-00001\",\"partition\":2,\"replicas\":[1,2,3],\"log_dirs\":[\"any\",\"any\",\"any\"]}]}\n"
         "$ kcli reassign-partitions -b 127.0.0.1:9092 --execute --reassignment-json-file plan.json --rollback-file rollback.json\n"
         "Current partition replica assignment\n"
         "\n"
-        '{"version":1,"partitions":[{"topic":"sandbox-topic-00001","partition":0,"replicas":[2,3,1],"log_dirs":[".kcli-sandbox/2",".kcli-sandbox/3",".kcli-sandbox/1"]}]}\n'
+        "{\"version\":1,\"partitions\":[{\"topic\":\"sandbox-topic-00001\",\"partition\":0,\"replicas\":[2,3,1],\"log_dirs\":[\".kcli-sandbox/2\",\".kcli-sandbox/3\",\".kcli-sandbox/1\"]}]}\n"
         "\n"
         "Save this to use as the --reassignment-json-file option during rollback\n"
         "Rollback file written to rollback.json\n"
@@ -338,16 +345,22 @@ EXAMPLES: dict[str, str] = {
         "$ kcli sandbox add-node --dir demo-sandbox --controller\n"
         "Controller 104 started on 127.0.0.1:9099, not a voter yet; add it with: kcli metadata-quorum --bootstrap-controller 127.0.0.1:9095,127.0.0.1:9096,127.0.0.1:9097,127.0.0.1:9099 add-controller --command-config demo-sandbox/104/server.properties\n"
     ),
-    "sandbox delay": ("$ kcli sandbox delay --dir demo-sandbox 1 250\nNode 1 responses delayed by 250 ms.\n"),
+    "sandbox delay": (
+        "$ kcli sandbox delay --dir demo-sandbox 1 250\n"
+        "Node 1 responses delayed by 250 ms.\n"
+    ),
     "sandbox down": (
         "$ kcli sandbox down --dir demo-sandbox\n"
-        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 15011).\n"
+        "Sandbox MkU3OEVBNTcwNTJENDM2Qg in demo-sandbox stopped (pid 3963).\n"
     ),
-    "sandbox failover": ("$ kcli sandbox failover --dir demo-sandbox\nController 102 is now active.\n"),
+    "sandbox failover": (
+        "$ kcli sandbox failover --dir demo-sandbox\n"
+        "Controller 102 is now active.\n"
+    ),
     "sandbox kill-node": (
         "$ kcli sandbox up --kafka-home kafka-4.4.0 --dir demo-kafka --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --controllers 1 --brokers 2 --detach\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (Apache Kafka 4.4.0, real nodes), security plaintext\n"
-        "Active controller: 101 (epoch 1), metadata log end offset 62, topics 0\n"
+        "Active controller: 101 (epoch 1), metadata log end offset 25, topics 0\n"
         "ID    ROLE        ADDRESS               STATE\n"
         "1     broker      127.0.0.1:9092        running\n"
         "2     broker      127.0.0.1:9093        running\n"
@@ -358,13 +371,17 @@ EXAMPLES: dict[str, str] = {
         "Node 2 killed.\n"
     ),
     "sandbox misroute": (
-        "$ kcli sandbox misroute --dir demo-sandbox 1\nNode 1 now advertises the endpoint of node 2.\n"
+        "$ kcli sandbox misroute --dir demo-sandbox 1\n"
+        "Node 1 now advertises the endpoint of node 2.\n"
     ),
     "sandbox replace-brokers": (
         "$ kcli sandbox replace-brokers --dir demo-sandbox\n"
         "Brokers replaced (old id -> new id): {'1': 4, '2': 5, '3': 6}.\n"
     ),
-    "sandbox start-node": ("$ kcli sandbox start-node --dir demo-sandbox 2\nNode 2 started.\n"),
+    "sandbox start-node": (
+        "$ kcli sandbox start-node --dir demo-sandbox 2\n"
+        "Node 2 started.\n"
+    ),
     "sandbox status": (
         "$ kcli sandbox status --dir demo-sandbox\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (an emulated KRaft cluster, not Kafka), security plaintext\n"
@@ -379,7 +396,10 @@ EXAMPLES: dict[str, str] = {
         "bootstrap.servers=127.0.0.1:9092,127.0.0.1:9093,127.0.0.1:9094\n"
         "bootstrap.controllers=127.0.0.1:9095,127.0.0.1:9096,127.0.0.1:9097\n"
     ),
-    "sandbox stop-node": ("$ kcli sandbox stop-node --dir demo-sandbox 2\nNode 2 stopped.\n"),
+    "sandbox stop-node": (
+        "$ kcli sandbox stop-node --dir demo-sandbox 2\n"
+        "Node 2 stopped.\n"
+    ),
     "sandbox up": (
         "$ kcli sandbox up --dir demo-sandbox --base-port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qg --topics 2 --detach\n"
         "Sandbox cluster MkU3OEVBNTcwNTJENDM2Qg (an emulated KRaft cluster, not Kafka), security plaintext\n"
@@ -411,7 +431,7 @@ EXAMPLES: dict[str, str] = {
     ),
     "spark collect": (
         "$ kcli spark collect -b 127.0.0.1:9092 --out snapshots\n"
-        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261127T060618Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
+        "Collected cluster MkU3OEVBNTcwNTJENDM2Qg at 20261127T065643Z: 3 brokers, 2 topics, 6 partitions, 1 ACLs\n"
     ),
     "spark rules": (
         "$ kcli spark rules -o text\n"
@@ -424,23 +444,43 @@ EXAMPLES: dict[str, str] = {
         "offline-partitions\thigh\tPartitions without a leader, or led by a broker that is fenced or not registered.\n"
         "...\n"
     ),
+    "topics": (
+        "$ kcli topics -b 127.0.0.1:9092 --list\n"
+        "sandbox-topic-00000\n"
+        "sandbox-topic-00001\n"
+        "$ kcli topics -b 127.0.0.1:9092 --describe --topic sandbox-topic-00000\n"
+        "Topic: sandbox-topic-00000\tTopicId: MduHJkB6THy5aGe9817F8Q\tPartitionCount: 3\tReplicationFactor: 3\tConfigs: cleanup.policy=compact,min.insync.replicas=1,retention.ms=86400000\n"
+        "\tTopic: sandbox-topic-00000\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\tElr: \tLastKnownElr:\n"
+        "\tTopic: sandbox-topic-00000\tPartition: 1\tLeader: 2\tReplicas: 2,3,1\tIsr: 2,3,1\tElr: \tLastKnownElr:\n"
+        "\tTopic: sandbox-topic-00000\tPartition: 2\tLeader: 3\tReplicas: 3,1,2\tIsr: 3,1,2\tElr: \tLastKnownElr:\n"
+        "$ kcli topics -b 127.0.0.1:9092 --describe --under-replicated-partitions\n"
+    ),
 }
 # END GENERATED
 
 
 def attach_examples(command: Any, path: tuple[str, ...], examples: dict[str, str] | None = None) -> None:
-    """Set an "Examples" epilog on the click command `command` (at `path`, e.g. ("cluster",)) and on
-    every command below it that has an example block (the root's is given to its typer.Typer)."""
+    """Set the epilog of the click command `command` (at `path`, e.g. ("cluster",)) and of every
+    command below it: its example block, then the runbooks that use it (the root's is given to its
+    typer.Typer)."""
     examples = EXAMPLES if examples is None else examples
-    block = examples.get(" ".join(path))
-    if block is not None:
-        command.epilog = epilog_of(block)
+    epilog = epilog_for(" ".join(path), examples)
+    if epilog:
+        command.epilog = epilog
     for name, sub in (getattr(command, "commands", None) or {}).items():
         attach_examples(sub, (*path, name), examples)
 
 
-def epilog_of(block: str, *, rich: bool | None = None) -> str:
-    """The epilog text for an example block: a heading and the block, shown verbatim.
+def epilog_for(path: str, examples: dict[str, str] | None = None) -> str:
+    """The epilog of command `path`: its examples, then the runbooks that use it ("" when neither)."""
+    block = (EXAMPLES if examples is None else examples).get(path, "")
+    runbooks = runbooks_block(path)
+    return epilog_of(block, runbooks=runbooks) if block or runbooks else ""
+
+
+def epilog_of(block: str, *, rich: bool | None = None, runbooks: str = "") -> str:
+    """The epilog text for an example block (and the runbooks that use the command): each under a
+    heading, shown verbatim.
 
     With rich help (on a terminal) typer reads the epilog as rich markup and keeps line breaks,
     so brackets in the recorded output (JSON, lists) are escaped. Plain help (TYPER_USE_RICH=0,
@@ -449,17 +489,43 @@ def epilog_of(block: str, *, rich: bool | None = None) -> str:
     """
     if rich is None:
         rich = typer_help_is_rich()
-    text = block.rstrip()
-    if rich:
-        return f"[bold]{HEADING}[/bold]\n\n{_escape_markup(text)}"
-    paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
-    return f"{HEADING}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs)
+    out: list[str] = []
+    for heading, text in ((HEADING, block.rstrip()), (RUNBOOKS_HEADING, runbooks.rstrip())):
+        if not text:
+            continue
+        if rich:
+            out.append(f"[bold]{heading}[/bold]\n\n{_escape_markup(text)}")
+        else:
+            paragraphs = [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
+            out.append(f"{heading}:\n\n" + "\n\n".join(f"\b\n{paragraph}" for paragraph in paragraphs))
+    return "\n\n".join(out)
 
 
 def typer_help_is_rich() -> bool:
     """Whether typer renders help with rich: unless TYPER_USE_RICH says no, as typer reads it."""
     value = os.environ.get("TYPER_USE_RICH", "").lower()
     return value not in ("n", "no", "f", "false", "off", "0")
+
+
+RUNBOOKS_HEADING = "Runbooks"
+
+
+def runbook_entries(path: str) -> tuple[tuple[str, str], ...]:
+    """(file, title) of the runbooks that use the command `path` (the root: every runbook)."""
+    from kcli.cli.runbooks import FOLDER, RUNBOOKS
+
+    if path:
+        found = RUNBOOKS.get(path, ())
+    else:
+        found = tuple(sorted({entry for entries in RUNBOOKS.values() for entry in entries}))
+    return tuple((f"{FOLDER}/{name}", title) for name, title in found)
+
+
+def runbooks_block(path: str) -> str:
+    """The lines naming the runbooks of `path`: `docs/runbooks/FILE  Title`."""
+    entries = runbook_entries(path)
+    width = max((len(name) for name, _ in entries), default=0)
+    return "\n".join(f"{name:<{width}}  {title}" for name, title in entries)
 
 
 def _escape_markup(text: str) -> str:

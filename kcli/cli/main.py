@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from kcli.cli.argv import parsed_line, root_group_class
-from kcli.cli.examples import EXAMPLES, epilog_of
+from kcli.cli.examples import epilog_for
 from kcli.cli.version import VersionOpt
 from kcli.env import Env
 
@@ -22,8 +22,8 @@ app = typer.Typer(
     name="kcli",
     cls=root_group_class(),
     help="Admin toolkit for Apache Kafka clusters in KRaft mode (mirrors the kafka-*.sh admin tools).",
-    # the "Examples" section of the root's --help; each tool's: kcli/cli/tools.py
-    epilog=epilog_of(EXAMPLES[""]),
+    # the "Examples" and "Runbooks" sections of the root's --help; each tool's: kcli/cli/tools.py
+    epilog=epilog_for(""),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},

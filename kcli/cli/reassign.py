@@ -31,7 +31,15 @@ if TYPE_CHECKING:
 ACTIONS = ("generate", "execute", "verify", "cancel", "list")
 # Options each action accepts besides the connection ones (the original's rules, plus kcli's own).
 ALLOWED: dict[str, set[str]] = {
-    "generate": {"topics-to-move-json-file", "broker-list", "disable-rack-aware", "strategy", "seed"},
+    "generate": {
+        "topics-to-move-json-file",
+        "broker-list",
+        "disable-rack-aware",
+        "strategy",
+        "seed",
+        "replication-factor",
+        "log-dir",
+    },
     "execute": {
         "reassignment-json-file",
         "additional",
@@ -42,6 +50,7 @@ ALLOWED: dict[str, set[str]] = {
         "allow-replication-factor-change",
         "wait",
         "rollback-file",
+        "preserve-throttles",
     },
     "verify": {"reassignment-json-file", "preserve-throttles"},
     "cancel": {"reassignment-json-file", "preserve-throttles", "timeout"},
@@ -212,6 +221,25 @@ def register(app: typer.Typer) -> None:
                 rich_help_panel=Panel,
             ),
         ] = None,
+        replication_factor: Annotated[
+            int | None,
+            typer.Option(
+                "--replication-factor",
+                min=1,
+                help="With --generate --strategy minimal-movement: give every partition this many replicas "
+                "(the current ones stay; --execute then needs --allow-replication-factor-change).",
+                rich_help_panel=Panel,
+            ),
+        ] = None,
+        log_dir: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--log-dir",
+                help="With --generate: BROKER:DIR moves that broker's replicas of the topics to its log dir "
+                "DIR (repeatable); the plan keeps every replica on its broker.",
+                rich_help_panel=Panel,
+            ),
+        ] = None,
         throttle: Annotated[
             int,
             typer.Option(
@@ -246,7 +274,11 @@ def register(app: typer.Typer) -> None:
         ] = False,
         preserve_throttles: Annotated[
             bool,
-            typer.Option("--preserve-throttles", help="Leave the throttles in place.", rich_help_panel=Panel),
+            typer.Option(
+                "--preserve-throttles",
+                help="Leave the throttles in place (--verify, --cancel, --execute --wait).",
+                rich_help_panel=Panel,
+            ),
         ] = False,
         disallow_replication_factor_change: Annotated[
             bool,
@@ -268,7 +300,8 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--wait",
-                help="After --execute, show progress per partition until done or --timeout.",
+                help="After --execute, show progress per partition until done or --timeout, then remove "
+                "the throttles as --verify does.",
                 rich_help_panel=Panel,
             ),
         ] = False,
@@ -307,6 +340,8 @@ def register(app: typer.Typer) -> None:
                 "disable-rack-aware": disable_rack_aware,
                 "strategy": strategy != "original",
                 "seed": seed is not None,
+                "replication-factor": replication_factor is not None,
+                "log-dir": bool(log_dir),
                 "throttle": throttle != -1,
                 "replica-alter-log-dirs-throttle": replica_alter_log_dirs_throttle != -1,
                 "timeout": timeout is not None,
@@ -334,10 +369,24 @@ def register(app: typer.Typer) -> None:
             raise UsageError("throttles are rates in B/s (or -1 for none)")
         if timeout is not None and timeout < 0:
             raise UsageError("--timeout must be a number of milliseconds >= 0")
+        if action == "execute" and preserve_throttles and not wait:
+            raise UsageError(
+                "--preserve-throttles with --execute needs --wait: without --wait nothing removes the "
+                "throttles until --verify (which takes --preserve-throttles itself)"
+            )
         if action == "generate":
             assert topics_to_move_json_file is not None and broker_list is not None
             _generate(
-                env, output, config, topics_to_move_json_file, broker_list, strategy, disable_rack_aware, seed
+                env,
+                output,
+                config,
+                topics_to_move_json_file,
+                broker_list,
+                strategy,
+                disable_rack_aware,
+                seed,
+                replication_factor,
+                log_dir or [],
             )
         elif action == "list":
             _list(env, output, config)
@@ -360,6 +409,7 @@ def register(app: typer.Typer) -> None:
                     timeout_ms=timeout,
                     allow_rf_change=allow_replication_factor_change,
                     wait=wait,
+                    preserve_throttles=preserve_throttles,
                     rollback_file=rollback_file,
                 )
             elif action == "verify":
@@ -377,6 +427,8 @@ def _generate(
     strategy: str,
     disable_rack_aware: bool,
     seed: int | None,
+    replication_factor: int | None,
+    log_dir: list[str],
 ) -> None:
     from kcli.ops.reassign.generate import Strategy
     from kcli.ops.reassign.json_format import parse_broker_list, parse_topics_to_move
@@ -388,8 +440,19 @@ def _generate(
         chosen = Strategy(strategy)
     except ValueError:
         raise UsageError(f"--strategy must be one of: {', '.join(s.value for s in Strategy)}") from None
+    if log_dir and (chosen is not Strategy.ORIGINAL or replication_factor is not None):
+        raise UsageError(
+            "--log-dir plans a move between the log dirs of brokers only: it takes no --strategy or "
+            "--replication-factor (plan those apart)"
+        )
+    if replication_factor is not None and chosen is not Strategy.MINIMAL_MOVEMENT:
+        raise UsageError(
+            "--replication-factor needs --strategy minimal-movement (the original planner keeps each "
+            "partition's replication factor)"
+        )
     topics = parse_topics_to_move(_read(topics_file, "topics-to-move JSON file"), str(topics_file))
     brokers = parse_broker_list(broker_list)
+    placements = _log_dir_placements(log_dir, brokers)
 
     plan = run_admin(
         config,
@@ -400,11 +463,31 @@ def _generate(
             strategy=chosen,
             disable_rack_aware=disable_rack_aware,
             seed=seed,
+            replication_factor=replication_factor,
+            log_dirs=placements,
         ),
     )
     emit(env, output, plan, text=view.generate_text, json_value=view.generate_json, table=view.generate_table)
     if output is OutputFormat.text and chosen is Strategy.ORIGINAL:
         env.err(view.stats_line(plan))
+
+
+def _log_dir_placements(given: list[str], brokers: list[int]) -> dict[int, str]:
+    """--log-dir BROKER:DIR values: broker -> absolute log dir (a broker of --broker-list, once)."""
+    placements: dict[int, str] = {}
+    for text in given:
+        broker, sep, path = text.partition(":")
+        if not sep or not broker.strip().isdigit() or not path.startswith("/"):
+            raise UsageError(
+                f"--log-dir takes BROKER:DIR with an absolute DIR (e.g. 1:/data/disk2), not {text!r}"
+            )
+        node = int(broker)
+        if node not in brokers:
+            raise UsageError(f"--log-dir {text}: broker {node} is not in --broker-list")
+        if node in placements:
+            raise UsageError(f"--log-dir names broker {node} twice")
+        placements[node] = path
+    return placements
 
 
 def _list(env: Env, output: OutputFormat, config: ClientConfig) -> None:
@@ -428,6 +511,7 @@ def _execute(
     timeout_ms: int | None,
     allow_rf_change: bool,
     wait: bool,
+    preserve_throttles: bool,
     rollback_file: Path | None,
 ) -> None:
     from kcli.ops.reassign.validate import check_file_shape
@@ -435,6 +519,7 @@ def _execute(
     from kcli.render import write_json
     from kcli.workflows.reassign.execute import ExecutePrepared, do_execute, write_rollback
     from kcli.workflows.reassign.progress import watch
+    from kcli.workflows.reassign.verify import ThrottleCleanup, remove_throttles_when_done
 
     check_file_shape(file)
     path = (rollback_file or _default_rollback_path(env)).absolute()
@@ -450,7 +535,7 @@ def _execute(
             env.err(f"Rollback file written to {path}")
         return str(path)
 
-    async def go(admin: Admin) -> tuple[Any, Any]:
+    async def go(admin: Admin) -> tuple[Any, Any, Any]:
         result = await do_execute(
             admin,
             file,
@@ -475,19 +560,31 @@ def _execute(
                     targets,
                     timeout_ms=DEFAULT_WAIT_MS if timeout_ms is None else timeout_ms,
                     on_progress=progress_view.update,
+                    log_dir_moves_of=file if result.log_dir_started else None,
                 )
             finally:
                 progress_view.close()
-        return result, waited
+        cleanup = None
+        if waited is not None and not waited.timed_out and not result.prepared.throttle.empty:
+            # the reassignment is done: finish the job --verify would (Kafka's tool leaves it to --verify)
+            if preserve_throttles:
+                cleanup = ThrottleCleanup(kept_because="--preserve-throttles")
+            else:
+                cleanup = await remove_throttles_when_done(admin, file)
+        return result, waited, cleanup
 
-    result, waited = run_admin(config, go)
+    result, waited, cleanup = run_admin(config, go)
     if not text:
-        write_json(env, view.execute_json(result, waited))
+        write_json(env, view.execute_json(result, waited, cleanup))
     elif waited is not None:
-        for line in view.wait_text(waited):
+        for line in view.wait_text(waited, cleanup):
             env.out(line)
+    if text and cleanup is not None and cleanup.errors:
+        env.err(view.cleanup_error_line(cleanup))
     failed = bool(result.errors or result.log_dir_errors or result.log_dir_timed_out)
     if waited is not None and waited.timed_out:
+        failed = True
+    if cleanup is not None and cleanup.errors:
         failed = True
     exit_with(ExitCode.ERROR if failed else ExitCode.OK)
 

@@ -470,7 +470,7 @@ def misroute(
     directory: DirOpt = None,
     output: OutputOpt = OutputFormat.text,
 ) -> None:
-    """Make a node advertise another node's endpoint (the KIP-1242 misrouting case)."""
+    """Make a node advertise another node's endpoint (the KIP-1242 misrouting case), until it restarts."""
     _fault(
         directory,
         "misroute",

@@ -43,6 +43,11 @@ TOOLS: tuple[Tool, ...] = (
         "on stdin.",
     ),
     Tool(
+        "topics",
+        "kcli.cli.topics",
+        "List and describe topics (like kafka-topics.sh --list / --describe; read only).",
+    ),
+    Tool(
         "reassign-partitions",
         "kcli.cli.reassign",
         "Move partition replicas between brokers (like kafka-reassign-partitions.sh).",

@@ -268,7 +268,7 @@ def check_options(opts: AclOptions, *, actions_extra: Sequence[str] = ()) -> Non
         ):
             if other:
                 raise UsageError(f'Option "[{convenience[2:]}]" can\'t be used with option "[{flag[2:]}]"')
-    if opts.principals and not opts.list:
+    if opts.principals and not opts.list and not actions_extra:  # kcli's --export/--import take it too
         raise UsageError("The --principal option is only available if --list is set")
     if opts.producer and not opts.topics:
         raise UsageError("With --producer you must specify a --topic")
@@ -413,6 +413,19 @@ def list_filters(opts: AclOptions) -> tuple[AclBindingFilter, ...]:
 
 
 # --- export / import -------------------------------------------------------------------------------
+
+
+def scoped_filters(opts: AclOptions) -> tuple[AclBindingFilter, ...]:
+    """What --export writes and --import --prune may remove: the resources given (else every one),
+    narrowed to the ACLs of --principal when given (one principal's ACLs, to copy or retire them)."""
+    filters = list_filters(opts)
+    if not opts.principals:
+        return filters
+    return tuple(
+        AclBindingFilter(pattern=f.pattern, entry=AccessControlEntryFilter(principal=parse_principal(p)))
+        for f in filters
+        for p in dict.fromkeys(opts.principals)
+    )
 
 
 def binding_to_json(binding: AclBinding) -> dict[str, str]:

@@ -244,6 +244,28 @@ def check_identity(facts: ClusterFacts) -> Iterable[Finding]:
         )
 
 
+def check_shared_endpoints(facts: ClusterFacts) -> Iterable[Finding]:
+    """Two nodes of one role advertising one host:port: only one of them can listen there.
+
+    Caught whatever the nodes answer: a broker that does not check ApiVersions v5's NodeId (a
+    SASL listener before the login, Kafka before 4.2) still shows up here. node-id-mismatch then
+    names the one that is served by another node, where the node at the address says who it is.
+    """
+    by_address: dict[tuple[str, str], list[int]] = {}
+    for node in facts.nodes:
+        by_address.setdefault((node.role, node.address), []).append(node.node_id)
+    for (role, address), ids in sorted(by_address.items()):
+        if len(ids) < 2:
+            continue
+        yield Finding(
+            check="endpoint-shared",
+            severity=Severity.high,
+            subject=f"{role}s {', '.join(map(str, sorted(ids)))}",
+            message=f"all advertise {address}: clients asking for one of them reach another",
+            hint="fix advertised.listeners of the node that does not listen there (node-id-mismatch names it)",
+        )
+
+
 def check_controller_agreement(facts: ClusterFacts) -> Iterable[Finding]:
     """Controllers must agree on the active controller, and it must be the quorum leader.
 
@@ -452,6 +474,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("latency", check_endpoints_slow),
     ("cluster-id", check_cluster_ids),
     ("node-identity", check_identity),
+    ("shared-endpoints", check_shared_endpoints),
     ("active-controller", check_controller_agreement),
     ("quorum", check_quorum),
     ("fenced-brokers", check_fenced),

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from kcli.ops.reassign.stats import PlanStats
     from kcli.workflows.reassign.execute import ExecutePrepared, ExecuteResult
     from kcli.workflows.reassign.progress import PartitionProgress, WaitResult
-    from kcli.workflows.reassign.verify import CancelReport, VerifyReport
+    from kcli.workflows.reassign.verify import CancelReport, ThrottleCleanup, VerifyReport
 
 SAVE_FOR_ROLLBACK = "Save this to use as the --reassignment-json-file option during rollback"
 THROTTLE_WARNING = (
@@ -88,7 +88,7 @@ def generate_text(plan: GeneratePlan) -> Iterator[str]:
     yield format_reassignment(plan.current, plan.current_log_dirs)
     yield ""
     yield "Proposed partition reassignment configuration"
-    yield format_reassignment(plan.proposed)
+    yield format_reassignment(plan.proposed, plan.proposed_log_dirs)
     if plan.strategy.value != "original":
         yield ""
         yield stats_line(plan)
@@ -133,11 +133,16 @@ def generate_json(plan: GeneratePlan) -> dict[str, Any]:
         dirs = plan.current_log_dirs.get(TopicPartition(entry["topic"], entry["partition"]))
         if dirs:
             entry["log_dirs"] = list(dirs)
+    proposed = _assignment_json(plan.proposed)
+    for entry in proposed["partitions"]:
+        dirs = plan.proposed_log_dirs.get(TopicPartition(entry["topic"], entry["partition"]))
+        if dirs:
+            entry["log_dirs"] = list(dirs)
     return {
         "strategy": plan.strategy.value,
         "rack_aware": plan.rack_aware,
         "current": current,
-        "proposed": _assignment_json(plan.proposed),
+        "proposed": proposed,
         "stats": stats_json(plan.stats),
     }
 
@@ -206,7 +211,9 @@ def execute_result_text(result: ExecuteResult) -> Iterator[str]:
         )
 
 
-def execute_json(result: ExecuteResult, wait: WaitResult | None = None) -> dict[str, Any]:
+def execute_json(
+    result: ExecuteResult, wait: WaitResult | None = None, cleanup: ThrottleCleanup | None = None
+) -> dict[str, Any]:
     prepared = result.prepared
     out: dict[str, Any] = {
         "rollback_file": result.rollback_path,
@@ -229,20 +236,55 @@ def execute_json(result: ExecuteResult, wait: WaitResult | None = None) -> dict[
         if dirs:
             entry["log_dirs"] = list(dirs)
     if wait is not None:
-        out["wait"] = wait_json(wait)
+        out["wait"] = wait_json(wait, cleanup)
     return out
 
 
-def wait_text(wait: WaitResult) -> Iterator[str]:
-    """After --wait: the final state of each partition, or what was still moving at the timeout."""
+def wait_text(wait: WaitResult, cleanup: ThrottleCleanup | None = None) -> Iterator[str]:
+    """After --wait: the final state of each partition (or what was still moving at the timeout),
+    then what became of the throttles: --verify's clearing lines, or why they stay."""
     if wait.timed_out:
-        yield "Timed out waiting for the reassignment of: " + _partitions(wait.pending)
+        if wait.pending:
+            yield "Timed out waiting for the reassignment of: " + _partitions(wait.pending)
+        else:
+            yield "Timed out waiting for the log-dir moves of: " + ",".join(
+                f"{m.partition}-{m.broker}" for m in wait.pending_log_dirs
+            )
         return
     yield from (_state_line(s) for s in wait.states)
+    yield from (m.line for m in wait.log_dirs)
+    if cleanup is None:
+        return
+    if cleanup.kept_because is not None:
+        yield (
+            f"Throttles left in place ({cleanup.kept_because}): "
+            "--verify removes them once no reassignment is running"
+        )
+        return
+    yield from clearing_lines(cleanup.cleared_brokers, cleanup.cleared_topics)
 
 
-def wait_json(wait: WaitResult) -> dict[str, Any]:
+def cleanup_error_line(cleanup: ThrottleCleanup) -> str:
+    """The one stderr line of a --wait whose partitions moved but whose throttles stay."""
+    return (
+        f"Error: the reassignment is done, but clearing its throttles failed ({'; '.join(cleanup.errors)}); "
+        "run --verify with the same file to clear them"
+    )
+
+
+def _cleanup_json(cleanup: ThrottleCleanup | None) -> dict[str, Any] | None:
+    if cleanup is None:
+        return None
     return {
+        "cleared": {"brokers": list(cleanup.cleared_brokers), "topics": list(cleanup.cleared_topics)},
+        "kept_because": cleanup.kept_because,
+        "errors": list(cleanup.errors),
+    }
+
+
+def wait_json(wait: WaitResult, cleanup: ThrottleCleanup | None = None) -> dict[str, Any]:
+    return {
+        "throttles": _cleanup_json(cleanup),
         "timed_out": wait.timed_out,
         "pending": [str(tp) for tp in wait.pending],
         "partitions": [
@@ -256,6 +298,16 @@ def wait_json(wait: WaitResult) -> dict[str, Any]:
             for p in wait.progress
         ],
         "states": [_state_json(s) for s in wait.states],
+        "log_dir_moves": [
+            {
+                "partition": str(m.partition),
+                "broker": m.broker,
+                "log_dir": m.target,
+                "done": m.done,
+                "status": m.line,
+            }
+            for m in wait.log_dirs
+        ],
     }
 
 

@@ -236,6 +236,12 @@ class Cluster:
             count=self.settings.log_dirs,
         )
 
+    def next_port(self) -> int:
+        """The port of a node added later: the one after the highest in use with --base-port, else a free one."""
+        if self.settings.base_port:
+            return max(n.port for n in self.nodes.values()) + 1
+        return 0
+
     def _ports(self, count: int) -> list[int]:
         if self.settings.base_port:
             return [self.settings.base_port + index for index in range(count)]
@@ -416,6 +422,10 @@ class Cluster:
         if node.running:
             raise ClusterError(f"node {node_id} is already running")
         node.incarnation_id = uuid.uuid4()
+        # A misroute is the running node's state, not its configuration: it comes back advertising
+        # its own endpoint (on real nodes the fault is in server.properties and outlives a restart).
+        node.advertise_as = None
+        self.topology_changed()
         await server.bind(self, node)
         # it fetches what it missed (truncating anything that diverged) in the commit's round
         if node.is_broker:
@@ -423,6 +433,36 @@ class Cluster:
             await self.commit(leadership_after_return(self, node_id))
         else:
             await self.commit([register_controller(self, node)])
+
+    async def add_broker(self, node_id: int | None = None) -> int:
+        """Start a new broker (the next free id unless given) on a free port; it registers and is unfenced.
+
+        Like a freshly formatted broker joining a running cluster: it holds no replicas until a
+        reassignment moves some to it. Returns its id.
+        """
+        from kcli.sandbox import server
+        from kcli.sandbox.metalog import MetadataLog
+
+        node_id = self._next_broker_id if node_id is None else node_id
+        if node_id in self.nodes:
+            raise ClusterError(f"node {node_id} already exists in this sandbox")
+        if not 0 <= node_id < CONTROLLER_ID_FLOOR:
+            raise ClusterError(f"broker ids are 0 to {CONTROLLER_ID_FLOOR - 1} in a sandbox, not {node_id}")
+        node = Node(
+            node_id=node_id,
+            kind=Listener.BROKER,
+            host=self.settings.host,
+            port=self.next_port(),
+            directory_id=MetadataLog.new_directory_id(),
+        )
+        self.nodes[node_id] = node
+        self._next_broker_id = max(self._next_broker_id, node_id + 1)
+        self._prepare_log_dirs(node)
+        await server.bind(self, node)
+        self.metalog.add_node(node)
+        await self.commit(register_broker(self, node))
+        self.topology_changed()
+        return node_id
 
     async def prepare_controller(self, node_id: int, client_properties: Sequence[str] = ()) -> Path:
         """Start a new controller that is not a voter yet (an observer) and write its server.properties.
@@ -444,7 +484,7 @@ class Cluster:
             node_id=node_id,
             kind=Listener.CONTROLLER,
             host=self.settings.host,
-            port=0,
+            port=self.next_port(),
             directory_id=self.metalog.directory_id(node_id),
         )
         self.nodes[node_id] = node

@@ -100,7 +100,6 @@ _TOKENS = "delegation tokens are not emulated"
 _INTER_NODE = (
     "between Kafka's own nodes: the sandbox's nodes share one process and do not speak it on the wire"
 )
-_UNREGISTER_CONTROLLER = "UnregisterController (Kafka 4.4, KIP-1312) is not emulated yet"
 NOT_SERVED: dict[Listener, dict[int, str]] = {
     Listener.BROKER: {
         **dict.fromkeys((0, 1, 2, 8, 9, 10, 11, 12, 13, 14, 15, 21, 22, 23, 24, 25, 26, 27, 28), _DATA_PLANE),
@@ -109,11 +108,9 @@ NOT_SERVED: dict[Listener, dict[int, str]] = {
         ),
         **dict.fromkeys((90, 91, 92, 93), _DATA_PLANE),
         **dict.fromkeys((38, 39, 40, 41), _TOKENS),
-        94: _UNREGISTER_CONTROLLER,
     },
     Listener.CONTROLLER: {
         **dict.fromkeys((1, 52, 53, 54, 56, 59, 62, 63, 67, 70, 73, 82), _INTER_NODE),
         **dict.fromkeys((38, 39, 40, 41), _TOKENS),
-        94: _UNREGISTER_CONTROLLER,
     },
 }

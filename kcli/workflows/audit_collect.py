@@ -16,14 +16,12 @@ Behavior:
   part the server does not offer (no DescribeLogDirs, ...), a broker that is fenced or does not
   answer, a misrouted broker (its configs and log dirs). A cluster without an authorizer simply
   has no ACLs (not a warning). The cluster identity, brokers, topics and partitions are required.
-Version notes: Metadata and DescribeTopicPartitions are called here directly through Admin.call,
-because kcli.client.api.topics only describes named topics.
+Version notes: topics and partitions come from kcli.workflows.partitions (shared with `kcli topics`).
 """
 
 from __future__ import annotations
 
 import functools
-import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.client.errors import code_of
 from kcli.errors import KcliError, UsageError
-from kcli.kafka import ApiKey, ConfigSource, EndpointType
-from kcli.metadata.uuids import kafka_uuid
+from kcli.kafka import ConfigSource, EndpointType
+from kcli.workflows.partitions import add_elr, every_partition
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
@@ -105,11 +103,11 @@ async def collect_cluster(
         ]
         live = sorted(n.node_id for n in description.nodes if not n.fenced)
         announce("topics")
-        topics, partitions = await _topics_and_partitions(admin)
+        topics, partitions = await every_partition(admin)
         snapshot.tables["topics"] = topics
         snapshot.tables["partitions"] = partitions
         announce("leader eligibility")
-        await _optional(snapshot, "ELR", _add_elr(admin, partitions))
+        await _optional(snapshot, "ELR", add_elr(admin, partitions))
         names = [row["topic"] for row in topics]
         announce("topic configs")
         snapshot.tables["topic_configs"] = await _configs(admin, snapshot, "topics", names)
@@ -146,93 +144,6 @@ async def _optional(snapshot: ClusterSnapshot, what: str, work: Any) -> Any:
     except KcliError as error:
         snapshot.warnings.append(f"{snapshot.cluster_id}: {what} not collected: {error.line()}")
         return None
-
-
-def topic_id_text(value: Any) -> str | None:
-    """A Kafka topic id as Kafka prints it: URL-safe base64 of the 16 bytes, no padding."""
-    if value is None:
-        return None
-    return kafka_uuid(value if isinstance(value, uuid.UUID) else uuid.UUID(bytes=bytes(value)))
-
-
-async def _topics_and_partitions(admin: Admin) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    from kcli.client.api.configs import metadata_of_every_topic
-    from kcli.client.errors import check
-
-    response = await metadata_of_every_topic(admin)
-    topics: list[dict[str, Any]] = []
-    partitions: list[dict[str, Any]] = []
-    for topic in sorted(response.topics, key=lambda t: str(t.name)):
-        if int(topic.error_code) != 0:
-            check(int(topic.error_code), None, what=f"Metadata for topic {topic.name}")
-        parts = sorted(topic.partitions, key=lambda p: int(p.partition_index))
-        topics.append(
-            {
-                "topic": str(topic.name),
-                "topic_id": topic_id_text(getattr(topic, "topic_id", None)),
-                "internal": bool(getattr(topic, "is_internal", False)),
-                "partition_count": len(parts),
-                "replication_factor": len(parts[0].replica_nodes) if parts else 0,
-            }
-        )
-        for p in parts:
-            partitions.append(
-                {
-                    "topic": str(topic.name),
-                    "partition": int(p.partition_index),
-                    "leader": int(p.leader_id),
-                    "leader_epoch": int(getattr(p, "leader_epoch", -1)),
-                    "replicas": [int(b) for b in p.replica_nodes],
-                    "isr": [int(b) for b in p.isr_nodes],
-                    "elr": [],
-                    "last_known_elr": [],
-                    "offline_replicas": [int(b) for b in getattr(p, "offline_replicas", ())],
-                }
-            )
-    return topics, partitions
-
-
-async def _add_elr(admin: Admin, partitions: list[dict[str, Any]]) -> None:
-    """Fill elr/last_known_elr from DescribeTopicPartitions, following its cursor."""
-    from kio.static.primitive import i32
-
-    from kcli.client.admin import Target
-    from kcli.client.api.configs import nested
-    from kcli.client.protocol import make, request_class
-
-    by_key = {(row["topic"], row["partition"]): row for row in partitions}
-    wanted = sorted({row["topic"] for row in partitions})
-    if not wanted:
-        return
-    cursor: tuple[str, int] | None = None
-    for _page in range(100_000):  # bounded: each page advances the cursor
-
-        def build(version: int, cursor: tuple[str, int] | None = cursor) -> Any:
-            cls = request_class("describe_topic_partitions", version)
-            cursor_cls, topic_cls = nested(cls, "Cursor"), nested(cls, "TopicRequest")
-            next_cursor = (
-                None if cursor is None else cursor_cls(topic_name=cursor[0], partition_index=i32(cursor[1]))
-            )
-            return make(
-                cls,
-                topics=tuple(topic_cls(name=name) for name in wanted),
-                response_partition_limit=i32(2000),
-                cursor=next_cursor,
-            )
-
-        response = await admin.call(
-            ApiKey.DESCRIBE_TOPIC_PARTITIONS, build, versions=(0, 0), target=Target.ANY
-        )
-        for topic in response.topics:
-            for p in topic.partitions:
-                row = by_key.get((str(topic.name), int(p.partition_index)))
-                if row is not None:
-                    row["elr"] = [int(b) for b in (p.eligible_leader_replicas or ())]
-                    row["last_known_elr"] = [int(b) for b in (p.last_known_elr or ())]
-        following = response.next_cursor
-        if following is None:
-            return
-        cursor = (str(following.topic_name), int(following.partition_index))
 
 
 async def _configs(

@@ -122,11 +122,14 @@ async def probe_endpoint(
     cluster_id: str | None,
     timeout_ms: int,
     describe_quorum: bool = False,
+    verify_by_configs: bool = False,
 ) -> ProbeResult:
     """Dial one endpoint on a fresh connection and record what it says about itself and the cluster.
 
     Every probe has its own connection and deadline, so one misrouted or stopped node cannot
     hold up the others (the Admin's routing and rebootstrap are deliberately not used here).
+    `verify_by_configs`: ask the node for its own config resource even when it took ApiVersions v5,
+    for an address several nodes advertise (a SASL listener takes v5 before the login unchecked).
     """
     from kcli.client import cluster as cluster_wire
     from kcli.client.api import quorum as quorum_wire
@@ -172,8 +175,13 @@ async def probe_endpoint(
         identity: Identity | None = None
         if node_id is not None:
             # Only a broker checks ApiVersions v5's ids, and on a SASL listener only after login
-            # (kcli.client.identity); a controller is asked for its own broker config resource.
-            if role == "broker" and checked_at_handshake(connection, cluster_id=cluster_id, node_id=node_id):
+            # (kcli.client.identity); a controller, or an address several nodes advertise, is asked for
+            # its own config resource.
+            if (
+                role == "broker"
+                and not verify_by_configs
+                and checked_at_handshake(connection, cluster_id=cluster_id, node_id=node_id)
+            ):
                 identity = Identity(method="api_versions_v5", verified=True, actual_node_id=node_id)
             elif role == "broker" and needs_check_after_login(connection, cluster_id=cluster_id, node_id=node_id):
                 assert cluster_id is not None
@@ -311,10 +319,17 @@ async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> 
             "brokers: bootstrapped from controllers only; add --bootstrap-server to check brokers"
         )
 
+    advertised = Counter((role, str(endpoint)) for (role, _), (_, endpoint) in targets.items())
     probes = await asyncio.gather(
         *(
             probe_endpoint(
-                config, endpoint, role=role, node_id=node_id, cluster_id=cluster_id, timeout_ms=timeout_ms
+                config,
+                endpoint,
+                role=role,
+                node_id=node_id,
+                cluster_id=cluster_id,
+                timeout_ms=timeout_ms,
+                verify_by_configs=advertised[(role, str(endpoint))] > 1,
             )
             for (role, node_id), (config, endpoint) in sorted(targets.items())
         )

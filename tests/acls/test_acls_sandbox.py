@@ -260,6 +260,62 @@ def test_export_import_prune_round_trip(acl_sandbox: Any, tmp_path: Path) -> Non
     assert json.loads(again.stdout) == doc
 
 
+def test_one_principals_acls_are_copied_to_another_then_retired(acl_sandbox: Any, tmp_path: Path) -> None:
+    """--export/--import --principal: a service account's ACLs move to its successor; others stay."""
+    from kafka.admin import (
+        ACLFilter,
+        ACLOperation,
+        ACLPermissionType,
+        ACLResourcePatternType,
+        KafkaAdminClient,
+        ResourcePatternFilter,
+        ResourceType,
+    )
+
+    topic, old, new, other = _unique("svc"), _unique("User:old"), _unique("User:new"), _unique("User:other")
+    for principal in (old, other):
+        added = _acls(acl_sandbox, "brokers", "--add", "--allow-principal", principal, "--operation", "Read",
+                      "--operation", "Write", "--topic", topic)  # fmt: skip
+        assert added.code == 0, added.stderr
+    exported = tmp_path / "old.json"
+    done = _acls(acl_sandbox, "brokers", "--export", str(exported), "--principal", old)
+    assert done.code == 0, done.stderr
+    assert {(a["principal"], a["operation"]) for a in json.loads(exported.read_text())["acls"]} == {
+        (old, "READ"),
+        (old, "WRITE"),
+    }
+    renamed = tmp_path / "new.json"
+    renamed.write_text(exported.read_text().replace(f'"{old}"', f'"{new}"'))
+    assert _acls(acl_sandbox, "brokers", "--import", str(renamed)).code == 0
+    empty = tmp_path / "none.json"
+    empty.write_text('{"version": 1, "acls": []}')
+    retired = _acls(acl_sandbox, "brokers", "--import", str(empty), "--principal", old, "--prune", "--force")
+    assert retired.code == 0, retired.stderr
+
+    admin = KafkaAdminClient(bootstrap_servers=acl_sandbox.bootstrap_servers, request_timeout_ms=10000)
+    try:
+        acls, _error = admin.describe_acls(
+            ACLFilter(
+                principal=None,
+                host=None,
+                operation=ACLOperation.ANY,
+                permission_type=ACLPermissionType.ANY,
+                resource_pattern=ResourcePatternFilter(
+                    ResourceType.TOPIC, topic, ACLResourcePatternType.LITERAL
+                ),
+            )
+        )
+    finally:
+        admin.close()
+    held = {(a.principal, a.operation) for a in acls}
+    assert held == {
+        (new, ACLOperation.READ),
+        (new, ACLOperation.WRITE),
+        (other, ACLOperation.READ),
+        (other, ACLOperation.WRITE),
+    }
+
+
 def test_kafka_python_reads_back_what_kcli_wrote(acl_sandbox: Any) -> None:
     from kafka.admin import (
         ACLFilter,

@@ -57,6 +57,17 @@ def test_every_kio_request_and_response_schema_has_a_walk() -> None:
     assert compiled > 600
 
 
+
+def test_every_api_kcli_encodes_itself_has_a_walk() -> None:
+    """The APIs newer than kio (kcli.client.protocol.NOT_IN_KIO) are read through the same walk: a
+    class without one would be refused at its first answer, by the emulator and by the client."""
+    from kcli.client import protocol
+
+    for facts in protocol.NOT_IN_KIO.values():
+        for version in range(facts.lowest, facts.highest + 1):
+            walker(protocol.request_class(facts.name, version))
+            walker(protocol.response_class(facts.name, version))
+
 def _api_versions_v3(tagged_section: bytes) -> bytes:
     """An ApiVersions v3 response body: no error, one api key, throttle 0, then `tagged_section`."""
     return (

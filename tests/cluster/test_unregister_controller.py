@@ -25,16 +25,19 @@ UNSUPPORTED = "The target cluster does not support the controller unregistration
 
 @pytest.fixture
 def sb(tmp_path: Path) -> Iterator[Any]:
-    """Three controllers, one broker, and controller 104 registered as an observer (not a voter)."""
+    """Three controllers, one broker, and controller 104 registered as an observer (not a voter), at
+    metadata.version 4.3-IV0: the level below the one that can unregister controllers."""
     from kcli.sandbox import Sandbox
 
-    with Sandbox(directory=tmp_path / "sandbox", controllers=3, brokers=1) as sandbox:
+    with Sandbox(
+        directory=tmp_path / "sandbox", controllers=3, brokers=1, release_version="4.3-IV0"
+    ) as sandbox:
         sandbox.prepare_controller(OBSERVER)
         yield sandbox
 
 
 def finalize_4_4_iv2(sb: Any) -> None:
-    """metadata.version 4.4-IV2, committed as a finalized UpdateFeatures would (the catalogue stops earlier)."""
+    """metadata.version 4.4-IV2, committed as a finalized UpdateFeatures would."""
     record: Any = records.FeatureLevelRecord(name=METADATA_VERSION, feature_level=FIRST_LEVEL)  # type: ignore[attr-defined]
     sb.run(lambda cluster: cluster.commit([record]))
 

@@ -260,7 +260,7 @@ def test_quotas_and_scram_altered_through_the_controllers(secure: Any, tmp_path:
         refused = through_controllers("--describe", "--entity-type", kind)
         assert refused.code == 2
         assert refused.stderr.startswith(
-            f"Error: configs of {kind} (client quotas and SCRAM credentials) cannot be described through "
-            "--bootstrap-controller: a Kafka controller serves their alteration but not DescribeClientQuotas "
-            "or DescribeUserScramCredentials (KIP-919); use --bootstrap-server"
+            f"Error: configs of {kind} (client quotas and SCRAM credentials) cannot be read through "
+            "--bootstrap-controller: the controllers can change them but do not describe them (KIP-919); "
+            "use --bootstrap-server"
         ), refused.stderr

@@ -283,3 +283,23 @@ def test_a_slow_endpoint_is_a_low_finding() -> None:
     assert report.findings[0].message == "answered in 1506 ms (slower than 1000 ms)"
     assert not report.failed
     assert diagnose(facts, fail_on=Severity.low).failed
+
+
+def test_two_brokers_advertising_one_endpoint_is_high_even_when_both_say_they_are_fine() -> None:
+    """A SASL listener takes ApiVersions v5 unchecked: both probes 'verify', the shared address still shows."""
+    nodes = (
+        AdvertisedNode(role="broker", node_id=1, host="127.0.0.1", port=9092),
+        AdvertisedNode(role="broker", node_id=2, host="127.0.0.1", port=9094),  # broker 3's
+        AdvertisedNode(role="broker", node_id=3, host="127.0.0.1", port=9094),
+        AdvertisedNode(role="controller", node_id=101, host="127.0.0.1", port=9094),  # another role: fine
+    )
+    report = diagnose(healthy(nodes=nodes))
+    shared = [f for f in report.findings if f.check == "endpoint-shared"]
+    assert [(f.severity, f.subject, f.message) for f in shared] == [
+        (
+            Severity.high,
+            "brokers 2, 3",
+            "all advertise 127.0.0.1:9094: clients asking for one of them reach another",
+        )
+    ]
+    assert report.failed

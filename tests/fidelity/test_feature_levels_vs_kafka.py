@@ -1,7 +1,7 @@
 """kcli/data/features.toml against the Kafka distribution that wrote it (no cluster needed): the level
 names, the latest production level, the defaults at it and every feature level's dependencies, as
-`kafka-storage.sh` says them. Opt-in: KCLI_TEST_KAFKA_HOME names the distribution (scripts/kafka-dist.sh
-makes one), else the test is skipped."""
+`kafka-storage.sh` says them. The distribution is Kafka 4.4.0 from scripts/kafka-dist.sh, or the one
+KCLI_TEST_KAFKA_HOME names."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ import pytest
 from kcli.ops.features import METADATA_VERSION, load_catalog
 
 HOME_ENV = "KCLI_TEST_KAFKA_HOME"
-pytestmark = pytest.mark.skipif(
-    not os.environ.get(HOME_ENV), reason=f"set {HOME_ENV} to a Kafka 4.4 distribution to check features.toml"
-)
+pytestmark = pytest.mark.realkafka
 
 
 def _storage(*args: str) -> str:
-    tool = Path(os.environ[HOME_ENV]) / "bin" / "kafka-storage.sh"
+    from tests.fixtures_kafka import NEWEST, kafka_home
+
+    home = Path(os.environ[HOME_ENV]) if os.environ.get(HOME_ENV) else kafka_home(NEWEST)
+    tool = home / "bin" / "kafka-storage.sh"
     done = subprocess.run([str(tool), *args], capture_output=True, text=True, timeout=120)
     return done.stdout + done.stderr
 

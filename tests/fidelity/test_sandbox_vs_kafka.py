@@ -1,13 +1,17 @@
 """The sandbox against a real Kafka cluster of the same shape, field by field (tests/fidelity/normalize.py
-says what may differ). Opt-in: the real cluster is named by the environment, else every test is skipped:
+says what may differ).
+
+The real cluster is Kafka 4.4.0 started for the module by the real-Kafka engine (`KafkaSandbox`: one
+controller, three brokers, PLAINTEXT, no authorizer), whose nodes are written with the settings a sandbox
+node reports (kcli.sandbox.registration.static_config) and the sandbox's node ids (brokers 1..,
+controllers 101..). Another cluster can be named instead:
 
     KCLI_TEST_REAL_BOOTSTRAP_SERVER=127.0.0.1:29501       its brokers
     KCLI_TEST_REAL_BOOTSTRAP_CONTROLLER=127.0.0.1:29601   its controllers
 
-The real cluster must be a fresh Kafka 4.4 cluster, PLAINTEXT, without an authorizer, with the sandbox's
-node ids (brokers 1.., controllers 101..) and each node started with the server.properties a sandbox
-node reports (kcli.sandbox.registration.static_config): process.roles, node.id,
-controller.quorum.bootstrap.servers, listeners, advertised.listeners, controller.listener.names=CONTROLLER,
+It must then be a fresh Kafka 4.4 cluster of that kind: PLAINTEXT, without an authorizer, the sandbox's
+node ids, and each node started with process.roles, node.id, controller.quorum.bootstrap.servers,
+listeners, advertised.listeners, controller.listener.names=CONTROLLER,
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT, log.dirs, metadata.log.dir (the
 first log dir), and on brokers inter.broker.listener.name=PLAINTEXT and, with fewer than 3 brokers, the
 internal topics' replication factors (and with 1 broker their min ISRs) set to the broker count.
@@ -17,7 +21,9 @@ real cluster but a topic of their own, deleted at the end (alterations are valid
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -32,10 +38,7 @@ from tests.fidelity.calls import Endpoint
 
 SERVER_ENV = "KCLI_TEST_REAL_BOOTSTRAP_SERVER"
 CONTROLLER_ENV = "KCLI_TEST_REAL_BOOTSTRAP_CONTROLLER"
-pytestmark = pytest.mark.skipif(
-    not (os.environ.get(SERVER_ENV) and os.environ.get(CONTROLLER_ENV)),
-    reason=f"set {SERVER_ENV} and {CONTROLLER_ENV} to a real Kafka 4.4 cluster to compare the sandbox with it",
-)
+pytestmark = pytest.mark.realkafka
 
 TOPIC, BROKER, LOGGER, CLIENT_METRICS, GROUP = 2, 4, 8, 16, 32
 SET, DELETE, APPEND = 0, 1, 2
@@ -102,11 +105,24 @@ def _wait_for_topic(side: Side) -> None:
 
 @pytest.fixture(scope="module")
 def sides(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Side, Side]]:
+    topic = f"kcli-fidelity-{uuid.uuid4().hex[:8]}"
+    directory = Path(tmp_path_factory.mktemp("fidelity"))
+    with contextlib.ExitStack() as stack:
+        servers, controllers = os.environ.get(SERVER_ENV), os.environ.get(CONTROLLER_ENV)
+        if not (servers and controllers):
+            from kcli.sandbox.kafka.handle import KafkaSandbox
+            from tests.fixtures_kafka import NEWEST, kafka_home
+
+            kafka = stack.enter_context(
+                KafkaSandbox(kafka_home(NEWEST), directory / "real", controllers=1, brokers=3)
+            )
+            servers, controllers = kafka.bootstrap_servers, kafka.bootstrap_controllers
+        yield from _beside_a_sandbox(_side("real", servers, controllers, topic), directory / "sandbox", topic)
+
+
+def _beside_a_sandbox(real: Side, directory: Path, topic: str) -> Iterator[tuple[Side, Side]]:
     from kcli.sandbox import Sandbox
 
-    topic = f"kcli-fidelity-{uuid.uuid4().hex[:8]}"
-    real = _side("real", os.environ[SERVER_ENV], os.environ[CONTROLLER_ENV], topic)
-    directory = Path(tmp_path_factory.mktemp("fidelity"))
     with Sandbox(
         directory=directory, controllers=len(real.controller_ids), brokers=len(real.broker_ids)
     ) as sb:
@@ -379,7 +395,7 @@ def test_features_described_as_kafka(sides: tuple[Side, Side]) -> None:
     for side in sides:
         result = invoke("features", "describe", "--bootstrap-server", side.brokers.bootstrap)
         assert result.code == 0, result.stderr
-        outputs.append([line.rsplit("\tEpoch:", 1)[0] for line in result.lines])  # epochs are offsets
+        outputs.append([re.split(r"\s+Epoch:", line)[0] for line in result.lines])  # epochs are offsets
     assert outputs[1] == outputs[0]
     assert not any("UNKNOWN" in line for line in outputs[0])
 

@@ -119,15 +119,6 @@ CONTROLLER_BROKER_LOOKUP = (
     "have dynamic config.`; kcli skips that check through controllers (kcli/workflows/configs.py "
     "_not_existing) and fails on the routing instead"
 )
-MV_NAMES_4_4 = (
-    "kcli's feature catalogue (kcli/data/features.toml) stops at metadata.version 4.3-IV0, so the "
-    "levels of 4.4-IV0 to 4.4-IV2 print as `UNKNOWN <n>`"
-)
-CONTROLLER_BROKER_ROUTING = (
-    "through --bootstrap-controller, Kafka sends IncrementalAlterConfigs for a broker id to the active "
-    "controller, which stores every broker's dynamic configs; kcli sends it to node N itself, which is "
-    "no controller, and fails (routing in kcli/client/api/configs.py and kcli/workflows/configs.py)"
-)
 RF_GUARD = (
     "kcli refuses a reassignment that changes a partition's replication factor unless "
     "--allow-replication-factor-change is given; kafka-reassign-partitions does it"
@@ -429,7 +420,6 @@ DOCS: list[Case] = [
         "bin/kafka-features.sh --bootstrap-server localhost:9092 describe",
         f"{OPS}:370 (without its `| grep share.version`)",
         versions=VERSIONS,
-        differences=(not_yet("stdout", reason=MV_NAMES_4_4, versions=(NEWEST,)),),
     ),
     Case(
         "ops-dlq-group",
@@ -568,7 +558,6 @@ DOCS: list[Case] = [
         "ops-uncordon-controller",
         "bin/kafka-configs.sh --bootstrap-controller localhost:9093 --alter --delete-config cordoned.log.dirs --entity-type brokers --entity-name 1",
         f"{OPS}:586 (node 1 is a broker, not a controller, on this cluster)",
-        differences=(not_yet("exit", "stdout", reason=CONTROLLER_BROKER_ROUTING),),
     ),
     Case(
         "ops-increase-rf-5-6-7",
@@ -705,7 +694,6 @@ DOCS: list[Case] = [
         "bin/kafka-features.sh --bootstrap-controller localhost:9093 describe",
         f"{KRAFT}:78",
         versions=VERSIONS,
-        differences=(not_yet("stdout", reason=MV_NAMES_4_4, versions=(NEWEST,)),),
     ),
     Case(
         "kraft-upgrade-release-4-1",
@@ -988,10 +976,7 @@ HELP: list[Case] = [
         "bin/kafka-features.sh version-mapping",
         "kafka-features --help: version-mapping with no --release-version",
         versions=VERSIONS,
-        differences=(
-            not_yet("stdout", reason=MV_NAMES_4_4, versions=(NEWEST,)),
-            differs("exit", "stdout", "message", reason=NO_BOOTSTRAP_NEEDED, versions=(OLDEST,)),
-        ),
+        differences=(differs("exit", "stdout", "message", reason=NO_BOOTSTRAP_NEEDED, versions=(OLDEST,)),),
     ),
     Case(
         "help-example-version-mapping-3-3-iv3",
@@ -1507,7 +1492,7 @@ READS: list[Case] = [
             (
                 "features-node",
                 "bin/kafka-features.sh --bootstrap-server localhost:9092 describe --node-id 1",
-                (not_yet("stdout", reason=MV_NAMES_4_4),),
+                (),
             ),
             (
                 "configs-describe-groups",

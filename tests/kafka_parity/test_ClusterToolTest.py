@@ -320,9 +320,12 @@ def test_ClusterToolTest_testUnregisterController(own: Any, hooks: Any) -> None:
     assert (result.code, result.stdout) == (0, "Controller 0 is no longer registered.\n"), result.stderr
 
 
-def test_ClusterToolTest_testLegacyModeClusterCannotUnregisterController(own: Any) -> None:
+def test_ClusterToolTest_testLegacyModeClusterCannotUnregisterController(tmp_path: Path) -> None:
     """A cluster below metadata.version 4.4-IV2 refuses UnregisterController: said on stdout, exit 0."""
-    result = kcli("cluster", "unregister-controller", "--bootstrap-server", own.bootstrap_servers, "--id", "0")
+    from kcli.sandbox import Sandbox
+
+    with Sandbox(directory=tmp_path, controllers=1, brokers=1, release_version="4.3-IV0") as older:
+        result = kcli("cluster", "unregister-controller", "--bootstrap-server", older.bootstrap_servers, "--id", "0")
     assert (result.code, result.stdout) == (
         0,
         "The target cluster does not support the controller unregistration API.\n",

@@ -126,8 +126,11 @@ def _check_describe(sb: Any, finalized_mv: str, controllers: bool) -> None:
             low_text, high_text, level = names.get(low, str(low)), names.get(high, str(high)), finalized_mv
         else:
             low_text, high_text, level = str(low), str(high), "0"
+        # Kafka 4.3+'s FeatureCommand pads its columns (FeatureCommandTest.assertFeatureOutput): the
+        # sandbox's nodes support 4.4's levels, so kcli answers in that form
         expected.append(
-            f"Feature: {name}\tSupportedMinVersion: {low_text}\tSupportedMaxVersion: {high_text}\tFinalizedVersionLevel: {level}\t"
+            f"Feature: {name:<40}  SupportedMinVersion: {low_text:<15}  SupportedMaxVersion: {high_text:<15}  "
+            f"FinalizedVersionLevel: {level:<15}  "
         )
     assert [_without_epoch(line) for line in sorted(result.stdout.splitlines())] == expected
 

@@ -260,6 +260,9 @@ CASES: list[tuple[str, Callable[[Any], list[str]]]] = [
         lambda sb: ["metadata-quorum", "describe", *_c(sb), "--replication", "--human-readable"],
     ),
     ("reassign-partitions", lambda sb: ["reassign-partitions", *_b(sb), "--list"]),
+    ("topics", lambda sb: ["topics", *_b(sb), "--list"]),
+    ("topics", lambda sb: ["topics", *_b(sb), "--describe"]),
+    ("topics", lambda sb: ["topics", *_b(sb), "--describe", "--under-replicated-partitions"]),
     ("spark rules", lambda sb: ["spark", "rules"]),
 ]
 

@@ -113,6 +113,7 @@ FAILING: list[tuple[str, list[str]]] = [
     ("configs", ["configs", *DEAD, "--describe", "--topic", "t"]),
     ("configs", ["configs", "--describe"]),  # usage error before connecting
     ("acls", ["acls", *DEAD, "--list"]),
+    ("topics", ["topics", *DEAD, "--list"]),
     ("features describe", ["features", "describe", *DEAD]),
     ("features upgrade", ["features", "upgrade", *DEAD, "--feature", "group.version=1"]),
     ("features downgrade", ["features", "downgrade", *DEAD, "--feature", "group.version=0"]),

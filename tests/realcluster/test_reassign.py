@@ -113,7 +113,7 @@ def test_execute_wait_verify_throttles_log_dirs_and_rollback(
     executed = invoke(
         "reassign-partitions", *cluster.broker_args(), "--execute", "--reassignment-json-file", str(plan),
         "--throttle", "50000000", "--replica-alter-log-dirs-throttle", "50000000", "--wait", "--timeout", "120000",
-        "--rollback-file", str(rollback),
+        "--preserve-throttles", "--rollback-file", str(rollback),
     )  # fmt: skip
     assert executed.code == 0, executed.stdout + executed.stderr
     assert f"Successfully started partition reassignments for {topic}-0,{topic}-1" in executed.lines
@@ -126,7 +126,8 @@ def test_execute_wait_verify_throttles_log_dirs_and_rollback(
     saved = json.loads(rollback.read_text())
     assert {(p["partition"], tuple(p["replicas"])) for p in saved["partitions"]} == {(0, (first,)), (1, (second,))}
 
-    # the throttles execute set stay until verify sees the reassignment done (unless preserved)
+    # --preserve-throttles: the throttles execute set stay until verify sees the reassignment done
+    # (unless preserved again); without it --wait clears them (tests/realkafka/test_reassign_wait_throttles.py)
     throttles = _throttles(kafka_admin, [first, second], topic)
     assert throttles[f"{second}:leader.replication.throttled.rate"] == "50000000"
     assert throttles[f"{second}:replica.alter.log.dirs.io.max.bytes.per.second"] == "50000000"

@@ -10,7 +10,7 @@ from kcli.sandbox.kafka.server_properties import write_server_properties
 from kcli.sandbox.settings import SandboxSettings
 
 
-def test_added_settings_reach_every_node_and_override_the_engines(tmp_path: Path) -> None:
+def test_added_settings_reach_every_node(tmp_path: Path) -> None:
     added = {"metadata.log.max.record.bytes.between.snapshots": "4096", "group.initial.rebalance.delay.ms": "100"}
     settings = SandboxSettings(directory=tmp_path, controllers=1, brokers=2, server_config=tuple(added.items()))
     layout = new_layout(
@@ -19,7 +19,7 @@ def test_added_settings_reach_every_node_and_override_the_engines(tmp_path: Path
     for spec in layout.nodes:
         props = read_properties_file(write_server_properties(settings, layout, spec, tls_dir=None))
         assert props["metadata.log.max.record.bytes.between.snapshots"] == "4096"
-        assert props["group.initial.rebalance.delay.ms"] == "100"  # the engine's own "0" is overridden
+        assert props["group.initial.rebalance.delay.ms"] == "100"
         assert props["node.id"] == str(spec.node_id)
 
 

@@ -124,3 +124,39 @@ def test_unknown_strategy(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.code == 2
     assert "--strategy must be one of: original, minimal-movement" in result.stderr
+
+
+def test_replication_factor_is_a_minimal_movement_option(tmp_path: Path) -> None:
+    topics = write(tmp_path, "topics.json", '{"version":1,"topics":[{"topic":"t"}]}')
+    line = (
+        "--generate",
+        "--topics-to-move-json-file",
+        topics,
+        "--broker-list",
+        "1,2,3",
+        "--replication-factor",
+        "3",
+    )
+    result = invoke("reassign-partitions", "--bootstrap-server", NOWHERE, *line)
+    assert result.code == 2
+    assert "--replication-factor needs --strategy minimal-movement" in result.stderr
+    verify = invoke("reassign-partitions", "--bootstrap-server", NOWHERE, "--verify",
+                    "--reassignment-json-file", topics, "--replication-factor", "3")  # fmt: skip
+    assert verify.code == 2
+    assert 'Option "[replication-factor]" can\'t be used with action "[verify]"' in verify.stderr
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("1=/data", "--log-dir takes BROKER:DIR with an absolute DIR"),
+        ("1:data", "--log-dir takes BROKER:DIR with an absolute DIR"),
+        ("9:/data", "--log-dir 9:/data: broker 9 is not in --broker-list"),
+    ],
+)
+def test_log_dir_placements_are_checked_before_connecting(tmp_path: Path, value: str, message: str) -> None:
+    topics = write(tmp_path, "topics.json", '{"version":1,"topics":[{"topic":"t"}]}')
+    result = invoke("reassign-partitions", "--bootstrap-server", NOWHERE, "--generate",
+                    "--topics-to-move-json-file", topics, "--broker-list", "1,2", "--log-dir", value)  # fmt: skip
+    assert result.code == 2
+    assert message in result.stderr

@@ -153,3 +153,48 @@ def test_bytes_moved_from_sizes() -> None:
         1,
         1,
     )
+
+
+def test_a_new_replication_factor_keeps_every_replica_and_adds_the_fewest() -> None:
+    """Raising 1 -> 3 on three brokers: the current replica stays leader, two are added per partition."""
+    current: Plan = {TopicPartition("t", p): (1 + p % 3,) for p in range(6)}
+    brokers = [BrokerInfo(broker_id=b) for b in (1, 2, 3)]
+    plan = plan_minimal(current, brokers, rack_aware=False, replication_factor=3)
+    assert all(len(set(r)) == 3 for r in plan.values())
+    assert all(plan[tp][0] == current[tp][0] for tp in current)  # leaders stay: no election
+    assert replicas_moved(current, plan) == 12  # exactly the replicas that must be added
+
+    lowered = plan_minimal(plan, brokers, rack_aware=False, replication_factor=2)
+    assert all(len(r) == 2 and lowered[tp][0] == plan[tp][0] for tp, r in lowered.items())
+    assert replicas_moved(plan, lowered) == 0  # dropping followers copies nothing
+    assert spread(replica_counts(lowered), [1, 2, 3]) <= 1
+
+
+@given(clusters())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_raised_replication_factor_is_reached_balanced_and_keeps_the_current_replicas(
+    case: tuple[Plan, list[BrokerInfo]],
+) -> None:
+    current, brokers = case
+    ids = [b.broker_id for b in brokers]
+    rf = len(ids) if len(ids) < 3 else 3
+    kept = {tp: tuple(b for b in r if b in ids) for tp, r in current.items()}
+    if any(len(r) > rf for r in kept.values()):
+        return
+    plan = plan_minimal(current, brokers, rack_aware=False, replication_factor=rf)
+    assert all(len(r) == rf and len(set(r)) == rf and set(r) <= set(ids) for r in plan.values())
+    assert all(set(kept[tp]) <= set(plan[tp]) or plan[tp] for tp in plan)
+    assert spread(replica_counts(plan), ids) <= 1
+
+
+def test_log_dir_placements_name_the_dir_of_the_brokers_asked_for() -> None:
+    from kcli.ops.reassign.generate import placed_in
+    from kcli.ops.reassign.json_format import format_reassignment
+
+    proposed = {TopicPartition("t", 0): (1, 2), TopicPartition("t", 1): (2, 3)}
+    dirs = placed_in(proposed, {1: "/d/b"})
+    assert dirs == {TopicPartition("t", 0): ("/d/b", "any")}
+    assert format_reassignment(proposed, dirs) == (
+        '{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2],"log_dirs":["/d/b","any"]},'
+        '{"topic":"t","partition":1,"replicas":[2,3],"log_dirs":["any","any"]}]}'
+    )

@@ -109,6 +109,16 @@ def test_misroute_to_itself_ends_the_misroute(fresh_sandbox: Any) -> None:
     assert answer.error_code.value == 0
 
 
+def test_a_restart_ends_the_misroute(fresh_sandbox: Any) -> None:
+    sb = fresh_sandbox
+    sb.misroute(2, 3)
+    sb.stop_node(2)
+    sb.start_node(2)
+    response = describe_cluster(first(sb.bootstrap_servers), endpoint_type=1)
+    assert {b.broker_id: b.port for b in response.brokers}[2] == sb.port_of(2)
+    assert next(n for n in sb.status()["nodes"] if n["id"] == 2)["advertises"] is None
+
+
 @pytest.mark.timeout(60)
 def test_delay_slows_one_node_only(fresh_sandbox: Any) -> None:
     """The delayed node answers after the other one although it was asked first (how long the delay

@@ -106,7 +106,54 @@ def test_api_versions_v5_checks_cluster_and_node(sandbox: Any) -> None:
     assert wrong_node.error_code.value == 129  # REBOOTSTRAP_REQUIRED
     no_cluster = _api_versions_v5_answer(address, None, 2)
     assert no_cluster.error_code.value == 42 and no_cluster.api_keys == ()  # INVALID_REQUEST
+    no_node = _api_versions_v5_answer(address, sandbox.cluster_id, -1)
+    assert no_node.error_code.value == 42 and no_node.api_keys == ()  # ApiVersionsRequest.isValid
     assert _api_versions_v5_answer(address, None, -1).error_code.value == 0
+
+
+def test_controllers_check_only_that_both_ids_or_neither_are_given(sandbox: Any) -> None:
+    """Kafka 4.4's controllers validate ApiVersions v5 but never compare its ids with their own."""
+    address = f"127.0.0.1:{sandbox.port_of(101)}"
+    assert _api_versions_v5_answer(address, "someone-else", 2).error_code.value == 0
+    assert _api_versions_v5_answer(address, sandbox.cluster_id, 102).error_code.value == 0
+    assert _api_versions_v5_answer(address, sandbox.cluster_id, -1).error_code.value == 42
+
+
+def test_a_sasl_listener_answers_the_first_api_versions_unchecked(make_sandbox: Any) -> None:
+    """Before the login a SASL listener's authenticator answers ApiVersions itself, without the ids'
+    check of the request handler (kcli asks again after the login; tests/client covers that)."""
+    sb = make_sandbox(controllers=1, brokers=2, security="sasl_plaintext")
+    address = f"127.0.0.1:{sb.port_of(1)}"
+    answered = _api_versions_v5_answer(address, "someone-else", 2)
+    assert answered.error_code.value == 0 and answered.api_keys
+    assert _api_versions_v5_answer(address, sb.cluster_id, -1).error_code.value == 42
+
+
+def test_one_user_altered_twice_in_one_scram_request_is_refused(sandbox: Any) -> None:
+    """Kafka 4.4's controller keys AlterUserScramCredentials by user: two mechanisms of one user in one
+    request are DUPLICATE_RESOURCE (kafka-configs.sh's documented SCRAM-SHA-256=[..],SCRAM-SHA-512=[..]
+    fails so; kcli sends one request per mechanism)."""
+    from kio.schema.alter_user_scram_credentials.v0.request import (
+        AlterUserScramCredentialsRequest,
+        ScramCredentialUpsertion,
+    )
+    from kio.static.primitive import i8, i32
+
+    def upsertion(mechanism: int) -> Any:
+        return ScramCredentialUpsertion(
+            name="twice",
+            mechanism=i8(mechanism),
+            iterations=i32(4096),
+            salt=b"s" * 16,
+            salted_password=b"p" * 32,
+        )
+
+    with RawConnection(first(sandbox.bootstrap_servers)) as conn:
+        response = conn.call(
+            AlterUserScramCredentialsRequest(deletions=(), upsertions=(upsertion(1), upsertion(2)))
+        )
+    ((result),) = response.results
+    assert (result.user, result.error_code.value) == ("twice", 92)  # DUPLICATE_RESOURCE
 
 
 def test_unsupported_api_versions_version_answers_v0(sandbox: Any) -> None:

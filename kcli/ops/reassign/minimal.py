@@ -35,7 +35,14 @@ def _ceil_div(a: int, b: int) -> int:
 class _Placement:
     """Mutable planning state: slots per partition, replica loads and targets per broker."""
 
-    def __init__(self, current: Assignment, brokers: Sequence[BrokerInfo], rack_aware: bool) -> None:
+    def __init__(
+        self,
+        current: Assignment,
+        brokers: Sequence[BrokerInfo],
+        rack_aware: bool,
+        replication_factor: int | None = None,
+    ) -> None:
+        self.replication_factor = replication_factor
         self.ids = sorted(b.broker_id for b in brokers)
         self.rack_of: dict[int, str | None] = {b.broker_id: (b.rack if rack_aware else None) for b in brokers}
         self.racks = sorted({r for r in self.rack_of.values() if r is not None}) if rack_aware else []
@@ -66,7 +73,7 @@ class _Placement:
             if valid.issuperset(cur) and len(set(cur)) == len(cur):
                 slot: list[int | None] = list(cur)
                 if not self.rack_aware or len({rack_of[b] for b in cur}) == len(cur):
-                    slots[tp] = slot  # the common case: nothing to drop
+                    slots[tp] = self._resized(slot)  # the common case: nothing to drop
                     continue
             else:
                 seen: set[int] = set()
@@ -77,6 +84,7 @@ class _Placement:
                         seen.add(b)
                     else:
                         slot.append(None)
+            slot = self._resized(slot)
             if self.rack_aware:
                 _, cap = self.rack_bounds(len(slot))
                 counts = self.rack_counts(slot)
@@ -87,6 +95,20 @@ class _Placement:
                         slot[i] = None
             slots[tp] = slot
         self.load.update(b for slot in slots.values() for b in slot if b is not None)
+
+    def _resized(self, slot: list[int | None]) -> list[int | None]:
+        """A new replication factor: new replicas are empty slots to fill; fewer drop from the back
+        (followers first, the leader stays), preferring slots already emptied."""
+        rf = self.replication_factor
+        if rf is None or rf == len(slot):
+            return slot
+        if rf > len(slot):
+            return [*slot, *([None] * (rf - len(slot)))]
+        kept = list(slot)
+        while len(kept) > rf:
+            empty = [i for i, b in enumerate(kept) if b is None]
+            del kept[empty[-1] if empty else len(kept) - 1]
+        return kept
 
     # --- 2. targets ------------------------------------------------------------------------------
     def compute_targets(self) -> None:
@@ -496,16 +518,26 @@ def _path_back(
 
 
 def plan_minimal(
-    current: Assignment, brokers: Sequence[BrokerInfo], *, rack_aware: bool
+    current: Assignment,
+    brokers: Sequence[BrokerInfo],
+    *,
+    rack_aware: bool,
+    replication_factor: int | None = None,
 ) -> dict[TopicPartition, tuple[int, ...]]:
-    """A balanced assignment of `current`'s partitions over `brokers` that moves the fewest replicas."""
+    """A balanced assignment of `current`'s partitions over `brokers` that moves the fewest replicas.
+
+    With `replication_factor`, every partition gets that many replicas: the current ones stay (the
+    leader first), new ones go where the balance needs them, surplus followers go.
+    """
     if not brokers:
         from kcli.errors import KcliError
 
         raise KcliError("No brokers to assign replicas to (the --broker-list names no live broker)")
-    if current:
+    if replication_factor is not None:
+        check_replication_factor(replication_factor, len(brokers))
+    elif current:
         check_replication_factor(max(len(r) for r in current.values()), len(brokers))
-    state = _Placement(current, brokers, rack_aware)
+    state = _Placement(current, brokers, rack_aware, replication_factor)
     state.keep()
     state.compute_targets()
     state.fill()

@@ -3,8 +3,11 @@
 Behavior:
 - The table is built from the registry: exactly the APIs (and versions) this node kind answers.
 - An unsupported version is answered at v0 with UNSUPPORTED_VERSION and the table (KIP-511).
-- v5 (KIP-1242): ClusterId set and (ClusterId or NodeId differ from this node) -> REBOOTSTRAP_REQUIRED;
-  NodeId set without ClusterId -> INVALID_REQUEST; both with an empty API table.
+- v5 (KIP-1242), as a Kafka 4.4 node checks it: one of ClusterId and NodeId without the other ->
+  INVALID_REQUEST (every node, before and after a SASL login); on a broker's request handler (a
+  SASL listener's first ApiVersions is answered by its authenticator, before the login, unchecked),
+  ClusterId or NodeId differing from this node -> REBOOTSTRAP_REQUIRED; controllers never check the
+  ids. Both errors with an empty API table.
 
 Version notes:
 - v3+ flexible with ClientSoftwareName/Version; v3+ carries features in tagged fields.
@@ -103,8 +106,10 @@ async def handle_api_versions(ctx: RequestContext, request: Any) -> Any:
 def _kip1242_error(ctx: RequestContext, request: Any) -> int:
     cluster_id = getattr(request, "cluster_id", None)
     node_id = getattr(request, "node_id", -1)
-    if cluster_id is None:
-        return ErrorCode.invalid_request if node_id != -1 else 0
-    if cluster_id != ctx.cluster.cluster_id or (node_id != -1 and node_id != ctx.node.node_id):
+    if (cluster_id is None) != (node_id == -1):  # ApiVersionsRequest.isValid
+        return ErrorCode.invalid_request
+    session = ctx.extra.get("session")
+    checked = ctx.node.is_broker and (session is None or session.authenticated)
+    if checked and cluster_id is not None and (cluster_id != ctx.cluster.cluster_id or node_id != ctx.node.node_id):
         return ErrorCode.rebootstrap_required
     return 0

@@ -5,8 +5,8 @@ Behavior:
 - Upsertions carry the client-salted password; the sandbox derives StoredKey and ServerKey
   (RFC 5802) and writes UserScramCredentialRecords; SASL/SCRAM logins use them at once.
 - Unknown mechanism -> UNSUPPORTED_SASL_MECHANISM; iterations outside 4096..16384 or an empty user
-  name -> UNACCEPTABLE_CREDENTIAL; deleting a missing credential -> RESOURCE_NOT_FOUND; the same
-  user and mechanism twice -> DUPLICATE_RESOURCE. An empty salt is accepted, as Kafka 4.4 does.
+  name -> UNACCEPTABLE_CREDENTIAL; deleting a missing credential -> RESOURCE_NOT_FOUND; one user
+  altered twice in a request (any mechanisms) -> DUPLICATE_RESOURCE, as Kafka 4.4's controller. An empty salt is accepted, as Kafka 4.4 does.
 - Brokers forward it to the active controller in an Envelope (KIP-590).
 """
 
@@ -40,8 +40,11 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
     users = list(dict.fromkeys(name for name, _ in keys))
     if "" in users:
         errors[""] = (ErrorCode.unacceptable_credential, "Username must not be empty")
-    for name, mechanism in keys:
-        if keys.count((name, mechanism)) > 1:
+    names = [name for name, _ in keys]
+    for name in users:
+        # Kafka's controller (ScramControlManager) keys the request by user: a second alteration of
+        # one user, whatever its mechanism, is refused
+        if names.count(name) > 1:
             errors.setdefault(
                 name,
                 (

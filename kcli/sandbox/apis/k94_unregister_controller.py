@@ -32,7 +32,6 @@ from kcli.sandbox.registry import api
 
 R: Any = _records
 # MetadataVersion.IBP_4_4_IV2(33, "4.4", "IV2"): "Add support for controller unregistration (KIP-1312)".
-# Named here by level: kcli/data/features.toml does not list the 4.4 levels yet.
 FIRST_LEVEL = 33
 
 

@@ -1,7 +1,9 @@
 """server.properties of each real node: listeners, quorum, security, authorizer, racks, log dirs.
 
 The choices mirror the emulator's so that the same client settings reach both engines:
-- two listeners, BROKER (clients and replication) and CONTROLLER, both with the sandbox's protocol;
+- two listeners, one named after the sandbox's protocol (clients and replication, e.g. PLAINTEXT or
+  SASL_SSL) and CONTROLLER, both with that protocol; no setting a node of this shape does not need
+  (the internal topics' replication only below 3 brokers), as the emulator's nodes report theirs;
 - SASL: PLAIN for every user of the sandbox and SCRAM-SHA-256/512 on the broker listener (credentials
   written at format with --add-scram). Nodes talk to each other as User:broker over PLAIN, because a
   controller cannot check SCRAM credentials before it has read them from the metadata log it is
@@ -18,9 +20,9 @@ from pathlib import Path
 from kcli.sandbox.clientconfig import PLAIN_MODULE, SCRAM_MODULE
 from kcli.sandbox.kafka.layout import ClusterLayout, NodeSpec
 from kcli.sandbox.logdirs import extra_log_dir_paths
+from kcli.sandbox.registration import INTERNAL_TOPIC_FACTORS, INTERNAL_TOPIC_MIN_ISR
 from kcli.sandbox.settings import BROKER_USER, SandboxSettings, Security
 
-BROKER_LISTENER = "BROKER"
 CONTROLLER_LISTENER = "CONTROLLER"
 AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
 BROKER_MECHANISMS = "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
@@ -59,15 +61,15 @@ def server_properties(
     """The server.properties of node `spec` (insertion order is the file's order)."""
     directory = settings.directory
     protocol = settings.security.protocol_name
+    broker_listener = protocol  # named after its protocol, as the emulator's and Kafka's sample configs
     host = layout.host
     listeners: list[str] = []
-    protocols: list[str] = []
+    # both listeners' protocols on every node, the controller's first, as the emulator's nodes report it
+    protocols = [f"{CONTROLLER_LISTENER}:{protocol}", f"{broker_listener}:{protocol}"]
     if spec.is_broker:
-        listeners.append(f"{BROKER_LISTENER}://{host}:{spec.broker_port}")
-        protocols.append(f"{BROKER_LISTENER}:{protocol}")
+        listeners.append(f"{broker_listener}://{host}:{spec.broker_port}")
     if spec.is_controller:
         listeners.append(f"{CONTROLLER_LISTENER}://{host}:{spec.controller_port}")
-    protocols.append(f"{CONTROLLER_LISTENER}:{protocol}")
     props: dict[str, str] = {
         "process.roles": ",".join(spec.roles),
         "node.id": str(spec.node_id),
@@ -76,9 +78,10 @@ def server_properties(
         "listener.security.protocol.map": ",".join(protocols),
         "controller.listener.names": CONTROLLER_LISTENER,
         "log.dirs": ",".join(str(p) for p in log_dirs(directory, spec, settings.log_dirs)),
+        "metadata.log.dir": str(node_dir(directory, spec.node_id)),
     }
     if spec.is_broker:
-        props["inter.broker.listener.name"] = BROKER_LISTENER
+        props["inter.broker.listener.name"] = broker_listener
     if layout.dynamic_quorum:
         props["controller.quorum.bootstrap.servers"] = ",".join(
             f"{host}:{c.controller_port}" for c in layout.controllers() if c.initial_voter
@@ -88,18 +91,11 @@ def server_properties(
     rack = settings.rack_of(spec.node_id) if spec.is_broker else None
     if rack:
         props["broker.rack"] = rack
-    replication = str(min(3, len(layout.brokers())))
-    min_isr = str(min(2, len(layout.brokers())))
-    props.update(
-        {
-            "offsets.topic.replication.factor": replication,
-            "transaction.state.log.replication.factor": replication,
-            "transaction.state.log.min.isr": min_isr,
-            "share.coordinator.state.topic.replication.factor": replication,
-            "share.coordinator.state.topic.min.isr": min_isr,
-            "group.initial.rebalance.delay.ms": "0",
-        }
-    )
+    replicas = min(3, len(layout.brokers()))
+    if spec.is_broker and replicas < 3:  # a cluster of fewer than 3 brokers must set them
+        props.update({key: str(replicas) for key in INTERNAL_TOPIC_FACTORS})
+        if replicas < 2:
+            props.update({key: str(replicas) for key in INTERNAL_TOPIC_MIN_ISR})
     if settings.authorizer:
         props["authorizer.class.name"] = AUTHORIZER
         props["super.users"] = super_users(settings)
@@ -109,7 +105,7 @@ def server_properties(
         props[f"listener.name.{CONTROLLER_LISTENER.lower()}.sasl.enabled.mechanisms"] = "PLAIN"
         props[f"listener.name.{CONTROLLER_LISTENER.lower()}.plain.sasl.jaas.config"] = plain
         if spec.is_broker:
-            prefix = f"listener.name.{BROKER_LISTENER.lower()}"
+            prefix = f"listener.name.{broker_listener.lower()}"
             props["sasl.mechanism.inter.broker.protocol"] = "PLAIN"
             props[f"{prefix}.sasl.enabled.mechanisms"] = BROKER_MECHANISMS
             props[f"{prefix}.plain.sasl.jaas.config"] = plain

@@ -54,7 +54,8 @@ def format_arguments(
     joining: bool = False,
 ) -> list[str]:
     """StorageTool's arguments for one node (`joining`: a controller that is not an initial voter)."""
-    arguments = ["format", "--cluster-id", layout.cluster_id, "--config", str(properties)]
+    # --opt=value: an id given by the operator may start with '-', which would read as an option
+    arguments = ["format", f"--cluster-id={layout.cluster_id}", f"--config={properties}"]
     if layout.dynamic_quorum and spec.is_controller:
         if joining:
             arguments.append("--no-initial-controllers")

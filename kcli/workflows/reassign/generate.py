@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from kcli.errors import KcliError
@@ -22,6 +22,8 @@ async def do_generate(
     strategy: Strategy,
     disable_rack_aware: bool,
     seed: int | None,
+    replication_factor: int | None = None,
+    log_dirs: Mapping[int, str] | None = None,
 ) -> GeneratePlan:
     """--generate: read the topics' replicas and the brokers' racks and log dirs, then plan."""
     from kcli.client.api.log_dirs import partition_sizes, replica_log_dirs
@@ -42,4 +44,6 @@ async def do_generate(
         seed=seed,
         sizes=sizes,
         current_log_dirs=replica_log_dirs(dirs, current),
+        replication_factor=replication_factor,
+        log_dirs=log_dirs,
     )

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kcli.ops.reassign.json_format import ReassignmentFile
 from kcli.ops.reassign.model import TopicPartition, sort_key
-from kcli.ops.reassign.verify import PartitionState, partition_states
+from kcli.ops.reassign.verify import LogDirMoveState, PartitionState, in_flight, partition_states
 from kcli.workflows.reassign.reads import current_replicas, file_of, log_dirs_quietly
 
 if TYPE_CHECKING:
@@ -41,10 +43,15 @@ class WaitResult:
     progress: tuple[PartitionProgress, ...]
     timed_out: bool
     states: tuple[PartitionState, ...] = ()
+    log_dirs: tuple[LogDirMoveState, ...] = ()  # the file's log-dir moves, as --verify reports them
 
     @property
     def pending(self) -> tuple[TopicPartition, ...]:
         return tuple(p.partition for p in self.progress if not p.done)
+
+    @property
+    def pending_log_dirs(self) -> tuple[LogDirMoveState, ...]:
+        return tuple(m for m in self.log_dirs if not m.done)
 
 
 async def poll_progress(
@@ -100,8 +107,10 @@ async def watch(
     timeout_ms: int,
     on_progress: Callable[[tuple[PartitionProgress, ...]], None],
     interval_s: float = 0.5,
+    log_dir_moves_of: ReassignmentFile | None = None,
 ) -> WaitResult:
-    """Poll until every partition of `targets` is done or `timeout_ms` passes.
+    """Poll until every partition of `targets` is done or `timeout_ms` passes; then, under the same
+    deadline, until the log-dir moves of `log_dir_moves_of` are done (the copies between disks).
 
     A poll that fails on the network (a broker or controller restarting, a rebootstrap) is skipped,
     not fatal: the loop keeps going until the deadline.
@@ -124,9 +133,28 @@ async def watch(
         if time.monotonic() + interval_s >= deadline:
             return WaitResult(progress=last, timed_out=True)
         await asyncio.sleep(interval_s)
-    try:
-        current = await current_replicas(admin, file_of(targets))
-    except (ConnectionFailed, RequestTimedOut, KafkaError):
-        return WaitResult(progress=last, timed_out=False)  # done; the final read failed: no state lines
+    moves: tuple[LogDirMoveState, ...] = ()
+    if log_dir_moves_of is not None and log_dir_moves_of.log_dir_moves:
+        from kcli.workflows.reassign.verify import log_dir_move_states
+
+        while True:
+            with contextlib.suppress(ConnectionFailed, RequestTimedOut, KafkaError):
+                moves = await log_dir_move_states(admin, log_dir_moves_of)
+            if moves and not in_flight(moves):
+                break
+            if time.monotonic() + interval_s >= deadline:
+                return WaitResult(progress=last, timed_out=True, log_dirs=moves)
+            await asyncio.sleep(interval_s)
+    # Done at the controller; the brokers' metadata (Metadata answers) follows a moment later, so the
+    # final read waits, under the same deadline, for the replicas to be the targets.
+    while True:
+        try:
+            current = await current_replicas(admin, file_of(targets))
+        except (ConnectionFailed, RequestTimedOut, KafkaError):
+            return WaitResult(progress=last, timed_out=False, log_dirs=moves)  # done; the final read failed
+        caught_up = all(tuple(current.get(tp, ())) == tuple(target) for tp, target in targets.items())
+        if caught_up or time.monotonic() + interval_s >= deadline:
+            break
+        await asyncio.sleep(interval_s)
     states = partition_states(targets, current=current, ongoing={})
-    return WaitResult(progress=last, timed_out=False, states=states)
+    return WaitResult(progress=last, timed_out=False, states=states, log_dirs=moves)

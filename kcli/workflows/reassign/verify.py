@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from kcli.client.admin import Admin
 
 
-async def _log_dir_moves(admin: Admin, file: ReassignmentFile) -> tuple[LogDirMoveState, ...]:
+async def log_dir_move_states(admin: Admin, file: ReassignmentFile) -> tuple[LogDirMoveState, ...]:
+    """Where each replica the file places in a named log dir is, as --verify reports it."""
     wanted = file.log_dir_moves
     if not wanted:
         return ()
@@ -54,6 +55,36 @@ class VerifyReport:
     clear_errors: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThrottleCleanup:
+    """What --execute --wait did with the throttles it set once its partitions were done."""
+
+    cleared_brokers: tuple[int, ...] = ()
+    cleared_topics: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    kept_because: str | None = None  # why they stay (--preserve-throttles, other moves running)
+
+
+async def remove_throttles_when_done(admin: Admin, file: ReassignmentFile) -> ThrottleCleanup:
+    """After --execute --wait: remove the throttles as --verify does, unless something still moves.
+
+    The rates are per broker and shared by every running reassignment, so, as Kafka's --verify,
+    they stay while any reassignment in the cluster or any log-dir move of the file is running.
+    """
+    from kcli.client.api.reassign import list_reassignments
+
+    ongoing = await list_reassignments(admin)
+    if ongoing:
+        return ThrottleCleanup(
+            kept_because=f"{len(ongoing)} partition reassignment(s) still running in the cluster"
+        )
+    if in_flight(await log_dir_move_states(admin, file)):
+        return ThrottleCleanup(kept_because="log-dir moves of the file are still running")
+    brokers, topics = clear_targets(cluster_brokers=admin.nodes, file_entries=file.entries)
+    errors = await clear_throttles(admin, brokers, topics)
+    return ThrottleCleanup(cleared_brokers=tuple(brokers), cleared_topics=tuple(topics), errors=tuple(errors))
+
+
 async def do_verify(admin: Admin, file: ReassignmentFile, *, preserve_throttles: bool) -> VerifyReport:
     """--verify: each partition's state; throttles removed once nothing is moving anywhere."""
     from kcli.client.api.reassign import list_reassignments
@@ -61,7 +92,7 @@ async def do_verify(admin: Admin, file: ReassignmentFile, *, preserve_throttles:
     ongoing = await list_reassignments(admin)
     current = await current_replicas(admin, file)
     states = partition_states(file.targets, current=current, ongoing=ongoing)
-    moves = await _log_dir_moves(admin, file)
+    moves = await log_dir_move_states(admin, file)
     result = VerifyResult(states=states, any_ongoing=bool(ongoing))
     errors: list[str] = []
     if not ongoing and not in_flight(moves) and not preserve_throttles:

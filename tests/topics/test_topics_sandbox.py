@@ -1,0 +1,96 @@
+"""kcli topics on the sandbox, read back with kafka-python: the lines say what the cluster holds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import invoke
+from tests.reassign.peer import create_topic, peer_admin
+
+pytestmark = pytest.mark.sandbox
+
+
+def _described(bootstrap: str, topic: str) -> dict[int, tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """partition -> (leader, replicas, isr), as kafka-python reads them."""
+    with peer_admin(bootstrap) as admin:
+        (found,) = admin.describe_topics([topic])
+    return {
+        int(p["partition_index"]): (int(p["leader_id"]), tuple(p["replica_nodes"]), tuple(p["isr_nodes"]))
+        for p in found["partitions"]
+    }
+
+
+def test_list_and_describe_show_what_kafka_python_reads(sandbox: Any) -> None:
+    b = sandbox.bootstrap_servers
+    create_topic(b, "topics-shown", [[1, 2], [2, 3], [3, 1]])
+    listed = invoke("topics", "-b", b, "--list")
+    assert listed.code == 0, listed.stderr
+    assert "topics-shown" in listed.lines and listed.lines == sorted(listed.lines)
+
+    described = invoke("topics", "-b", b, "--describe", "--topic", "topics-shown")
+    assert described.code == 0, described.stderr
+    header, *rows = described.lines
+    assert header.startswith("Topic: topics-shown\tTopicId: ")
+    # ELR is enabled at the sandbox's 4.4 level, and with it the controller sets the cluster-level
+    # min.insync.replicas that kafka-topics lists as not a default
+    assert header.endswith("\tPartitionCount: 3\tReplicationFactor: 2\tConfigs: min.insync.replicas=1")
+    expected = _described(b, "topics-shown")
+    assert rows == [
+        f"\tTopic: topics-shown\tPartition: {p}\tLeader: {leader}\tReplicas: {','.join(map(str, replicas))}"
+        f"\tIsr: {','.join(map(str, isr))}\tElr: \tLastKnownElr: "
+        for p, (leader, replicas, isr) in sorted(expected.items())
+    ]
+    configured = invoke(
+        "configs", "-b", b, "--alter", "--topic", "topics-shown", "--add-config", "retention.ms=60000"
+    )
+    assert configured.code == 0, configured.stderr
+    overrides = invoke("topics", "-b", b, "--describe", "--topics-with-overrides", "--topic", "topics-.*")
+    assert any(
+        line.startswith("Topic: topics-shown\t") and "retention.ms=60000" in line.split("\tConfigs: ")[1].split(",")
+        for line in overrides.lines
+    )
+    assert not any(line.startswith("\t") for line in overrides.lines)
+
+
+def test_reports_follow_a_stopped_broker(fresh_sandbox: Any) -> None:
+    sb = fresh_sandbox
+    b = sb.bootstrap_servers
+    create_topic(b, "topics-alone", [[3]])
+    create_topic(b, "topics-pair", [[1, 3], [1, 2]])
+    healthy = invoke("topics", "-b", b, "--describe", "--under-replicated-partitions")
+    assert (healthy.code, healthy.stdout) == (0, "")
+    sb.stop_node(3)
+    under = invoke("topics", "-b", b, "--describe", "--under-replicated-partitions", "-o", "json")
+    assert under.code == 0, under.stderr
+    shown = {(t["name"], p["partition"]) for t in under.json["topics"] for p in t["partitions"]}
+    pair = _described(b, "topics-pair")
+    assert ("topics-pair", 0) in shown and ("topics-pair", 1) not in shown
+    assert pair[0][2] == (1,)  # kafka-python agrees: broker 3 left the ISR
+    unavailable = invoke("topics", "-b", b, "--describe", "--unavailable-partitions")
+    assert [line.split("\t")[1:4] for line in unavailable.lines] == [
+        ["Topic: topics-alone", "Partition: 0", "Leader: none"]
+    ]
+
+
+def test_usage_errors(sandbox: Any) -> None:
+    b = sandbox.bootstrap_servers
+    for argv, message in (
+        (("--create", "--topic", "x"), "kcli topics lists and describes topics"),
+        (("--list", "--describe"), "exactly one action: --list or --describe"),
+        (("--list", "--under-replicated-partitions"), "--under-replicated-partitions goes with --describe"),
+        (("--describe", "--topic", "a("), "is an invalid regex"),
+    ):
+        result = invoke("topics", "-b", b, *argv)
+        assert result.code == 2 and message in result.stderr, (argv, result.stderr)
+    controllers = invoke("topics", "-C", sb_controllers(sandbox), "--list")
+    assert controllers.code == 2 and "use --bootstrap-server" in controllers.stderr
+    missing = invoke("topics", "-b", b, "--describe", "--topic", "no-such-topic")
+    assert missing.code == 1 and "Topic 'no-such-topic' does not exist as expected" in missing.stderr
+    quiet = invoke("topics", "-b", b, "--describe", "--topic", "no-such-topic", "--if-exists")
+    assert (quiet.code, quiet.stdout) == (0, "")
+
+
+def sb_controllers(sandbox: Any) -> str:
+    return str(sandbox.bootstrap_controllers)
