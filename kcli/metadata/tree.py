@@ -401,12 +401,13 @@ def _image_children(image: MetadataImage) -> dict[str, Node]:
                 for entity, quotas in image.client_quotas.items()
             }
         ),
+        # Kafka's ProducerIdsImageNode always lists nextProducerId: -1 before any id was issued
         "producerIds": DirectoryNode(
-            lambda: (
-                {}
-                if image.next_producer_id is None
-                else {"nextProducerId": FileNode(str(image.next_producer_id))}
-            )
+            lambda: {
+                "nextProducerId": FileNode(
+                    str(-1 if image.next_producer_id is None else image.next_producer_id)
+                )
+            }
         ),
         "acls": DirectoryNode(
             lambda: {
@@ -460,8 +461,12 @@ def _scram_node(image: MetadataImage) -> dict[str, Node]:
     by_mechanism: dict[str, dict[str, Any]] = {}
     for (mechanism, user), record in image.scram.items():
         by_mechanism.setdefault(SCRAM_MECHANISMS.get(mechanism, str(mechanism)), {})[user] = record
+    # Kafka's ScramImageNode lists every known mechanism, with users or not
+    for known in sorted(name for key, name in SCRAM_MECHANISMS.items() if key):
+        by_mechanism.setdefault(known, {})
     return {
-        mechanism: DirectoryNode(partial(_scram_leaves, users)) for mechanism, users in by_mechanism.items()
+        mechanism: DirectoryNode(partial(_scram_leaves, users))
+        for mechanism, users in sorted(by_mechanism.items())
     }
 
 

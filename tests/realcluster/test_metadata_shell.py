@@ -203,7 +203,6 @@ def test_the_oldest_release_reads_as_kafkas_own_shell_reads_it(real_kafka_oldest
     assert "/image/topics/byName/kcli-shell-oldest/1" in ours.lines
 
 
-@pytest.mark.xfail(strict=True, reason="kcli's shell leaves out the empty nodes Kafka's always lists")
 def test_the_nodes_kafkas_shell_always_lists(real_kafka_oldest: Any, tmp_path: Path) -> None:
     copy = _copy_log_dir(real_kafka_oldest.metadata_log_dir(1).parent, tmp_path / "copy")
     segment = sorted((copy / "__cluster_metadata-0").glob("*.log"))[-1]
