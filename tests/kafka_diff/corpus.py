@@ -173,9 +173,10 @@ UNKNOWN_TOPIC_ON_ALTER = (
     "DescribeConfigs error (UNKNOWN_TOPIC_OR_PARTITION) instead"
 )
 MV_LIST_4_4 = (
-    "Kafka 4.4 quotes the version and lists metadata.version up to 4.5-IV0 (`Unknown metadata.version "
-    "'X'. Supported metadata.version are: ...`); kcli's words are 4.0-4.3's and its catalogue "
-    "(kcli/data/features.toml) stops at 4.3-IV0"
+    "Kafka 4.4 quotes the version and lists every metadata.version name up to the unstable 4.5-IV0 "
+    "(`Unknown metadata.version 'X'. Supported metadata.version are: ...`); kcli keeps 4.0-4.3's sentence "
+    "(`Unknown release version 'X'. Supported versions are: 3.3-IV3 to 4.4-IV2`), the one Kafka's ported "
+    "FeatureCommandTest asserts (kcli/ops/features.py version_mapping)"
 )
 
 # ---------------------------------------------------------------------------------- helpers
