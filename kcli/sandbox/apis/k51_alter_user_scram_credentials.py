@@ -6,7 +6,8 @@ Behavior:
   (RFC 5802) and writes UserScramCredentialRecords; SASL/SCRAM logins use them at once.
 - Unknown mechanism -> UNSUPPORTED_SASL_MECHANISM; iterations outside 4096..16384 or an empty user
   name -> UNACCEPTABLE_CREDENTIAL; deleting a missing credential -> RESOURCE_NOT_FOUND; one user
-  altered twice in a request (any mechanisms) -> DUPLICATE_RESOURCE, as Kafka 4.4's controller. An empty salt is accepted, as Kafka 4.4 does.
+  altered again after its first alteration was accepted (any mechanisms) -> DUPLICATE_RESOURCE, in
+  the order Kafka 4.4's controller checks (deletions, then upsertions; a user's first error stands). An empty salt is accepted, as Kafka 4.4 does.
 - Brokers forward it to the active controller in an Envelope (KIP-590).
 """
 
@@ -35,60 +36,58 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
     keys = [(d.name, d.mechanism) for d in request.deletions] + [
         (u.name, u.mechanism) for u in request.upsertions
     ]
-    errors: dict[str, tuple[int, str | None]] = {}
-    records: dict[str, list[Any]] = {}
     users = list(dict.fromkeys(name for name, _ in keys))
-    if "" in users:
-        errors[""] = (ErrorCode.unacceptable_credential, "Username must not be empty")
-    names = [name for name, _ in keys]
-    for name in users:
-        # Kafka's controller (ScramControlManager) keys the request by user: a second alteration of
-        # one user, whatever its mechanism, is refused
-        if names.count(name) > 1:
-            errors.setdefault(
-                name,
-                (
-                    ErrorCode.duplicate_resource,
-                    "A user credential cannot be altered twice in the same request",
-                ),
-            )
+    # In the order of Kafka's ScramControlManager.alterCredentials: deletions, then upsertions, each
+    # keyed by user; a user's first failure stands, and a second alteration of a user whose first
+    # was accepted (whatever the mechanisms) is DUPLICATE_RESOURCE
+    errors: dict[str, tuple[int, str | None]] = {}
+    deleted: dict[str, Any] = {}
+    upserted: dict[str, Any] = {}
+    twice = (ErrorCode.duplicate_resource, "A user credential cannot be altered twice in the same request")
     for d in request.deletions:
         if d.name in errors:
             continue
-        if d.mechanism not in HASHES:
-            errors[d.name] = (ErrorCode.unsupported_sasl_mechanism, "Unknown SCRAM mechanism")
+        if deleted.pop(d.name, None) is not None:
+            errors[d.name] = twice
+        elif (problem := _invalid(d.name, d.mechanism)) is not None:
+            errors[d.name] = problem
         elif (d.name, d.mechanism) not in image.scram:
             errors[d.name] = (
                 ErrorCode.resource_not_found,
                 "Attempt to delete a user credential that does not exist",
             )
         else:
-            records.setdefault(d.name, []).append(
-                R.RemoveUserScramCredentialRecord(name=d.name, mechanism=d.mechanism)
-            )
+            deleted[d.name] = d
     for u in request.upsertions:
         if u.name in errors:
             continue
-        if u.mechanism not in HASHES:
-            errors[u.name] = (ErrorCode.unsupported_sasl_mechanism, "Unknown SCRAM mechanism")
+        if deleted.pop(u.name, None) is not None or upserted.pop(u.name, None) is not None:
+            errors[u.name] = twice
+        elif (problem := _invalid(u.name, u.mechanism)) is not None:
+            errors[u.name] = problem
         elif not 4096 <= u.iterations <= 16384:
             errors[u.name] = (
                 ErrorCode.unacceptable_credential,
                 f"Too {'few' if u.iterations < 4096 else 'many'} iterations",
             )
         else:
-            digest = HASHES[u.mechanism]
-            client_key = hmac.new(u.salted_password, b"Client Key", digest).digest()
-            records.setdefault(u.name, []).append(
-                R.UserScramCredentialRecord(
-                    name=u.name,
-                    mechanism=u.mechanism,
-                    salt=u.salt,
-                    stored_key=hashlib.new(digest, client_key).digest(),
-                    server_key=hmac.new(u.salted_password, b"Server Key", digest).digest(),
-                    iterations=u.iterations,
-                )
+            upserted[u.name] = u
+    records: dict[str, list[Any]] = {}
+    for d in deleted.values():
+        records[d.name] = [R.RemoveUserScramCredentialRecord(name=d.name, mechanism=d.mechanism)]
+    for u in upserted.values():
+        digest = HASHES[u.mechanism]
+        client_key = hmac.new(u.salted_password, b"Client Key", digest).digest()
+        records[u.name] = [
+            R.UserScramCredentialRecord(
+                name=u.name,
+                mechanism=u.mechanism,
+                salt=u.salt,
+                stored_key=hashlib.new(digest, client_key).digest(),
+                server_key=hmac.new(u.salted_password, b"Server Key", digest).digest(),
+                iterations=u.iterations,
             )
+        ]
     results = []
     commit: list[Any] = []
     for name in users:
@@ -105,3 +104,12 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
         )
     await ctx.cluster.commit(commit)
     return ctx.r("AlterUserScramCredentialsResponse", throttle_time=ZERO, results=tuple(results))
+
+
+def _invalid(name: str, mechanism: int) -> tuple[int, str] | None:
+    """Kafka's validateScramUsernameAndMechanism."""
+    if not name:
+        return ErrorCode.unacceptable_credential, "Username must not be empty"
+    if mechanism not in HASHES:
+        return ErrorCode.unsupported_sasl_mechanism, "Unknown SCRAM mechanism"
+    return None

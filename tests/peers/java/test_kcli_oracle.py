@@ -345,10 +345,13 @@ def test_finalized_and_supported_features(
 
 @pytest.fixture(scope="module")
 def users_and_quotas(java_brokers: JavaAdmin) -> Iterator[None]:
+    # one alteration per user and request: Kafka 4.4's controller refuses a user altered twice in one
     java_brokers.call("alterUserScramCredentials", upserts=[
         {"user": "oracle-erin", "mechanism": "SCRAM-SHA-256", "iterations": 8192, "password": "e-secret"},
-        {"user": "oracle-erin", "mechanism": "SCRAM-SHA-512", "iterations": 10000, "password": "e-secret"},
         {"user": "oracle-frank", "mechanism": "SCRAM-SHA-512", "iterations": 4096, "password": "f-secret"},
+    ])  # fmt: skip
+    java_brokers.call("alterUserScramCredentials", upserts=[
+        {"user": "oracle-erin", "mechanism": "SCRAM-SHA-512", "iterations": 10000, "password": "e-secret"},
     ])  # fmt: skip
     java_brokers.call("alterClientQuotas", alterations=[
         {"entity": {"user": "oracle-erin"}, "values": {"producer_byte_rate": 1048576.0, "request_percentage": 25.0}},
@@ -360,11 +363,9 @@ def users_and_quotas(java_brokers: JavaAdmin) -> Iterator[None]:
         {"entity": {"ip": None}, "values": {"connection_creation_rate": 50.0}},
     ])  # fmt: skip
     yield
-    java_brokers.call("alterUserScramCredentials", deletions=[
-        {"user": "oracle-erin", "mechanism": "SCRAM-SHA-256"},
-        {"user": "oracle-erin", "mechanism": "SCRAM-SHA-512"},
-        {"user": "oracle-frank", "mechanism": "SCRAM-SHA-512"},
-    ])  # fmt: skip
+    for mechanism in ("SCRAM-SHA-256", "SCRAM-SHA-512"):
+        java_brokers.call("alterUserScramCredentials", deletions=[{"user": "oracle-erin", "mechanism": mechanism}])
+    java_brokers.call("alterUserScramCredentials", deletions=[{"user": "oracle-frank", "mechanism": "SCRAM-SHA-512"}])
     for q in java_brokers.call("describeClientQuotas"):
         java_brokers.call("alterClientQuotas", alterations=[
             {"entity": q["entity"], "values": dict.fromkeys(q["values"])},

@@ -579,8 +579,14 @@ def test_scram_credentials_round_trip(java_brokers: JavaAdmin, peer_sandbox: Any
         {"user": "fid-carol", "mechanism": "SCRAM-SHA-512", "iterations": 4096, "password": "c-secret"},
         {"user": "fid-dave", "mechanism": "SCRAM-SHA-512", "iterations": 1000, "password": "d"},
     ])  # fmt: skip
-    unwrap(changed["fid-carol"])
+    # Kafka 4.4's controller refuses a user altered twice in one request, whatever the mechanisms
+    assert error_of(changed["fid-carol"]).type == "DuplicateResourceException"  # type: ignore[union-attr]
     assert error_of(changed["fid-dave"]).type == "UnacceptableCredentialException"  # type: ignore[union-attr]
+    for mechanism, iterations in (("SCRAM-SHA-256", 8192), ("SCRAM-SHA-512", 4096)):
+        one_by_one = java_brokers.call("alterUserScramCredentials", upserts=[
+            {"user": "fid-carol", "mechanism": mechanism, "iterations": iterations, "password": "c-secret"},
+        ])  # fmt: skip
+        unwrap(one_by_one["fid-carol"])
     described = java_brokers.call("describeUserScramCredentials")
     expected = state.scram_view(peer_sandbox)
     assert {user: unwrap(v) for user, v in described.items()} == expected
