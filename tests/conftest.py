@@ -23,31 +23,6 @@ SHARED = Path(os.environ.get("KCLI_TEST_SHARED_DIR") or REPO.parent / "shared")
 KRAFT_FIXTURES = SHARED / "fixtures" / "kraft"
 
 
-# The suites whose tests share the session's real Kafka clusters (or start their own JVMs by the dozen).
-REAL_KAFKA_PATHS = (
-    "tests/kafka_diff/", "tests/realcluster/", "tests/realkafka/", "tests/runbooks/",
-    "tests/metadata_vs_kafka/", "tests/fidelity/", "tests/security/realkafka/",
-)  # fmt: skip
-REAL_KAFKA_FIXTURES = frozenset({"real_kafka", "real_kafka_oldest", "make_real_kafka"})
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist's `--dist loadgroup` (the README's test command): every test on real Kafka
-    in one group, so one worker starts the session's real clusters once and their tests keep their
-    order, and every other file a group of its own, so a module's fixtures are built once and its
-    tests run in file order, as without xdist."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        path = item.nodeid.split("::", 1)[0]
-        real = (
-            path.startswith(REAL_KAFKA_PATHS)
-            or item.get_closest_marker("realkafka") is not None
-            or bool(REAL_KAFKA_FIXTURES & set(getattr(item, "fixturenames", ())))
-        )
-        item.add_marker(pytest.mark.xdist_group("real-kafka" if real else path))
-
-
 @dataclass(frozen=True)
 class CliResult:
     code: int
