@@ -33,10 +33,7 @@ async def handle_alter_user_scram_credentials(ctx: RequestContext, request: Any)
     """Alter SCRAM credentials."""
     allowed = ctx.authorize(AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME)
     image = ctx.cluster.image
-    keys = [(d.name, d.mechanism) for d in request.deletions] + [
-        (u.name, u.mechanism) for u in request.upsertions
-    ]
-    users = list(dict.fromkeys(name for name, _ in keys))
+    users = list(dict.fromkeys([*(d.name for d in request.deletions), *(u.name for u in request.upsertions)]))
     # In the order of Kafka's ScramControlManager.alterCredentials: deletions, then upsertions, each
     # keyed by user; a user's first failure stands, and a second alteration of a user whose first
     # was accepted (whatever the mechanisms) is DUPLICATE_RESOURCE
