@@ -23,16 +23,16 @@ from kcli.sandbox.emulator.groups import generated_records as G
 
 _SHORT = struct.Struct(">h")
 
-OFFSET_COMMIT = 1
-GROUP_METADATA = 2
-CONSUMER_GROUP_METADATA = 3
-CONSUMER_GROUP_PARTITION_METADATA = 4
-CONSUMER_GROUP_MEMBER_METADATA = 5
-CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA = 6
-CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER = 7
-CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT = 8
-CONSUMER_GROUP_REGULAR_EXPRESSION = 16
-TRANSACTION_LOG = 0  # in __transaction_state (type 0 of __consumer_offsets is the legacy offset key)
+TYPE_OFFSET_COMMIT = 1
+TYPE_GROUP_METADATA = 2
+TYPE_CONSUMER_GROUP_METADATA = 3
+TYPE_CONSUMER_GROUP_PARTITION_METADATA = 4
+TYPE_CONSUMER_GROUP_MEMBER_METADATA = 5
+TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA = 6
+TYPE_CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER = 7
+TYPE_CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT = 8
+TYPE_CONSUMER_GROUP_REGULAR_EXPRESSION = 16
+TYPE_TRANSACTION_LOG = 0  # in __transaction_state (type 0 of __consumer_offsets is the legacy offset key)
 
 GROUP_METADATA_VERSION = 3
 TRANSACTION_LOG_VERSION = 1
@@ -122,7 +122,7 @@ def decode(key: bytes, value: bytes | None, *, transactions: bool = False) -> Co
     if len(key) < 2:
         raise RecordError("a record key shorter than its type")
     (kind,) = _SHORT.unpack_from(key)
-    if transactions != (kind == TRANSACTION_LOG):
+    if transactions != (kind == TYPE_TRANSACTION_LOG):
         raise RecordError(f"record type {kind} does not belong in this log")
     key_cls = G.KEY_CLASSES.get((kind, 0))
     if key_cls is None:
