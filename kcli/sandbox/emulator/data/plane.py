@@ -30,6 +30,7 @@ from typing import Any
 
 from kio.schema.errors import ErrorCode
 
+from kcli.sandbox.emulator.data.fetch_sessions import FetchSessions
 from kcli.sandbox.emulator.data.interface import (
     AbortedTransaction,
     AppendResult,
@@ -60,6 +61,10 @@ from kcli.sandbox.emulator.data.validate import TopicRules, validated
 log = logging.getLogger("kcli.sandbox")
 
 
+CHECKPOINT_S = 5.0  # replica.high.watermark.checkpoint.interval.ms
+TOPIC_RESOURCE = 2  # ConfigRecord.ResourceType of a topic
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -80,8 +85,12 @@ class Led:
 class DataPlane:
     """Every partition replica of one emulated cluster (implements interface.PartitionLogs)."""
 
-    def __init__(self, topology: Topology) -> None:
+    def __init__(self, topology: Topology, *, retention_check_ms: int = 300_000) -> None:
         self.topology = topology
+        self.retention_check_ms = retention_check_ms  # log.retention.check.interval.ms
+        self._rules: dict[str, TopicRules] = {}
+        self._sessions: dict[int, FetchSessions] = {}
+        self.producer_id_blocks: dict[int, list[int]] = {}  # broker -> [next id, end of its block)
         self.transaction_gate: TransactionGate | None = None  # set by the transaction coordinator
         self.replicas = Replicas(
             topology, lambda topic_id, partition: self._high_watermarks.get((topic_id, partition), 0)
@@ -100,6 +109,36 @@ class DataPlane:
     def close(self) -> None:
         self.replicas.close()
 
+    async def run(self) -> None:
+        """Checkpoint every few seconds and apply retention every retention_check_ms, until cancelled."""
+        last_retention = time.monotonic()
+        while True:
+            await asyncio.sleep(CHECKPOINT_S)
+            try:
+                self.checkpoint()
+                if (time.monotonic() - last_retention) * 1000 >= self.retention_check_ms:
+                    last_retention = time.monotonic()
+                    self.apply_retention()
+            except Exception:
+                log.exception("data plane housekeeping failed")
+
+    def apply_retention(self) -> int:
+        """Delete the segments retention.ms and retention.bytes let go, on every replica; bytes freed."""
+        freed = 0
+        for (topic_id, partition, _broker), replica in list(self.replicas.logs.items()):
+            topic = self.topology.topic_name(topic_id)
+            if topic is None or "delete" not in (
+                self.topology.topic_config(topic, "cleanup.policy") or "delete"
+            ):
+                continue
+            freed += replica.retain(
+                now_ms=now_ms(),
+                retention_ms=_int(self.topology.topic_config(topic, "retention.ms"), -1),
+                retention_bytes=_int(self.topology.topic_config(topic, "retention.bytes"), -1),
+                high_watermark=self._high_watermarks.get((topic_id, partition), 0),
+            )
+        return freed
+
     def published(self, records: Sequence[Any]) -> None:
         """Follow metadata changes just applied to the image (Kafka's broker metadata publisher)."""
         touched: set[tuple[uuid.UUID, int]] = set()
@@ -112,6 +151,9 @@ class DataPlane:
                 touched.add((record.topic_id, record.partition_id))
             elif kind == "PartitionChangeRecord" or kind == "PartitionRecord":
                 self._wake()
+            elif kind == "ConfigRecord" and int(record.resource_type) == TOPIC_RESOURCE:
+                self._rules.pop(record.resource_name, None)
+                self.replicas.configure(record.resource_name)
         keys = self.replicas.keys()
         if removed:
             self.replicas.delete(k for k in keys if k[0] in removed)
@@ -235,6 +277,13 @@ class DataPlane:
             )
 
     def rules(self, topic: str) -> TopicRules:
+        """The topic's validation rules (cached until a config of the topic changes)."""
+        rules = self._rules.get(topic)
+        if rules is None:
+            rules = self._rules[topic] = self._read_rules(topic)
+        return rules
+
+    def _read_rules(self, topic: str) -> TopicRules:
         config = self.topology.topic_config
         return TopicRules(
             max_message_bytes=_int(config(topic, "max.message.bytes"), 1_048_588),
@@ -301,11 +350,17 @@ class DataPlane:
     ) -> ReadResult:
         led = self._led(topic, partition, node)
         offsets = self._offsets(led)
-        if offset < offsets.log_start_offset or offset > offsets.log_end_offset:
+        if offset > offsets.log_end_offset:
             raise LogError(
                 ErrorCode.offset_out_of_range,
                 f"Received request for offset {offset} for partition {led.name}, but we only have log segments "
-                f"in the range {offsets.log_start_offset} to {offsets.log_end_offset}.",
+                f"upto {offsets.log_end_offset}.",
+            )
+        if offset < offsets.log_start_offset:
+            raise LogError(
+                ErrorCode.offset_out_of_range,
+                f"Received request for offset {offset} for partition {led.name}, but we only have log segments "
+                f"starting from offset: {offsets.log_start_offset}.",
             )
         upper = (
             offsets.last_stable_offset if isolation is Isolation.READ_COMMITTED else offsets.high_watermark
@@ -421,7 +476,18 @@ class DataPlane:
         led = self._led(topic, partition, node)
         high = self._offsets(led).high_watermark
         target = high if offset == -1 else offset
-        if target < 0 or target > high:
+        if "compact" in (self.topology.topic_config(topic, "cleanup.policy") or "") and "delete" not in (
+            self.topology.topic_config(topic, "cleanup.policy") or ""
+        ):
+            raise LogError(
+                ErrorCode.policy_violation,
+                f"Records of partition {led.name} can not be deleted due to the configured policy",
+            )
+        if target < 0:
+            raise LogError(
+                ErrorCode.offset_out_of_range, f"The offset {target} for partition {led.name} is not valid"
+            )
+        if target > high:
             raise LogError(
                 ErrorCode.offset_out_of_range,
                 f"Cannot increment the log start offset to {target} of partition {led.name} since it is larger "
@@ -435,6 +501,13 @@ class DataPlane:
                     replica.advance_log_start(target)
             self.checkpoint()
         return led.log.log_start_offset
+
+    def fetch_sessions(self, broker: int) -> FetchSessions:
+        """The broker's incremental fetch session cache (KIP-227)."""
+        cache = self._sessions.get(broker)
+        if cache is None:
+            cache = self._sessions[broker] = FetchSessions()
+        return cache
 
     def changed(self) -> asyncio.Event:
         """An event set at the next append or metadata change (readers waiting for data wait on it)."""

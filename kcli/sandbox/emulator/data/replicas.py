@@ -152,6 +152,12 @@ class Replicas:
         )
         replica.segment_ms = _int(self.topology.topic_config(topic, "segment.ms"), replica.segment_ms)
 
+    def configure(self, topic: str) -> None:
+        """A topic's configs changed: its open replicas roll segments by the new values."""
+        for (topic_id, _partition, _broker), replica in self.logs.items():
+            if self.names.get(topic_id) == topic:
+                self._configure(topic, replica)
+
     def replica_size(self, topic_id: uuid.UUID, partition: int, broker: int) -> int:
         """Bytes the broker's replica holds on disk (0 when it has none yet)."""
         replica = self.logs.get((topic_id, partition, broker))
