@@ -112,6 +112,7 @@ class Cluster:
         self._static_configs: dict[int, dict[str, str]] = {}
         self.log_dirs: dict[int, tuple[Any, ...]] = {}  # broker id -> kcli.sandbox.logdirs.LogDir
         self.log_dir_moves: Any = None  # kcli.sandbox.logdirs.LogDirMoves
+        self.partition_logs: Any = None  # kcli.sandbox.emulator.data.plane.DataPlane, set in start()
         self._next_broker_id = 1
         self.stopped_by: str | None = None  # who asked the sandbox to stop (shown by a foreground `up`)
 
@@ -161,6 +162,9 @@ class Cluster:
         for node in self.nodes.values():
             if node.is_broker:
                 self._prepare_log_dirs(node)
+        from kcli.sandbox.datalink import open_data_plane
+
+        self.partition_logs = open_data_plane(self)
         for node in self.nodes.values():
             await server.bind(self, node)
         self.voters = {c: self.nodes[c].directory_id for c in controllers}
@@ -191,6 +195,7 @@ class Cluster:
         self._tasks.append(asyncio.create_task(self.reassignments.run()))
         self._tasks.append(asyncio.create_task(self.log_dir_moves.run()))
         self._tasks.append(asyncio.create_task(self._keep_progress()))
+        self._tasks.append(asyncio.create_task(self.partition_logs.run()))
 
     async def stop(self) -> None:
         """Close every listener and connection and flush the log."""
@@ -205,6 +210,8 @@ class Cluster:
             channel.close()
         for node in self.nodes.values():
             await server.unbind(node)
+        if self.partition_logs is not None:
+            self.partition_logs.close()
         self.save_progress()
         if self.metalog is not None:
             await self.metalog.close()
@@ -261,6 +268,8 @@ class Cluster:
         self._require_quorum()
         first, last = self.metalog.append(records, epoch=self.leader_epoch)
         self.image.apply_all(records)
+        if self.partition_logs is not None:  # the brokers follow the change (Kafka's metadata publisher)
+            self.partition_logs.published(records)
         await self.metalog.committed(last)
         return first
 

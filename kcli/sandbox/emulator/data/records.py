@@ -8,6 +8,7 @@ time, coordinators loading their state); `encode_batch` builds the batches a coo
 
 from __future__ import annotations
 
+import mmap
 import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ CONTROL_FLAG = 0x20
 NO_PRODUCER_ID = -1
 NO_SEQUENCE = -1
 MAX_INFLATED = 128 * 1024 * 1024  # a compressed batch inflating past this is refused, not allocated
+
+Buffer = bytes | bytearray | memoryview | mmap.mmap
 
 CODECS = {"none": 0, "uncompressed": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
 
@@ -90,7 +93,7 @@ class BatchHeader(NamedTuple):
         return (self.base_sequence + self.last_offset_delta) % (1 << 31)
 
 
-def read_header(data: bytes | memoryview, position: int = 0, *, check_crc: bool = True) -> BatchHeader:
+def read_header(data: Buffer, position: int = 0, *, check_crc: bool = True) -> BatchHeader:
     """The header of the batch at `position` (BatchError when it is torn, not v2 or damaged)."""
     if position + HEADER_BYTES > len(data):
         raise BatchError(f"a torn batch header at byte {position}")
@@ -107,7 +110,7 @@ def read_header(data: bytes | memoryview, position: int = 0, *, check_crc: bool 
     return header
 
 
-def headers_in(data: bytes | memoryview, *, check_crc: bool = True) -> list[BatchHeader]:
+def headers_in(data: Buffer, *, check_crc: bool = True) -> list[BatchHeader]:
     """The headers of bytes that must divide into whole valid batches."""
     out: list[BatchHeader] = []
     position = 0
@@ -145,7 +148,7 @@ class Record:
     headers: tuple[tuple[str, bytes | None], ...] = ()
 
 
-def records_area(data: bytes | memoryview, header: BatchHeader) -> bytes:
+def records_area(data: Buffer, header: BatchHeader) -> bytes:
     """The batch's records, inflated when it is compressed (BatchError when they do not inflate)."""
     start = header.position + HEADER_BYTES
     area = bytes(data[start : header.position + header.size])
@@ -160,7 +163,7 @@ def records_area(data: bytes | memoryview, header: BatchHeader) -> bytes:
         raise BatchError(f"the batch at byte {header.position}: {error}") from None
 
 
-def records_of(data: bytes | memoryview, header: BatchHeader) -> Iterator[Record]:
+def records_of(data: Buffer, header: BatchHeader) -> Iterator[Record]:
     """The records of one batch, in order (BatchError for a record that does not parse)."""
     area = records_area(data, header)
     position = 0
@@ -306,7 +309,7 @@ def marker_batch(
     )
 
 
-def marker_of(data: bytes | memoryview, header: BatchHeader) -> tuple[int, int] | None:
+def marker_of(data: Buffer, header: BatchHeader) -> tuple[int, int] | None:
     """(control type, coordinator epoch) of a control batch's end-transaction marker; None for another
     control record (or an empty batch)."""
     for record in records_of(data, header):
