@@ -23,11 +23,11 @@ from kcli.kafka import ConfigResourceType
 from kcli.metadata import records as _records
 from kcli.sandbox.emulator.groups.coordinator import OFFSETS_TOPIC, GroupCoordinator
 from kcli.sandbox.emulator.groups.settings import GroupSettings
+from kcli.sandbox.emulator.groups.txn_coordinator import TRANSACTIONS_TOPIC, TxnCoordinator, TxnSettings
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
 
-TRANSACTIONS_TOPIC = "__transaction_state"
 # The configs Kafka creates each internal topic with (GroupCoordinator/TransactionLog.offsetsTopicConfigs).
 INTERNAL_TOPIC_CONFIGS = {
     OFFSETS_TOPIC: {
@@ -63,9 +63,14 @@ _SETTING_KEYS = (
     "transaction.state.log.replication.factor",
     "transaction.state.log.min.isr",
     "transaction.max.timeout.ms",
+    "transaction.abort.timed.out.transaction.cleanup.interval.ms",
+    "transactional.id.expiration.ms",
+    "transaction.remove.expired.transaction.cleanup.interval.ms",
 )
+PRODUCER_ID_BLOCK = 1000  # ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE
 
 _COORDINATORS: weakref.WeakKeyDictionary[Any, GroupCoordinator] = weakref.WeakKeyDictionary()
+_TXN_COORDINATORS: weakref.WeakKeyDictionary[Any, TxnCoordinator] = weakref.WeakKeyDictionary()
 _SETTINGS: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int], GroupSettings, dict[str, str]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -193,3 +198,195 @@ def coordinator_error(cluster: Any, node_id: int, topic: str, partition: int) ->
     if leader != node_id:
         return ErrorCode.not_coordinator
     return None
+
+
+# ---------------------------------------------------------------- transactions
+
+
+def txn_coordinator(cluster: Any) -> TxnCoordinator:
+    """The cluster's transaction coordinator (made on first use; it becomes the data plane's gate)."""
+    coordinator = _TXN_COORDINATORS.get(cluster)
+    if coordinator is None:
+        coordinator = TxnCoordinator(
+            lambda: partition_logs(cluster),
+            lambda: txn_settings(cluster),
+            producer_ids=lambda: new_producer_id(cluster),
+            markers=_MarkerWriter(cluster),
+            coordinator_epoch=lambda partition: _leader_epoch(cluster, TRANSACTIONS_TOPIC, partition),
+        )
+        _TXN_COORDINATORS[cluster] = coordinator
+        logs = getattr(cluster, "partition_logs", None)
+        if logs is not None:
+            logs.transaction_gate = TransactionGate(coordinator)
+    return coordinator
+
+
+def txn_settings(cluster: Any) -> TxnSettings:
+    values = broker_settings(cluster)
+    defaults = TxnSettings()
+
+    def number(key: str, default: int) -> int:
+        try:
+            return int(values.get(key, default))
+        except ValueError:
+            return default
+
+    return TxnSettings(
+        partitions=number("transaction.state.log.num.partitions", defaults.partitions),
+        max_timeout_ms=number("transaction.max.timeout.ms", defaults.max_timeout_ms),
+        abort_interval_ms=number(
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms", defaults.abort_interval_ms
+        ),
+        expiration_ms=number("transactional.id.expiration.ms", defaults.expiration_ms),
+        expiration_check_ms=number(
+            "transaction.remove.expired.transaction.cleanup.interval.ms", defaults.expiration_check_ms
+        ),
+        server_version=int(cluster.image.features.get("transaction.version", 0)),
+    )
+
+
+async def new_producer_id(cluster: Any, node_id: int | None = None) -> int:
+    """The next producer id of a broker's block; a new block from the controller when it is used up
+    (a ProducerIdsRecord naming the next free id, as Kafka's AllocateProducerIds)."""
+    logs = partition_logs(cluster)
+    blocks: dict[int, list[int]] = logs.producer_id_blocks
+    if node_id is None:
+        node_id = min((b for b in cluster.live_broker_ids()), default=0)
+    block = blocks.get(node_id)
+    if block is None or block[0] >= block[1]:
+        start = cluster.image.next_producer_id
+        registration = cluster.image.brokers.get(node_id)
+        await cluster.commit(
+            [
+                R.ProducerIdsRecord(
+                    broker_id=node_id,
+                    broker_epoch=registration.broker_epoch if registration is not None else -1,
+                    next_producer_id=start + PRODUCER_ID_BLOCK,
+                )
+            ]
+        )
+        block = blocks[node_id] = [start, start + PRODUCER_ID_BLOCK]
+    block[0] += 1
+    return block[0] - 1
+
+
+def _leader_epoch(cluster: Any, topic: str, partition: int) -> int:
+    found = cluster.image.topic(topic)
+    state = found.partitions.get(partition) if found is not None else None
+    return int(state.leader_epoch) if state is not None else 0
+
+
+class _MarkerWriter:
+    """A transaction marker to a partition's leader: __consumer_offsets through the group coordinator."""
+
+    def __init__(self, cluster: Any) -> None:
+        self._cluster = cluster
+
+    async def __call__(
+        self,
+        topic: str,
+        partition: int,
+        *,
+        producer_id: int,
+        producer_epoch: int,
+        commit: bool,
+        coordinator_epoch: int,
+        transaction_version: int,
+    ) -> ErrorCode:
+        return await write_marker(
+            self._cluster,
+            topic,
+            partition,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            commit=commit,
+            coordinator_epoch=coordinator_epoch,
+            transaction_version=transaction_version,
+        )
+
+
+async def write_marker(
+    cluster: Any,
+    topic: str,
+    partition: int,
+    *,
+    producer_id: int,
+    producer_epoch: int,
+    commit: bool,
+    coordinator_epoch: int,
+    transaction_version: int,
+) -> ErrorCode:
+    """What WriteTxnMarkers does for one partition: the Kafka error code of the write."""
+    from kcli.sandbox.emulator.data.interface import LogError, Marker
+    from kcli.sandbox.emulator.groups.model import CoordinatorError
+
+    if cluster.image.topic(topic) is None or partition not in cluster.image.topic(topic).partitions:
+        return ErrorCode.unknown_topic_or_partition
+    try:
+        if topic == OFFSETS_TOPIC:
+            await group_coordinator(cluster).complete_transaction(
+                partition,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                coordinator_epoch=coordinator_epoch,
+                commit=commit,
+                transaction_version=transaction_version,
+            )
+        else:
+            await partition_logs(cluster).write_marker(
+                topic,
+                partition,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                marker=Marker.COMMIT if commit else Marker.ABORT,
+                coordinator_epoch=coordinator_epoch,
+                transaction_version=transaction_version,
+            )
+    except LogError as error:
+        return ErrorCode(error.code)
+    except CoordinatorError as error:
+        if error.code in (
+            ErrorCode.coordinator_not_available,
+            ErrorCode.coordinator_load_in_progress,
+            ErrorCode.not_coordinator,
+        ):
+            return ErrorCode.not_leader_or_follower
+        return error.code
+    return ErrorCode.none
+
+
+class TransactionGate:
+    """What a broker asks before it appends a transactional batch that opens a transaction (KIP-890),
+    with the mapping Kafka's AddPartitionsToTxnManager applies for the producer."""
+
+    def __init__(self, coordinator: TxnCoordinator) -> None:
+        self._coordinator = coordinator
+
+    async def verify(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        producer_epoch: int,
+        topic: str,
+        partition: int,
+        *,
+        add: bool,
+    ) -> int:
+        from kcli.sandbox.emulator.groups.model import CoordinatorError
+
+        try:
+            if add:
+                code = await self._coordinator.add_partitions(
+                    transactional_id, producer_id, producer_epoch, {(topic, partition)}, 2
+                )
+            else:
+                code = self._coordinator.verify(
+                    transactional_id, producer_id, producer_epoch, {(topic, partition)}
+                )[(topic, partition)]
+        except CoordinatorError as error:
+            code = error.code
+        if code == ErrorCode.producer_fenced:
+            return ErrorCode.invalid_producer_epoch
+        if code == ErrorCode.transaction_abortable and not add:
+            return ErrorCode.invalid_txn_state
+        return int(code)

@@ -95,15 +95,14 @@ def specs_for(kind: Listener) -> list[ApiSpec]:
 
 # The APIs a Kafka 4.4 node advertises that the sandbox does not serve, on purpose, with the reason
 # (ApiVersions may only claim what a node answers). tests/fidelity compares this with a real node.
-_DATA_PLANE = "transactions and share groups are not emulated"
+_DATA_PLANE = "share groups and streams groups are not emulated"
 _TOKENS = "delegation tokens are not emulated"
 _INTER_NODE = (
     "between Kafka's own nodes: the sandbox's nodes share one process and do not speak it on the wire"
 )
 NOT_SERVED: dict[Listener, dict[int, str]] = {
     Listener.BROKER: {
-        **dict.fromkeys((24, 25, 26, 27, 28), _DATA_PLANE),
-        **dict.fromkeys((61, 65, 66, 76, 77, 78, 79, 83, 84, 85, 86, 87, 88, 89), _DATA_PLANE),
+        **dict.fromkeys((76, 77, 78, 79, 83, 84, 85, 86, 87, 88, 89), _DATA_PLANE),
         **dict.fromkeys((90, 91, 92, 93), _DATA_PLANE),
         **dict.fromkeys((38, 39, 40, 41), _TOKENS),
     },

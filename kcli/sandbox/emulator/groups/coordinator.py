@@ -170,7 +170,14 @@ class GroupCoordinator:
         )
 
     async def complete_transaction(
-        self, partition: int, *, producer_id: int, producer_epoch: int, coordinator_epoch: int, commit: bool
+        self,
+        partition: int,
+        *,
+        producer_id: int,
+        producer_epoch: int,
+        coordinator_epoch: int,
+        commit: bool,
+        transaction_version: int,
     ) -> None:
         await self.runtime.complete_transaction(
             partition,
@@ -178,6 +185,7 @@ class GroupCoordinator:
             producer_epoch=producer_epoch,
             coordinator_epoch=coordinator_epoch,
             commit=commit,
+            transaction_version=transaction_version,
         )
 
     # ---------------------------------------------------------------- groups

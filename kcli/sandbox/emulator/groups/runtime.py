@@ -240,7 +240,14 @@ class Runtime(Generic[S]):
             after()
 
     async def complete_transaction(
-        self, partition: int, *, producer_id: int, producer_epoch: int, coordinator_epoch: int, commit: bool
+        self,
+        partition: int,
+        *,
+        producer_id: int,
+        producer_epoch: int,
+        coordinator_epoch: int,
+        commit: bool,
+        transaction_version: int,
     ) -> None:
         """Write a transaction's marker to the partition and complete its offsets (WriteTxnMarkers)."""
         shard = self.shard(partition)
@@ -252,6 +259,7 @@ class Runtime(Generic[S]):
                 producer_epoch=producer_epoch,
                 marker=Marker.COMMIT if commit else Marker.ABORT,
                 coordinator_epoch=coordinator_epoch,
+                transaction_version=transaction_version,
             )
             shard.replay_marker(producer_id, commit)
 
