@@ -2,9 +2,10 @@
 
 Behavior:
 - Brokers only; a topic name Kafka refuses is INVALID_TOPIC_EXCEPTION; READ on the topic
-  (TOPIC_AUTHORIZATION_FAILED); unknown topics UNKNOWN_TOPIC_OR_PARTITION; the partition's leader
-  answers (another broker: NOT_LEADER_OR_FOLLOWER) with the data plane's producer state (epoch, last
-  sequence and timestamp, coordinator epoch, the offset of its open transaction or -1).
+  (TOPIC_AUTHORIZATION_FAILED); unknown topics UNKNOWN_TOPIC_OR_PARTITION; any replica answers (a
+  broker without one: NOT_LEADER_OR_FOLLOWER) with the partition's producer state (epoch, last
+  sequence and timestamp, coordinator epoch, the offset of its open transaction or -1); the
+  emulator's replicas share their leader's state.
 """
 
 from __future__ import annotations
@@ -46,8 +47,14 @@ async def handle_describe_producers(ctx: RequestContext, request: Any) -> Any:
 
 
 def _partition(ctx: RequestContext, topic: str, index: int) -> Any:
+    found = ctx.cluster.image.topic(topic)
+    state = found.partitions.get(index) if found is not None else None
+    if state is None:
+        return _error(ctx, index, ErrorCode.unknown_topic_or_partition, None)
+    if ctx.node.node_id not in state.replicas:
+        return _error(ctx, index, ErrorCode.not_leader_or_follower, None)
     try:
-        producers = coordination.partition_logs(ctx.cluster).producers(topic, index, node=ctx.node.node_id)
+        producers = coordination.partition_logs(ctx.cluster).producers(topic, index)
     except LogError as error:
         return _error(ctx, index, error.code, None)
     except Exception as error:  # no data plane (CoordinatorError): the partition is not here
