@@ -390,3 +390,73 @@ class TransactionGate:
         if code == ErrorCode.transaction_abortable and not add:
             return ErrorCode.invalid_txn_state
         return int(code)
+
+
+# ---------------------------------------------------------------- delegation tokens
+
+
+def token_settings(cluster: Any) -> Any:
+    """The brokers' delegation token settings (kcli.sandbox.emulator.groups.tokens.TokenSettings)."""
+    from kcli.sandbox.configview import broker_value
+    from kcli.sandbox.emulator.groups.tokens import TokenSettings
+
+    node = min((n.node_id for n in cluster.brokers()), default=1)
+
+    def number(key: str, default: int) -> int:
+        try:
+            return int(broker_value(cluster, node, key) or default)
+        except ValueError:
+            return default
+
+    defaults = TokenSettings(secret_key=None)
+    return TokenSettings(
+        secret_key=broker_value(cluster, node, "delegation.token.secret.key") or None,
+        max_lifetime_ms=number("delegation.token.max.lifetime.ms", defaults.max_lifetime_ms),
+        expiry_time_ms=number("delegation.token.expiry.time.ms", defaults.expiry_time_ms),
+    )
+
+
+def token_login(cluster: Any) -> Any:
+    """(token id, SCRAM mechanism) -> (its SCRAM credential, its owner) for a live token, else None."""
+    import time
+
+    from kcli.sandbox.emulator.groups.tokens import scram_credential
+    from kcli.sandbox.image import ScramCredential
+
+    def login(token_id: str, mechanism: int) -> tuple[ScramCredential, str] | None:
+        settings = token_settings(cluster)
+        token = cluster.image.tokens.get(token_id)
+        now = int(time.time() * 1000)
+        if (
+            not settings.enabled
+            or token is None
+            or token.expiration_timestamp < now
+            or token.max_timestamp < now
+        ):
+            return None
+        salt, stored, server, iterations = scram_credential(settings.secret_key, token_id, mechanism)
+        credential = ScramCredential(
+            name=token_id,
+            mechanism=mechanism,
+            salt=salt,
+            stored_key=stored,
+            server_key=server,
+            iterations=iterations,
+        )
+        return credential, token.owner
+
+    return login
+
+
+def token_requests_allowed(ctx: Any) -> bool:
+    """Kafka's allowTokenRequests: not over PLAINTEXT (unless forwarded to a controller), not over SSL
+    without a client certificate, never from a principal that logged in with a token."""
+    session = ctx.extra.get("session")
+    if session is not None and session.sasl_extensions.get("tokenauth") == "true":
+        return False
+    if ctx.forwarded:
+        return True
+    security = ctx.cluster.settings.security
+    if not security.sasl and not security.tls:
+        return False
+    return not (security.tls and not security.sasl and ctx.principal == "User:ANONYMOUS")
