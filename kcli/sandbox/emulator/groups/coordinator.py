@@ -7,10 +7,14 @@ Behavior (Kafka 4.4's GroupCoordinatorService):
   JoinGroup's session timeout must lie within group.min/max.session.timeout.ms (INVALID_SESSION_TIMEOUT).
 - A heartbeat of a group still loading answers NONE; LeaveGroup of an unknown group answers
   UNKNOWN_MEMBER_ID per member.
+- Every offsets.retention.check.interval.ms the offsets past offsets.retention.minutes go, and the
+  empty groups left with none (tombstones in their partitions).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +34,7 @@ from kcli.sandbox.emulator.groups.shard import CommitRequest, DescribedGroup, Gr
 
 E = ErrorCode
 OFFSETS_TOPIC = "__consumer_offsets"
+log = logging.getLogger("kcli.sandbox")
 
 
 def java_string_hash(text: str) -> int:
@@ -61,6 +66,8 @@ class GroupCoordinator:
         self.settings = settings
         self.topics = topics
         self.runtime: Runtime[GroupShard] = Runtime(OFFSETS_TOPIC, logs, self._shard, clock=clock)
+        self.runtime.on_load = lambda partition, shard: self._start_cleanup()
+        self._cleanup: asyncio.Task[None] | None = None
 
     def _shard(self, partition: int, timer: LoopTimer) -> GroupShard:
         return GroupShard(
@@ -230,8 +237,30 @@ class GroupCoordinator:
         """The consumer group (CoordinatorError GROUP_ID_NOT_FOUND when it is not one)."""
         return self.runtime.read(self.partition_for(group_id), lambda shard: shard.consumer.get(group_id))
 
+    def _start_cleanup(self) -> None:
+        if self._cleanup is None:
+            self._cleanup = asyncio.ensure_future(self._clean())
+
+    async def _clean(self) -> None:
+        """Every offsets.retention.check.interval.ms: offsets past retention go, and the empty groups
+        left without offsets (Kafka's cleanupGroupMetadata)."""
+        while True:
+            await asyncio.sleep(self.settings().offsets_retention_check_ms / 1000)
+            for partition, _shard in list(self.runtime.loaded_shards()):
+                try:
+                    await self.runtime.write(partition, _expiring)
+                except CoordinatorError as error:
+                    log.warning("__consumer_offsets-%d: offset cleanup failed: %s", partition, error)
+
     def close(self) -> None:
+        if self._cleanup is not None:
+            self._cleanup.cancel()
+            self._cleanup = None
         self.runtime.close()
+
+
+def _expiring(shard: GroupShard) -> Result[None]:
+    return Result(records=shard.expire_offsets())
 
 
 def _deleting(ids: list[str]) -> Callable[[GroupShard], Result[list[tuple[str, ErrorCode]]]]:
@@ -242,7 +271,6 @@ async def _settled(reply: Reply[Any]) -> Any:
     """Wait for a parked answer (a JoinGroup of a rebalance, a SyncGroup awaiting its leader)."""
     if reply.done:
         return reply.value()
-    import asyncio
 
     future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 

@@ -12,7 +12,7 @@ Behavior (Kafka 4.4's OffsetMetadataManager):
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from kio.schema.errors import ErrorCode
@@ -177,26 +177,49 @@ class OffsetStore:
         return out
 
     def expired(
-        self, group: str, base_of: object, now_ms: int, retention_ms: int
-    ) -> list[R.CoordinatorRecord]:
-        """Tombstones of the offsets of `group` past their retention (offsets.retention.minutes):
-        `base_of(offset)` is the time retention counts from, None when the group keeps them."""
-        out = []
-        for topic, partitions in self.offsets.get(group, {}).items():
+        self,
+        group: str,
+        base_of: Callable[[OffsetAndMetadata], int | None] | None,
+        subscribed: Callable[[str], bool],
+        now_ms: int,
+        retention_ms: int,
+    ) -> tuple[list[R.CoordinatorRecord], bool]:
+        """Tombstones of the offsets of `group` past their retention (offsets.retention.minutes), and
+        whether none is left (Kafka's cleanupExpiredOffsets): `base_of(offset)` is the time retention
+        counts from (None: the group keeps its offsets); offsets of subscribed topics stay, and so do
+        those with a pending transactional offset."""
+        topics = self.offsets.get(group)
+        if not topics:
+            return [], group not in self.open
+        if base_of is None:
+            return [], False
+        out: list[R.CoordinatorRecord] = []
+        all_expired = True
+        for topic, partitions in topics.items():
+            if subscribed(topic):
+                all_expired = False
+                continue
             for partition, offset in partitions.items():
-                if self.has_pending(group, topic, partition):
-                    continue
-                base = base_of(offset)  # type: ignore[operator]
-                if base is None:
-                    continue
-                deadline = (
-                    offset.expire_timestamp_ms
-                    if offset.expire_timestamp_ms is not None
-                    else base + retention_ms
-                )
-                if now_ms >= deadline:
+                if self.has_pending(group, topic, partition) or not _past(
+                    offset, base_of, now_ms, retention_ms
+                ):
+                    all_expired = False
+                else:
                     out.append(R.offset_tombstone(group, topic, partition))
-        return out
+        return out, all_expired and group not in self.open
+
+
+def _past(
+    offset: OffsetAndMetadata,
+    base_of: Callable[[OffsetAndMetadata], int | None],
+    now_ms: int,
+    retention_ms: int,
+) -> bool:
+    """Kafka's OffsetExpirationConditionImpl.isOffsetExpired."""
+    if offset.expire_timestamp_ms is not None:
+        return now_ms >= offset.expire_timestamp_ms
+    base = base_of(offset)
+    return base is not None and now_ms - base >= retention_ms
 
 
 def _remove(nested: Nested, group: str, topic: str, partition: int) -> None:

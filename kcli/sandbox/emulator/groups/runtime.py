@@ -128,6 +128,7 @@ class Runtime(Generic[S]):
         self._shards: dict[int, S] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._timers: dict[int, LoopTimer] = {}
+        self.on_load: Callable[[int, S], None] = lambda partition, shard: None
 
     # ---------------------------------------------------------------- shards
 
@@ -142,6 +143,7 @@ class Runtime(Generic[S]):
             self._timers[partition] = timer
             self._locks[partition] = asyncio.Lock()
             shard.loaded()
+            self.on_load(partition, shard)
         return shard
 
     def loaded_shards(self) -> Iterator[tuple[int, S]]:

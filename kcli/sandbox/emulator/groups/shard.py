@@ -385,18 +385,22 @@ class GroupShard:
         return self.consumer.tombstones(group)
 
     def expire_offsets(self) -> list[R.CoordinatorRecord]:
-        """Tombstones of offsets past retention, and of the empty groups left with none (Kafka's cleanup)."""
+        """Tombstones of offsets past retention, and of the empty groups left with none (Kafka's
+        cleanupGroupMetadata)."""
         now = self.clock.now_ms()
         retention = self.settings().offsets_retention_ms
         records: list[R.CoordinatorRecord] = []
         for group_id, group in list(self.groups.items()):
-            base_of = self._expiration_base(group)
-            if base_of is None:
-                continue
-            expired = self.offsets.expired(group_id, base_of, now, retention)
+            subscribed = (
+                (lambda topic, g=group: g.subscribed_topics is not None and topic in g.subscribed_topics)
+                if isinstance(group, ClassicGroup)
+                else group.is_subscribed_to
+            )
+            expired, all_expired = self.offsets.expired(
+                group_id, self._expiration_base(group), subscribed, now, retention
+            )
             records.extend(expired)
-            left = sum(len(p) for p in self.offsets.topics_of(group_id).values()) - len(expired)
-            if left <= 0 and not self.offsets.open.get(group_id) and self._is_empty(group):
+            if all_expired and self._is_empty(group):
                 records.extend(self._tombstones(group))
         return records
 
