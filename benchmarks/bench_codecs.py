@@ -29,6 +29,7 @@ kcli does: kio's native reader aborts the process on a forged count).
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import Any
 
@@ -412,12 +413,14 @@ class SandboxProcess:
     def stop(self) -> None:
         import subprocess
 
+        from kcli.processes import kill_child, signal_child
+
         if self.process.poll() is None:
-            self.process.terminate()
+            signal_child(self.process, signal.SIGTERM)
             try:
                 self.process.wait(120)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                kill_child(self.process)
                 self.process.wait()
         self._log.close()
 

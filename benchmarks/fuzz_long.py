@@ -33,7 +33,6 @@ import contextlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -253,7 +252,9 @@ def run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
     try:  # start-up (instrumenting kcli, the seeds) takes up to minutes on a busy host
         out, err = child_process.communicate(timeout=seconds + 600)
     except subprocess.TimeoutExpired:
-        os.killpg(child_process.pid, signal.SIGKILL)
+        from kcli.processes import kill_child
+
+        kill_child(child_process, group=True)
         out, err = child_process.communicate()
     elapsed = time.perf_counter() - started
     log = out + err

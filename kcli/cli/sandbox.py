@@ -331,11 +331,12 @@ def status(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> N
 @guarded
 def down(directory: DirOpt = None) -> None:
     """Stop the sandbox in DIR (the emulator's process, or every real node); a stale sandbox.json is removed."""
-    import os
     import signal
     import time
 
-    from kcli.sandbox.control import SandboxControlError, process_alive, read_info, send, state_file
+    from kcli.processes import is_running
+    from kcli.processes import send as send_signal
+    from kcli.sandbox.control import SandboxControlError, read_info, send, state_file
     from kcli.sandbox.kafka.control import is_kafka_sandbox
 
     path = _directory(directory)
@@ -344,20 +345,28 @@ def down(directory: DirOpt = None) -> None:
 
         env_of().out(sandbox_real.down(path))
         return
-    info = read_info(path, check_alive=False)
-    if not process_alive(info.pid):
+    try:
+        info = read_info(path, check_alive=False)
+    except SandboxControlError as error:
+        if state_file(path).exists():  # unreadable, or naming no single process (pid 0, -1)
+            state_file(path).unlink(missing_ok=True)
+            raise SandboxControlError(f"{error} (removed the file; no process was signalled)") from None
+        raise
+    process = info.process
+    if not is_running(process):
         state_file(path).unlink(missing_ok=True)
         raise SandboxControlError(
-            f"stale {state_file(path)}: sandbox process {info.pid} was not running (removed the file)"
+            f"stale {state_file(path)}: sandbox process {info.pid} was not running "
+            "(removed the file; no process was signalled)"
         )
     try:
         send(info, "down")  # the sandbox learns who stopped it (a foreground `up` says so)
     except SandboxControlError:
-        os.kill(info.pid, signal.SIGTERM)
+        send_signal(process, signal.SIGTERM)  # only while it is still the sandbox's process
     deadline = time.monotonic() + 20
-    while process_alive(info.pid) and time.monotonic() < deadline:
+    while is_running(process) and time.monotonic() < deadline:
         time.sleep(0.05)
-    if process_alive(info.pid):
+    if is_running(process):
         raise SandboxControlError(f"sandbox process {info.pid} did not stop within 20 s")
     state_file(path).unlink(missing_ok=True)
     env_of().out(f"Sandbox {info.cluster_id} in {path} stopped (pid {info.pid}).")

@@ -25,10 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from kcli.errors import KcliError
+from kcli.processes import ProcessRecord, is_running
 from kcli.sandbox.settings import BROKER_USER, SandboxSettings
 
 STATE_FILE = "sandbox.json"
 CONTROL_TIMEOUT_S = 30.0
+# what the command line of a sandbox process holds (`kcli sandbox up ...`), checked when sandbox.json
+# was written by a kcli that did not record the process's start time
+PROCESS_WORDS = ("sandbox", "up")
 
 
 class SandboxControlError(KcliError):
@@ -50,11 +54,20 @@ class SandboxInfo:
     nodes: tuple[dict[str, Any], ...]
     users: dict[str, str]
     ca_file: str | None
+    started: str | None = None  # the process's start time (kcli.processes), None in older files
+
+    @property
+    def process(self) -> ProcessRecord:
+        """The sandbox's process as recorded (only it is ever signalled)."""
+        return ProcessRecord(
+            pid=self.pid, started=self.started, argv_has=() if self.started else PROCESS_WORDS
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
             "directory": str(self.directory),
             "pid": self.pid,
+            "pid_started": self.started,
             "cluster_id": self.cluster_id,
             "security": self.security,
             "control_port": self.control_port,
@@ -68,9 +81,13 @@ class SandboxInfo:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SandboxInfo:
+        record = ProcessRecord.from_json(data["pid"], data.get("pid_started"))
+        if record.pid <= 0:
+            raise ValueError(f"pid {record.pid} names no single process")
         return cls(
             directory=Path(data["directory"]),
-            pid=int(data["pid"]),
+            pid=record.pid,
+            started=record.started,
             cluster_id=str(data["cluster_id"]),
             security=str(data["security"]),
             control_port=int(data["control_port"]),
@@ -87,21 +104,6 @@ def state_file(directory: Path) -> Path:
     return directory / STATE_FILE
 
 
-def process_alive(pid: int) -> bool:
-    """Whether a process with `pid` exists (a zombie child counts as gone)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    with contextlib.suppress(ChildProcessError, OSError):
-        done, _ = os.waitpid(pid, os.WNOHANG)
-        if done == pid:
-            return False
-    return True
-
-
 def read_info(directory: Path, *, check_alive: bool = True) -> SandboxInfo:
     """sandbox.json of `directory` (SandboxControlError when missing, unreadable or stale)."""
     path = state_file(directory)
@@ -116,7 +118,7 @@ def read_info(directory: Path, *, check_alive: bool = True) -> SandboxInfo:
         info = SandboxInfo.from_json(json.loads(read_text(path, what="sandbox state file")))
     except (ValueError, KeyError, TypeError, OSError) as error:
         raise SandboxControlError(f"{path} is not a sandbox state file: {error}") from None
-    if check_alive and not process_alive(info.pid):
+    if check_alive and not is_running(info.process):
         raise SandboxControlError(
             f"stale {path}: sandbox process {info.pid} is not running",
             hint=f"remove it with: kcli sandbox down --dir {directory}",
@@ -235,9 +237,11 @@ def _info(cluster: Any, settings: SandboxSettings, control_port: int, token: str
     status = cluster.status()
     users = {**settings.users, BROKER_USER[0]: BROKER_USER[1]} if settings.security.sasl else {}
     ca = cluster.security.ca_file if settings.security.tls else None
+    me = ProcessRecord.own()
     return SandboxInfo(
         directory=settings.directory,
-        pid=os.getpid(),
+        pid=me.pid,
+        started=me.started,
         cluster_id=cluster.cluster_id,
         security=settings.security.value,
         control_port=control_port,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kcli.errors import KcliError
+from kcli.processes import ProcessRecord
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.distribution import KafkaDistribution
 from kcli.sandbox.kafka.layout import ClusterLayout, NodeSpec, load_layout, new_layout, save_layout
@@ -50,13 +51,13 @@ class KafkaCluster:
         distribution: KafkaDistribution,
         layout: ClusterLayout,
         *,
-        pids: dict[int, int] | None = None,
+        launched: dict[int, ProcessRecord] | None = None,
         progress: Progress = _quiet,
     ) -> None:
         self.settings = settings
         self.distribution = distribution
         self.layout = layout
-        self.pids: dict[int, int] = dict(pids or {})
+        self.launched: dict[int, ProcessRecord] = dict(launched or {})  # node id -> its running JVM
         self.progress = progress
         self.created = False
 
@@ -197,8 +198,8 @@ class KafkaCluster:
     # ---------------------------------------------------------------- running
 
     def running(self, node_id: int) -> bool:
-        pid = self.pids.get(node_id)
-        return pid is not None and processes.is_node(pid, self.properties(node_id))
+        record = self.launched.get(node_id)
+        return record is not None and processes.is_node(record)
 
     def start(self, *, timeout: float = START_TIMEOUT_S) -> None:
         """Start every node that is not running (controllers first) and wait until the cluster serves."""
@@ -225,7 +226,7 @@ class KafkaCluster:
             started = processes.start(
                 self.distribution, self.properties(spec.node_id), self.log_file(spec.node_id), log4j=log4j
             )
-            self.pids[spec.node_id] = started.pid
+            self.launched[spec.node_id] = started.record
             runs.append((spec, started))
         self.write_state()  # a failed start can still be stopped with `sandbox down`
         for spec, started in runs:
@@ -263,10 +264,10 @@ class KafkaCluster:
             list(self.layout.controllers()),
         ):
             for spec in specs:
-                pid = self.pids.get(spec.node_id)
-                if pid is not None:
-                    processes.stop(pid, self.properties(spec.node_id))
-        self.pids.clear()
+                record = self.launched.get(spec.node_id)
+                if record is not None:
+                    processes.stop(record)
+        self.launched.clear()
         (self.settings.directory / STATE_FILE).unlink(missing_ok=True)
 
     # ---------------------------------------------------------------- state
@@ -294,11 +295,20 @@ class KafkaCluster:
                     "host": self.layout.host,
                     "port": spec.client_port,
                     "controller_port": spec.controller_port,
-                    "pid": self.pids.get(spec.node_id),
+                    "pid": self.pid_of(spec.node_id),
+                    "pid_started": self.started_of(spec.node_id),
                 }
                 for spec in self.layout.nodes
             ],
         }
+
+    def pid_of(self, node_id: int) -> int | None:
+        record = self.launched.get(node_id)
+        return record.pid if record is not None else None
+
+    def started_of(self, node_id: int) -> str | None:
+        record = self.launched.get(node_id)
+        return record.started if record is not None else None
 
     def write_state(self) -> None:
         path = self.settings.directory / STATE_FILE
@@ -316,6 +326,6 @@ class KafkaCluster:
             replace(self.settings, **changes),
             self.distribution,
             self.layout,
-            pids=self.pids,
+            launched=self.launched,
             progress=self.progress,
         )
