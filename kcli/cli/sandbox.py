@@ -198,6 +198,8 @@ def up(
 
     if detach:
         info = sandbox_emulator.spawn(path, options, created=created)
+        for note in info.notes:  # the daemon logged them to sandbox.log; the operator must see them
+            env_of().err(f"Warning: {note}")
         emit_status(sandbox_emulator.status_of(info), output)
         announce(path, info, profile, detached=True)
         return

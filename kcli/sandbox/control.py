@@ -55,6 +55,7 @@ class SandboxInfo:
     users: dict[str, str]
     ca_file: str | None
     started: str | None = None  # the process's start time (kcli.processes), None in older files
+    notes: tuple[str, ...] = ()  # what opening the directory repaired (metadata log recovery)
 
     @property
     def process(self) -> ProcessRecord:
@@ -77,6 +78,7 @@ class SandboxInfo:
             "nodes": list(self.nodes),
             "users": self.users,
             "ca_file": self.ca_file,
+            "notes": list(self.notes),
         }
 
     @classmethod
@@ -97,6 +99,7 @@ class SandboxInfo:
             nodes=tuple(data["nodes"]),
             users=dict(data.get("users", {})),
             ca_file=data.get("ca_file"),
+            notes=tuple(str(note) for note in data.get("notes") or ()),
         )
 
 
@@ -251,6 +254,7 @@ def _info(cluster: Any, settings: SandboxSettings, control_port: int, token: str
         nodes=tuple(status["nodes"]),
         users=users,
         ca_file=str(ca) if ca else None,
+        notes=tuple(cluster.metalog.recovered),
     )
 
 

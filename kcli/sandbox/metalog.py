@@ -101,6 +101,7 @@ class MetadataLog:
         self._round_lock = asyncio.Lock()
         self._since_snapshot = 0
         self._last_timestamp = 0
+        self.recovered: list[str] = []  # what opening the replicas repaired, one line each (for `up` to say)
 
     @staticmethod
     def new_directory_id() -> uuid.UUID:
@@ -144,6 +145,7 @@ class MetadataLog:
             replica = self._open_replica(node_id)
             for line in replica.recovered:
                 log.warning("node %d: metadata log recovery: %s", node_id, line)
+                self.recovered.append(f"node {node_id}: metadata log recovery: {line}")
         controllers = [n for n in self.replicas if n >= CONTROLLER_ID_FLOOR]
         if not controllers:
             return None

@@ -16,8 +16,16 @@ Behavior (what Kafka's log layer does for the KRaft partition):
   a follower flushes before its next fetch reports the offset). A segment stays to be synced until
   an fsync of it succeeds: after a failed fsync nothing counts as durable, and the next sync tries
   again.
-- Snapshots (`<offset>-<epoch>.checkpoint`) beyond the recovered end and leftover `.part`/`.tmp`
-  files of an interrupted write are deleted on open.
+- Snapshots: the newest whole one is the state up to its offset (kcli.sandbox.snapshot_files sets a
+  damaged newer one aside when an older one or the log can rebuild the state without it, and says
+  so). When recovery leaves the log ending before the newest snapshot (a flipped bit in an early
+  batch), the snapshot is kept and the log starts again at its offset, as Kafka's
+  KafkaRaftLog.truncateToLatestSnapshot does (truncateFullyAndStartAt): the state it holds is never
+  cut back to what the damaged log still reads. A log that starts at a snapshot's offset takes that
+  snapshot's epoch as its last epoch until it holds a batch (Kafka's lastFetchedEpoch), and a
+  follower behind the leader's log start gets the leader's snapshot first (Kafka's FetchSnapshot).
+- Other snapshots beyond the recovered end, and leftover `.part`/`.tmp` files of an interrupted
+  write, are deleted on open.
 """
 
 from __future__ import annotations
@@ -26,26 +34,23 @@ import bisect
 import contextlib
 import json
 import os
-import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from crc32c import crc32c
-
+from kcli.errors import KcliError
 from kcli.metadata.writer import DEFAULT_SEGMENT_BYTES, METADATA_PARTITION, segment_name
+from kcli.sandbox import snapshot_files
+from kcli.sandbox.batches import BatchHead, parse_batch
+from kcli.sandbox.snapshot_files import SnapshotFile
 
-_HEADER = struct.Struct(">qiibI")  # baseOffset, batchLength, partitionLeaderEpoch, magic, crc
-_LAST_OFFSET_DELTA = struct.Struct(">i")
-_LENGTH_OVERHEAD = 12  # baseOffset + batchLength precede the counted bytes
-_MIN_BATCH_BYTES = 61  # a v2 batch header with no records
-_CRC_START = 21
 EPOCH_CHECKPOINT = "leader-epoch-checkpoint"
 QUORUM_STATE = "quorum-state"
 
 
-class ReplicaError(Exception):
-    """A batch that breaks the log's invariants, or a truncation below what is committed."""
+class ReplicaError(KcliError):
+    """A batch that breaks the log's invariants, a truncation below what is committed, or a log that
+    cannot be opened without losing what it holds (one line for the operator)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,32 +73,6 @@ class SyncPoint:
     fds: list[int]
     end: int
     marks: dict[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class BatchHead:
-    """The parts of a batch header that place it in the log."""
-
-    base: int
-    last: int
-    epoch: int
-    size: int
-
-
-def parse_batch(data: bytes | memoryview, position: int) -> BatchHead | None:
-    """The header of a whole, CRC-valid v2 batch at `position`, or None (torn, foreign or damaged)."""
-    if position + _MIN_BATCH_BYTES > len(data):
-        return None
-    base, length, epoch, magic, crc = _HEADER.unpack_from(data, position)
-    size = length + _LENGTH_OVERHEAD
-    if magic != 2 or size < _MIN_BATCH_BYTES or position + size > len(data) or base < 0 or epoch < 0:
-        return None
-    if crc32c(bytes(data[position + _CRC_START : position + size])) != crc:
-        return None
-    (delta,) = _LAST_OFFSET_DELTA.unpack_from(data, position + 23)
-    if delta < 0:
-        return None
-    return BatchHead(base=base, last=base + delta, epoch=epoch, size=size)
 
 
 def batches_in(data: bytes) -> list[BatchHead]:
@@ -123,6 +102,8 @@ class ReplicaLog:
         self._sizes: dict[int, int] = {}  # segment base offset -> valid bytes
         self._dirty: dict[int, int] = {}  # segment -> write count of its last write not yet synced
         self._writes = 0
+        self.start_offset = 0  # the log start: 0, or the offset of the snapshot it starts from
+        self.start_epoch = 0  # that snapshot's epoch
         self.end_offset = 0
         self.durable_end = 0
         self.recovered: list[str] = []  # what recovery cut off, one line each
@@ -132,8 +113,8 @@ class ReplicaLog:
 
     @property
     def last_epoch(self) -> int:
-        """The epoch of the last batch (0 for an empty log)."""
-        return self.epochs[-1][0] if self.epochs else 0
+        """The epoch of the last batch (for a log without one, that of the snapshot it starts from, or 0)."""
+        return self.epochs[-1][0] if self.epochs else self.start_epoch
 
     @property
     def active_segment(self) -> int | None:
@@ -146,7 +127,7 @@ class ReplicaLog:
         epoch; for an epoch older than every entry, the first offset of the first entry.
         """
         if not self.epochs:
-            return 0, self.end_offset
+            return self.start_epoch, self.end_offset
         if epoch == self.last_epoch:
             return epoch, self.end_offset
         index = bisect.bisect_right([e for e, _ in self.epochs], epoch)
@@ -280,6 +261,26 @@ class ReplicaLog:
             if snapshot[0] > self.end_offset:
                 snapshot[2].unlink(missing_ok=True)
 
+    def truncate_fully_and_start_at(self, snapshot: SnapshotFile) -> None:
+        """Drop every batch and start the log at `snapshot`'s offset (Kafka's truncateFullyAndStartAt);
+        older snapshots are removed, as Kafka forgets them."""
+        for base in list(self._fds):
+            os.close(self._fds.pop(base))
+            (self.log_dir / segment_name(base)).unlink(missing_ok=True)
+        self._sizes.clear()
+        self._dirty.clear()
+        self.spans.clear()
+        self._bases.clear()
+        self.epochs = []
+        self.start_offset = self.end_offset = self.durable_end = snapshot.offset
+        self.start_epoch = snapshot.epoch
+        self._new_segment(snapshot.offset)
+        self._write_epoch_checkpoint()
+        for older in snapshot_files.snapshot_files(self.log_dir):
+            if older.offset < snapshot.offset:
+                older.path.unlink(missing_ok=True)
+        _fsync_dir(self.log_dir)
+
     def _written(self, segment: int) -> None:
         self._writes += 1
         self._dirty[segment] = self._writes
@@ -316,13 +317,8 @@ class ReplicaLog:
     # ---------------------------------------------------------------- side files
 
     def snapshots(self) -> list[tuple[int, int, Path]]:
-        """(offset, epoch, path) of every complete snapshot, oldest first."""
-        out = []
-        for path in self.log_dir.glob("*.checkpoint"):
-            name = path.name
-            if len(name) == 42 and name[20] == "-" and name[:20].isdigit() and name[21:31].isdigit():
-                out.append((int(name[:20]), int(name[21:31]), path))
-        return sorted(out)
+        """(offset, epoch, path) of every snapshot, oldest first (a damaged one is set aside on open)."""
+        return [(s.offset, s.epoch, s.path) for s in snapshot_files.snapshot_files(self.log_dir)]
 
     def latest_snapshot(self) -> tuple[int, int, Path] | None:
         found = [s for s in self.snapshots() if s[0] <= self.end_offset]
@@ -362,12 +358,76 @@ class ReplicaLog:
             for p in self.log_dir.glob("*.log")
             if len(p.name) == 24 and p.name[:20].isdigit()
         )
-        expected = segments[0] if segments else 0
-        if expected != 0:
-            self.recovered.append(f"the first segment starts at offset {expected}, not 0: log cleared")
+        first = segments[0] if segments else 0
+        newest = self._newest_whole_snapshot(first)
+        if first != 0 and (newest is None or newest.offset < first):
+            self.recovered.append(f"the first segment starts at offset {first}, not 0: log cleared")
             for base in segments:
                 (self.log_dir / segment_name(base)).unlink()
-            segments = []
+            segments, first = [], 0
+        elif first != 0 and newest is not None:
+            # the log starts at a snapshot (a full truncation before): that snapshot's epoch is the last
+            # one until the log holds a batch
+            start = next(s for s in snapshot_files.snapshot_files(self.log_dir) if s.offset >= first)
+            self.start_offset, self.start_epoch = first, start.epoch
+        expected = self._recover_segments(segments, first)
+        if self.recovered:
+            _fsync_dir(self.log_dir)  # segments deleted by recovery stay deleted
+        self.end_offset = expected if self.spans else first
+        self.durable_end = self.end_offset
+        if not self.spans:
+            # an empty first segment is kept open for appends at the log start
+            for base in list(self._fds):
+                if base != first:
+                    os.close(self._fds.pop(base))
+                    self._sizes.pop(base)
+        if self._epoch_checkpoint_text() != self._read_epoch_checkpoint():
+            self._write_epoch_checkpoint()
+        if newest is not None and (
+            newest.epoch > self.last_epoch
+            or (newest.epoch == self.last_epoch and newest.offset > self.end_offset)
+        ):
+            self.recovered.append(
+                f"the log now ends at offset {self.end_offset}, before the newest snapshot {newest.path.name}: "
+                f"the snapshot is kept (it holds the state up to offset {newest.offset}) and the log starts "
+                "again there, as Kafka's truncateToLatestSnapshot"
+            )
+            self.truncate_fully_and_start_at(newest)
+        for offset, _epoch, path in self.snapshots():
+            if offset > self.end_offset:
+                self.recovered.append(f"{path.name}: beyond the log end {self.end_offset}; deleted")
+                path.unlink()
+
+    def _newest_whole_snapshot(self, log_start: int) -> SnapshotFile | None:
+        """The newest snapshot that reads whole; newer damaged ones are set aside when the state can be
+        rebuilt without them (an older whole snapshot at or past the log start, or the log from offset 0),
+        else ReplicaError: reading one as the state would lose what it held."""
+        damaged: list[tuple[SnapshotFile, str]] = []
+        whole: SnapshotFile | None = None
+        for snapshot in reversed(snapshot_files.snapshot_files(self.log_dir)):
+            problem = snapshot_files.problem_of(snapshot.path)
+            if problem is None:
+                whole = snapshot
+                break
+            damaged.append((snapshot, problem))
+        if damaged and log_start != 0 and (whole is None or whole.offset < log_start):
+            snapshot, problem = damaged[-1]
+            raise ReplicaError(
+                f"{snapshot.path}: {problem}, and the log starts at offset {log_start}: without this snapshot "
+                "the state before that offset cannot be rebuilt",
+                hint="restore the file, or start a new sandbox in another --dir",
+            )
+        for snapshot, problem in damaged:
+            aside = snapshot_files.set_aside(snapshot)
+            instead = f"snapshot {whole.path.name}" if whole is not None else "the log from offset 0"
+            self.recovered.append(
+                f"{snapshot.path.name}: {problem}; set aside as {aside.name}, the state is rebuilt from {instead}"
+            )
+        return whole
+
+    def _recover_segments(self, segments: list[int], first: int) -> int:
+        """Check every batch of every segment, cutting at the first that fails; the end offset reached."""
+        expected = first
         broken = False
         for base in segments:
             path = self.log_dir / segment_name(base)
@@ -406,22 +466,7 @@ class ReplicaLog:
                 os.fsync(fd)
             self._fds[base] = fd
             self._sizes[base] = position
-        if self.recovered:
-            _fsync_dir(self.log_dir)  # segments deleted by recovery stay deleted
-        self.end_offset = expected if self.spans else 0
-        self.durable_end = self.end_offset
-        if not self.spans:
-            # an empty first segment is kept open for appends at offset 0
-            for base in list(self._fds):
-                if base != 0:
-                    os.close(self._fds.pop(base))
-                    self._sizes.pop(base)
-        if self._epoch_checkpoint_text() != self._read_epoch_checkpoint():
-            self._write_epoch_checkpoint()
-        for offset, _epoch, path in self.snapshots():
-            if offset > self.end_offset:
-                self.recovered.append(f"{path.name}: beyond the log end {self.end_offset}; deleted")
-                path.unlink()
+        return expected
 
     def _epoch_checkpoint_text(self) -> str:
         lines = ["0", str(len(self.epochs)), *(f"{epoch} {offset}" for epoch, offset in self.epochs)]
@@ -448,6 +493,9 @@ def fetch(follower: ReplicaLog, leader: ReplicaLog, *, floor: int = 0) -> int | 
     """
     truncated: int | None = None
     for _ in range(MAX_FETCHES):
+        if follower.end_offset < leader.start_offset:
+            install_snapshot(follower, leader)  # what it lacks is no longer in the leader's log
+            continue
         offset = follower.end_offset
         last_epoch = follower.last_epoch
         if offset > 0:
@@ -460,6 +508,17 @@ def fetch(follower: ReplicaLog, leader: ReplicaLog, *, floor: int = 0) -> int | 
             follower.append(data)
         return truncated
     raise ReplicaError(f"{follower.log_dir} did not converge on the leader's log")
+
+
+def install_snapshot(follower: ReplicaLog, leader: ReplicaLog) -> None:
+    """Give the follower the snapshot the leader's log starts from, and start its log there (FetchSnapshot)."""
+    found = [s for s in snapshot_files.snapshot_files(leader.log_dir) if s.offset == leader.start_offset]
+    if not found:
+        raise ReplicaError(
+            f"{leader.log_dir} starts at offset {leader.start_offset} but holds no snapshot there"
+        )
+    copied = snapshot_files.copy_into(found[-1], follower.log_dir)
+    follower.truncate_fully_and_start_at(SnapshotFile(found[-1].offset, found[-1].epoch, copied))
 
 
 def truncate_to_end_offset(follower: ReplicaLog, epoch: int, end: int, *, floor: int = 0) -> int:
