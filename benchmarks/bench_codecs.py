@@ -46,7 +46,7 @@ LAUNCH = (
 HAND = "hand"
 # codec -> where it lives
 CODECS = {
-    "responses": "kcli/sandbox/fastcodec.py (Metadata and DescribeConfigs responses)",
+    "responses": "kcli/sandbox/emulator/fastcodec.py (Metadata and DescribeConfigs responses)",
 }
 # Codecs removed for missing the rule: (what it was, the command, its end-to-end speed-up over kio
 # in CPU, the date of that run of this benchmark). kio is used in their place.
@@ -90,7 +90,7 @@ def use(side: str) -> None:
 
 def _swap(codec: str) -> None:
     if codec == "responses":
-        from kcli.sandbox import fastcodec
+        from kcli.sandbox.emulator import fastcodec
 
         for name in KIO_ENCODERS:
             setattr(fastcodec, name, globals()[f"kio_{name}"])
@@ -371,7 +371,7 @@ class SandboxProcess:
         import time
         from pathlib import Path
 
-        from kcli.sandbox.control import SandboxControlError, read_info, state_file
+        from kcli.sandbox.emulator.control import SandboxControlError, read_info, state_file
 
         self.directory = Path(tempfile.mkdtemp(prefix="sandbox-", dir=bench.work))
         argv = bench.argv(
@@ -567,7 +567,7 @@ def alone(frames: dict[str, bytes]) -> None:
     what = f"DescribeConfigs v4 of {resources:,} topics ({len(dc) / 1e6:.1f} MB)"
     bounds_check("describe_configs", 4, what)
 
-    from kcli.sandbox import fastcodec
+    from kcli.sandbox.emulator import fastcodec
 
     hand_encoders = {name: getattr(fastcodec, name) for name in KIO_ENCODERS}
     kio_encoders = {name: globals()[f"kio_{name}"] for name in KIO_ENCODERS}

@@ -18,7 +18,7 @@ Targets:
   DecodeError.
 - requests: two first bytes pick one of the request versions the emulator serves
   (tests/fuzz/seeds.request_kinds); the rest is a request frame given to the emulator's decoding
-  (kcli.sandbox.server.decode). Allowed outcome: a request or FrameError.
+  (kcli.sandbox.emulator.server.decode). Allowed outcome: a request or FrameError.
 
 Each target runs in its own process (libFuzzer with -rss_limit_mb and -timeout), so a crash, an
 abort in native code, a hang or an allocation past the limit is counted as a finding (the input is
@@ -129,8 +129,8 @@ def _metadata_target() -> object:
 
 
 def _requests_target() -> object:
-    from kcli.sandbox.server import decode
-    from kcli.sandbox.wire import FrameError
+    from kcli.sandbox.emulator.server import decode
+    from kcli.sandbox.emulator.wire import FrameError
     from tests.fuzz import seeds
 
     kinds = seeds.request_kinds()

@@ -141,7 +141,7 @@ def up(
             )
         if server_config:
             raise UsageError("--server-config needs --kafka-home: the emulator has no server.properties")
-        from kcli.sandbox.features import release_level
+        from kcli.sandbox.emulator.features import release_level
 
         try:
             release_level(release_version)  # real Kafka's StorageTool judges its own release versions
@@ -153,7 +153,7 @@ def up(
         from kcli.workflows.profiles import check_name
 
         check_name(profile)
-    from kcli.sandbox.control import SandboxControlError, read_info, state_file
+    from kcli.sandbox.emulator.control import SandboxControlError, read_info, state_file
 
     if real and state_file(path).exists():
         if any_running(path):
@@ -315,7 +315,7 @@ def _real_up(
 @guarded
 def status(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
     """Show the nodes, ports and state of the sandbox in DIR."""
-    from kcli.sandbox.control import read_info
+    from kcli.sandbox.emulator.control import read_info
     from kcli.sandbox.kafka.control import is_kafka_sandbox
 
     path = _directory(directory)
@@ -338,7 +338,7 @@ def down(directory: DirOpt = None) -> None:
 
     from kcli.processes import is_running
     from kcli.processes import send as send_signal
-    from kcli.sandbox.control import SandboxControlError, read_info, send, state_file
+    from kcli.sandbox.emulator.control import SandboxControlError, read_info, send, state_file
     from kcli.sandbox.kafka.control import is_kafka_sandbox
 
     path = _directory(directory)
@@ -381,7 +381,7 @@ def _fault(
     message: str | Callable[[dict[str, Any]], str],
     **args: Any,
 ) -> None:
-    from kcli.sandbox.control import read_info, send
+    from kcli.sandbox.emulator.control import read_info, send
     from kcli.sandbox.kafka.control import is_kafka_sandbox
 
     path = _directory(directory)

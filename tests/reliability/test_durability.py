@@ -139,7 +139,7 @@ async def write_under_failover(directory: Path, bootstrap: str, *, kill_after: i
     With `kill_after`, the sandbox process gets SIGKILL once that many writes are acknowledged;
     the writes still running are cancelled (not acknowledged).
     """
-    from kcli.sandbox.control import SandboxControlError, read_info, send
+    from kcli.sandbox.emulator.control import SandboxControlError, read_info, send
 
     info = read_info(directory)
     run = Run()

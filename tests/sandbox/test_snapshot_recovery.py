@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kcli.sandbox.replica import ReplicaError, ReplicaLog, fetch
+from kcli.sandbox.emulator.replica import ReplicaError, ReplicaLog, fetch
 from tests.conftest import invoke
 
 pytestmark = pytest.mark.sandbox
@@ -30,7 +30,7 @@ def _batch_sizes(data: bytes) -> list[int]:
 
 def _made(directory: Path, *, controllers: int = 1, reopen: bool = False) -> None:
     """A sandbox with 3 topics, stopped (a snapshot at shutdown); `reopen`: a second run, a second snapshot."""
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     with Sandbox(directory=directory, controllers=controllers, brokers=3, topics=3):
         pass
@@ -40,7 +40,7 @@ def _made(directory: Path, *, controllers: int = 1, reopen: bool = False) -> Non
 
 
 def _topics_after_reopen(directory: Path, *, controllers: int = 1) -> tuple[int, list[str]]:
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     with Sandbox(directory=directory, controllers=controllers, brokers=3) as sb:
         return sb.status()["topics"], sb.run(lambda c: list(c.metalog.recovered))
@@ -132,8 +132,8 @@ def test_up_detach_says_what_recovery_repaired(tmp_path: Path) -> None:
 
 
 def test_a_follower_behind_the_leaders_log_start_gets_its_snapshot(tmp_path: Path) -> None:
-    from kcli.sandbox.logwriter import data_batches, write_snapshot
-    from kcli.sandbox.snapshot_files import snapshot_files
+    from kcli.sandbox.emulator.logwriter import data_batches, write_snapshot
+    from kcli.sandbox.emulator.snapshot_files import snapshot_files
 
     leader = ReplicaLog(tmp_path / "101")
     from kcli.metadata import records

@@ -102,7 +102,7 @@ def _log_line(line: str) -> bool:
 
 def test_foreground_up_says_where_it_runs_and_that_down_stopped_it(tmp_path: Path) -> None:
     from kcli.processes import is_running
-    from kcli.sandbox.control import wait_for_info
+    from kcli.sandbox.emulator.control import wait_for_info
 
     directory = tmp_path / "sb"
     config = tmp_path / "kcli.toml"

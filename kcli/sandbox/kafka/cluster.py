@@ -73,7 +73,7 @@ class KafkaCluster:
         layout = load_layout(directory)
         if layout is not None:
             return cls(settings, distribution, layout, progress=progress)
-        from kcli.sandbox.cluster import new_cluster_id
+        from kcli.sandbox.emulator.cluster import new_cluster_id
 
         layout = new_layout(
             settings,
@@ -96,11 +96,11 @@ class KafkaCluster:
         return self.settings.directory / "tls" if self.settings.security.tls else None
 
     def _prepare_tls(self, node_ids: list[int]) -> None:
-        """Node and client certificates (kcli.sandbox.security), and each node's PEM keystore (key + chain)."""
+        """Node and client certificates (kcli.sandbox.emulator.security), and each node's PEM keystore (key + chain)."""
         tls = self.tls_dir
         if tls is None:
             return
-        from kcli.sandbox.security import generate_tls
+        from kcli.sandbox.emulator.security import generate_tls
 
         generate_tls(tls, node_ids)
         for node_id in node_ids:

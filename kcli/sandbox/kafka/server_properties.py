@@ -8,7 +8,7 @@ The choices mirror the emulator's so that the same client settings reach both en
   written at format with --add-scram). Nodes talk to each other as User:broker over PLAIN, because a
   controller cannot check SCRAM credentials before it has read them from the metadata log it is
   still forming (Kafka's docs say SCRAM is not for the controller listener);
-- TLS: PEM stores made by the sandbox (kcli.sandbox.security), client certificates requested, not required;
+- TLS: PEM stores made by the sandbox (kcli.sandbox.emulator.security), client certificates requested, not required;
   the nodes' own certificates (CN=node-N) map to the principal User:broker;
 - the authorizer is Kafka's StandardAuthorizer, with the emulator's super users.
 """
@@ -18,9 +18,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from kcli.sandbox.clientconfig import PLAIN_MODULE, SCRAM_MODULE
+from kcli.sandbox.emulator.logdirs import extra_log_dir_paths
+from kcli.sandbox.emulator.registration import INTERNAL_TOPIC_FACTORS, INTERNAL_TOPIC_MIN_ISR
 from kcli.sandbox.kafka.layout import ClusterLayout, NodeSpec
-from kcli.sandbox.logdirs import extra_log_dir_paths
-from kcli.sandbox.registration import INTERNAL_TOPIC_FACTORS, INTERNAL_TOPIC_MIN_ISR
 from kcli.sandbox.settings import BROKER_USER, SandboxSettings, Security
 
 CONTROLLER_LISTENER = "CONTROLLER"

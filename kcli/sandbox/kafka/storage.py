@@ -29,7 +29,7 @@ class FormatError(KcliError):
 
 def new_directory_id() -> str:
     """A directory id as Kafka writes it (a random Uuid in URL-safe base64, without "-" as Kafka's)."""
-    from kcli.sandbox.cluster import new_cluster_id
+    from kcli.sandbox.emulator.cluster import new_cluster_id
 
     return new_cluster_id()
 
