@@ -30,7 +30,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "sandbox": ("client/protocol", "ops", "metadata"),
     "sandbox/emulator": ("sandbox", "client/protocol", "ops", "metadata"),
     # real Kafka nodes: kcli's own client asks them what the engine needs (readiness, quorum, topics)
-    "sandbox/kafka": ("sandbox", "sandbox/emulator", "client/api", "client", "client/protocol", "ops", "metadata"),
+    "sandbox/kafka": ("sandbox", "client/api", "client", "client/protocol", "ops", "metadata"),
     "render": ("workflows", "client/api", "client", "ops", "metadata"),
     "shell": ("render", "client/api", "client", "ops", "metadata"),
     "audit": ("workflows", "client/api", "client", "client/protocol", "ops", "metadata"),

@@ -34,6 +34,7 @@ from kcli.sandbox.emulator.registration import (
     static_config,
 )
 from kcli.sandbox.emulator.registry import Listener
+from kcli.sandbox.nodes import new_cluster_id
 from kcli.sandbox.settings import CONTROLLER_ID_FLOOR, SandboxSettings
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
@@ -43,19 +44,6 @@ log = logging.getLogger("kcli.sandbox")
 
 ControlHook = Callable[[Any, Any], Awaitable[Any | None]]
 PROGRESS_SAVE_S = 1.0  # how often in-flight copy progress is written (a crash loses at most this much)
-
-
-def new_cluster_id() -> str:
-    """A Kafka-style cluster id: a random UUID in URL-safe base64 without padding (22 chars).
-
-    As Kafka's Uuid.randomUuid, never one with a "-" in it: Kafka's tools read an id that starts with
-    "-" as an option (`kafka-storage.sh format --cluster-id -x...` fails), and Kafka never makes one.
-    """
-    from kcli.metadata.uuids import kafka_uuid
-
-    while "-" in (text := kafka_uuid(uuid.uuid4())):
-        pass
-    return text
 
 
 @dataclass(slots=True, kw_only=True)

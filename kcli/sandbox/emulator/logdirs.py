@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from kcli.metadata import records as _records
 from kcli.sandbox.emulator.copying import UNTHROTTLED_RATE, broker_setting, tick_forever
 from kcli.sandbox.emulator.image import Partition
+from kcli.sandbox.nodes import extra_log_dir_paths
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
@@ -41,11 +42,6 @@ class LogDir:
 
     directory_id: uuid.UUID
     path: Path
-
-
-def extra_log_dir_paths(directory: Path, broker_id: int, count: int) -> list[Path]:
-    """Paths of a broker's log dirs after the first (DIR/<id> is the first)."""
-    return [directory / "logdirs" / f"{broker_id}-{n}" for n in range(1, count)]
 
 
 def prepare_log_dirs(

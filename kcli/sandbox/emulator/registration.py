@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from kcli.kafka import ScramMechanism
 from kcli.metadata import records as _records
 from kcli.sandbox.emulator.features import CONTROL_FEATURES, supported_features
+from kcli.sandbox.settings import INTERNAL_TOPIC_FACTORS, INTERNAL_TOPIC_MIN_ISR
 
 if TYPE_CHECKING:
     from kcli.sandbox.emulator.cluster import Cluster, Node
@@ -16,13 +17,6 @@ if TYPE_CHECKING:
 R: Any = _records
 
 CONTROLLER_LISTENER = "CONTROLLER"
-# Internal topics' replication factors (default 3) and minimum ISRs (default 2) of broker settings.
-INTERNAL_TOPIC_FACTORS = (
-    "offsets.topic.replication.factor",
-    "transaction.state.log.replication.factor",
-    "share.coordinator.state.topic.replication.factor",
-)
-INTERNAL_TOPIC_MIN_ISR = ("transaction.state.log.min.isr", "share.coordinator.state.topic.min.isr")
 # The static values that name this node (ids, addresses, directories): the only values in which a
 # sandbox node and a real Kafka node of the same shape differ (tests/fidelity normalizes them).
 NODE_VALUES = (

@@ -22,9 +22,11 @@ from kcli.processes import ProcessRecord
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.distribution import KafkaDistribution
 from kcli.sandbox.kafka.layout import ClusterLayout, NodeSpec, load_layout, new_layout, save_layout
-from kcli.sandbox.kafka.server_properties import node_dir, write_server_properties
+from kcli.sandbox.kafka.server_properties import write_server_properties
 from kcli.sandbox.kafka.storage import format_arguments, format_nodes, supports_dynamic_quorum
+from kcli.sandbox.nodes import new_cluster_id, node_dir
 from kcli.sandbox.settings import BROKER_USER, SandboxSettings
+from kcli.sandbox.tls import generate_tls
 
 STATE_FILE = "sandbox.json"
 ENGINE = "kafka"
@@ -73,8 +75,6 @@ class KafkaCluster:
         layout = load_layout(directory)
         if layout is not None:
             return cls(settings, distribution, layout, progress=progress)
-        from kcli.sandbox.emulator.cluster import new_cluster_id
-
         layout = new_layout(
             settings,
             cluster_id=settings.cluster_id or new_cluster_id(),
@@ -100,8 +100,6 @@ class KafkaCluster:
         tls = self.tls_dir
         if tls is None:
             return
-        from kcli.sandbox.emulator.security import generate_tls
-
         generate_tls(tls, node_ids)
         for node_id in node_ids:
             keystore = tls / f"node-{node_id}-keystore.pem"

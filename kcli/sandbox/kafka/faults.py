@@ -14,7 +14,7 @@ from typing import Any
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.cluster import START_TIMEOUT_S, KafkaCluster, KafkaSandboxError
 from kcli.sandbox.kafka.layout import BROKER, CONTROLLER, NodeSpec, free_ports
-from kcli.sandbox.kafka.storage import new_directory_id
+from kcli.sandbox.nodes import new_directory_id
 
 FAILOVER_TIMEOUT_S = 60.0
 EMULATOR_ONLY = {

@@ -18,20 +18,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from kcli.sandbox.clientconfig import PLAIN_MODULE, SCRAM_MODULE
-from kcli.sandbox.emulator.logdirs import extra_log_dir_paths
-from kcli.sandbox.emulator.registration import INTERNAL_TOPIC_FACTORS, INTERNAL_TOPIC_MIN_ISR
 from kcli.sandbox.kafka.layout import ClusterLayout, NodeSpec
-from kcli.sandbox.settings import BROKER_USER, SandboxSettings, Security
+from kcli.sandbox.nodes import extra_log_dir_paths, node_dir
+from kcli.sandbox.settings import (
+    BROKER_USER,
+    INTERNAL_TOPIC_FACTORS,
+    INTERNAL_TOPIC_MIN_ISR,
+    SandboxSettings,
+    Security,
+)
 
 CONTROLLER_LISTENER = "CONTROLLER"
 AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
 BROKER_MECHANISMS = "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
 NODE_PRINCIPAL_RULES = "RULE:^CN=node-[0-9]+$/broker/,DEFAULT"
-
-
-def node_dir(directory: Path, node_id: int) -> Path:
-    """DIR/<id>: the node's first log dir (holding __cluster_metadata-0), its properties and its log."""
-    return directory / str(node_id)
 
 
 def log_dirs(directory: Path, spec: NodeSpec, count: int) -> list[Path]:
