@@ -8,8 +8,8 @@ import base64
 from kio.schema.errors import ErrorCode
 
 from kcli.sandbox.emulator.groups import tokens
-from kcli.sandbox.image import DelegationToken
-from kcli.sandbox.security import scram_keys
+from kcli.sandbox.emulator.image import DelegationToken
+from kcli.sandbox.emulator.security import scram_keys
 
 E = ErrorCode
 HOUR = 3600 * 1000

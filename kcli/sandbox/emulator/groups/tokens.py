@@ -208,7 +208,7 @@ def visible(
 
 def scram_credential(secret_key: str, token_id: str, mechanism: int) -> tuple[bytes, bytes, bytes, int]:
     """(salt, stored key, server key, iterations) a token logs in with: its HMAC in base64 as the password."""
-    from kcli.sandbox.security import DEFAULT_ITERATIONS, scram_keys
+    from kcli.sandbox.emulator.security import DEFAULT_ITERATIONS, scram_keys
 
     password = base64.b64encode(token_hmac(secret_key, token_id)).decode()
     salt = hashlib.sha256(f"{token_id}:{mechanism}".encode()).digest()
