@@ -36,9 +36,19 @@ def plain(value: Any) -> Any:
 
 
 def request(
-    endpoint: Endpoint, api: str, key: int, version: int, build: Build, node: int | None = None
+    endpoint: Endpoint,
+    api: str,
+    key: int,
+    version: int,
+    build: Build,
+    node: int | None = None,
+    *,
+    timeout_ms: int | None = None,
 ) -> dict[str, Any]:
-    """Send one request at exactly `version` to `node` (any node when None); the plain response."""
+    """Send one request at exactly `version` to `node` (any node when None); the plain response.
+
+    kcli's client retries a retriable top-level error until its deadline: a request expected to
+    answer one is given a short `timeout_ms`."""
     cls = request_cls(api, version)
 
     def made(_: int) -> Any:
@@ -46,7 +56,7 @@ def request(
 
     async def call(admin: Any) -> Any:
         target = Target.ANY if node is None else Target.node(node)
-        return await admin.call(key, made, versions=(version, version), target=target)
+        return await admin.call(key, made, versions=(version, version), target=target, timeout_ms=timeout_ms)
 
     return plain(endpoint.run(call))  # type: ignore[no-any-return]
 

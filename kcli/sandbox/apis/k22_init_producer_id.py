@@ -1,4 +1,4 @@
-"""InitProducerId (22), versions 0-6 (brokers only): producer ids for idempotent producers.
+"""InitProducerId (22), versions 0-5 (brokers only): producer ids for idempotent producers.
 
 Behavior:
 - Without a transactional id (an idempotent producer): a new producer id at epoch 0. A broker
@@ -9,7 +9,8 @@ Behavior:
 - With a transactional id the transaction coordinator answers; until one is wired in,
   COORDINATOR_NOT_AVAILABLE.
 
-Version notes: v2 flexible; v3 ProducerId/ProducerEpoch of a producer resuming; v6 2PC.
+Version notes: v2 flexible; v3 ProducerId/ProducerEpoch of a producer resuming (v6, 2PC, is not yet
+advertised by Kafka 4.4).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ R: Any = _records
 BLOCK_SIZE = 1000  # ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE
 
 
-@api(ApiKey.INIT_PRODUCER_ID, (0, 6), listeners=Listener.BROKER)
+@api(ApiKey.INIT_PRODUCER_ID, (0, 5), listeners=Listener.BROKER)
 async def handle_init_producer_id(ctx: RequestContext, request: Any) -> Any:
     """A producer id (and epoch)."""
     if request.transactional_id is not None:

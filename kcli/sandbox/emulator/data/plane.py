@@ -266,7 +266,10 @@ class DataPlane:
         return result
 
     def _enough_replicas(self, led: Led, *, after: bool = False) -> None:
-        needed = _int(self.topology.topic_config(led.topic, "min.insync.replicas"), 1)
+        # Kafka's effectiveMinIsr: min.insync.replicas, at most the replication factor
+        needed = min(
+            _int(self.topology.topic_config(led.topic, "min.insync.replicas"), 1), len(led.info.replicas)
+        )
         in_sync = self._in_sync(led.info)
         if len(in_sync) < needed:
             code = ErrorCode.not_enough_replicas_after_append if after else ErrorCode.not_enough_replicas
