@@ -31,6 +31,7 @@ from kcli.sandbox.emulator import partition_answers as pa
 from kcli.sandbox.emulator.context import ZERO, RequestContext
 from kcli.sandbox.emulator.data.interface import LogError
 from kcli.sandbox.emulator.data.records import BatchError, read_header
+from kcli.sandbox.emulator.data.validate import RecordErrors
 from kcli.sandbox.emulator.registry import Listener, api
 
 NO_RESPONSE = None  # acks=0: the broker sends nothing back
@@ -96,9 +97,8 @@ async def _append(
     timeout_ms: int,
 ) -> tuple[int, str | None, Any]:
     data = bytes(records or b"")
-    problem = _one_v2_batch(ctx.version, data)
-    if problem is not None:
-        return ErrorCode.invalid_record, problem, None
+    if _one_v2_batch(data) is not None:
+        return ErrorCode.invalid_record, None, None
     logs = pa.plane(ctx)
     try:
         refused = await _unverified(ctx, topic, partition, data, transactional_id)
@@ -109,7 +109,10 @@ async def _append(
         )
         return 0, None, appended
     except LogError as error:
-        return error.code, error.message, getattr(error, "records", None)
+        start = _log_start(ctx, topic, partition, error.code)
+        if isinstance(error, RecordErrors):
+            return error.code, error.message, (start, error.records)  # only these carry a message (KIP-467)
+        return error.code, None, (start, [])
 
 
 async def _unverified(
@@ -137,19 +140,41 @@ def _ms(value: Any) -> int:
     return int(value.total_seconds() * 1000) if isinstance(value, datetime.timedelta) else int(value)
 
 
-def _one_v2_batch(version: int, data: bytes) -> str | None:
-    """Kafka's ProduceRequest.validateRecords: exactly one v2 batch per partition from v3 on."""
+def _one_v2_batch(data: bytes) -> str | None:
+    """Kafka's ProduceRequest.validateRecords: exactly one v2 batch per partition from v3 on (what is
+    wrong, for the log; the answer carries no message)."""
     if not data:
-        return f"Produce requests with version {version} must have at least one record batch per partition"
+        return "no record batch"
     if len(data) > 16 and data[16] != 2:
-        return f"Produce requests with version {version} are only allowed to contain record batches with magic version 2"
+        return "a batch of another magic than 2"
     try:
         first = read_header(data, check_crc=False)
     except BatchError:
         return None  # the leader answers CORRUPT_MESSAGE for a torn or damaged batch
     if first.size < len(data):
-        return f"Produce requests with version {version} are only allowed to contain exactly one record batch per partition"
+        return "more than one record batch"
     return None
+
+
+# What Kafka's ReplicaManager answers with log start -1; any other append error carries the log start.
+_NO_LOG_START = {
+    ErrorCode.unknown_topic_or_partition,
+    ErrorCode.not_leader_or_follower,
+    ErrorCode.message_too_large,
+    ErrorCode.record_list_too_large,
+    ErrorCode.corrupt_message,
+    ErrorCode.kafka_storage_error,
+    ErrorCode.unknown_topic_id,
+}
+
+
+def _log_start(ctx: RequestContext, topic: str, partition: int, code: int) -> int:
+    if code in _NO_LOG_START:
+        return -1
+    try:
+        return pa.plane(ctx).offsets(topic, partition).log_start_offset
+    except LogError:
+        return -1
 
 
 def _partition(
@@ -169,12 +194,12 @@ def _partition(
             log_start_offset=result.log_start_offset,
         )
     else:
-        values.update(base_offset=-1, log_append_time=None, log_start_offset=-1, error_message=message)
-        if isinstance(result, list):  # a RecordErrors' (index, message) pairs
-            values["record_errors"] = tuple(
-                ctx.r("BatchIndexAndErrorMessage", batch_index=i, batch_index_error_message=text)
-                for i, text in result
-            )
+        start, failed = result if result is not None else (-1, [])
+        values.update(base_offset=-1, log_append_time=None, log_start_offset=start, error_message=message)
+        values["record_errors"] = tuple(
+            ctx.r("BatchIndexAndErrorMessage", batch_index=i, batch_index_error_message=text)
+            for i, text in failed
+        )
         if code == ErrorCode.not_leader_or_follower and topic is not None and ctx.version >= 10:
             leader, epoch = pa.current_leader(ctx, topic, index)
             leaders.append(leader)

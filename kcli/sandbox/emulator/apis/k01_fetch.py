@@ -171,40 +171,38 @@ def _read_one(
     topic, missing = pa.topic_of(ctx, name, topic_id)
     read = Read(key=key, topic=topic or name, partition=key[1])
     if topic is None:
-        read.error = missing
+        read.error, read.aborted = missing, []
         return read
     if not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, topic):
-        read.error = ErrorCode.topic_authorization_failed
+        read.error, read.aborted = ErrorCode.topic_authorization_failed, []
         return read
     logs = pa.plane(ctx)
+    node = ctx.node.node_id
+    followers = ctx.version >= 11  # a consumer with a rack id may read from followers (KIP-392)
     fenced = pa.fenced(ctx, topic, key[1], want.current_leader_epoch)
     try:
         if fenced:
             raise LogError(fenced, "")
-        offsets = logs.offsets(topic, key[1], node=ctx.node.node_id)
-        read.high_watermark = offsets.high_watermark
-        read.last_stable_offset = offsets.last_stable_offset
-        read.log_start_offset = offsets.log_start_offset
         if want.last_fetched_epoch >= 0:
-            epoch, end = logs.end_offset_for_epoch(
-                topic, key[1], want.last_fetched_epoch, node=ctx.node.node_id
-            )
-            if end < want.fetch_offset or epoch < want.last_fetched_epoch:
-                read.diverging = (epoch, end)
+            diverging = _diverging(ctx, topic, key[1], want, node, followers)
+            if diverging is not None:
+                read.high_watermark, read.last_stable_offset, read.log_start_offset, read.diverging = (
+                    diverging
+                )
                 return read
-        if limit <= 0 and not first:
-            logs.read(
-                topic, key[1], want.fetch_offset, 1, isolation, node=ctx.node.node_id
-            )  # range checks only
-            read.aborted = [] if isolation is Isolation.READ_COMMITTED else None
-            return read
-        result = logs.read(topic, key[1], want.fetch_offset, max(limit, 1), isolation, node=ctx.node.node_id)
+        budget = max(limit, 1) if limit > 0 or first else 1
+        result = logs.read(
+            topic, key[1], want.fetch_offset, budget, isolation, node=node, from_follower=followers
+        )
     except LogError as error:
         read.error = error.code
-        read.high_watermark = read.last_stable_offset = read.log_start_offset = -1
+        read.aborted = None  # a read error carries null; an unknown or refused topic an empty list
         if error.code in (ErrorCode.not_leader_or_follower, ErrorCode.fenced_leader_epoch):
             read.leader = pa.current_leader(ctx, topic, key[1])
         return read
+    read.high_watermark = result.offsets.high_watermark
+    read.last_stable_offset = result.offsets.last_stable_offset
+    read.log_start_offset = result.offsets.log_start_offset
     records = result.records
     if records and len(records) > limit and not first:
         records = b""  # only the first partition with data may pass the limits (KIP-74)
@@ -212,6 +210,28 @@ def _read_one(
     if isolation is Isolation.READ_COMMITTED:
         read.aborted = [(a.producer_id, a.first_offset) for a in result.aborted] if records else []
     return read
+
+
+def _diverging(
+    ctx: RequestContext, topic: str, partition: int, want: Wanted, node: int, followers: bool
+) -> tuple[int, int, int, tuple[int, int]] | None:
+    """(high watermark, last stable offset, log start, (epoch, end offset)) when the fetcher's last
+    fetched epoch is not in the leader's log up to its fetch offset (Kafka's Partition.readRecords);
+    OFFSET_OUT_OF_RANGE when the leader cannot place that epoch or the offset is below its log start."""
+    logs = pa.plane(ctx)
+    epoch, end = logs.end_offset_for_epoch(topic, partition, want.last_fetched_epoch)
+    offsets = logs.offsets(topic, partition, node=node, from_follower=followers)
+    if epoch < 0 or end < 0:
+        raise LogError(
+            ErrorCode.offset_out_of_range,
+            f"Could not determine the end offset of the last fetched epoch Optional[{want.last_fetched_epoch}] "
+            "from the request",
+        )
+    if want.fetch_offset < offsets.log_start_offset:
+        raise LogError(ErrorCode.offset_out_of_range, "below the log start")
+    if epoch < want.last_fetched_epoch or end < want.fetch_offset:
+        return offsets.high_watermark, offsets.last_stable_offset, offsets.log_start_offset, (epoch, end)
+    return None
 
 
 def _response(ctx: RequestContext, reads: list[Read], by_id: bool, session_id: int) -> Any:

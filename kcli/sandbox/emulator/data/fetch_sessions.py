@@ -8,7 +8,8 @@ Behavior:
   another epoch than the session's INVALID_FETCH_SESSION_EPOCH. It updates the partitions it
   names, drops its forgotten ones, and reads every partition of the session; the response holds
   only those with something to say (records, an error, a changed high watermark or log start, a
-  diverging epoch), and a partition that returned records moves to the end of the session.
+  diverging epoch), and a partition that returned records moves to the end of the session. A session
+  left without partitions is closed, and that fetch answered sessionless.
 - The session's epoch then moves on (wrapping from 2^31 - 1 to 1).
 - At most `slots` sessions (max.incremental.fetch.session.cache.slots); the least recently used
   one makes room.
@@ -148,6 +149,9 @@ class FetchSessions:
                 cached.wanted = request
         for key in forgotten:
             session.partitions.pop(key, None)
+        if not session.partitions:  # an emptied session is closed: the answer is sessionless
+            del self._sessions[session_id]
+            return FetchContext([], None, incremental=False)
         session.epoch = 1 if epoch == 2**31 - 1 else epoch + 1
         session.last_used = now
         self._sessions.move_to_end(session_id)

@@ -138,13 +138,18 @@ class PartitionLog:
         return sum(s.size for s in self.segments)
 
     def end_offset_for_epoch(self, epoch: int) -> tuple[int, int]:
-        """(epoch, end offset) of the largest epoch <= `epoch` (Kafka's LeaderEpochFileCache.endOffsetFor);
-        (-1, -1) when every epoch here is newer."""
-        if not self.epochs or epoch < self.epochs[0][0]:
+        """(epoch, end offset) of the largest epoch <= `epoch` (Kafka's LeaderEpochFileCache.endOffsetFor):
+        the log end for the latest epoch, the next epoch's start for an older one, (epoch, the first
+        entry's start) below every entry, and (-1, -1) above every entry or for epoch -1."""
+        if epoch < 0 or not self.epochs:
             return -1, -1
-        if epoch >= self.last_epoch:
-            return self.last_epoch, self.end_offset
+        if epoch == self.last_epoch:
+            return epoch, self.end_offset
         index = bisect.bisect_right([e for e, _ in self.epochs], epoch)
+        if index == len(self.epochs):
+            return -1, -1
+        if index == 0:
+            return epoch, self.epochs[0][1]
         return self.epochs[index - 1][0], self.epochs[index][1]
 
     def epoch_at(self, offset: int) -> int:

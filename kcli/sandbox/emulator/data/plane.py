@@ -266,7 +266,10 @@ class DataPlane:
         return result
 
     def _enough_replicas(self, led: Led, *, after: bool = False) -> None:
-        needed = _int(self.topology.topic_config(led.topic, "min.insync.replicas"), 1)
+        # Kafka's effectiveMinIsr: min.insync.replicas, at most the replication factor
+        needed = min(
+            _int(self.topology.topic_config(led.topic, "min.insync.replicas"), 1), len(led.info.replicas)
+        )
         in_sync = self._in_sync(led.info)
         if len(in_sync) < needed:
             code = ErrorCode.not_enough_replicas_after_append if after else ErrorCode.not_enough_replicas
@@ -309,7 +312,7 @@ class DataPlane:
                     return AppendResult(
                         base_offset=earlier.first_offset,
                         last_offset=earlier.last_offset,
-                        log_append_time_ms=-1,
+                        log_append_time_ms=earlier.timestamp,
                         log_start_offset=led.log.log_start_offset,
                         duplicate=True,
                     )
@@ -347,8 +350,14 @@ class DataPlane:
         isolation: Isolation = Isolation.READ_UNCOMMITTED,
         *,
         node: int | None = None,
+        from_follower: bool = False,
     ) -> ReadResult:
-        led = self._led(topic, partition, node)
+        """`from_follower`: `node` may be any in-sync replica (KIP-392: consumers fetch from followers)."""
+        led = self._led(topic, partition, self._reader(topic, partition, node, from_follower))
+        if node is not None and node != led.info.leader:
+            follower = self.replicas.get(led.info.topic_id, partition, node)
+            assert follower is not None
+            led = Led(led.topic, led.info, follower)
         offsets = self._offsets(led)
         if offset > offsets.log_end_offset:
             raise LogError(
@@ -375,8 +384,20 @@ class DataPlane:
             )
         return ReadResult(records=data, offsets=offsets, aborted=aborted)
 
-    def offsets(self, topic: str, partition: int, *, node: int | None = None) -> LogOffsets:
-        return self._offsets(self._led(topic, partition, node))
+    def offsets(
+        self, topic: str, partition: int, *, node: int | None = None, from_follower: bool = False
+    ) -> LogOffsets:
+        return self._offsets(self._led(topic, partition, self._reader(topic, partition, node, from_follower)))
+
+    def _reader(self, topic: str, partition: int, node: int | None, from_follower: bool) -> int | None:
+        """The node a read must be led by: None when `node` is an in-sync follower allowed to answer."""
+        if not from_follower or node is None:
+            return node
+        topic_id = self.topology.topic_id(topic)
+        info = self.topology.partition(topic_id, partition) if topic_id is not None else None
+        if info is not None and node in info.isr and self.topology.running(node):
+            return None
+        return node
 
     async def write_marker(
         self,

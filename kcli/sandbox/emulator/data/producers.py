@@ -40,6 +40,7 @@ class BatchMetadata:
     last_sequence: int
     first_offset: int
     last_offset: int
+    timestamp: int  # the batch's max timestamp (an idempotent retry answers it as the append time)
 
 
 @dataclass(slots=True)
@@ -182,7 +183,13 @@ class ProducerStates:
         if header.base_sequence != NO_SEQUENCE:
             first_sequence = header.base_sequence
             entry.batches.append(
-                BatchMetadata(first_sequence, header.last_sequence, header.base_offset, header.last_offset)
+                BatchMetadata(
+                    first_sequence,
+                    header.last_sequence,
+                    header.base_offset,
+                    header.last_offset,
+                    header.max_timestamp,
+                )
             )
         entry.last_timestamp = header.max_timestamp
         if header.is_transactional and entry.txn_first_offset < 0:

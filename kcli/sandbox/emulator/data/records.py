@@ -267,9 +267,9 @@ def encode_batch(
     first = min(stamps)
     area = b"".join(_record(index, stamps[index] - first, record) for index, record in enumerate(records))
     if compression:
-        from kcli.metadata.batch import Compression, compress
+        from kcli.sandbox.emulator.data.codecs import compress
 
-        area = compress(Compression(compression), area)
+        area = compress(compression, area)
     attributes = compression | (TRANSACTIONAL_FLAG if transactional else 0) | (CONTROL_FLAG if control else 0)
     tail = (
         struct.pack(

@@ -36,7 +36,7 @@ def diverged_at(follower: PartitionLog, leader: PartitionLog) -> int | None:
     epoch, leader_end = leader.end_offset_for_epoch(last)
     if epoch == last and leader_end >= end:
         return None
-    if epoch < 0:
+    if epoch < 0 or leader_end < 0:
         return leader.log_start_offset
     if epoch == last:
         return min(leader_end, end)

@@ -154,7 +154,9 @@ def check_records(data: bytes, header: BatchHeader, rules: TopicRules, partition
     raise RecordErrors(
         ErrorCode.invalid_record,
         f"One or more records have been rejected due to {len(errors)} record errors in total, and only showing "
-        f"the first three errors at most: {errors[:3]}",
+        "the first three errors at most: ["
+        + ", ".join(f"RecordError(batchIndex={i}, message='{text}')" for i, text in errors[:3])
+        + "]",
         errors,
     )
 
