@@ -15,7 +15,6 @@ Version notes: v2 flexible; v3 owner principal and token requester (KIP-373).
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 from kio.schema.errors import ErrorCode
@@ -25,6 +24,7 @@ from kcli.sandbox.emulator import coordination
 from kcli.sandbox.emulator.context import ZERO, RequestContext
 from kcli.sandbox.emulator.groups import tokens
 from kcli.sandbox.emulator.registry import api
+from kcli.sandbox.emulator.unset_times import encoded, timestamp
 
 
 @api(ApiKey.CREATE_DELEGATION_TOKEN, (1, 3), forward=True, forwards_itself=True)
@@ -73,22 +73,19 @@ async def handle_create_delegation_token(ctx: RequestContext, request: Any) -> A
 def _answer(ctx: RequestContext, created: tokens.Created) -> Any:
     owner_type, _, owner_name = created.owner.partition(":")
     requester_type, _, requester_name = created.requester.partition(":")
-    return ctx.r(
-        "CreateDelegationTokenResponse",
-        error_code=created.error,
-        principal_type=owner_type,
-        principal_name=owner_name,
-        token_requester_principal_type=requester_type,
-        token_requester_principal_name=requester_name,
-        issue_timestamp=_time(created.issue_timestamp),
-        expiry_timestamp=_time(created.expiry_timestamp),
-        max_timestamp=_time(created.max_timestamp),
-        token_id=created.token_id,
-        hmac=created.hmac,
-        throttle_time=ZERO,
+    return encoded(
+        ctx.r(
+            "CreateDelegationTokenResponse",
+            error_code=created.error,
+            principal_type=owner_type,
+            principal_name=owner_name,
+            token_requester_principal_type=requester_type,
+            token_requester_principal_name=requester_name,
+            issue_timestamp=timestamp(created.issue_timestamp),
+            expiry_timestamp=timestamp(created.expiry_timestamp),
+            max_timestamp=timestamp(created.max_timestamp),
+            token_id=created.token_id,
+            hmac=created.hmac,
+            throttle_time=ZERO,
+        )
     )
-
-
-def _time(ms: int) -> datetime:
-    """A Kafka millisecond timestamp as kio's datetime (-1 stays -1 on the wire)."""
-    return datetime.fromtimestamp(ms / 1000, tz=UTC)

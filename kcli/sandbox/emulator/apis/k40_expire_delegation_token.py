@@ -17,10 +17,10 @@ from kio.schema.errors import ErrorCode
 
 from kcli.kafka import ApiKey
 from kcli.sandbox.emulator import coordination
-from kcli.sandbox.emulator.apis.k38_create_delegation_token import _time
 from kcli.sandbox.emulator.context import ZERO, RequestContext
 from kcli.sandbox.emulator.groups import tokens
 from kcli.sandbox.emulator.registry import api
+from kcli.sandbox.emulator.unset_times import encoded, timestamp
 
 
 @api(ApiKey.EXPIRE_DELEGATION_TOKEN, (1, 2), forward=True, forwards_itself=True)
@@ -46,9 +46,11 @@ async def handle_expire_delegation_token(ctx: RequestContext, request: Any) -> A
 
 
 def _answer(ctx: RequestContext, changed: tokens.Changed) -> Any:
-    return ctx.r(
-        "ExpireDelegationTokenResponse",
-        error_code=changed.error,
-        expiry_timestamp=_time(changed.expiry_timestamp),
-        throttle_time=ZERO,
+    return encoded(
+        ctx.r(
+            "ExpireDelegationTokenResponse",
+            error_code=changed.error,
+            expiry_timestamp=timestamp(changed.expiry_timestamp),
+            throttle_time=ZERO,
+        )
     )

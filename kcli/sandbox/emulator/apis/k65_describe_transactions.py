@@ -8,7 +8,7 @@ Behavior:
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from kio.schema.errors import ErrorCode
@@ -18,6 +18,7 @@ from kcli.sandbox.emulator import coordination
 from kcli.sandbox.emulator.context import ZERO, RequestContext
 from kcli.sandbox.emulator.groups.model import CoordinatorError
 from kcli.sandbox.emulator.registry import Listener, api
+from kcli.sandbox.emulator.unset_times import encoded, timestamp
 
 
 @api(ApiKey.DESCRIBE_TRANSACTIONS, (0, 0), listeners=Listener.BROKER)
@@ -54,13 +55,15 @@ async def handle_describe_transactions(ctx: RequestContext, request: Any) -> Any
                 transactional_id=transactional_id,
                 transaction_state=txn.state.label,
                 transaction_timeout=timedelta(milliseconds=txn.timeout_ms),
-                transaction_start_time=_time(txn.start_ms),
+                transaction_start_time=timestamp(txn.start_ms),
                 producer_id=txn.producer_id,
                 producer_epoch=txn.producer_epoch,
                 topics=tuple(ctx.r("TopicData", topic=t, partitions=tuple(ps)) for t, ps in by_topic.items()),
             )
         )
-    return ctx.r("DescribeTransactionsResponse", throttle_time=ZERO, transaction_states=tuple(states))
+    return encoded(
+        ctx.r("DescribeTransactionsResponse", throttle_time=ZERO, transaction_states=tuple(states))
+    )
 
 
 def _error(ctx: RequestContext, transactional_id: str, code: int) -> Any:
@@ -70,13 +73,8 @@ def _error(ctx: RequestContext, transactional_id: str, code: int) -> Any:
         transactional_id=transactional_id,
         transaction_state="",
         transaction_timeout=ZERO,
-        transaction_start_time=_time(-1),
+        transaction_start_time=timestamp(-1),
         producer_id=-1,
         producer_epoch=-1,
         topics=(),
     )
-
-
-def _time(ms: int) -> datetime:
-    """A Kafka millisecond timestamp as kio's datetime (-1 stays -1 on the wire)."""
-    return datetime.fromtimestamp(ms / 1000, tz=UTC)
