@@ -460,3 +460,21 @@ def token_requests_allowed(ctx: Any) -> bool:
     if not security.sasl and not security.tls:
         return False
     return not (security.tls and not security.sasl and ctx.principal == "User:ANONYMOUS")
+
+
+def merged(errors: list[Any], results: list[Any]) -> list[Any]:
+    """Per-topic answers as Kafka's response builders merge them (OffsetCommit, TxnOffsetCommit,
+    OffsetDelete): the errors KafkaApis found first, in request order, then the coordinator's topics, a
+    topic already listed getting the coordinator's partitions after its own. Each answer is a tuple: the
+    topic's name first, its partition list last."""
+    out = [(*e[:-1], list(e[-1])) for e in errors]
+    index = {e[0]: e for e in out}
+    for result in results:
+        existing = index.get(result[0])
+        if existing is None:
+            entry = (*result[:-1], list(result[-1]))
+            out.append(entry)
+            index[entry[0]] = entry
+        else:
+            existing[-1].extend(result[-1])
+    return out

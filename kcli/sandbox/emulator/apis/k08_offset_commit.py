@@ -85,7 +85,7 @@ async def handle_offset_commit(ctx: RequestContext, request: Any) -> Any:
             committed = await coordinator.commit(commit)
         except CoordinatorError as error:
             return _all(ctx, topics, error.code)
-        answers = [*committed, *answers]  # type: ignore[list-item]
+        answers = coordination.merged(answers, committed)
     return _response(ctx, answers)
 
 

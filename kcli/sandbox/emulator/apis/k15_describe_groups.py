@@ -24,6 +24,7 @@ from kcli.sandbox.emulator import coordination
 from kcli.sandbox.emulator.authorizer import authorized_operations
 from kcli.sandbox.emulator.context import ZERO, RequestContext
 from kcli.sandbox.emulator.groups.coordinator import OFFSETS_TOPIC
+from kcli.sandbox.emulator.groups.java_order import grouped_by_partition
 from kcli.sandbox.emulator.groups.shard import DescribedGroup
 from kcli.sandbox.emulator.registry import Listener, api
 
@@ -36,8 +37,10 @@ async def handle_describe_groups(ctx: RequestContext, request: Any) -> Any:
     coordinator = coordination.group_coordinator(ctx.cluster)
     wanted = bool(getattr(request, "include_authorized_operations", False))
     groups = []
-    for group_id in request.groups:
-        if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, group_id):
+    allowed = [g for g in request.groups if ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, g)]
+    refused = [g for g in request.groups if g not in allowed]
+    for group_id in [*refused, *grouped_by_partition(allowed, OFFSETS_TOPIC, coordinator.partition_for)]:
+        if group_id in refused:
             described = DescribedGroup(
                 group_id=group_id, error=ErrorCode.group_authorization_failed, state=""
             )

@@ -22,6 +22,7 @@ from kio.schema.errors import ErrorCode
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.emulator import coordination
 from kcli.sandbox.emulator.context import ZERO, RequestContext
+from kcli.sandbox.emulator.groups.java_order import by_topic_order
 from kcli.sandbox.emulator.groups.model import CoordinatorError
 from kcli.sandbox.emulator.registry import Listener, api
 
@@ -125,17 +126,18 @@ async def _one(
 
 
 def _topics(ctx: RequestContext, results: Results) -> tuple[Any, ...]:
-    by_topic: dict[str, list[tuple[int, int]]] = {}
-    for (topic, partition), code in results.items():
-        by_topic.setdefault(topic, []).append((partition, code))
     return tuple(
         ctx.r(
             "AddPartitionsToTxnTopicResult",
             name=topic,
             results_by_partition=tuple(
-                ctx.r("AddPartitionsToTxnPartitionResult", partition_index=p, partition_error_code=c)
-                for p, c in parts
+                ctx.r(
+                    "AddPartitionsToTxnPartitionResult",
+                    partition_index=p,
+                    partition_error_code=results[(topic, p)],
+                )
+                for p in partitions
             ),
         )
-        for topic, parts in by_topic.items()
+        for topic, partitions in by_topic_order(results)
     )

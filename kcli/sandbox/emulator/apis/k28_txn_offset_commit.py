@@ -99,7 +99,7 @@ async def handle_txn_offset_commit(ctx: RequestContext, request: Any) -> Any:
             committed = await coordinator.commit(commit)
         except CoordinatorError as error:
             return _all(ctx, topics, error.code)
-        answers = [*((n, ps) for n, _, ps in committed), *answers]
+        answers = coordination.merged(answers, [(n, ps) for n, _, ps in committed])
     return _response(ctx, answers)
 
 

@@ -3,7 +3,9 @@
 Behavior:
 - Brokers only; DELETE on each group (GROUP_AUTHORIZATION_FAILED); each group must be coordinated by
   this broker (NOT_COORDINATOR); a group with members is NON_EMPTY_GROUP, a missing one
-  GROUP_ID_NOT_FOUND.
+  GROUP_ID_NOT_FOUND. A name asked twice is answered once; the answers come by __consumer_offsets
+  partition (java_order.grouped_by_partition), the refused groups last (KafkaApis adds them after the
+  coordinator's answers).
 
 Version notes: v1 is v0; v2 flexible.
 """
@@ -18,6 +20,7 @@ from kcli.kafka import AclOperation, ApiKey, ResourceType
 from kcli.sandbox.emulator import coordination
 from kcli.sandbox.emulator.context import ZERO, RequestContext
 from kcli.sandbox.emulator.groups.coordinator import OFFSETS_TOPIC
+from kcli.sandbox.emulator.groups.java_order import grouped_by_partition
 from kcli.sandbox.emulator.registry import Listener, api
 
 
@@ -40,7 +43,9 @@ async def handle_delete_groups(ctx: RequestContext, request: Any) -> Any:
             deletable.append(group_id)
     if deletable:
         errors.update(await coordinator.delete_groups(deletable))
-    results = tuple(
-        ctx.r("DeletableGroupResult", group_id=g, error_code=errors[g]) for g in request.groups_names
-    )
+    names = list(dict.fromkeys(request.groups_names))
+    refused = [g for g in names if errors[g] == ErrorCode.group_authorization_failed]
+    others = [g for g in names if g not in refused]
+    order = [*grouped_by_partition(others, OFFSETS_TOPIC, coordinator.partition_for), *refused]
+    results = tuple(ctx.r("DeletableGroupResult", group_id=g, error_code=errors[g]) for g in order)
     return ctx.r("DeleteGroupsResponse", throttle_time=ZERO, results=results)

@@ -54,7 +54,7 @@ async def handle_offset_delete(ctx: RequestContext, request: Any) -> Any:
         deleted = await coordinator.delete_offsets(request.group_id, asked) if asked else []
     except CoordinatorError as error:
         return _answer(ctx, error.code, [])
-    return _answer(ctx, ErrorCode.none, [*deleted, *answers])  # type: ignore[list-item]
+    return _answer(ctx, ErrorCode.none, coordination.merged(answers, deleted))
 
 
 def _answer(ctx: RequestContext, code: int, topics: list[tuple[str, list[tuple[int, Any]]]]) -> Any:

@@ -3,7 +3,8 @@
 Behavior:
 - Brokers only; DESCRIBE on each transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED); topics
   the principal may not DESCRIBE are left out of the answer; each id is answered by its coordinator
-  (NOT_COORDINATOR); an unknown one is TRANSACTIONAL_ID_NOT_FOUND, an empty one INVALID_REQUEST.
+  (NOT_COORDINATOR); an unknown one is TRANSACTIONAL_ID_NOT_FOUND, an empty one INVALID_REQUEST (an
+  error's state holds zeros, a state not begun a start time of -1).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from kio.schema.errors import ErrorCode
 from kcli.kafka import AclOperation, ApiKey, ResourceType
 from kcli.sandbox.emulator import coordination
 from kcli.sandbox.emulator.context import ZERO, RequestContext
+from kcli.sandbox.emulator.groups.java_order import partition_set_order
 from kcli.sandbox.emulator.groups.model import CoordinatorError
 from kcli.sandbox.emulator.registry import Listener, api
 from kcli.sandbox.emulator.unset_times import encoded, timestamp
@@ -45,7 +47,7 @@ async def handle_describe_transactions(ctx: RequestContext, request: Any) -> Any
             states.append(_error(ctx, transactional_id, error.code))
             continue
         by_topic: dict[str, list[int]] = {}
-        for topic, partition in sorted(txn.partitions):
+        for topic, partition in partition_set_order(txn.partitions):
             if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic):
                 by_topic.setdefault(topic, []).append(partition)
         states.append(
@@ -67,14 +69,15 @@ async def handle_describe_transactions(ctx: RequestContext, request: Any) -> Any
 
 
 def _error(ctx: RequestContext, transactional_id: str, code: int) -> Any:
+    """An error's state: the schema's defaults, zeros (seen on a real 4.4.0 broker)."""
     return ctx.r(
         "TransactionState",
         error_code=code,
         transactional_id=transactional_id,
         transaction_state="",
         transaction_timeout=ZERO,
-        transaction_start_time=timestamp(-1),
-        producer_id=-1,
-        producer_epoch=-1,
+        transaction_start_time=timestamp(0),
+        producer_id=0,
+        producer_epoch=0,
         topics=(),
     )

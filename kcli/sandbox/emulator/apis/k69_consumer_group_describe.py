@@ -26,6 +26,7 @@ from kcli.sandbox.emulator.authorizer import authorized_operations
 from kcli.sandbox.emulator.context import ZERO, RequestContext
 from kcli.sandbox.emulator.groups.consumer import ConsumerGroup, ConsumerMember
 from kcli.sandbox.emulator.groups.coordinator import OFFSETS_TOPIC
+from kcli.sandbox.emulator.groups.java_order import grouped_by_partition
 from kcli.sandbox.emulator.groups.model import CoordinatorError
 from kcli.sandbox.emulator.registry import Listener, api
 
@@ -37,13 +38,16 @@ async def handle_consumer_group_describe(ctx: RequestContext, request: Any) -> A
     """Describe each consumer group."""
     coordinator = coordination.group_coordinator(ctx.cluster)
     groups = []
+    authorized = []
     for group_id in request.group_ids:
         if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, group_id):
             groups.append(_error(ctx, group_id, ErrorCode.group_authorization_failed, None))
-            continue
-        if not group_id.strip():
-            groups.append(_error(ctx, "", ErrorCode.invalid_group_id, None))
-            continue
+        else:
+            authorized.append(group_id)
+    invalid = [g for g in authorized if not g]
+    groups += [_error(ctx, "", ErrorCode.invalid_group_id, None) for _ in invalid]
+    valid = [g for g in authorized if g]
+    for group_id in grouped_by_partition(valid, OFFSETS_TOPIC, coordinator.partition_for):
         partition = coordinator.partition_for(group_id)
         code = coordination.coordinator_error(ctx.cluster, ctx.node.node_id, OFFSETS_TOPIC, partition)
         if code is not None:

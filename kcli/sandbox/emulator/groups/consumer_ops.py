@@ -577,7 +577,7 @@ class ConsumerGroups:
         from kcli.sandbox.emulator.groups.shard import ListedGroup
 
         return ListedGroup(
-            group_id=group.group_id, protocol_type="consumer", state=group.state.value, type="Consumer"
+            group_id=group.group_id, protocol_type="consumer", state=group.state.value, type="consumer"
         )
 
     @staticmethod

@@ -26,6 +26,7 @@ from kcli.sandbox.emulator.groups.classic import JoinAnswer, SyncAnswer
 from kcli.sandbox.emulator.groups.classic_ops import JoinRequest, SyncRequest
 from kcli.sandbox.emulator.groups.consumer import ConsumerGroup
 from kcli.sandbox.emulator.groups.consumer_ops import HeartbeatAnswer, HeartbeatRequest, validate_heartbeat
+from kcli.sandbox.emulator.groups.java_order import java_string_hash
 from kcli.sandbox.emulator.groups.model import CoordinatorError, Reply, Result, TopicsView
 from kcli.sandbox.emulator.groups.offsets import FetchedPartition
 from kcli.sandbox.emulator.groups.runtime import LoopTimer, Producer, Runtime
@@ -35,15 +36,6 @@ from kcli.sandbox.emulator.groups.shard import CommitRequest, DescribedGroup, Gr
 E = ErrorCode
 OFFSETS_TOPIC = "__consumer_offsets"
 log = logging.getLogger("kcli.sandbox")
-
-
-def java_string_hash(text: str) -> int:
-    """Java's String.hashCode (32-bit, over UTF-16 code units)."""
-    value = 0
-    raw = text.encode("utf-16-be")
-    for index in range(0, len(raw), 2):
-        value = (31 * value + ((raw[index] << 8) | raw[index + 1])) & 0xFFFFFFFF
-    return value - (1 << 32) if value >= 1 << 31 else value
 
 
 def partition_for(key: str, partitions: int) -> int:

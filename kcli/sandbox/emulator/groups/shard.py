@@ -317,7 +317,7 @@ class GroupShard:
                 group_id=group.group_id,
                 protocol_type=group.protocol_type or "",
                 state=group.state.value,
-                type="Classic",
+                type="classic",
             )
         return self.consumer.listed(group)
 
