@@ -38,6 +38,7 @@ from tests.fidelity.calls import Endpoint
 
 # The data plane's scenarios run in this module, on its real cluster (one real cluster for the suite).
 from tests.fidelity.data_plane import clients, test_data_plane_answers_as_kafka  # noqa: F401
+from tests.fidelity.groups import group_sides, test_group_coordinator_answers_as_kafka  # noqa: F401
 from tests.fidelity.topic_admin import test_topic_admin_answers_as_kafka  # noqa: F401
 
 SERVER_ENV = "KCLI_TEST_REAL_BOOTSTRAP_SERVER"
