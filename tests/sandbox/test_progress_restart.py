@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from kcli.sandbox.emulator.copying import partition_size
 from kcli.sandbox.emulator.progress import PROGRESS_FILE, load
-from kcli.sandbox.emulator.reassign import partition_size
 from tests.conftest import invoke
 from tests.polling import wait_for
 from tests.reassign.peer import create_topic

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
+import zlib
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 
 from kcli.kafka import ConfigResourceType
 
@@ -12,6 +15,29 @@ log = logging.getLogger("kcli.sandbox")
 
 UNTHROTTLED_RATE = 64 * 1024 * 1024  # bytes/s when no throttle applies
 TICK_S = 0.05
+MIB = 1024 * 1024
+
+
+def partition_size(topic: str, partition: int) -> int:
+    """The simulated size in bytes of one partition (stable across runs: 1 to 9 MiB)."""
+    return MIB + zlib.crc32(f"{topic}-{partition}".encode()) % (8 * MIB)
+
+
+@dataclass(slots=True, kw_only=True)
+class Copy:
+    """Copy progress of one reassigning partition."""
+
+    size: int
+    copied: float = 0.0
+
+
+@dataclass(slots=True, kw_only=True)
+class Move:
+    """A future replica copying into another log dir of its broker."""
+
+    target: uuid.UUID
+    size: int
+    copied: float = 0.0
 
 
 def broker_setting(

@@ -18,30 +18,22 @@ Behavior:
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kcli.metadata import records as _records
-from kcli.sandbox.emulator.copying import UNTHROTTLED_RATE, broker_setting, tick_forever
+from kcli.sandbox.emulator.copying import UNTHROTTLED_RATE, Move, broker_setting, partition_size, tick_forever
 from kcli.sandbox.emulator.image import Partition
+from kcli.sandbox.emulator.node import LogDir
 from kcli.sandbox.nodes import extra_log_dir_paths
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster
+    from kcli.sandbox.emulator.view import ClusterView
 
 LOG_DIR_RATE = "replica.alter.log.dirs.io.max.bytes.per.second"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LogDir:
-    """One log directory of a broker: its directory.id and its path."""
-
-    directory_id: uuid.UUID
-    path: Path
 
 
 def prepare_log_dirs(
@@ -49,14 +41,14 @@ def prepare_log_dirs(
 ) -> tuple[LogDir, ...]:
     """The broker's log dirs, formatting (meta.properties) the ones that are new."""
     from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
-    from kcli.sandbox.emulator.metalog import read_properties
+    from kcli.properties import read_properties_file
 
     dirs = [LogDir(directory_id=first, path=directory / str(broker_id))]
     for path in extra_log_dir_paths(directory, broker_id, count):
         meta = path / "meta.properties"
         directory_id = None
         if meta.exists():
-            value = read_properties(meta).get("directory.id")
+            value = read_properties_file(meta).get("directory.id")
             directory_id = parse_kafka_uuid(value) if value else None
         if directory_id is None:
             directory_id = uuid.uuid4()
@@ -70,7 +62,7 @@ def prepare_log_dirs(
     return tuple(dirs)
 
 
-def replica_directory(cluster: Cluster, partition: Partition, broker_id: int) -> uuid.UUID | None:
+def replica_directory(cluster: ClusterView, partition: Partition, broker_id: int) -> uuid.UUID | None:
     """The directory id holding `broker_id`'s replica of `partition` (None when it is not a replica)."""
     if broker_id not in partition.replicas:
         return None
@@ -83,7 +75,7 @@ def replica_directory(cluster: Cluster, partition: Partition, broker_id: int) ->
     return default_directory(cluster, broker_id, partition.topic_id, partition.partition_id)
 
 
-def default_directory(cluster: Cluster, broker_id: int, topic_id: uuid.UUID, partition_id: int) -> uuid.UUID:
+def default_directory(cluster: ClusterView, broker_id: int, topic_id: uuid.UUID, partition_id: int) -> uuid.UUID:
     """Where a new replica goes: one of the broker's registered dirs, spread by topic and partition."""
     registration = cluster.image.brokers.get(broker_id)
     dirs = registration.log_dirs if registration is not None else ()
@@ -92,7 +84,7 @@ def default_directory(cluster: Cluster, broker_id: int, topic_id: uuid.UUID, par
     return dirs[(topic_id.int + partition_id) % len(dirs)]
 
 
-def directories_for(cluster: Cluster, partition: Partition, replicas: list[int]) -> tuple[uuid.UUID, ...]:
+def directories_for(cluster: ClusterView, partition: Partition, replicas: list[int]) -> tuple[uuid.UUID, ...]:
     """`directories` for a new replica list: replicas that stay keep their dir, new ones get a default."""
     out = []
     for broker_id in replicas:
@@ -103,29 +95,18 @@ def directories_for(cluster: Cluster, partition: Partition, replicas: list[int])
     return tuple(out)
 
 
-@dataclass(slots=True, kw_only=True)
-class Move:
-    """A future replica copying into another log dir of its broker."""
-
-    target: uuid.UUID
-    size: int
-    copied: float = 0.0
-
-
 MoveKey = tuple[uuid.UUID, int, int]  # topic id, partition, broker
 
 
 class LogDirMoves:
     """Running intra-broker replica moves and the task that advances them."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: ClusterView) -> None:
         self.cluster = cluster
         self.moves: dict[MoveKey, Move] = {}
 
     def restore(self, saved: dict[MoveKey, tuple[uuid.UUID, float]]) -> None:
         """Resume moves saved before a restart (those whose partition is gone are dropped by tick)."""
-        from kcli.sandbox.emulator.reassign import partition_size
-
         for (topic_id, partition_id, broker_id), (target, copied) in saved.items():
             topic = self.cluster.image.topics.get(topic_id)
             if topic is None:
@@ -146,8 +127,6 @@ class LogDirMoves:
 
     async def request(self, topic_name: str, partition: Partition, broker_id: int, target: uuid.UUID) -> None:
         """Place `broker_id`'s replica of `partition` in dir `target` (the caller checked both exist)."""
-        from kcli.sandbox.emulator.reassign import partition_size
-
         key = (partition.topic_id, partition.partition_id, broker_id)
         current = replica_directory(self.cluster, partition, broker_id)
         if current == target:

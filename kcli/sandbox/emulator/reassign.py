@@ -16,13 +16,11 @@ Behavior:
 from __future__ import annotations
 
 import uuid
-import zlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kcli.kafka import ConfigResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.emulator.copying import UNTHROTTLED_RATE, broker_setting, tick_forever
+from kcli.sandbox.emulator.copying import UNTHROTTLED_RATE, Copy, broker_setting, partition_size, tick_forever
 from kcli.sandbox.emulator.image import Partition
 from kcli.sandbox.emulator.logdirs import directories_for
 
@@ -30,28 +28,12 @@ from kcli.sandbox.emulator.logdirs import directories_for
 R: Any = _records
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster
-
-MIB = 1024 * 1024
-
-
-def partition_size(topic: str, partition: int) -> int:
-    """The simulated size in bytes of one partition (stable across runs: 1 to 9 MiB)."""
-    return MIB + zlib.crc32(f"{topic}-{partition}".encode()) % (8 * MIB)
-
-
-@dataclass(slots=True, kw_only=True)
-class Copy:
-    """Copy progress of one reassigning partition."""
-
-    size: int
-    copied: float = 0.0
-
+    from kcli.sandbox.emulator.view import ClusterView
 
 class Reassignments:
     """Ongoing reassignments and the task that advances them."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: ClusterView) -> None:
         self.cluster = cluster
         self.copies: dict[tuple[uuid.UUID, int], Copy] = {}
 

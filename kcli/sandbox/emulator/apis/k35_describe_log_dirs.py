@@ -23,8 +23,8 @@ from kio.schema.errors import ErrorCode
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.emulator.configview import broker_value
 from kcli.sandbox.emulator.context import RequestContext
+from kcli.sandbox.emulator.copying import partition_size
 from kcli.sandbox.emulator.logdirs import LogDir, replica_directory
-from kcli.sandbox.emulator.reassign import partition_size
 from kcli.sandbox.emulator.registry import Listener, api
 
 TOTAL_BYTES = 1 << 40  # a 1 TiB simulated disk
