@@ -17,7 +17,7 @@ import pytest
 from kcli.processes import ProcessRecord, is_running, kill_child, send, signal_child
 
 REPO = Path(__file__).resolve().parents[1]
-HELPER = REPO / "kcli" / "processes.py"
+THE_ONE_WAY = REPO / "kcli" / "processes.py"
 # calls that signal a process: os.kill/killpg, signal.pthread_kill, and Popen's send_signal/kill/terminate
 SIGNALLING = {"kill", "killpg", "pthread_kill", "send_signal", "terminate"}
 
@@ -31,12 +31,12 @@ def _signal_calls(source: str) -> list[str]:
     ]
 
 
-def test_no_signal_is_sent_outside_the_one_helper() -> None:
+def test_no_signal_is_sent_outside_kcli_processes() -> None:
     offenders = [
         f"{path.relative_to(REPO)}:{hit}"
         for folder in ("kcli", "tests", "benchmarks")
         for path in sorted((REPO / folder).rglob("*.py"))
-        if path != HELPER
+        if path != THE_ONE_WAY
         for hit in _signal_calls(path.read_text(encoding="utf-8"))
     ]
     assert offenders == [], "signal processes through kcli.processes (send, signal_child, kill_child)"

@@ -1,4 +1,4 @@
-"""The cluster as the request handlers and their helpers see it: small Protocols, below all of them.
+"""The cluster as the request handlers and the modules they call see it: small Protocols, below them all.
 
 `ClusterView` is what kcli.sandbox.emulator.cluster.Cluster offers the modules that take a cluster
 (the APIs, the request context, the server, placement, configs, reassignments, log dirs, ...). They
