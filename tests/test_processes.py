@@ -7,6 +7,7 @@ process group) or -1 (every process): none of them is ever signalled.
 from __future__ import annotations
 
 import ast
+import re
 import signal
 import subprocess
 import sys
@@ -22,8 +23,13 @@ THE_ONE_WAY = REPO / "kcli" / "processes.py"
 SIGNALLING = {"kill", "killpg", "pthread_kill", "send_signal", "terminate"}
 
 
+CALLED = re.compile(r"\.(" + "|".join(sorted(SIGNALLING)) + r")\s*\(")
+
+
 def _signal_calls(source: str) -> list[str]:
     """`line: .name(...)` of every call in `source` that would signal a process."""
+    if not CALLED.search(source):  # most files name none of them: no need to parse
+        return []
     return [
         f"{node.lineno}: .{node.func.attr}(...)"
         for node in ast.walk(ast.parse(source))
