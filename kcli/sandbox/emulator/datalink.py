@@ -80,4 +80,6 @@ def open_data_plane(cluster: Cluster) -> DataPlane:
     """The cluster's data plane, its brokers' replicas found on disk (strays deleted)."""
     plane = DataPlane(ClusterTopology(cluster))
     plane.open(node.node_id for node in cluster.nodes.values() if node.is_broker)
+    moves = cluster.log_dir_moves
+    plane.copies.sweep(moves.resumed() if moves is not None else [])
     return plane
