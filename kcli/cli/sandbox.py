@@ -26,6 +26,7 @@ app = tool_group(
 )
 
 SECURITY_CHOICES = ("plaintext", "sasl_plaintext", "ssl", "sasl_ssl")
+COMPRESSION_CHOICES = ("none", "gzip", "snappy", "lz4", "zstd")
 DirOpt = Annotated[
     Path | None,
     typer.Option("--dir", help="Sandbox directory (default: $KCLI_SANDBOX_DIR or ./.kcli-sandbox)."),
@@ -73,6 +74,19 @@ def up(
     partitions: Annotated[
         int, typer.Option("--partitions", min=1, help="Partitions per --topics topic.")
     ] = 1,
+    records_per_partition: Annotated[
+        int,
+        typer.Option(
+            "--records-per-partition",
+            min=0,
+            help="Emulator: fill each --topics partition with M records at the first start (batches as a "
+            "producer writes them).",
+        ),
+    ] = 0,
+    compression: Annotated[
+        str,
+        typer.Option("--compression", help="The codec of those batches: none, gzip, snappy, lz4 or zstd."),
+    ] = "none",
     racks: Annotated[
         str | None,
         typer.Option("--racks", help="Broker racks, assigned round-robin (e.g. a,b,c); default: no racks."),
@@ -129,6 +143,10 @@ def up(
     them)."""
     if security.lower() not in SECURITY_CHOICES:
         raise UsageError(f"--security must be one of {', '.join(SECURITY_CHOICES)}, not {security!r}")
+    if compression not in COMPRESSION_CHOICES:
+        raise UsageError(
+            f"--compression must be one of {', '.join(COMPRESSION_CHOICES)}, not {compression!r}"
+        )
     rack_names = _racks(racks)
     path = _directory(directory).resolve()
     from kcli.sandbox.kafka.control import any_running, is_kafka_sandbox
@@ -141,6 +159,11 @@ def up(
             )
         if server_config:
             raise UsageError("--server-config needs --kafka-home: the emulator has no server.properties")
+    elif records_per_partition:
+        raise UsageError(
+            "--records-per-partition fills the emulator's topics: real Kafka nodes are filled by a producer",
+            hint="drop --kafka-home, or produce with kafka-producer-perf-test.sh once the nodes are up",
+        )
         from kcli.sandbox.emulator.features import release_level
 
         try:
@@ -181,6 +204,8 @@ def up(
         "authorizer": authorizer,
         "topics": topics,
         "partitions": partitions,
+        "records_per_partition": records_per_partition,
+        "compression": compression,
         "racks": ",".join(rack_names) if rack_names else None,
         "log_dirs": log_dirs,
         "release_version": release_version,

@@ -185,6 +185,10 @@ class Cluster:
 
             for chunk in bulk_topic_records(self, self.settings.topics, self.settings.partitions):
                 await self.commit(chunk)
+            if self.settings.records_per_partition:
+                from kcli.sandbox.emulator.datalink import fill_topics
+
+                await fill_topics(self)
         self._tasks.append(asyncio.create_task(self.reassignments.run()))
         self._tasks.append(asyncio.create_task(self.log_dir_moves.run()))
         self._tasks.append(asyncio.create_task(self._keep_progress()))

@@ -83,3 +83,21 @@ def open_data_plane(cluster: Cluster) -> DataPlane:
     moves = cluster.log_dir_moves
     plane.copies.sweep(moves.resumed() if moves is not None else [])
     return plane
+
+
+async def fill_topics(cluster: Cluster) -> int:
+    """`up --topics N --records-per-partition M`: M records in each partition of the new topics; bytes."""
+    from kcli.sandbox.emulator.data.fill import fill
+
+    settings = cluster.settings
+    written = 0
+    for topic in list(cluster.image.topics.values()):
+        if topic.name.startswith("sandbox-topic-"):
+            written += await fill(
+                cluster.partition_logs,
+                topic.name,
+                sorted(topic.partitions),
+                settings.records_per_partition,
+                compression=settings.compression,
+            )
+    return written

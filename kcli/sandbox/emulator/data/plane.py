@@ -226,6 +226,18 @@ class DataPlane:
                 )
         self._advance(led)
 
+    def _level_followers(self, led: Led) -> list[PartitionLog]:
+        """The running followers (not being added) whose log ends where the leader's does."""
+        out = []
+        info = led.info
+        for broker in info.replicas:
+            if broker == info.leader or broker in info.adding_replicas or not self.topology.running(broker):
+                continue
+            follower = self.replicas.get(info.topic_id, info.partition_id, broker)
+            if follower is not None and follower.end_offset == led.log.end_offset:
+                out.append(follower)
+        return out
+
     def _advance(self, led: Led) -> int:
         info = led.info
         ends = [led.log.end_offset]
@@ -340,7 +352,10 @@ class DataPlane:
             headers.append(read_header(numbered, check_crc=False)._replace(position=len(out)))
             out += numbered
             offset += header.last_offset_delta + 1
+        level = self._level_followers(led)  # _led just brought every running follower level
         led.log.append(out, headers)
+        for follower in level:
+            follower.append_replicated(out, headers)  # the batches as the leader wrote them
         self._follow(led)
         self._wake()
         return AppendResult(
