@@ -31,6 +31,7 @@ app = tool_group(
 )
 
 SECURITY_CHOICES = ("plaintext", "sasl_plaintext", "ssl", "sasl_ssl")
+COMPRESSION_CHOICES = ("none", "gzip", "snappy", "lz4", "zstd")
 DirOpt = Annotated[
     Path | None,
     typer.Option("--dir", help="Sandbox directory (default: $KCLI_SANDBOX_DIR or ./.kcli-sandbox)."),
@@ -97,6 +98,18 @@ ServerConfigOpt = Annotated[
         "a node's own go in DIR/<id>/overrides.properties.",
     ),
 ]
+RecordsOpt = Annotated[
+    int,
+    typer.Option(
+        "--records-per-partition",
+        min=0,
+        help="Emulator: fill each --topics partition with M records at the first start (batches as a "
+        "producer writes them).",
+    ),
+]
+CompressionOpt = Annotated[
+    str, typer.Option("--compression", help="The codec of those batches: none, gzip, snappy, lz4 or zstd.")
+]
 DetachOpt = Annotated[bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")]
 DaemonOpt = Annotated[bool, typer.Option("--daemon", hidden=True)]
 
@@ -125,6 +138,8 @@ def up(
     authorizer: AuthorizerOpt = False,
     topics: TopicsOpt = 0,
     partitions: PartitionsOpt = 1,
+    records_per_partition: RecordsOpt = 0,
+    compression: CompressionOpt = "none",
     racks: RacksOpt = None,
     log_dirs: LogDirsOpt = 1,
     release_version: ReleaseOpt = None,
@@ -143,11 +158,20 @@ def up(
 
     if security.lower() not in SECURITY_CHOICES:
         raise UsageError(f"--security must be one of {', '.join(SECURITY_CHOICES)}, not {security!r}")
+    if compression not in COMPRESSION_CHOICES:
+        raise UsageError(
+            f"--compression must be one of {', '.join(COMPRESSION_CHOICES)}, not {compression!r}"
+        )
     rack_names = _racks(racks)
     path = _directory(directory).resolve()
     env = env_of()
     engine = launcher(real=kafka_home is not None or holds_real_kafka(path), keep_failed=env.debug)
-    engine.check_flags(combined=combined, server_config=bool(server_config), release_version=release_version)
+    engine.check_flags(
+        combined=combined,
+        server_config=bool(server_config),
+        release_version=release_version,
+        records=bool(records_per_partition),
+    )
     if cluster_id is not None:
         _check_cluster_id(cluster_id)
     if profile is not None:
@@ -164,6 +188,8 @@ def up(
         "authorizer": authorizer,
         "topics": topics,
         "partitions": partitions,
+        "records_per_partition": records_per_partition,
+        "compression": compression,
         "racks": ",".join(rack_names) if rack_names else None,
         "log_dirs": log_dirs,
         "release_version": release_version,

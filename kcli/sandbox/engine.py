@@ -281,7 +281,9 @@ class Launcher(Protocol):
         """Whether up_foreground reports the status as it changes (what a live panel needs)."""
         ...
 
-    def check_flags(self, *, combined: bool, server_config: bool, release_version: str | None) -> None:
+    def check_flags(
+        self, *, combined: bool, server_config: bool, release_version: str | None, records: bool
+    ) -> None:
         """UsageError for a flag this engine does not take."""
 
     def refuse_running(self, directory: Path, *, hint: str) -> None:

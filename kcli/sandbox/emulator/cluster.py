@@ -20,6 +20,8 @@ from typing import Any
 
 from kcli.metadata import records as _records
 from kcli.sandbox.emulator import progress, server
+from kcli.sandbox.emulator.data.plane import DataPlane
+from kcli.sandbox.emulator.datalink import fill_topics, open_data_plane
 from kcli.sandbox.emulator.features import (
     KRAFT_VERSION,
     bootstrap_levels,
@@ -76,6 +78,7 @@ class Cluster:
         self._static_configs: dict[int, dict[str, str]] = {}
         self.log_dirs: dict[int, tuple[LogDir, ...]] = {}  # broker id -> its log dirs
         self.log_dir_moves = LogDirMoves(self)
+        self._partition_logs: DataPlane | None = None  # opened in start()
         self.next_broker_id = 1
         self.stopped_by: str | None = None  # who asked the sandbox to stop (shown by a foreground `up`)
 
@@ -116,6 +119,7 @@ class Cluster:
         for node in self.nodes.values():
             if node.is_broker:
                 self.prepare_log_dirs(node)
+        self._partition_logs = open_data_plane(self)
         for node in self.nodes.values():
             await server.bind(self, node)
         self.voters = {c: self.nodes[c].directory_id for c in controllers}
@@ -139,9 +143,12 @@ class Cluster:
         if existing is None and self.settings.topics:
             for chunk in bulk_topic_records(self, self.settings.topics, self.settings.partitions):
                 await self.commit(chunk)
+            if self.settings.records_per_partition:
+                await fill_topics(self)
         self._tasks.append(asyncio.create_task(self.reassignments.run()))
         self._tasks.append(asyncio.create_task(self.log_dir_moves.run()))
         self._tasks.append(asyncio.create_task(self._keep_progress()))
+        self._tasks.append(asyncio.create_task(self.partition_logs.run()))
 
     async def stop(self) -> None:
         """Close every listener and connection and flush the log."""
@@ -154,8 +161,17 @@ class Cluster:
             channel.close()
         for node in self.nodes.values():
             await server.unbind(node)
+        if self._partition_logs is not None:
+            self._partition_logs.close()
         self.save_progress()
         await self.metalog.close()
+
+    @property
+    def partition_logs(self) -> DataPlane:
+        """The brokers' replicas (kcli.sandbox.emulator.data), open while the cluster runs."""
+        if self._partition_logs is None:
+            raise ClusterError("the data plane is not open: the cluster has not started")
+        return self._partition_logs
 
     def save_progress(self) -> None:
         """Write the copy progress of in-flight moves, so a restart resumes them (kcli.sandbox.emulator.progress)."""
@@ -207,6 +223,8 @@ class Cluster:
         self._require_quorum()
         first, last = self.metalog.append(records, epoch=self.leader_epoch)
         self.image.apply_all(records)
+        if self.partition_logs is not None:  # the brokers follow the change (Kafka's metadata publisher)
+            self.partition_logs.published(records)
         await self.metalog.committed(last)
         return first
 

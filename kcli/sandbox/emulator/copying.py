@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
@@ -15,20 +14,15 @@ log = logging.getLogger("kcli.sandbox")
 
 UNTHROTTLED_RATE = 64 * 1024 * 1024  # bytes/s when no throttle applies
 TICK_S = 0.05
-MIB = 1024 * 1024
-
-
-def partition_size(topic: str, partition: int) -> int:
-    """The simulated size in bytes of one partition (stable across runs: 1 to 9 MiB)."""
-    return MIB + zlib.crc32(f"{topic}-{partition}".encode()) % (8 * MIB)
 
 
 @dataclass(slots=True, kw_only=True)
 class Copy:
-    """Copy progress of one reassigning partition."""
+    """Copy progress of one reassigning partition: the leader's bytes when it started, those copied."""
 
-    size: int
+    size: int = 0
     copied: float = 0.0
+    credit: float = 0.0  # bytes the throttle allows now (negative: a batch copied on credit)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -36,8 +30,9 @@ class Move:
     """A future replica copying into another log dir of its broker."""
 
     target: uuid.UUID
-    size: int
+    size: int = 0  # the replica's bytes when the move started (0: not known yet)
     copied: float = 0.0
+    credit: float = 0.0  # bytes the throttle allows now (negative: a batch copied on credit)
 
 
 def broker_setting(

@@ -39,7 +39,9 @@ class EmulatorLauncher:
 
     ticks = True  # the live panel of a foreground `up` follows the cluster every half second
 
-    def check_flags(self, *, combined: bool, server_config: bool, release_version: str | None) -> None:
+    def check_flags(
+        self, *, combined: bool, server_config: bool, release_version: str | None, records: bool
+    ) -> None:
         if combined:
             raise UsageError("--combined needs --kafka-home: the emulator runs its controllers and brokers apart")
         if server_config:

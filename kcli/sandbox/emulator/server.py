@@ -138,6 +138,8 @@ async def serve(
                 await asyncio.sleep(node.delay_ms / 1000)
             if not node.running:
                 return
+            if not response:  # a Produce with acks=0 is not answered
+                continue
             writer.write(response)
             await writer.drain()
     except (ConnectionError, asyncio.CancelledError):
@@ -209,6 +211,8 @@ async def dispatch(cluster: ClusterView, node: Node, session: Session, frame: by
     context.extra["session"] = session
     context.extra["frame"] = frame
     response = await answer(context, spec, request)
+    if response is None:
+        return b""
     return wire.encode_response(response, prefix.correlation_id)
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from kcli.sandbox.emulator.copying import Move
+from kcli.sandbox.emulator.data.plane import DataPlane
 from kcli.sandbox.emulator.image import Image, Partition
 from kcli.sandbox.emulator.metalog import MetadataLog
 from kcli.sandbox.emulator.node import ControlHook, LogDir, Node
@@ -28,8 +30,6 @@ class Copies(Protocol):
 
     def cancel_records(self, partition: Partition) -> list[Any]: ...
 
-    def copied_bytes(self, topic_name: str, partition: Partition, broker_id: int) -> int: ...
-
 
 class Moves(Protocol):
     """Replica moves between a broker's log dirs (kcli.sandbox.emulator.logdirs.LogDirMoves)."""
@@ -37,6 +37,8 @@ class Moves(Protocol):
     def future(self, topic_id: uuid.UUID, partition_id: int, broker_id: int) -> Move | None: ...
 
     async def request(self, topic_name: str, partition: Partition, broker_id: int, target: uuid.UUID) -> None: ...
+
+    def resumed(self) -> list[tuple[tuple[uuid.UUID, int, int], Path]]: ...
 
 
 class Channel(Protocol):
@@ -103,6 +105,9 @@ class ClusterView(Protocol):
 
     @property
     def channels(self) -> dict[int, Channel]: ...
+
+    @property
+    def partition_logs(self) -> DataPlane: ...
 
     @property
     def bootstrap_servers(self) -> str: ...

@@ -31,8 +31,15 @@ class KafkaLauncher:
     def __init__(self, *, keep_failed: bool = False) -> None:
         self.keep_failed = keep_failed  # --debug: a failed start's directory stays for its node logs
 
-    def check_flags(self, *, combined: bool, server_config: bool, release_version: str | None) -> None:
-        return None  # Kafka's StorageTool judges its own release versions
+    def check_flags(
+        self, *, combined: bool, server_config: bool, release_version: str | None, records: bool
+    ) -> None:
+        if records:
+            raise UsageError(
+                "--records-per-partition fills the emulator's topics: real Kafka nodes are filled by a producer",
+                hint="drop --kafka-home, or produce with kafka-producer-perf-test.sh once the nodes are up",
+            )
+        # Kafka's StorageTool judges its own release versions
 
     def refuse_running(self, directory: Path, *, hint: str) -> None:
         from kcli.sandbox.kafka.control import any_running, is_kafka_sandbox
