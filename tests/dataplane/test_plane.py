@@ -355,3 +355,50 @@ def test_strays_are_deleted_on_open_and_deleted_topics_go(view: View) -> None:
 
     again.published([Removed(view.ids["u"])])
     assert not (view.root / "2" / "u-0").exists()
+
+
+def test_a_reassignment_target_copies_real_batches_a_budget_at_a_time(view: View) -> None:
+    plane = opened(view)
+    for start in range(0, 50, 10):
+        append(plane, batch(10, start=start))
+    topic_id = view.ids["t"]
+    part = view.part("t")
+    part.replicas, part.adding_replicas = [1, 2, 3, 4], [4]
+    view.brokers.append(4)
+    view.up.add(4)
+    append(plane, batch(10, start=50))  # the adding replica is not followed at once
+    copies = plane.copies
+    assert not copies.caught_up(topic_id, 0, 4)
+    first = copies.copy_to(topic_id, 0, 4, 1)  # one batch at least
+    assert 0 < first < plane.replicas.replica_size(topic_id, 0, 1)
+    while not copies.caught_up(topic_id, 0, 4):
+        copies.copy_to(topic_id, 0, 4, 1000)
+    logs = {(view.root / str(b) / "t-0" / "00000000000000000000.log").read_bytes() for b in (1, 4)}
+    assert len(logs) == 1
+    assert copies.lag(topic_id, 0, 4) == 0
+
+
+def test_a_future_replica_copies_then_replaces_the_current_one(view: View, tmp_path: Path) -> None:
+    plane = opened(view)
+    for start in range(0, 30, 10):
+        append(plane, batch(10, start=start))
+    topic_id = view.ids["t"]
+    target = tmp_path / "other-dir"
+    target.mkdir()
+    copies = plane.copies
+    copies.copy_future(topic_id, 0, 1, target, 1)
+    (future,) = list(target.iterdir())
+    assert future.name.startswith("t-0.") and future.name.endswith("-future")
+    assert copies.future_size(topic_id, 0, 1) is not None
+    while not copies.future_caught_up(topic_id, 0, 1):
+        copies.copy_future(topic_id, 0, 1, target, 1000)
+    size, lag = copies.future_size(topic_id, 0, 1)  # type: ignore[misc]
+    assert lag == 0 and size == plane.replicas.replica_size(topic_id, 0, 2)
+    assert copies.promote(topic_id, 0, 1) == target / "t-0"
+    assert not (view.root / "1" / "t-0").exists()
+    # the promoted replica serves at once, from its new dir
+    assert [o for o, _ in values(plane.read("t", 0, 0, 1 << 20).records)] == list(range(30))
+    append(plane, batch(1, start=30))
+    assert (target / "t-0" / "00000000000000000000.log").stat().st_size == plane.replicas.replica_size(
+        topic_id, 0, 2
+    )

@@ -455,3 +455,28 @@ def test_data_plane_answers_as_kafka(clients: tuple[Client, Client], scenario: s
         for (step, r), (_, e) in zip(real, emulated, strict=True)
         if r != e
     )
+
+
+def _closed(address: str, key: int, version: int) -> bool:
+    """Whether a node closes the connection on a request (header v2, empty body) instead of answering."""
+    import socket
+    import struct
+
+    host, port = address.rsplit(":", 1)
+    header = struct.pack(">hhih", key, version, 7, 5) + b"kcli-" + b"\x00"
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(struct.pack(">i", len(header)) + header)
+        try:
+            return conn.recv(4) == b""
+        except ConnectionResetError:
+            return True
+
+
+@pytest.mark.parametrize(
+    ("key", "version"), [(999, 0), (1, 99), (0, 99), (52, 0), (0, 2)],
+    ids=["unknown key", "Fetch v99", "Produce v99", "Vote on a broker", "Produce v2 (advertised, refused)"],
+)  # fmt: skip
+def test_an_unserved_request_closes_the_connection_as_kafka(
+    sides: tuple[Any, Any], key: int, version: int
+) -> None:
+    assert [_closed(side.brokers.bootstrap.split(",")[0], key, version) for side in sides] == [True, True]

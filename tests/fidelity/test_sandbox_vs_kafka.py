@@ -37,7 +37,11 @@ from tests.fidelity import calls, normalize
 from tests.fidelity.calls import Endpoint
 
 # The data plane's scenarios run in this module, on its real cluster (one real cluster for the suite).
-from tests.fidelity.data_plane import clients, test_data_plane_answers_as_kafka  # noqa: F401
+from tests.fidelity.data_plane import (  # noqa: F401
+    clients,
+    test_an_unserved_request_closes_the_connection_as_kafka,
+    test_data_plane_answers_as_kafka,
+)
 from tests.fidelity.groups import group_sides, test_group_coordinator_answers_as_kafka  # noqa: F401
 from tests.fidelity.topic_admin import test_topic_admin_answers_as_kafka  # noqa: F401
 

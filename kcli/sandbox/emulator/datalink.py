@@ -18,13 +18,13 @@ from kcli.sandbox.emulator.data.plane import DataPlane
 from kcli.sandbox.emulator.data.topology import PartitionInfo
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster
+    from kcli.sandbox.emulator.view import ClusterView
 
 
 class ClusterTopology:
     """kcli.sandbox.emulator.data.topology.Topology over one running cluster."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: ClusterView) -> None:
         self.cluster = cluster
 
     def topic_id(self, topic: str) -> uuid.UUID | None:
@@ -76,8 +76,28 @@ class ClusterTopology:
         return topic_entry(self.cluster, node, definition, dynamic).value
 
 
-def open_data_plane(cluster: Cluster) -> DataPlane:
+def open_data_plane(cluster: ClusterView) -> DataPlane:
     """The cluster's data plane, its brokers' replicas found on disk (strays deleted)."""
     plane = DataPlane(ClusterTopology(cluster))
     plane.open(node.node_id for node in cluster.nodes.values() if node.is_broker)
+    moves = cluster.log_dir_moves
+    plane.copies.sweep(moves.resumed() if moves is not None else [])
     return plane
+
+
+async def fill_topics(cluster: ClusterView) -> int:
+    """`up --topics N --records-per-partition M`: M records in each partition of the new topics; bytes."""
+    from kcli.sandbox.emulator.data.fill import fill
+
+    settings = cluster.settings
+    written = 0
+    for topic in list(cluster.image.topics.values()):
+        if topic.name.startswith("sandbox-topic-"):
+            written += await fill(
+                cluster.partition_logs,
+                topic.name,
+                sorted(topic.partitions),
+                settings.records_per_partition,
+                compression=settings.compression,
+            )
+    return written

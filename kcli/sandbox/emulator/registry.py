@@ -5,7 +5,6 @@ ApiVersions is built from this table, so what a node advertises is exactly what 
 
 from __future__ import annotations
 
-import enum
 import importlib
 import pkgutil
 from collections.abc import Awaitable, Callable
@@ -13,17 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kcli.kafka import ApiKey
+from kcli.sandbox.emulator.node import Listener
 
 if TYPE_CHECKING:
     from kcli.sandbox.emulator.context import RequestContext
 
-
-class Listener(enum.Flag):
-    """Which node kinds answer an API (the `listeners` field of Kafka's message schemas)."""
-
-    BROKER = enum.auto()
-    CONTROLLER = enum.auto()
-    BOTH = BROKER | CONTROLLER
+__all__ = ["NOT_SERVED", "ApiSpec", "Handler", "Listener", "api", "load_all", "specs_for"]
 
 
 Handler = Callable[["RequestContext", Any], Awaitable[Any]]

@@ -30,6 +30,7 @@ from typing import Any
 
 from kio.schema.errors import ErrorCode
 
+from kcli.sandbox.emulator.data.copies import Copies
 from kcli.sandbox.emulator.data.fetch_sessions import FetchSessions
 from kcli.sandbox.emulator.data.interface import (
     AbortedTransaction,
@@ -92,12 +93,14 @@ class DataPlane:
         self._sessions: dict[int, FetchSessions] = {}
         self.producer_id_blocks: dict[int, list[int]] = {}  # broker -> [next id, end of its block)
         self.transaction_gate: TransactionGate | None = None  # set by the transaction coordinator
-        self.replicas = Replicas(
-            topology, lambda topic_id, partition: self._high_watermarks.get((topic_id, partition), 0)
-        )
+        self.replicas = Replicas(topology, self.high_watermark)
+        self.copies = Copies(topology, self.replicas, self.high_watermark)
         self._epochs: dict[tuple[uuid.UUID, int], tuple[int, int]] = {}  # partition -> (leader, epoch) seen
         self._high_watermarks: dict[tuple[uuid.UUID, int], int] = {}
         self._changed = asyncio.Event()
+
+    def high_watermark(self, topic_id: uuid.UUID, partition: int) -> int:
+        return self._high_watermarks.get((topic_id, partition), 0)
 
     def open(self, brokers: Iterable[int]) -> None:
         """Find the brokers' replicas on disk (deleting strays)."""
@@ -107,6 +110,8 @@ class DataPlane:
         self.replicas.checkpoint()
 
     def close(self) -> None:
+        for future in self.copies.futures.values():
+            future.close()
         self.replicas.close()
 
     async def run(self) -> None:
@@ -155,6 +160,9 @@ class DataPlane:
                 self._rules.pop(record.resource_name, None)
                 self.replicas.configure(record.resource_name)
         keys = self.replicas.keys()
+        for key in list(self.copies.futures):
+            if key[0] in removed:
+                self.copies.drop(*key)
         if removed:
             self.replicas.delete(k for k in keys if k[0] in removed)
             for topic_id in removed:
@@ -162,9 +170,10 @@ class DataPlane:
         for topic_id, partition in touched:
             info = self.topology.partition(topic_id, partition)
             if info is not None:
-                self.replicas.delete(
-                    k for k in keys if k[:2] == (topic_id, partition) and k[2] not in info.replicas
-                )
+                gone = [k for k in keys if k[:2] == (topic_id, partition) and k[2] not in info.replicas]
+                for key in gone:
+                    self.copies.drop(*key)
+                self.replicas.delete(gone)
         if removed or touched:
             self._wake()
 
@@ -216,6 +225,18 @@ class DataPlane:
                     truncated,
                 )
         self._advance(led)
+
+    def _level_followers(self, led: Led) -> list[PartitionLog]:
+        """The running followers (not being added) whose log ends where the leader's does."""
+        out = []
+        info = led.info
+        for broker in info.replicas:
+            if broker == info.leader or broker in info.adding_replicas or not self.topology.running(broker):
+                continue
+            follower = self.replicas.get(info.topic_id, info.partition_id, broker)
+            if follower is not None and follower.end_offset == led.log.end_offset:
+                out.append(follower)
+        return out
 
     def _advance(self, led: Led) -> int:
         info = led.info
@@ -331,7 +352,10 @@ class DataPlane:
             headers.append(read_header(numbered, check_crc=False)._replace(position=len(out)))
             out += numbered
             offset += header.last_offset_delta + 1
+        level = self._level_followers(led)  # _led just brought every running follower level
         led.log.append(out, headers)
+        for follower in level:
+            follower.append_replicated(out, headers)  # the batches as the leader wrote them
         self._follow(led)
         self._wake()
         return AppendResult(

@@ -222,6 +222,13 @@ def _bytes(area: bytes, position: int) -> tuple[bytes | None, int]:
     return area[position : position + length], position + length
 
 
+_SMALL_VARINTS = [write_varint(n) for n in range(-1, 4096)]
+
+
+def _varint_bytes(value: int) -> bytes:
+    return _SMALL_VARINTS[value + 1] if -1 <= value < 4095 else write_varint(value)
+
+
 def _record(
     offset_delta: int, timestamp_delta: int, record: Record | tuple[bytes | None, bytes | None]
 ) -> bytes:
@@ -229,17 +236,43 @@ def _record(
         key, value, headers = record.key, record.value, record.headers
     else:
         (key, value), headers = record, ()
-    body = bytearray(b"\x00")
-    body += write_varint(timestamp_delta)
-    body += write_varint(offset_delta)
+    parts = [b"\x00", _varint_bytes(timestamp_delta), _varint_bytes(offset_delta)]
     for field in (key, value):
-        body += write_varint(-1) if field is None else write_varint(len(field)) + field
-    body += write_varint(len(headers))
+        if field is None:
+            parts.append(_SMALL_VARINTS[0])
+        else:
+            parts.append(_varint_bytes(len(field)))
+            parts.append(field)
+    parts.append(_varint_bytes(len(headers)))
     for name, header_value in headers:
         encoded = name.encode("utf-8")
-        body += write_varint(len(encoded)) + encoded
-        body += write_varint(-1) if header_value is None else write_varint(len(header_value)) + header_value
-    return write_varint(len(body)) + bytes(body)
+        parts += (_varint_bytes(len(encoded)), encoded)
+        parts += (
+            (_SMALL_VARINTS[0],) if header_value is None else (_varint_bytes(len(header_value)), header_value)
+        )
+    body = b"".join(parts)
+    return _varint_bytes(len(body)) + body
+
+
+def _plain_records(records: Sequence[tuple[bytes | None, bytes | None]], stamps: Sequence[int]) -> bytes:
+    """The records area of (key, value) pairs without headers (the common case, kept quick)."""
+    small, varint, null = _SMALL_VARINTS, _varint_bytes, _SMALL_VARINTS[0]
+    first = stamps[0]
+    parts = []
+    for index, (key, value) in enumerate(records):
+        body = b"".join(
+            (
+                b"\x00",
+                varint(stamps[index] - first),
+                small[index + 1] if index < 4095 else varint(index),
+                null if key is None else varint(len(key)) + key,
+                null if value is None else varint(len(value)) + value,
+                b"\x00",
+            )
+        )
+        parts.append(varint(len(body)))
+        parts.append(body)
+    return b"".join(parts)
 
 
 def encode_batch(
@@ -264,8 +297,11 @@ def encode_batch(
     if not records:
         raise ValueError("a record batch needs at least one record")
     stamps = list(timestamps) if timestamps is not None else [timestamp_ms] * len(records)
-    first = min(stamps)
-    area = b"".join(_record(index, stamps[index] - first, record) for index, record in enumerate(records))
+    first = stamps[0]  # a producer's base timestamp is its first record's
+    if all(type(r) is tuple for r in records):
+        area = _plain_records(records, stamps)  # type: ignore[arg-type]
+    else:
+        area = b"".join(_record(index, stamps[index] - first, record) for index, record in enumerate(records))
     if compression:
         from kcli.sandbox.emulator.data.codecs import compress
 

@@ -39,6 +39,7 @@ class Replicas:
         self.names: dict[uuid.UUID, str] = {}  # topic id -> name, also for replicas of deleted topics
         self._saved: dict[Path, dict[str, dict[tuple[str, int], int]]] = {}
         self.recovered: list[str] = []
+        self.futures: list[Path] = []  # `-future` dirs found on open (kcli.sandbox.emulator.data.copies)
 
     def keys(self) -> list[ReplicaKey]:
         return [*self.logs, *self._found]
@@ -58,23 +59,34 @@ class Replicas:
         if name.endswith(("-delete", "-stray")):
             remove_tree(entry)
             return
+        if name.endswith("-future"):
+            self.futures.append(entry)  # a move's copy: resumed with its move, or swept
+            return
         topic, _, index = name.rpartition("-")
         if not topic or not index.isdigit() or name.startswith("__cluster_metadata"):
             return
         topic_id = checkpoints.read_partition_metadata(entry)
         info = self.topology.partition(topic_id, int(index)) if topic_id is not None else None
-        if (
-            topic_id is None
-            or info is None
-            or broker not in info.replicas
-            or self.topology.replica_dir(broker, topic_id, int(index)) != log_dir
-        ):
+        if topic_id is None or info is None or broker not in info.replicas:
             self.recovered.append(
                 f"broker {broker}: {entry} is not a replica of this cluster's metadata; deleted"
             )
             remove_tree(entry)
             return
-        self._found[(topic_id, int(index), broker)] = entry
+        key = (topic_id, int(index), broker)
+        assigned = self.topology.replica_dir(broker, topic_id, int(index)) == log_dir
+        earlier = self._found.get(key)
+        if earlier is not None:
+            # the same replica in two of the broker's dirs (a move interrupted mid-swap): the one the
+            # metadata names stays
+            doomed = earlier if assigned else entry
+            self.recovered.append(
+                f"broker {broker}: {doomed} duplicates the replica in another log dir; deleted"
+            )
+            remove_tree(doomed)
+            if doomed is entry:
+                return
+        self._found[key] = entry
         self.names[topic_id] = topic
 
     def close(self) -> None:
@@ -87,6 +99,7 @@ class Replicas:
         """Write each log dir's recovery points, high watermarks and log starts (Kafka's checkpoint files)."""
         by_dir: dict[Path, dict[str, dict[tuple[str, int], int]]] = {}
         for (topic_id, partition, _broker), replica in self.logs.items():
+            replica.active.write_indexes()
             files = by_dir.setdefault(replica.directory.parent, {})
             key = (self.names.get(topic_id, "?"), partition)
             files.setdefault(checkpoints.RECOVERY_POINTS, {})[key] = replica.end_offset
@@ -151,6 +164,13 @@ class Replicas:
             self.topology.topic_config(topic, "segment.bytes"), replica.segment_bytes
         )
         replica.segment_ms = _int(self.topology.topic_config(topic, "segment.ms"), replica.segment_ms)
+
+    def adopt(self, key: ReplicaKey, path: Path) -> PartitionLog:
+        """Open the replica at `path` as the broker's (a promoted future replica, in its new dir)."""
+        name = self.names.get(key[0]) or path.name.rpartition("-")[0]
+        replica = self.logs[key] = PartitionLog(path, key[0])
+        self._configure(name, replica)
+        return replica
 
     def configure(self, topic: str) -> None:
         """A topic's configs changed: its open replicas roll segments by the new values."""

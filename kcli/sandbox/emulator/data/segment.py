@@ -14,6 +14,10 @@ Behavior (as Kafka's LogSegment):
 - Opening scans the batch headers; `recover` checks every batch (whole, v2, CRC, offsets going up)
   and cuts the file at the first that fails, as Kafka's recovery truncates a torn tail. The indexes
   are rebuilt from the batches in both cases, so they always agree with the .log file.
+- The indexes live in memory and are written whole when they changed: at a roll, a sync, a close
+  and each checkpoint (a crash loses only index entries, which the next open rebuilds). At most
+  OPEN_FILES .log files are open at once across every replica (least recently used closed first),
+  so thousands of partitions stay within the process's file limit.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import mmap
 import os
 import struct
 from array import array
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +38,41 @@ _INDEX_ENTRY = struct.Struct(">ii")
 _TIME_ENTRY = struct.Struct(">qi")
 ABORTED_TXN = struct.Struct(">hqqqq")  # AbortedTxn v0 with its version prefix
 _SCAN_CHUNK = 1 << 16
+
+
+OPEN_FILES = 2048
+
+
+class _OpenFiles:
+    """The .log files kept open, least recently used first; older ones are closed to make room."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._fds: OrderedDict[Path, int] = OrderedDict()
+
+    def fd(self, path: Path) -> int:
+        fd = self._fds.get(path)
+        if fd is not None:
+            self._fds.move_to_end(path)
+            return fd
+        while len(self._fds) >= self.limit:
+            _, oldest = self._fds.popitem(last=False)
+            with contextlib.suppress(OSError):
+                os.close(oldest)
+        fd = self._fds[path] = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        return fd
+
+    def opened(self, path: Path) -> int | None:
+        return self._fds.get(path)
+
+    def close(self, path: Path) -> None:
+        fd = self._fds.pop(path, None)
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+FILES = _OpenFiles(OPEN_FILES)
 
 
 def file_name(base: int, suffix: str) -> str:
@@ -56,7 +96,7 @@ class Segment:
         self.directory = directory
         self.base = base
         self.path = directory / file_name(base, ".log")
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        FILES.fd(self.path)  # made when new
         self.size = 0
         self.next_offset = base  # the offset after this segment's last batch
         self.index_offsets = array("q")  # absolute last offsets of indexed batches
@@ -68,9 +108,12 @@ class Segment:
         self.first_timestamp = -1  # of the first batch (segment.ms counts from it)
         self.aborted: list[AbortedTxn] = []
         self._since_index = 0
-        self._index_fd = os.open(directory / file_name(base, ".index"), os.O_RDWR | os.O_CREAT, 0o644)
-        self._time_fd = os.open(directory / file_name(base, ".timeindex"), os.O_RDWR | os.O_CREAT, 0o644)
+        self._indexes_dirty = True
         self._txn_path = directory / file_name(base, ".txnindex")
+
+    @property
+    def fd(self) -> int:
+        return FILES.fd(self.path)
 
     # ---------------------------------------------------------------- opening
 
@@ -109,7 +152,8 @@ class Segment:
         for header in kept:
             self._indexed(header, header.position)
         self.size = position
-        self._write_indexes()
+        self._indexes_dirty = True
+        self.write_indexes()
         self.aborted = self._read_txn_index()
         return kept, problem
 
@@ -120,7 +164,10 @@ class Segment:
         self._since_index = 0
         self.next_offset = self.base
 
-    def _write_indexes(self) -> None:
+    def write_indexes(self) -> None:
+        """Write .index and .timeindex whole, when they changed since they were last written."""
+        if not self._indexes_dirty:
+            return
         index = b"".join(
             _INDEX_ENTRY.pack(o - self.base, p)
             for o, p in zip(self.index_offsets, self.index_positions, strict=True)
@@ -129,10 +176,9 @@ class Segment:
             _TIME_ENTRY.pack(t, o - self.base)
             for t, o in zip(self.time_stamps, self.time_offsets, strict=True)
         )
-        for fd, content in ((self._index_fd, index), (self._time_fd, times)):
-            os.ftruncate(fd, 0)
-            if content:
-                os.pwrite(fd, content, 0)
+        for suffix, content in ((".index", index), (".timeindex", times)):
+            (self.directory / file_name(self.base, suffix)).write_bytes(content)
+        self._indexes_dirty = False
 
     def _read_txn_index(self) -> list[AbortedTxn]:
         try:
@@ -154,12 +200,12 @@ class Segment:
         if written != len(data):
             raise OSError(f"short write to {self.path}")
         start = self.size
-        index_entries = len(self.index_offsets)
-        time_entries = len(self.time_stamps)
+        entries = len(self.index_offsets)
         for header in headers:
             self._indexed(header, start + header.position)
         self.size += len(data)
-        self._append_index_entries(index_entries, time_entries)
+        if len(self.index_offsets) != entries:
+            self._indexes_dirty = True
 
     def _indexed(self, header: BatchHeader, position: int) -> None:
         if self.first_timestamp < 0:
@@ -180,20 +226,6 @@ class Segment:
             self.time_stamps.append(timestamp)
             self.time_offsets.append(offset)
 
-    def _append_index_entries(self, index_from: int, time_from: int) -> None:
-        if len(self.index_offsets) > index_from:
-            entries = b"".join(
-                _INDEX_ENTRY.pack(self.index_offsets[i] - self.base, self.index_positions[i])
-                for i in range(index_from, len(self.index_offsets))
-            )
-            os.pwrite(self._index_fd, entries, index_from * _INDEX_ENTRY.size)
-        if len(self.time_stamps) > time_from:
-            entries = b"".join(
-                _TIME_ENTRY.pack(self.time_stamps[i], self.time_offsets[i] - self.base)
-                for i in range(time_from, len(self.time_stamps))
-            )
-            os.pwrite(self._time_fd, entries, time_from * _TIME_ENTRY.size)
-
     def add_aborted(self, txn: AbortedTxn) -> None:
         """Record an aborted transaction whose marker this segment holds."""
         self.aborted.append(txn)
@@ -208,7 +240,8 @@ class Segment:
         """No longer the active segment: the time index gets the segment's largest timestamp."""
         before = len(self.time_stamps)
         self._maybe_time_entry(self.max_timestamp, self.offset_of_max_timestamp)
-        self._append_index_entries(len(self.index_offsets), before)
+        self._indexes_dirty = self._indexes_dirty or len(self.time_stamps) != before
+        self.write_indexes()
 
     # ---------------------------------------------------------------- reading
 
@@ -277,7 +310,8 @@ class Segment:
         self.time_stamps = array("q", (self.time_stamps[i] for i in times))
         self.time_offsets = array("q", (self.time_offsets[i] for i in times))
         self.next_offset = header.base_offset
-        self._write_indexes()
+        self._indexes_dirty = True
+        self.write_indexes()
         self.aborted = [t for t in self.aborted if t.last_offset < header.base_offset]
         self._rewrite_txn_index()
         self._rescan_tail()
@@ -310,13 +344,15 @@ class Segment:
         )
 
     def sync(self) -> None:
-        for fd in (self.fd, self._index_fd, self._time_fd):
+        self.write_indexes()
+        fd = FILES.opened(self.path)
+        if fd is not None:
             os.fsync(fd)
 
     def close(self) -> None:
-        for fd in (self.fd, self._index_fd, self._time_fd):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        with contextlib.suppress(OSError):
+            self.write_indexes()
+        FILES.close(self.path)
 
     def delete(self) -> None:
         """Close and remove every file of this segment."""

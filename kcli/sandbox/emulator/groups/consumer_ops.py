@@ -38,7 +38,7 @@ from kcli.sandbox.emulator.groups.consumer import (
     ConsumerMember,
     MemberState,
 )
-from kcli.sandbox.emulator.groups.model import Clock, CoordinatorError, Result, Timer, TopicsView
+from kcli.sandbox.emulator.groups.model import Clock, CoordinatorError, ListedGroup, Result, Timer, TopicsView
 from kcli.sandbox.emulator.groups.reconcile import Owned, is_subset, reconcile
 from kcli.sandbox.emulator.groups.settings import GroupSettings
 
@@ -574,8 +574,6 @@ class ConsumerGroups:
             raise CoordinatorError(E.non_empty_group)
 
     def listed(self, group: ConsumerGroup) -> Any:
-        from kcli.sandbox.emulator.groups.shard import ListedGroup
-
         return ListedGroup(
             group_id=group.group_id, protocol_type="consumer", state=group.state.value, type="consumer"
         )

@@ -135,3 +135,13 @@ class TopicsView(Protocol):
         ...
 
     def topic_names(self) -> Iterable[str]: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListedGroup:
+    """A group as ListGroups lists it."""
+
+    group_id: str
+    protocol_type: str
+    state: str
+    type: str

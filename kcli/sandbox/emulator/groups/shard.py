@@ -28,7 +28,8 @@ from kcli.sandbox.emulator.groups import records as R
 from kcli.sandbox.emulator.groups.classic import ClassicGroup, ClassicMember, S
 from kcli.sandbox.emulator.groups.classic_ops import ClassicGroups
 from kcli.sandbox.emulator.groups.consumer import ConsumerGroup
-from kcli.sandbox.emulator.groups.model import Clock, CoordinatorError, Result, Timer, TopicsView
+from kcli.sandbox.emulator.groups.consumer_ops import ConsumerGroups
+from kcli.sandbox.emulator.groups.model import Clock, CoordinatorError, ListedGroup, Result, Timer, TopicsView
 from kcli.sandbox.emulator.groups.offsets import NO_PRODUCER, FetchedPartition, OffsetStore
 from kcli.sandbox.emulator.groups.settings import GroupSettings
 
@@ -73,14 +74,6 @@ class DescribedGroup:
     members: tuple[DescribedMember, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ListedGroup:
-    group_id: str
-    protocol_type: str
-    state: str
-    type: str
-
-
 class GroupShard:
     """The groups and offsets of one __consumer_offsets partition."""
 
@@ -93,8 +86,6 @@ class GroupShard:
         settings: Callable[[], GroupSettings],
         topics: TopicsView,
     ) -> None:
-        from kcli.sandbox.emulator.groups.consumer_ops import ConsumerGroups
-
         self.partition = partition
         self.groups: dict[str, Any] = {}
         self.offsets = OffsetStore()
