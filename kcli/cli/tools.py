@@ -48,6 +48,11 @@ TOOLS: tuple[Tool, ...] = (
         "List and describe topics (like kafka-topics.sh --list / --describe; read only).",
     ),
     Tool(
+        "consumer-groups",
+        "kcli.cli.consumer_groups",
+        "List, describe, delete consumer groups and reset their offsets (kafka-consumer-groups.sh).",
+    ),
+    Tool(
         "reassign-partitions",
         "kcli.cli.reassign",
         "Move partition replicas between brokers (like kafka-reassign-partitions.sh).",
