@@ -53,6 +53,16 @@ TOOLS: tuple[Tool, ...] = (
         "List, describe, delete consumer groups and reset their offsets (kafka-consumer-groups.sh).",
     ),
     Tool(
+        "groups",
+        "kcli.cli.groups",
+        "List the groups of every type: consumer, classic, share, streams (kafka-groups.sh).",
+    ),
+    Tool(
+        "get-offsets",
+        "kcli.cli.get_offsets",
+        "Print the offsets of partitions at a time: latest, earliest, ... (kafka-get-offsets.sh).",
+    ),
+    Tool(
         "reassign-partitions",
         "kcli.cli.reassign",
         "Move partition replicas between brokers (like kafka-reassign-partitions.sh).",

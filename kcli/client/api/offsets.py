@@ -66,6 +66,7 @@ class Leaders:
     leader: dict[TopicPartition, int]
     partitions: dict[str, tuple[int, ...]]
     missing: tuple[str, ...]
+    internal: frozenset[str] = frozenset()  # the internal topics among them (__consumer_offsets, ...)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,6 +99,7 @@ async def leaders(admin: Admin, topics: Sequence[str] | None) -> Leaders:
     leader: dict[TopicPartition, int] = {}
     partitions: dict[str, tuple[int, ...]] = {}
     missing: list[str] = []
+    internal: set[str] = set()
     for topic in response.topics:
         name, code = str(topic.name), int(topic.error_code)
         if code == UNKNOWN_TOPIC_OR_PARTITION:
@@ -106,11 +108,13 @@ async def leaders(admin: Admin, topics: Sequence[str] | None) -> Leaders:
         check(code, None, what=f"Metadata for topic {name}")
         numbers = sorted(int(p.partition_index) for p in topic.partitions)
         partitions[name] = tuple(numbers)
+        if getattr(topic, "is_internal", False):
+            internal.add(name)
         for p in topic.partitions:
             leader[TopicPartition(name, int(p.partition_index))] = int(p.leader_id)
     if wanted is not None:
         missing += [t for t in wanted if t not in partitions and t not in missing]
-    return Leaders(leader=leader, partitions=partitions, missing=tuple(missing))
+    return Leaders(leader=leader, partitions=partitions, missing=tuple(missing), internal=frozenset(internal))
 
 
 async def list_offsets(
@@ -173,7 +177,6 @@ async def _list_at(
     from kio.static.primitive import i8, i32, i64
 
     from kcli.client.admin import Target
-    from kcli.client.api.reassign import timeout_value
     from kcli.client.protocol import make, request_class
 
     lowest = max([1, *(_SPEC_VERSION.get(specs[tp], 1) for tp in partitions)])
@@ -205,7 +208,7 @@ async def _list_at(
             replica_id=i32(-1),
             isolation_level=i8(0),
             topics=topics,
-            timeout=timeout_value(ms_left(deadline)),
+            timeout=_timeout(ms_left(deadline)),
         )
 
     try:
@@ -439,3 +442,11 @@ async def _fetch_from(
             code = int(p.error_code)
             out[tp] = KafkaError(code, None, what=f"Fetch of {tp}") if code else bytes(p.records or b"")
     return out
+
+
+def _timeout(ms: int) -> Any:
+    import datetime
+
+    from kio.static.primitive import i32Timedelta
+
+    return i32Timedelta.parse(datetime.timedelta(milliseconds=min(ms, 2**31 - 1)))

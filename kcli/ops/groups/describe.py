@@ -6,7 +6,7 @@ Pure: descriptions, committed offsets and log end offsets come in as values
 Behavior (ConsumerGroupCommand.collectGroupsOffsets of Kafka 4.4):
 - one row per partition assigned to a member with partitions, members with the most partitions
   first; then a row per partition with a committed offset that no member holds, with `-` for the
-  member; each set sorted by topic and partition (Kafka 4.0 left the second set in hash order);
+  member; each set sorted by topic and partition (Kafka 4.0: in the order of a Java HashMap of them);
 - a member's partition without a committed offset has no CURRENT-OFFSET and no LAG; a partition
   without a leader has no LOG-END-OFFSET;
 - lag is LOG-END-OFFSET - CURRENT-OFFSET; kcli adds it up per group and per topic, and (with
@@ -105,9 +105,13 @@ def offset_rows(
     committed: Mapping[TopicPartition, CommittedOffset],
     facts: PartitionFacts,
     *,
-    sort_unassigned: bool = True,
+    hash_order: bool = False,
 ) -> tuple[OffsetRow, ...]:
-    """The rows of one group, in Kafka's order (see the module doc)."""
+    """The rows of one group, in Kafka's order (see the module doc; `hash_order`: Kafka 4.0's)."""
+    from kcli.ops.groups.java_order import partitions_in_hash_order
+
+    order = partitions_in_hash_order if hash_order else sorted
+
     group = description.group_id
     holders = sorted(
         (m for m in description.members if m.assignment), key=lambda m: len(set(m.assignment)), reverse=True
@@ -115,12 +119,10 @@ def offset_rows(
     rows: list[OffsetRow] = []
     assigned: set[TopicPartition] = set()
     for member in holders:
-        partitions = sorted(set(member.assignment))
+        partitions = order(sorted(set(member.assignment)))
         assigned.update(partitions)
         rows.extend(_row(group, tp, committed, facts, member) for tp in partitions)
-    unassigned = [tp for tp in committed if tp not in assigned]
-    if sort_unassigned:
-        unassigned.sort()
+    unassigned = order(sorted(tp for tp in committed if tp not in assigned))
     rows.extend(_row(group, tp, committed, facts, None) for tp in unassigned)
     return tuple(rows)
 

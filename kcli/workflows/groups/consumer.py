@@ -162,7 +162,7 @@ async def _with_offsets(
         GroupOffsets(
             description=found[g],
             rows=offset_rows(
-                found[g], offsets.get(g, {}), facts, sort_unassigned=release is ToolRelease.CURRENT
+                found[g], offsets.get(g, {}), facts, hash_order=release is ToolRelease.LEGACY
             ),
         )
         for g in sorted(found)

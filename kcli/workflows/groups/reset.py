@@ -58,11 +58,14 @@ class ResetResult:
     unconfirmed: tuple[str, ...] = ()  # after --execute: partitions whose offset did not read back
 
     def planned_rows(self) -> list[PlannedOffset]:
+        """The new offsets in the order Kafka's tool prints them (Java HashMaps of groups and partitions)."""
+        from kcli.ops.groups.java_order import partitions_in_hash_order, strings_in_hash_order
+
+        by_id = {g.group_id: g for g in self.groups if g.error is None}
         return [
-            PlannedOffset(g.group_id, tp, offset)
-            for g in self.groups
-            if g.error is None
-            for tp, offset in sorted(g.offsets.items())
+            PlannedOffset(group_id, tp, by_id[group_id].offsets[tp])
+            for group_id in strings_in_hash_order(sorted(by_id))
+            for tp in partitions_in_hash_order(sorted(by_id[group_id].offsets))
         ]
 
     @property
