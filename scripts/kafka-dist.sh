@@ -34,7 +34,7 @@ for tool in java mvn; do
 done
 
 MARKER="$DIR/.kafka-dist"
-LAYOUT=2  # bump when config/ or bin/ below change: a cached libs/ then only gets those written again
+LAYOUT=3  # bump when config/ or bin/ below change: a cached libs/ then only gets those written again
 SHELL_JAR=""
 if [[ -f "$MARKER" ]] && [[ "$(head -1 "$MARKER")" == "$VERSION" ]]; then
     grep -qx "layout=$LAYOUT" "$MARKER" && { echo "$DIR"; exit 0; }
@@ -145,6 +145,7 @@ tool kafka-groups org.apache.kafka.tools.GroupsCommand
 tool kafka-get-offsets org.apache.kafka.tools.GetOffsetShell
 tool kafka-console-producer org.apache.kafka.tools.ConsoleProducer
 tool kafka-console-consumer org.apache.kafka.tools.consumer.ConsoleConsumer
+tool kafka-console-share-consumer org.apache.kafka.tools.consumer.ConsoleShareConsumer
 ((MINOR >= 1)) && tool kafka-streams-groups org.apache.kafka.tools.streams.StreamsGroupCommand
 
 {

@@ -260,13 +260,14 @@ def _delete_offsets(
     done = run_admin(
         config, lambda admin: delete_offsets(admin, line.groups[0], line.topics, timeout_ms=timeout_ms)
     )
-    if done.error is not None:
-        raise done.error
+    failure = view.delete_offsets_error(done)
+    if failure is not None:
+        env.err(f"Error: {failure}")
     emit(env, output, done, text=view.delete_offsets_lines, json_value=view.delete_offsets_json)
     failed = [tp for tp, error in done.partitions.items() if error is not None]
-    if failed:
+    if failure is not None or failed:
         raise KcliError(
-            f"Encountered some partition-level error: {len(failed)} partition(s) of group {done.group_id} kept their offsets",
+            f"{len(failed) or len(done.partitions)} partition(s) of group {done.group_id} kept their offsets",
             hint="the STATUS column says why",
         )
 
@@ -309,8 +310,8 @@ def _reset(
     if result.rollback is not None:
         groups = " ".join(f"--group {g.group_id}" for g in result.groups if g.error is None and g.offsets)
         env.err(
-            f"Saved the offsets before the reset to {result.rollback}; to undo: kcli consumer-groups "
-            f"--bootstrap-server ... --reset-offsets {groups} --from-file {result.rollback} --execute"
+            f"Saved the offsets before the reset to {result.rollback}; to undo: kcli consumer-groups --bootstrap-server "
+            f"{','.join(map(str, config.bootstrap))} --reset-offsets {groups} --from-file {result.rollback} --execute"
         )
         for group, fresh in without_offsets(result.groups).items():
             topics = " ".join(f"--topic {tp.topic}:{tp.partition}" for tp in fresh)

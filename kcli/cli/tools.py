@@ -53,6 +53,11 @@ TOOLS: tuple[Tool, ...] = (
         "List, describe, delete consumer groups and reset their offsets (kafka-consumer-groups.sh).",
     ),
     Tool(
+        "share-groups",
+        "kcli.cli.share_groups",
+        "List, describe, delete share groups and reset their offsets (kafka-share-groups.sh).",
+    ),
+    Tool(
         "groups",
         "kcli.cli.groups",
         "List the groups of every type: consumer, classic, share, streams (kafka-groups.sh).",

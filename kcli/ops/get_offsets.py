@@ -118,7 +118,7 @@ def _partition_set(text: str) -> set[int]:
 
 def chosen(rules_: Sequence[PartitionRule], partitions: dict[str, tuple[int, ...]]) -> list[TopicPartition]:
     """The partitions any rule allows, of the topics any rule allows."""
-    out = []
+    out: list[TopicPartition] = []
     for topic, numbers in partitions.items():
         if not any(r.topic_allowed(topic) for r in rules_):
             continue

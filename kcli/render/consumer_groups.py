@@ -142,7 +142,7 @@ def members_block(group: GroupOffsets, *, verbose: bool) -> list[str]:
     """printMembers for one group: the header always, a row per member."""
     d = group.description
     members = d.members
-    g = max([15, len(d.group_id)])
+    g = max([15, *(len(d.group_id) for _ in members[:1])])  # Kafka widens the column only for members
     c = max([15, *(len(m.member_id) for m in members)])
     i = max([17, *(len(m.instance_id or "") for m in members)])
     h = max([15, *(len(m.host) for m in members)])
@@ -312,19 +312,17 @@ def describe_table(described: Described) -> RenderableType:
 
 
 def reset_text(result: ResetResult) -> str:
-    """GroupOffsetsResetter.printOffsetsToReset (Kafka 4.2+), or Kafka 4.0's fixed-width table."""
+    """GroupOffsetsResetter.printOffsetsToReset (Kafka 4.2+), or Kafka 4.0's fixed-width table.
+
+    The header comes whenever a group was asked about, even one refused (Kafka's map holds it, empty)."""
     rows = result.planned_rows()
-    if result.release is ToolRelease.LEGACY:
-        g = t = 30
-        legacy = True
-    else:
-        g = max([15, *(len(r.group) for r in rows)])
-        t = max([15, *(len(r.partition.topic) for r in rows)])
-        legacy = False
+    legacy = result.release is ToolRelease.LEGACY
+    g = 30 if legacy else max([15, *(len(x.group_id) for x in result.groups)])
+    t = 30 if legacy else max([15, *(len(r.partition.topic) for r in rows)])
     text = ""
-    if rows:
-        last = "NEW-OFFSET"
-        text += f"\n{_pad('GROUP', g)} {_pad('TOPIC', t)} {_pad('PARTITION', 10)} {_pad(last, 15) if legacy else last}"
+    if result.groups:
+        last = _pad("NEW-OFFSET", 15) if legacy else "NEW-OFFSET"
+        text += f"\n{_pad('GROUP', g)} {_pad('TOPIC', t)} {_pad('PARTITION', 10)} {last}"
         for r in rows:
             offset = _pad(r.offset, 15) if legacy else str(r.offset)
             text += f"\n{_pad(r.group, g)} {_pad(r.partition.topic, t)} {_pad(r.partition.partition, 10)} {offset}"
@@ -407,15 +405,14 @@ def delete_json(deleted: Deleted) -> dict[str, Any]:
 
 
 def delete_offsets_lines(result: OffsetsDeleted) -> list[str]:
-    """The TOPIC / PARTITION / STATUS table of --delete-offsets (after Kafka's success line)."""
+    """The success line (when nothing failed) and the TOPIC / PARTITION / STATUS table of --delete-offsets."""
+    legacy = result.release is ToolRelease.LEGACY
     out = []
-    if result.error is None:
-        if result.release is ToolRelease.LEGACY:
-            topics = ", ".join(sorted({tp.topic for tp in result.partitions}))
-            out.append(f"Request succeed for deleting offsets with topic {topics} group {result.group_id}")
+    if delete_offsets_error(result) is None:
+        if legacy:
+            out.append(f"Request succeed for deleting offsets with topic {', '.join(result.topics)} group {result.group_id}")
         else:
             out.append(f"Request succeeded for deleting offsets from group {result.group_id}.")
-    legacy = result.release is ToolRelease.LEGACY
     t = 30 if legacy else max([15, *(len(tp.topic) for tp in result.partitions)])
     p = 15 if legacy else 10
     missing = "Not Provided" if legacy else MISSING
@@ -425,12 +422,40 @@ def delete_offsets_lines(result: OffsetsDeleted) -> list[str]:
 
     out.append("")
     out.append(f"{_pad('TOPIC', t)} {_pad('PARTITION', p)} {_pad('STATUS', 15)}")
-    for tp, error in sorted(
-        result.partitions.items(), key=lambda item: item[0].topic + str(item[0].partition)
-    ):
+    for tp, error in sorted(result.partitions.items(), key=lambda item: item[0].topic + str(item[0].partition)):
         number = tp.partition if tp.partition >= 0 else missing
         out.append(f"{_pad(tp.topic, t)} {_pad(number, p)} {_pad(status(error), 15)}")
     return out
+
+
+_PARTITION_LEVEL = frozenset({"GROUP_SUBSCRIBED_TO_TOPIC", "TOPIC_AUTHORIZATION_FAILED", "UNKNOWN_TOPIC_OR_PARTITION"})
+_GROUP_LEVEL_4_0 = {
+    "INVALID_GROUP_ID": "'{}' is not valid.",
+    "GROUP_ID_NOT_FOUND": "'{}' does not exist.",
+    "GROUP_AUTHORIZATION_FAILED": "Access to '{}' is not authorized.",
+    "NON_EMPTY_GROUP": "Deleting offsets of a consumer group '{}' is forbidden if the group is not empty.",
+}
+
+
+def delete_offsets_error(result: OffsetsDeleted) -> str | None:
+    """The sentence kafka-consumer-groups prints when the deletion failed (the group's error, or the
+    first partition's: the whole request fails with it), or None when every partition's offset went."""
+    from kcli.client.errors import KafkaError, error_info
+
+    error = result.error or next((e for _, e in sorted(result.deleted_partitions_errors())), None)
+    if error is None:
+        return None
+    name = getattr(error, "name", "")
+    legacy = result.release is ToolRelease.LEGACY
+    if name in _PARTITION_LEVEL:
+        if legacy:
+            return "Encounter some partition level error, see the follow-up details:"
+        return "Encountered some partition-level error, see the follow-up details."
+    if isinstance(error, KafkaError) and name in _GROUP_LEVEL_4_0:
+        return _GROUP_LEVEL_4_0[name].format(result.group_id) if legacy else error_info(error.code).message
+    if isinstance(error, KafkaError):
+        return f"Encounter{'' if legacy else 'ed'} some unknown error: {name}"
+    return str(getattr(error, "message", error))
 
 
 def _exception_text(error: Any) -> str:

@@ -209,15 +209,15 @@ def option_long(text: str, option: str) -> int:
 
 def consumer_states(text: str) -> list[GroupState]:
     """--state's list (groupStatesFromString): the states of consumer groups only."""
-    return _parse_list(text, GroupState.parse, STATES_FOR_TYPE[GroupType.CONSUMER], "state", "states")
+    return parse_list(text, GroupState.parse, STATES_FOR_TYPE[GroupType.CONSUMER], "state", "states")
 
 
 def consumer_types(text: str) -> list[GroupType]:
     """--type's list (consumerGroupTypesFromString): classic and consumer only."""
-    return _parse_list(text, GroupType.parse, (GroupType.CONSUMER, GroupType.CLASSIC), "types", "types")
+    return parse_list(text, GroupType.parse, (GroupType.CONSUMER, GroupType.CLASSIC), "types", "types")
 
 
-def _parse_list(text: str, parse: Callable[[str], T], valid: Sequence[T], what: str, plural: str) -> list[T]:
+def parse_list(text: str, parse: Callable[[str], T], valid: Sequence[T], what: str, plural: str) -> list[T]:
     parsed = list(dict.fromkeys(parse(item.strip()) for item in text.split(",")))
     if any(item not in valid for item in parsed):
         names = ", ".join(str(v) for v in valid)

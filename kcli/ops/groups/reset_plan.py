@@ -49,12 +49,14 @@ NO_SPEC = (
 )
 
 
-def reset_spec(line: ConsumerGroupsLine) -> ResetSpec:
-    """The specification of a checked --reset-offsets line (values parsed, the plan file read)."""
+def reset_spec(line: ConsumerGroupsLine, *, scope_checked: bool = False) -> ResetSpec:
+    """The specification of a checked --reset-offsets line (values parsed, the plan file read).
+
+    `scope_checked`: the tool's own checks already made sure of a scope (kafka-share-groups)."""
     kind = line.spec
     if kind is None:
         raise UsageError(NO_SPEC)
-    if not line.topics and not line.all_topics and kind != "from-file":
+    if not scope_checked and not line.topics and not line.all_topics and kind != "from-file":
         raise UsageError(SCOPE_MISSING)
     values = line.specs[kind]
     if kind in ("to-offset", "shift-by"):

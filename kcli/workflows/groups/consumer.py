@@ -62,6 +62,12 @@ class OffsetsDeleted:
     group_id: str
     error: KcliError | None
     partitions: dict[TopicPartition, KcliError | None] = field(default_factory=dict)
+    topics: tuple[str, ...] = ()  # the --topic values as given
+    asked: frozenset[TopicPartition] = frozenset()  # the partitions OffsetDelete was sent
+
+    def deleted_partitions_errors(self) -> list[tuple[TopicPartition, KcliError]]:
+        """The errors of the partitions OffsetDelete answered for (not those of unknown topics)."""
+        return [(tp, e) for tp, e in self.partitions.items() if e is not None and tp in self.asked]
 
 
 async def list_consumer_groups(
@@ -261,4 +267,11 @@ async def delete_offsets(
     )
     if error is not None and not results:
         results = dict.fromkeys(sorted(partitions), error)
-    return OffsetsDeleted(release=release, group_id=group_id, error=error, partitions={**unknown, **results})
+    return OffsetsDeleted(
+        release=release,
+        group_id=group_id,
+        error=error,
+        partitions={**unknown, **results},
+        topics=tuple(topics),
+        asked=frozenset(partitions),
+    )

@@ -108,7 +108,7 @@ async def reset_offsets(
             before[group_id] = offsets
     inactive = [g for g in inactive if g not in refused]
     scopes = await _scopes(admin, inactive, before, spec, topics, all_topics, release)
-    logs = await _log_offsets(admin, spec, {tp for ps in scopes.values() for tp in ps}, deadline)
+    logs = await log_offsets(admin, spec, {tp for ps in scopes.values() for tp in ps}, deadline)
     plans: dict[str, Planned] = {}
     for group_id in inactive:
         if spec.kind == "from-file" and group_id not in spec.plan:
@@ -161,43 +161,54 @@ async def _scopes(
     release: ToolRelease,
 ) -> dict[str, list[TopicPartition]]:
     """The partitions to reset of each group, checked to exist and have a leader (Kafka 4.2+)."""
-    from kcli.client.api.offsets import leaders
-
-    named = topic_args(topics)
     per_group: dict[str, list[TopicPartition]] = {}
+    named = await named_partitions(admin, topics) if topics and groups else []
     for group_id in groups:
         if all_topics:
             per_group[group_id] = sorted(before.get(group_id, {}))
         elif topics:
-            per_group[group_id] = list(named.partitions)
+            per_group[group_id] = list(named)
         else:
             per_group[group_id] = sorted(spec.plan.get(group_id, {}))
-    wanted_topics = sorted({tp.topic for ps in per_group.values() for tp in ps} | set(named.whole_topics))
-    if not wanted_topics:
-        return per_group
-    found = await leaders(admin, wanted_topics)
-    if named.whole_topics and groups:
-        missing = [t for t in named.whole_topics if t not in found.partitions]
-        if missing:
-            raise KafkaError(
-                code_of("UNKNOWN_TOPIC_OR_PARTITION"), None, what=f"describing topic {missing[0]}"
-            )
-        whole = [TopicPartition(t, p) for t in named.whole_topics for p in found.partitions[t]]
-        for group_id in groups:
-            if topics and not all_topics:
-                per_group[group_id] = per_group[group_id] + whole
-    if release is ToolRelease.CURRENT and (topics or all_topics):
-        asked = sorted({tp for ps in per_group.values() for tp in ps})
-        absent = [tp for tp in asked if tp not in found.leader]
-        if absent:
-            raise UsageError(f'The partitions "{",".join(map(str, absent))}" do not exist')
-        leaderless = [tp for tp in asked if found.leader[tp] < 0]
-        if leaderless:
-            raise KcliError(f'The partitions "{",".join(map(str, leaderless))}" have no leader')
+    if all_topics and release is ToolRelease.CURRENT:
+        await check_partitions(admin, sorted({tp for ps in per_group.values() for tp in ps}))
     return per_group
 
 
-async def _log_offsets(
+async def named_partitions(admin: Admin, topics: Sequence[str], *, check: bool = True) -> list[TopicPartition]:
+    """The partitions `--topic t:0,1` / `--topic t` names (a topic alone: all its partitions)."""
+    from kcli.client.api.offsets import leaders
+
+    named = topic_args(topics)
+    found = await leaders(admin, sorted({tp.topic for tp in named.partitions} | set(named.whole_topics)))
+    missing = [t for t in named.whole_topics if t not in found.partitions]
+    if missing:
+        raise KafkaError(code_of("UNKNOWN_TOPIC_OR_PARTITION"), None, what=f"describing topic {missing[0]}")
+    partitions = [*named.partitions, *(TopicPartition(t, p) for t in named.whole_topics for p in found.partitions[t])]
+    if check:
+        _check_partitions(partitions, found.leader)
+    return partitions
+
+
+async def check_partitions(admin: Admin, partitions: list[TopicPartition]) -> None:
+    """checkAllTopicPartitionsValid: every partition exists and has a leader."""
+    from kcli.client.api.offsets import leaders
+
+    if partitions:
+        found = await leaders(admin, sorted({tp.topic for tp in partitions}))
+        _check_partitions(partitions, found.leader)
+
+
+def _check_partitions(partitions: list[TopicPartition], leader: dict[TopicPartition, int]) -> None:
+    absent = [tp for tp in partitions if tp not in leader]
+    if absent:
+        raise UsageError(f'The partitions "{",".join(map(str, absent))}" do not exist')
+    leaderless = [tp for tp in partitions if leader[tp] < 0]
+    if leaderless:
+        raise KcliError(f'The partitions "{",".join(map(str, leaderless))}" have no leader')
+
+
+async def log_offsets(
     admin: Admin, spec: ResetSpec, partitions: set[TopicPartition], deadline: float
 ) -> LogOffsets:
     """The log offsets the specification needs (with a leader: partitions without one are left out)."""
