@@ -14,7 +14,7 @@ import typer
 from kcli.cli.argv import JOPT_CONTEXT
 from kcli.cli.common import OutputOpt, guarded
 from kcli.cli.connection_options import BootstrapServerOpt, CommandConfigOpt, ProfileOpt
-from kcli.cli.consumer_groups import (
+from kcli.cli.group_options import (
     AllGroupsOpt,
     AllTopicsOpt,
     DeleteOffsetsOpt,

@@ -58,6 +58,11 @@ TOOLS: tuple[Tool, ...] = (
         "List, describe, delete share groups and reset their offsets (kafka-share-groups.sh).",
     ),
     Tool(
+        "streams-groups",
+        "kcli.cli.streams_groups",
+        "List, describe, delete streams groups and reset their offsets (kafka-streams-groups.sh).",
+    ),
+    Tool(
         "groups",
         "kcli.cli.groups",
         "List the groups of every type: consumer, classic, share, streams (kafka-groups.sh).",

@@ -208,7 +208,7 @@ async def _list_at(
             replica_id=i32(-1),
             isolation_level=i8(0),
             topics=topics,
-            timeout=_timeout(ms_left(deadline)),
+            timeout=request_timeout(ms_left(deadline)),
         )
 
     try:
@@ -444,7 +444,7 @@ async def _fetch_from(
     return out
 
 
-def _timeout(ms: int) -> Any:
+def request_timeout(ms: int) -> Any:
     import datetime
 
     from kio.static.primitive import i32Timedelta
