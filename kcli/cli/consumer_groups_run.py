@@ -39,6 +39,7 @@ class Extras:
     interval: float = 5.0
     count: int | None = None
     rollback_file: Path | None = None
+    connection_flags: tuple[str, ...] = ()  # how an undo command names the cluster (kcli.ops.groups.undo)
 
     @property
     def fails_on_lag(self) -> bool:
@@ -54,6 +55,7 @@ def run(
 ) -> None:
     from kcli.cli.connection_options import client_config, connection_args
     from kcli.ops.groups.consumer_line import MISSING_BOOTSTRAP, Action, check, check_available, option_long
+    from kcli.ops.groups.undo import connection_flags
 
     env = env_of(ctx)
     check_available(line)
@@ -62,6 +64,8 @@ def run(
         bootstrap, command_config, profile = connection
         args = connection_args(bootstrap, None, command_config, profile)
         config = client_config(args, env, missing_bootstrap=MISSING_BOOTSTRAP)
+        flags = connection_flags(bootstrap, config.bootstrap, command_config=command_config, profile=profile)
+        extras = dataclasses.replace(extras, connection_flags=flags)
     warnings: list[str] = []
     try:
         check(line, warn=warnings)
@@ -308,16 +312,19 @@ def _reset(
         emit(env, output, result, text=lambda r: [], json_value=view.reset_json, table=view.reset_table)
     env.stdout.flush()
     if result.rollback is not None:
-        groups = " ".join(f"--group {g.group_id}" for g in result.groups if g.error is None and g.offsets)
-        env.err(
-            f"Saved the offsets before the reset to {result.rollback}; to undo: kcli consumer-groups --bootstrap-server "
-            f"{','.join(map(str, config.bootstrap))} --reset-offsets {groups} --from-file {result.rollback} --execute"
-        )
-        for group, fresh in without_offsets(result.groups).items():
-            topics = " ".join(f"--topic {tp.topic}:{tp.partition}" for tp in fresh)
-            env.err(
-                f"Group {group} had no offset for {len(fresh)} partition(s); to undo those: --delete-offsets --group {group} {topics}"
-            )
+        from kcli.ops.groups.undo import undo_lines
+
+        groups = [
+            g.group_id for g in result.groups if g.error is None and any(tp in g.before for tp in g.offsets)
+        ]
+        for undo in undo_lines(
+            "consumer-groups",
+            extras.connection_flags,
+            result.rollback,
+            groups,
+            without_offsets(result.groups),
+        ):
+            env.err(undo)
     for failed in result.failed:
         assert failed.error is not None
         env.err(f"Error: {failed.error.line()}")

@@ -20,6 +20,14 @@ if TYPE_CHECKING:
     from kcli.ops.groups.consumer_line import ConsumerGroupsLine
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Undo:
+    """Where a reset saves the start offsets before it, and how its undo command names the cluster."""
+
+    rollback_file: Path | None = None
+    connection_flags: tuple[str, ...] = ()
+
+
 def run(
     ctx: typer.Context,
     line: ConsumerGroupsLine,
@@ -30,6 +38,7 @@ def run(
     from kcli.cli.connection_options import client_config, connection_args
     from kcli.ops.groups.consumer_line import MISSING_BOOTSTRAP, Action, option_long
     from kcli.ops.groups.share_line import check, check_available
+    from kcli.ops.groups.undo import connection_flags
 
     env = env_of(ctx)
     check_available(line)
@@ -52,7 +61,9 @@ def run(
         Action.RESET_OFFSETS: _reset,
         Action.DELETE_OFFSETS: _delete_offsets,
     }
-    handlers[line.action](env, config, line, output, config.default_api_timeout_ms, rollback_file)
+    flags = connection_flags(bootstrap, config.bootstrap, command_config=command_config, profile=profile)
+    undo = Undo(rollback_file=rollback_file, connection_flags=flags)
+    handlers[line.action](env, config, line, output, config.default_api_timeout_ms, undo)
 
 
 def _groups_of(line: ConsumerGroupsLine) -> list[str] | None:
@@ -65,7 +76,7 @@ def _list(
     line: ConsumerGroupsLine,
     output: OutputFormat,
     timeout_ms: int,
-    _: Path | None,
+    _: Undo,
 ) -> None:
     from kcli.ops.groups.share_line import share_states
     from kcli.render import emit
@@ -85,7 +96,7 @@ def _describe(
     line: ConsumerGroupsLine,
     output: OutputFormat,
     timeout_ms: int,
-    _: Path | None,
+    _: Undo,
 ) -> None:
     from kcli.render import emit
     from kcli.render import share_groups as view
@@ -123,7 +134,7 @@ def _delete(
     line: ConsumerGroupsLine,
     output: OutputFormat,
     timeout_ms: int,
-    _: Path | None,
+    _: Undo,
 ) -> None:
     from kcli.render import emit
     from kcli.render import share_groups as view
@@ -145,7 +156,7 @@ def _delete_offsets(
     line: ConsumerGroupsLine,
     output: OutputFormat,
     timeout_ms: int,
-    _: Path | None,
+    _: Undo,
 ) -> None:
     from kcli.render import emit
     from kcli.render import share_groups as view
@@ -181,9 +192,10 @@ def _reset(
     line: ConsumerGroupsLine,
     output: OutputFormat,
     timeout_ms: int,
-    rollback_file: Path | None,
+    undo: Undo,
 ) -> None:
     from kcli.ops.groups.reset_plan import reset_spec
+    from kcli.ops.groups.undo import undo_lines
     from kcli.render import consumer_groups as view
     from kcli.render import emit
     from kcli.workflows.groups.share import reset_share
@@ -199,7 +211,7 @@ def _reset(
             topics=line.topics,
             execute=line.execute,
             timeout_ms=timeout_ms,
-            rollback_path=lambda: rollback_file or default_rollback_path(env),
+            rollback_path=lambda: undo.rollback_file or default_rollback_path(env),
         ),
     )
     for warning in result.warnings:
@@ -212,10 +224,13 @@ def _reset(
         emit(env, output, result, text=lambda r: [], json_value=view.reset_json, table=view.reset_table)
     env.stdout.flush()
     if result.rollback is not None:
-        env.err(
-            f"Saved the start offsets before the reset to {result.rollback}; to undo: kcli share-groups --bootstrap-server "
-            f"{','.join(map(str, config.bootstrap))} --reset-offsets --group {group} --from-file {result.rollback} --execute"
-        )
+        had = [
+            g.group_id for g in result.groups if g.error is None and any(tp in g.before for tp in g.offsets)
+        ]
+        for text in undo_lines(
+            "share-groups", undo.connection_flags, result.rollback, had, what="start offsets"
+        ):
+            env.err(text)
     failed = [g for g in result.groups if g.error is not None]
     for g in failed:
         env.err(f"Error: {g.error.line()}")  # type: ignore[union-attr]
