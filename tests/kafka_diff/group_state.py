@@ -9,8 +9,6 @@ Once per target (tests/kafka_diff/conftest.py calls `make_groups`), on the corpu
 - the groups of corpus_groups.ACTIVE_GROUPS, kept Stable by a librdkafka (confluent-kafka)
   consumer in a thread of this process for the whole session, each of both protocols, having read
   every record (their offsets do not move while the cases run);
-- `cg-gone-topic`: offsets committed (by Kafka's kafka-consumer-groups --reset-offsets --execute)
-  on a topic deleted afterwards;
 - on Kafka 4.4, the share group of corpus_groups.SHARE_GROUP, made by Kafka's ConsoleShareConsumer.
 Every wait polls with a deadline. The groups are made in a thread of their own, with a tool JVM of
 their own (GroupSetup), while the cases of the other tools run; a group tool's case waits for them.
@@ -194,30 +192,10 @@ def make_groups(target: Any, files: Path, settings: dict[str, str], tools: Any) 
         for line in spec.restore(group):  # the same offsets in every run, whatever the fetches read
             done = run_line(line)
             assert done.code == 0, f"{line}: {done.stdout}{done.stderr}"
-    _gone_topic(run_line)
     if target.version != OLDEST:
         _share_group(run_line, tools, config, bootstrap)
     members.wait_ready()
     return members
-
-
-def _gone_topic(run_line: Any) -> None:
-    steps = (
-        f"bin/kafka-topics.sh --bootstrap-server localhost:9092 --create --topic {spec.GONE_TOPIC} --partitions 2",
-        f"bin/kafka-consumer-groups.sh --bootstrap-server localhost:9092 --reset-offsets --group {spec.GONE_GROUP} "
-        f"--topic {spec.GONE_TOPIC} --to-earliest --execute",
-        f"bin/kafka-topics.sh --bootstrap-server localhost:9092 --delete --topic {spec.GONE_TOPIC}",
-    )
-    for line in steps:
-        done = run_line(line)
-        assert done.code == 0, f"{line}: {done.stdout}{done.stderr}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        listed = run_line("bin/kafka-topics.sh --bootstrap-server localhost:9092 --list")
-        if spec.GONE_TOPIC not in listed.stdout.split():
-            return
-        time.sleep(0.5)
-    raise AssertionError(f"{spec.GONE_TOPIC} was not deleted in time")
 
 
 def _share_group(run_line: Any, tools: Any, config: str, bootstrap: str) -> None:
