@@ -189,7 +189,8 @@ def _describe(
             _groups_of(line),
             verbose=line.verbose,
             time_lag=time_lag,
-            extras=extras,
+            interval=extras.interval,
+            count=extras.count,
             output=output,
         )
         return

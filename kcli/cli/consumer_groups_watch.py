@@ -15,7 +15,6 @@ from kcli.errors import KcliError
 from kcli.render import OutputFormat
 
 if TYPE_CHECKING:
-    from kcli.cli.consumer_groups_run import Extras
     from kcli.client.config import ClientConfig
     from kcli.env import Env
     from kcli.ops.groups.lag import Trend
@@ -28,10 +27,11 @@ def watch(
     *,
     verbose: bool,
     time_lag: bool,
-    extras: Extras,
+    interval: float,
+    count: int | None,
     output: OutputFormat,
 ) -> None:
-    """Refresh until Ctrl-C (or --count)."""
+    """Refresh every `interval` seconds until Ctrl-C (or `count` refreshes: --count)."""
     import asyncio
 
     from kcli.render import consumer_groups as view
@@ -40,7 +40,7 @@ def watch(
 
     async def loop() -> None:
         seen = 0
-        stream = _refreshes(config, group_ids, verbose=verbose, time_lag=time_lag, interval=extras.interval)
+        stream = _refreshes(config, group_ids, verbose=verbose, time_lag=time_lag, interval=interval)
         live = None
         if live_ui:
             from rich.live import Live
@@ -52,11 +52,11 @@ def watch(
         try:
             async for stamp, item in stream:
                 if live is not None:
-                    live.update(view.watch_table(item, stamp, extras.interval), refresh=True)  # type: ignore[arg-type]
+                    live.update(view.watch_table(item, stamp, interval), refresh=True)  # type: ignore[arg-type]
                 else:
                     _plain(env, item, stamp, output)
                 seen += 1
-                if extras.count is not None and seen >= extras.count:
+                if count is not None and seen >= count:
                     break
         finally:
             if live is not None:
