@@ -70,11 +70,24 @@ def original_options() -> tuple[tuple[tuple[str, ...], str, bool], ...]:
 class Style(Enum):
     """How the Kafka tool parses its command line."""
 
-    JOPT = "jopt-simple"  # kafka-configs, kafka-acls, kafka-reassign-partitions, kafka-topics
-    ARGPARSE = "argparse4j"  # kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell
+    # kafka-configs, kafka-acls, kafka-reassign-partitions, kafka-topics, kafka-client-metrics,
+    # kafka-delegation-tokens, kafka-broker-api-versions
+    JOPT = "jopt-simple"
+    # kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell, kafka-transactions
+    ARGPARSE = "argparse4j"
 
 
-_JOPT_TOOLS = frozenset({"configs", "acls", "reassign-partitions", "topics"})
+_JOPT_TOOLS = frozenset(
+    {
+        "configs",
+        "acls",
+        "reassign-partitions",
+        "topics",
+        "client-metrics",
+        "delegation-tokens",
+        "broker-api-versions",
+    }
+)
 
 
 @cache

@@ -14,9 +14,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kcli.kafka import Severity, host_port
 from kcli.ops.quorum import QuorumInfo, ReplicaState
+
+if TYPE_CHECKING:
+    from kcli.ops.doctor_transactions import TransactionFacts
 
 # A voter whose log is this many offsets behind the leader, or that has not caught up for this
 # long, is lagging (Kafka's controller.quorum.fetch.timeout.ms defaults to 2 s; we allow slack).
@@ -110,6 +114,7 @@ class ClusterFacts:
     now_ms: int
     not_checked: tuple[str, ...] = ()
     metadata_version_names: dict[int, str] = field(default_factory=dict)
+    transactions: TransactionFacts | None = None  # the open-transaction scan (brokers only)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -468,6 +473,13 @@ def check_not_checked(facts: ClusterFacts) -> Iterable[Finding]:
         )
 
 
+def check_transactions(facts: ClusterFacts) -> Iterable[Finding]:
+    """Hanging transactions holding back a last stable offset (kcli.ops.doctor_transactions)."""
+    from kcli.ops.doctor_transactions import findings
+
+    return findings(facts.transactions)
+
+
 CHECKS: tuple[tuple[str, Check], ...] = (
     ("bootstrap", check_bootstrap),
     ("endpoints", check_endpoints_answer),
@@ -479,6 +491,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("quorum", check_quorum),
     ("fenced-brokers", check_fenced),
     ("metadata-version", check_metadata_version),
+    ("hanging-transactions", check_transactions),
     ("coverage", check_not_checked),
 )
 

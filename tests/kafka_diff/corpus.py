@@ -27,9 +27,16 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from tests.kafka_diff import corpus_txn
+
 NEWEST, OLDEST = "4.4.0", "4.0.2"
 VERSIONS = (OLDEST, NEWEST)
-TOOLS = ("acls", "cluster", "configs", "features", "metadata-quorum", "reassign-partitions")
+TOOLS = (
+    "acls", "cluster", "configs", "features", "metadata-quorum", "reassign-partitions",
+    "transactions", "client-metrics", "delegation-tokens", "broker-api-versions",
+)  # fmt: skip
+# Lines of setup, undo and cleanup beyond Kafka tool lines and `sandbox ...` (tests/kafka_diff/runner.py).
+ACTIONS = corpus_txn.ACTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -1600,7 +1607,7 @@ def _parity_cases() -> list[Case]:
 
 PARITY: list[Case] = _parity_cases()
 
-CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY]
+CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY, *corpus_txn.cases()]
 
 
 def by_id() -> dict[str, Case]:
