@@ -60,12 +60,6 @@ def run_admin(target: Target, call: Callable[[Admin], Awaitable[T]]) -> T:
     return asyncio.run(go())
 
 
-def _tool(target: Target, line: str, files: Path) -> str:
-    done = target.kafka_tool(line, files)
-    assert done.code == 0, f"{line}\n{done.stdout}{done.stderr}"
-    return done.stdout
-
-
 def librdkafka_settings(target: Target) -> dict[str, str]:
     """confluent-kafka settings for the target's admin user (SCRAM over TLS on 4.4.0, plaintext on 4.0.2)."""
     settings = {"bootstrap.servers": target.kafka.bootstrap_servers}
@@ -87,44 +81,85 @@ def librdkafka_settings(target: Target) -> dict[str, str]:
     return settings
 
 
-def ensure_topic(target: Target, files: Path, topic: str, partitions: int) -> None:
-    """`topic` with partition i on broker i+1 (one replica each; all on broker 1 of a one-broker cluster)."""
-    listed = _tool(target, "bin/kafka-topics.sh --bootstrap-server localhost:9092 --list", files)
-    if topic not in listed.split():
-        brokers = sorted(target.kafka.broker_ids)
-        layout = ",".join(str(brokers[i % len(brokers)]) for i in range(partitions))
-        _tool(
-            target,
-            f"bin/kafka-topics.sh --bootstrap-server localhost:9092 --create --topic {topic} "
-            f"--replica-assignment {layout}",
-            files,
-        )
-        wait_leaders(target, topic, partitions)
-
-
-def wait_leaders(target: Target, topic: str, partitions: int) -> None:
+async def topic_leaders(admin: Admin, topic: str) -> dict[int, int] | None:
+    """The topic's partitions and leaders, None while the cluster does not have it."""
     from kcli.client.api import producers
 
+    places = (await producers.partition_places(admin, [topic]))[topic]
+    return {p: place.leader for p, place in places.items()} if isinstance(places, dict) else None
+
+
+async def ensure_topic(admin: Admin, target: Target, topic: str, partitions: int) -> None:
+    """`topic` with partition i on broker i+1 (one replica each; all on broker 1 of a one-broker cluster),
+    its leaders elected."""
+    from kcli.client.protocol import make, request_class
+    from kcli.kafka import ApiKey
+
+    if await topic_leaders(admin, topic) is None:
+        brokers = sorted(target.kafka.broker_ids)
+
+        def build(version: int) -> Any:
+            cls = request_class("create_topics", version)
+            module = sys.modules[cls.__module__]
+            assignments = tuple(
+                module.CreatableReplicaAssignment(partition_index=i, broker_ids=(brokers[i % len(brokers)],))
+                for i in range(partitions)
+            )
+            creatable = make(
+                module.CreatableTopic, name=topic, num_partitions=-1, replication_factor=-1,
+                assignments=assignments, configs=(),
+            )  # fmt: skip
+            return make(cls, topics=(creatable,), timeout=datetime.timedelta(seconds=30), validate_only=False)
+
+        response = await admin.call(ApiKey.CREATE_TOPICS, build, versions=(2, 7), idempotent=False)
+        code = int(response.topics[0].error_code)
+        assert code in (0, 36), f"creating {topic}: {code} {response.topics[0].error_message}"  # 36: exists
+    await _until(lambda: _led(admin, topic, partitions), f"topic {topic} has no leaders")
+
+
+async def _led(admin: Admin, topic: str, partitions: int) -> bool:
+    leaders = await topic_leaders(admin, topic)
+    return leaders is not None and len(leaders) == partitions and all(b >= 0 for b in leaders.values())
+
+
+async def _until(check: Callable[[], Awaitable[bool]], failure: str) -> None:
     deadline = time.monotonic() + DEADLINE_S
-    while time.monotonic() < deadline:
-        places = run_admin(target, lambda admin: producers.partition_places(admin, [topic]))[topic]
-        if (
-            isinstance(places, dict)
-            and len(places) == partitions
-            and all(p.leader >= 0 for p in places.values())
-        ):
-            return
-        time.sleep(0.3)
-    raise AssertionError(f"topic {topic} has no leaders after {DEADLINE_S:.0f} s")
+    while not await check():
+        assert time.monotonic() < deadline, f"{failure} after {DEADLINE_S:.0f} s"
+        await asyncio.sleep(0.2)
+
+
+async def drop_topic_now(admin: Admin, topic: str) -> None:
+    """Delete `topic` (and with it any transaction it holds open), waiting until it is gone."""
+    from kcli.client.protocol import make, request_class
+    from kcli.kafka import ApiKey
+
+    if await topic_leaders(admin, topic) is None:
+        return
+
+    def build(version: int) -> Any:
+        cls = request_class("delete_topics", version)
+        state = make(sys.modules[cls.__module__].DeleteTopicState, name=topic, topic_id=None)
+        return make(cls, topics=(state,), topic_names=(topic,), timeout=datetime.timedelta(seconds=30))
+
+    await admin.call(ApiKey.DELETE_TOPICS, build, versions=(1, 6), idempotent=False)
+
+    async def gone() -> bool:
+        return await topic_leaders(admin, topic) is None
+
+    await _until(gone, f"topic {topic} was not deleted")
 
 
 def prepare(target: Target, files: Path) -> None:
     """txn-topic with a committed, an aborted and an open transaction (once per cluster)."""
     from kcli.client.api import transactions
 
-    ensure_topic(target, files, TOPIC, 3)
-    listed = run_admin(target, transactions.list_transactions)
-    if {"tx-committed", "tx-aborted", "tx-open"} <= {t.transactional_id for t in listed}:
+    async def go(admin: Admin) -> bool:
+        await ensure_topic(admin, target, TOPIC, 3)
+        listed = await transactions.list_transactions(admin)
+        return {"tx-committed", "tx-aborted", "tx-open"} <= {t.transactional_id for t in listed}
+
+    if run_admin(target, go):
         return
     from confluent_kafka import Producer
 
@@ -147,19 +182,39 @@ def prepare(target: Target, files: Path) -> None:
 
 def hang(target: Target, files: Path, topic: str, partition: int) -> int:
     """A hanging transaction on `topic`-`partition`; returns its start offset."""
-    config = "bin/kafka-configs.sh --bootstrap-server localhost:9092 --alter --entity-type brokers --entity-default "
-    _tool(target, config + f"--add-config {VERIFICATION}=false", files)
+    return run_admin(target, lambda admin: hang_now(admin, topic, partition))
+
+
+async def hang_now(admin: Admin, topic: str, partition: int) -> int:
+    await _verification(admin, enabled=False)
     try:
         deadline = time.monotonic() + DEADLINE_S
         while True:
-            code, offset = run_admin(target, lambda admin: produce_transactional(admin, topic, partition))
+            code, offset = await produce_transactional(admin, topic, partition)
             if code == 0:
                 return offset
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the brokers kept verifying transactions (error {code})")
-            time.sleep(0.3)  # the brokers have not applied the dynamic config yet
+            assert time.monotonic() < deadline, f"the brokers kept verifying transactions (error {code})"
+            await asyncio.sleep(0.2)  # the brokers have not applied the dynamic config yet
     finally:
-        _tool(target, config + f"--delete-config {VERIFICATION}", files)
+        await _verification(admin, enabled=True)
+
+
+async def _verification(admin: Admin, *, enabled: bool) -> None:
+    """The cluster-wide default of transaction.partition.verification.enable: false, or back to the default."""
+    from kcli.client.api.configs import incremental_alter_configs
+    from kcli.kafka import ConfigOp
+    from kcli.ops.config_spec import ConfigChange, ConfigChanges, Entity, EntityType
+
+    change = (
+        ConfigChange(key=VERIFICATION, op=ConfigOp.DELETE)
+        if enabled
+        else ConfigChange(key=VERIFICATION, op=ConfigOp.SET, value="false")
+    )
+    entity = Entity(type=EntityType.BROKERS, default=True)
+    (error,) = await incremental_alter_configs(
+        admin, [(entity, ConfigChanges(changes=(change,)))], validate_only=False
+    )
+    assert error is None, error
 
 
 async def produce_transactional(admin: Admin, topic: str, partition: int) -> tuple[int, int]:
@@ -221,22 +276,18 @@ async def produce_transactional(admin: Admin, topic: str, partition: int) -> tup
 
 
 def drop_topic(target: Target, files: Path, topic: str) -> None:
-    """Delete `topic` (and with it any hanging transaction), waiting until it is gone."""
-    listing = "bin/kafka-topics.sh --bootstrap-server localhost:9092 --list"
-    if topic not in _tool(target, listing, files).split():
-        return
-    _tool(target, f"bin/kafka-topics.sh --bootstrap-server localhost:9092 --delete --topic {topic}", files)
-    deadline = time.monotonic() + DEADLINE_S
-    while topic in _tool(target, listing, files).split():
-        assert time.monotonic() < deadline, f"topic {topic} was not deleted"
-        time.sleep(0.3)
+    run_admin(target, lambda admin: drop_topic_now(admin, topic))
 
 
 def fresh_hang(target: Target, files: Path, topic: str) -> None:
     """`topic` made afresh (one partition) with a hanging transaction at offset 0."""
-    drop_topic(target, files, topic)
-    ensure_topic(target, files, topic, 1)
-    offset = hang(target, files, topic, 0)
+
+    async def go(admin: Admin) -> int:
+        await drop_topic_now(admin, topic)
+        await ensure_topic(admin, target, topic, 1)
+        return await hang_now(admin, topic, 0)
+
+    offset = run_admin(target, go)
     assert offset == 0, offset
 
 
@@ -261,7 +312,9 @@ def new_token(target: Target, files: Path) -> None:
 
 
 def expire_tokens(target: Target, files: Path) -> None:
-    """Expire every token the admin user can see (the ones the cases made)."""
+    """Expire every token the admin user owns or renews (the ones the cases made for it; a token it made
+    for another owner, `--owner-principal User:owner1` of the docs, only that owner or its renewers may
+    expire, so it stays until its max lifetime)."""
     from kcli.client.api import delegation_tokens
     from kcli.client.errors import KafkaError
 
@@ -272,7 +325,8 @@ def expire_tokens(target: Target, files: Path) -> None:
             assert refused.name.startswith("DELEGATION_TOKEN_"), refused
             return
         for token in tokens:
-            await delegation_tokens.expire(admin, token.hmac, expiry_period_ms=-1)
+            if token.owner.name == "admin" or any(r.name == "admin" for r in token.renewers):
+                await delegation_tokens.expire(admin, token.hmac, expiry_period_ms=-1)
 
     run_admin(target, go)
 
@@ -290,6 +344,7 @@ def act(target: Target, words: list[str], files: Path) -> None:
     """One `txn ...` line of the corpus."""
     action, *args = words
     import os
+
     started = time.monotonic()
     try:
         _act(target, action, args, files)
