@@ -14,13 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from kcli.kafka import Severity, host_port
+from kcli.ops.doctor_finding import Finding
+from kcli.ops.doctor_transactions import TransactionFacts, findings
 from kcli.ops.quorum import QuorumInfo, ReplicaState
-
-if TYPE_CHECKING:
-    from kcli.ops.doctor_transactions import TransactionFacts
 
 # A voter whose log is this many offsets behind the leader, or that has not caught up for this
 # long, is lagging (Kafka's controller.quorum.fetch.timeout.ms defaults to 2 s; we allow slack).
@@ -30,17 +28,6 @@ VOTER_STALE_MS = 30_000
 # healthy listener answers in milliseconds, and a second is already a third of a typical client
 # request.timeout.ms budget spent on the handshake alone.
 SLOW_ENDPOINT_MS = 1000
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Finding:
-    """One problem (or notice) the doctor found."""
-
-    check: str
-    severity: Severity
-    subject: str
-    message: str
-    hint: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -475,8 +462,6 @@ def check_not_checked(facts: ClusterFacts) -> Iterable[Finding]:
 
 def check_transactions(facts: ClusterFacts) -> Iterable[Finding]:
     """Hanging transactions holding back a last stable offset (kcli.ops.doctor_transactions)."""
-    from kcli.ops.doctor_transactions import findings
-
     return findings(facts.transactions)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kcli.kafka import Severity
-from kcli.ops.doctor import Finding
+from kcli.ops.doctor_finding import Finding
 from kcli.ops.reassign.model import TopicPartition
 from kcli.ops.transactions import OpenTransaction, duration_minutes
 
