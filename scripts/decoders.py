@@ -47,6 +47,7 @@ RENDERERS = ROOT / "kcli" / "metadata" / "generated" / "renderers.py"
 KCLI_MODULES = {
     "kcli.client.protocol.api_versions_v5": "api_versions",
     "kcli.client.protocol.unregister_controller": "unregister_controller",
+    "kcli.client.protocol.signed_timestamps": "signed_timestamps",
     "kcli.metadata.generated.records": "metadata_records",
     "kcli.sandbox.emulator.groups.generated_records": "coordinator_records",
 }

@@ -12,9 +12,10 @@ through tests/kafka_diff/ToolDriver.java) and records every option: its tool, su
 tests/test_compat_options.py checks that kcli accepts every option of it with the same arity.
 
 Help texts come in two shapes: jopt-simple's table (kafka-configs, kafka-acls,
-kafka-reassign-partitions, kafka-topics and the group and offset tools: `--name <Type>` in the left
-column, which may continue on the next line)
-and argparse4j's groups (kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell:
+kafka-reassign-partitions, kafka-topics, the group and offset tools, kafka-client-metrics,
+kafka-delegation-tokens, kafka-broker-api-versions: `--name <Type>` in the left column, which may
+continue on the next line) and argparse4j's groups (kafka-cluster, kafka-features,
+kafka-metadata-quorum, kafka-metadata-shell, kafka-transactions:
 `  --name METAVAR, -n METAVAR` entries).
 """
 
@@ -46,6 +47,10 @@ TOOLS = (
     "kafka-share-groups",
     "kafka-streams-groups",
     "kafka-get-offsets",
+    "kafka-transactions",
+    "kafka-client-metrics",
+    "kafka-delegation-tokens",
+    "kafka-broker-api-versions",
 )
 # kcli topics mirrors kafka-topics.sh's reads only (--list, --describe): the options those take
 READ_ONLY = {
@@ -115,9 +120,23 @@ def argparse_options(tool: str, subcommand: str, text: str) -> list[Option]:
 
 
 def subcommands(text: str) -> list[str]:
-    """The `{a,b,c}` choice of an argparse4j usage (the first one: the tool's subcommands)."""
+    """The tool's subcommands: the `{a,b,c}` choice of an argparse4j usage (the first one), or the
+    entries of its `commands:` group under a `COMMAND` metavar (kafka-transactions)."""
     found = re.search(r"\{([a-z,-]+)\}", text)
-    return found.group(1).split(",") if found else []
+    if found:
+        return found.group(1).split(",")
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == "commands:"), None)
+    if start is None:
+        return []
+    names = []
+    for line in lines[start + 1 :]:
+        if line and not line.startswith(" "):
+            break
+        entry = re.match(r"^    (\S+)", line)
+        if entry:
+            names.append(entry.group(1))
+    return names
 
 
 # ------------------------------------------------------------------------------------- running
@@ -128,7 +147,7 @@ def _help(tools: object, tool: str, args: list[str]) -> str:
 
     assert isinstance(tools, KafkaTools)
     short = tool.removeprefix("kafka-")
-    if tool in ARGPARSE and not tools.system_exit_trapped:
+    if tool in SYSTEM_EXIT and not tools.system_exit_trapped:
         # argparse4j's parseArgsOrFail calls System.exit, which this JVM cannot trap: one process
         script = tools.kafka_home / "bin" / f"{tool}.sh"
         done = subprocess.run([str(script), *args], capture_output=True, text=True, timeout=300)
@@ -137,7 +156,11 @@ def _help(tools: object, tool: str, args: list[str]) -> str:
     return ran.stdout + ran.stderr
 
 
-ARGPARSE = frozenset({"kafka-cluster", "kafka-features", "kafka-metadata-quorum", "kafka-metadata-shell"})
+ARGPARSE = frozenset(
+    {"kafka-cluster", "kafka-features", "kafka-metadata-quorum", "kafka-metadata-shell", "kafka-transactions"}
+)
+# The argparse4j tools whose parseArgsOrFail calls System.exit (kafka-transactions exits through Kafka's Exit).
+SYSTEM_EXIT = ARGPARSE - {"kafka-transactions"}
 
 
 def read_release(kafka_home: Path, classes: Path, log: Path) -> list[Option]:
@@ -148,8 +171,13 @@ def read_release(kafka_home: Path, classes: Path, log: Path) -> list[Option]:
     options: list[Option] = []
     try:
         tools.run("configs", ["--version"])  # starts the JVM; tells whether System.exit is trapped
+        from tests.kafka_diff.tools import MAIN_CLASSES
+
         for tool in TOOLS:
-            if not (kafka_home / "bin" / f"{tool}.sh").exists():
+            if (
+                not (kafka_home / "bin" / f"{tool}.sh").exists()
+                and tool.removeprefix("kafka-") not in MAIN_CLASSES
+            ):
                 continue
             text = _help(tools, tool, ["--help"])
             if tool not in ARGPARSE:
@@ -158,7 +186,9 @@ def read_release(kafka_home: Path, classes: Path, log: Path) -> list[Option]:
                 continue
             options += argparse_options(tool, NONE, text)
             for sub in subcommands(text):
-                options += argparse_options(tool, sub, _help(tools, tool, [sub, "--help"]))
+                # kafka-transactions wants its --bootstrap-server before a subcommand's --help
+                first = ["--bootstrap-server", "localhost:9092"] if tool == "kafka-transactions" else []
+                options += argparse_options(tool, sub, _help(tools, tool, [*first, sub, "--help"]))
     finally:
         tools.close()
     return options

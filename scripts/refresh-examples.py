@@ -325,8 +325,154 @@ GROUP_SPECS: tuple[Spec, ...] = (
     Spec(path="streams-groups", commands=(f"kcli streams-groups -b {B} --list --state",)),
 )
 
+
+# Real Kafka with transactions of every kind and delegation tokens (a SASL listener, the token secret):
+# one combined node, its sandbox-topic-00000 holding a committed, an aborted and an open transaction
+# (confluent-kafka transactional producers) and, on partition 2 at offset 8, a hanging one
+# (tests/kafka_diff/txn_state.py makes it the way it arises: a transactional batch no coordinator knows).
+TXN_DEMO = "demo-txn"
+TXN_UP = (
+    f"kcli sandbox up --kafka-home {KAFKA_SHOWN} --dir {TXN_DEMO} --base-port {DISPLAY_BASE} "
+    f"--cluster-id {CLUSTER_ID} --controllers 1 --brokers 1 --combined --security sasl_plaintext "
+    "--topics 1 --partitions 3 --server-config delegation.token.secret.key=example-secret --detach"
+)
+TB = f"-b {B} -c client.properties"
+TXN_SPECS: tuple[Spec, ...] = (
+    Spec(path="transactions list", commands=(f"kcli transactions list {TB}",)),
+    Spec(
+        path="transactions describe",
+        commands=(f"kcli transactions describe {TB} --transactional-id tx-open",),
+    ),
+    Spec(
+        path="transactions describe-producers",
+        commands=(f"kcli transactions describe-producers {TB} --topic {TOPIC} --partition 2",),
+    ),
+    Spec(
+        path="transactions find-hanging",
+        commands=(
+            f"kcli transactions find-hanging {TB} --topic {TOPIC} --max-transaction-timeout 0",
+            f"kcli transactions find-hanging {TB} --topic {TOPIC} --max-transaction-timeout 0 -o json",
+        ),
+        max_lines=16,
+    ),
+    Spec(
+        path="transactions abort",
+        commands=(f"kcli transactions abort {TB} --topic {TOPIC} --partition 2 --start-offset 8 -o json",),
+    ),
+    Spec(
+        path="transactions forceTerminateTransaction",
+        commands=(f"kcli transactions forceTerminateTransaction {TB} --transactionalId tx-open -o json",),
+    ),
+    Spec(
+        path="client-metrics",
+        commands=(
+            f"kcli client-metrics {TB} --alter --name basic --metrics org.apache.kafka.producer. --interval 5000 "
+            "--match client_software_name=kafka.python",
+            f"kcli client-metrics {TB} --describe --name basic",
+            f"kcli client-metrics {TB} --list",
+        ),
+    ),
+    Spec(
+        path="delegation-tokens",
+        commands=(
+            f"kcli delegation-tokens {TB} --create --max-life-time-period -1 --renewer-principal User:alice",
+            f"kcli delegation-tokens {TB} --describe -o json",
+        ),
+        max_lines=16,
+    ),
+    Spec(path="broker-api-versions", commands=(f"kcli broker-api-versions {TB}",), max_lines=8),
+)
+
+
+def _prepare_transactions(runner: Runner) -> None:
+    """The demo-txn cluster with its transactions (see TXN_SPECS)."""
+    import shutil
+
+    from tests.kafka_diff import txn_state
+
+    runner.run(TXN_UP)
+    shutil.copy(runner.workdir / TXN_DEMO / "client-admin.properties", runner.workdir / "client.properties")
+    bootstrap = runner._resolve(B)
+    properties = dict(
+        line.split("=", 1)
+        for line in (runner.workdir / "client.properties").read_text().splitlines()
+        if "=" in line
+    )
+    jaas = properties["sasl.jaas.config"]
+    from confluent_kafka import Producer
+
+    settings = {
+        "bootstrap.servers": bootstrap,
+        "security.protocol": properties["security.protocol"],
+        "sasl.mechanism": properties["sasl.mechanism"],
+        "sasl.username": re.search(r'username="([^"]*)"', jaas).group(1),  # type: ignore[union-attr]
+        "sasl.password": re.search(r'password="([^"]*)"', jaas).group(1),  # type: ignore[union-attr]
+    }
+    for transactional_id, end in (("tx-committed", "commit"), ("tx-aborted", "abort"), ("tx-open", None)):
+        producer = Producer(
+            {**settings, "transactional.id": transactional_id, "transaction.timeout.ms": 900000}
+        )
+        producer.init_transactions(30)
+        producer.begin_transaction()
+        for index in range(6):
+            producer.produce(TOPIC, value=b"v%d" % index, partition=index % 3)
+        producer.flush(30)
+        if end == "commit":
+            producer.commit_transaction(30)
+        elif end == "abort":
+            producer.abort_transaction(30)
+    alter = f"kcli configs {TB} --alter --entity-type brokers --entity-default "
+    runner.run(alter + f"--add-config {txn_state.VERIFICATION}=false")
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            code, offset = _hang(runner)
+            if code == 0:
+                break
+            if time.monotonic() > deadline:
+                raise ExampleFailed(f"the broker kept verifying transactions (error {code})")
+            time.sleep(0.3)
+    finally:
+        runner.run(alter + f"--delete-config {txn_state.VERIFICATION}")
+    if offset != 8:
+        raise ExampleFailed(f"the hanging transaction starts at offset {offset}, not 8")
+
+
+def _hang(runner: Runner) -> tuple[int, int]:
+    import asyncio
+
+    from kcli.client.admin import Admin
+    from kcli.client.config import resolve_client_config
+    from tests.kafka_diff import txn_state
+
+    config = resolve_client_config(
+        bootstrap_server=runner._resolve(B),
+        bootstrap_controller=None,
+        command_config=runner.workdir / "client.properties",
+        profile=None,
+        environ={},
+        config_file=runner.workdir / CONFIG_FILE,
+        warn=lambda _: None,
+    )
+
+    async def go() -> tuple[int, int]:
+        async with Admin(config) as admin:
+            return await txn_state.produce_transactional(admin, TOPIC, 2)
+
+    return asyncio.run(go())
+
+
 # Groups show the first command of each of their commands' examples.
-GROUPS = ("cluster", "completion", "features", "metadata-quorum", "profile", "sandbox", "spark")
+GROUPS = (
+    "cluster",
+    "completion",
+    "features",
+    "metadata-quorum",
+    "profile",
+    "sandbox",
+    "spark",
+    "transactions",
+)
 ROOT_TOUR = ("cluster-id", "configs", "acls", "metadata-quorum describe", "cluster doctor")
 
 
@@ -491,7 +637,7 @@ def expected_commands() -> dict[str, list[str]]:
     """Command path -> the commands the specs run, with run-time placeholders left as patterns."""
     return {
         spec.path: [f"$ {command}" for command in spec.commands]
-        for spec in (*SPECS, *SANDBOX_SPECS, *REAL_SPECS, *GROUP_SPECS)
+        for spec in (*SPECS, *SANDBOX_SPECS, *REAL_SPECS, *GROUP_SPECS, *TXN_SPECS)
     }
 
 
@@ -557,6 +703,16 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 if (workdir / GROUPS_DEMO / "sandbox.json").exists():
                     runner.run(f"kcli sandbox down --dir {GROUPS_DEMO}")
+        if not wanted or wanted & {spec.path for spec in TXN_SPECS}:
+            if not (workdir / KAFKA_SHOWN).exists():
+                (workdir / KAFKA_SHOWN).symlink_to(_kafka_home())
+            try:
+                _prepare_transactions(runner)
+                for spec in TXN_SPECS:
+                    examples[spec.path] = _recorded(spec, runner)
+            finally:
+                if (workdir / TXN_DEMO / "sandbox.json").exists():
+                    runner.run(f"kcli sandbox down --dir {TXN_DEMO}")
     examples.update(group_blocks(examples))
     if options.print:
         for path in sorted(wanted or examples):

@@ -2,7 +2,8 @@
 
 - `kafka_home(version)`: the distribution of a release (assembled once, cached per version).
 - `real_kafka`: Kafka NEWEST, 3 controllers + 3 brokers (two log dirs each), SASL_SSL with SCRAM users
-  and the StandardAuthorizer, for the whole session (tests use names of their own). Its nodes write
+  and the StandardAuthorizer, delegation tokens enabled, for the whole session (tests use names of
+  their own). Its nodes write
   a metadata snapshot every SNAPSHOT_EVERY_BYTES of new records, so its logs have snapshots to read.
 - `real_kafka_oldest`: Kafka OLDEST as one combined node (plaintext), for the whole session.
 - `make_real_kafka`: real clusters of other shapes, stopped after the test.
@@ -26,6 +27,7 @@ OLDEST = "4.0.2"
 REPO = Path(__file__).resolve().parents[1]
 REQUIRED_ENV = "KCLI_REQUIRE_REAL_KAFKA"
 SNAPSHOT_EVERY_BYTES = 4096
+DELEGATION_TOKEN_SECRET = "kcli-test-token-secret"  # real_kafka serves delegation tokens (KIP-48)
 _homes: dict[str, Path] = {}
 
 
@@ -70,7 +72,10 @@ def real_kafka(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         security="sasl_ssl",
         authorizer=True,
         log_dirs=2,
-        server_config={"metadata.log.max.record.bytes.between.snapshots": str(SNAPSHOT_EVERY_BYTES)},
+        server_config={
+            "metadata.log.max.record.bytes.between.snapshots": str(SNAPSHOT_EVERY_BYTES),
+            "delegation.token.secret.key": DELEGATION_TOKEN_SECRET,
+        },
     ) as kafka:
         yield kafka
 

@@ -1542,6 +1542,202 @@ command(
 )
 
 
+# ------------------------------------------------------------------ transactions, client metrics, tokens
+
+TRANSACTION_STATES = (
+    "Ongoing", "PrepareAbort", "PrepareCommit", "CompleteAbort", "CompleteCommit", "Empty", "PrepareEpochFence",
+    "Unknown",
+)  # fmt: skip
+PARTITION = obj("A topic partition.", {"topic": string("Topic."), "partition": integer("Partition.")})
+
+command(
+    "transactions list",
+    "Every coordinator's transactions (ListTransactions).",
+    obj(
+        "kcli transactions list -o json",
+        {
+            "transactions": array(
+                obj(
+                    "One transaction.",
+                    {
+                        "transactional_id": string("Transactional id."),
+                        "coordinator": integer("The broker that coordinates it."),
+                        "producer_id": integer("Producer id."),
+                        "state": enum("Transaction state.", *TRANSACTION_STATES),
+                    },
+                ),
+                "By coordinator id, each coordinator's in the order it listed them.",
+            )
+        },
+    ),
+)
+command(
+    "transactions describe",
+    "One transactional id's state at its coordinator.",
+    obj(
+        "kcli transactions describe -o json",
+        {
+            "coordinator_id": integer("The broker that coordinates it."),
+            "transactional_id": string("Transactional id."),
+            "producer_id": integer("Producer id."),
+            "producer_epoch": integer("Producer epoch."),
+            "state": enum("Transaction state.", *TRANSACTION_STATES),
+            "timeout_ms": integer("Transaction timeout."),
+            "start_time_ms": nullable(integer("When the current transaction started (null: none started).")),
+            "duration_ms": nullable(integer("How long it has run (null: none started).")),
+            "topic_partitions": array(PARTITION, "The partitions in the transaction, sorted."),
+        },
+    ),
+)
+command(
+    "transactions describe-producers",
+    "The active producers of one partition.",
+    obj(
+        "kcli transactions describe-producers -o json",
+        {
+            "topic": string("Topic."),
+            "partition": integer("Partition."),
+            "broker_id": integer("The broker that described them (the leader, or --broker-id)."),
+            "producers": array(
+                obj(
+                    "One producer.",
+                    {
+                        "producer_id": integer("Producer id."),
+                        "producer_epoch": integer("Producer epoch."),
+                        "coordinator_epoch": nullable(integer("Latest coordinator epoch (null: none yet).")),
+                        "last_sequence": integer("Last sequence number written."),
+                        "last_timestamp": integer("Time of its last write (ms since the epoch)."),
+                        "current_transaction_start_offset": nullable(
+                            integer("First offset of its open transaction (null: none open).")
+                        ),
+                    },
+                ),
+                "In the order the broker listed them.",
+            ),
+        },
+    ),
+)
+command(
+    "transactions abort",
+    "The abort marker written.",
+    obj(
+        "kcli transactions abort -o json",
+        {
+            "topic": string("Topic."),
+            "partition": integer("Partition."),
+            "producer_id": integer("Producer id of the aborted transaction."),
+            "producer_epoch": integer("Its producer epoch."),
+            "coordinator_epoch": integer("The coordinator epoch the marker carried."),
+            "aborted": boolean("Always true: a failure exits 1 with an error line instead."),
+        },
+    ),
+)
+command(
+    "transactions find-hanging",
+    "The hanging transactions, each with the command that aborts it.",
+    obj(
+        "kcli transactions find-hanging -o json",
+        {
+            "hanging": array(
+                obj(
+                    "One hanging transaction.",
+                    {
+                        "topic": string("Topic."),
+                        "partition": integer("Partition."),
+                        "producer_id": integer("Producer id."),
+                        "producer_epoch": integer("Producer epoch."),
+                        "coordinator_epoch": nullable(integer("Latest coordinator epoch (null: none).")),
+                        "start_offset": integer("First offset of the open transaction."),
+                        "last_timestamp": integer("Time of the producer's last write (ms since the epoch)."),
+                        "duration_minutes": integer("Whole minutes since then."),
+                        "abort_command": string("The kcli command line that aborts it (shell-quoted)."),
+                    },
+                ),
+                "By topic, partition and producer id.",
+            )
+        },
+    ),
+)
+command(
+    "transactions forceTerminateTransaction",
+    "The producer fenced.",
+    obj(
+        "kcli transactions forceTerminateTransaction -o json",
+        {
+            "transactional_id": string("Transactional id."),
+            "producer_id": integer("Its producer id."),
+            "producer_epoch": integer("Its producer epoch now (bumped: the old producer is fenced)."),
+        },
+    ),
+)
+command(
+    "client-metrics",
+    "--list, --describe, and --alter or --delete each have their own shape.",
+    one_of(
+        "kcli client-metrics -o json",
+        obj("--list.", {"client_metrics": array(string("Subscription name."), "Sorted.")}),
+        obj(
+            "--describe.",
+            {
+                "client_metrics": array(
+                    obj(
+                        "One subscription.",
+                        {
+                            "name": string("Subscription name."),
+                            "configs": mapping(nullable(string("Value.")), "Its configs, as the broker listed them."),
+                        },
+                    ),
+                    "By name.",
+                ),
+                "missing": nullable(string("The --name asked for that has no subscription (null: none missing).")),
+            },
+        ),
+        obj(
+            "--alter or --delete.",
+            {
+                "name": string("Subscription name (generated with --generate-name)."),
+                "existed": boolean("False for a --delete of a name without a subscription (nothing sent)."),
+                "changes": mapping(nullable(string("New value (null: deleted).")), "The configs changed."),
+            },
+        ),
+    ),
+)
+TOKEN = obj(
+    "One delegation token.",
+    {
+        "token_id": string("Token id."),
+        "hmac": string("HMAC (base64): the token's secret."),
+        "owner": string("Owner principal."),
+        "requester": string("The principal that requested it."),
+        "renewers": array(string("Principal."), "Who may renew it."),
+        "issue_timestamp_ms": integer("Issued (ms since the epoch)."),
+        "expiry_timestamp_ms": integer("Expires unless renewed."),
+        "max_timestamp_ms": integer("Its maximum life ends."),
+    },
+)
+command(
+    "delegation-tokens",
+    "--create, --describe, and --renew or --expire each have their own shape.",
+    one_of(
+        "kcli delegation-tokens -o json",
+        obj("--create.", {"token": TOKEN}),
+        obj("--describe.", {"tokens": array(TOKEN, "In the order the broker listed them.")}),
+        obj(
+            "--renew or --expire.",
+            {
+                "expiry_timestamp_ms": integer("The new expiry time (ms since the epoch)."),
+                "expiry_date": string("The same as Kafka's tool prints it (yyyy-MM-ddTHH:mm, local time)."),
+            },
+        ),
+    ),
+)
+command(
+    "broker-api-versions",
+    "The API versions of every broker, as kcli cluster api-versions shows them.",
+    {**COMMANDS["cluster api-versions"][1], "description": "kcli broker-api-versions -o json"},
+)
+
+
 # ------------------------------------------------------------------ files
 
 

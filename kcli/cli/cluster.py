@@ -220,6 +220,15 @@ def doctor(
     timeout_ms: Annotated[
         int, typer.Option("--timeout-ms", min=100, help="Deadline for each endpoint probe and cluster call.")
     ] = 10000,
+    max_transaction_timeout: Annotated[
+        int | None,
+        typer.Option(
+            "--max-transaction-timeout",
+            min=0,
+            help="Report open transactions whose producer last wrote more than this many minutes ago "
+            "(default: the brokers' transaction.max.timeout.ms).",
+        ),
+    ] = None,
     output: OutputOpt = OutputFormat.text,
     bootstrap_server: BootstrapServerOpt = None,
     bootstrap_controller: BootstrapControllerOpt = None,
@@ -251,7 +260,8 @@ def doctor(
         ),
     ] = None,
 ) -> None:
-    """Check every advertised endpoint, node identity, the controller, quorum, fencing and metadata.version.
+    """Check every advertised endpoint, node identity, the controller, quorum, fencing, metadata.version
+    and hanging transactions.
 
     Both --bootstrap-server and --bootstrap-controller may be given to check brokers and controllers
     from both sides; --group adds the lag of consumer groups. Exit 0 healthy, 1 findings at or above
@@ -273,10 +283,17 @@ def doctor(
     else:
         configs = [client_config(connection, env)]
 
+    from kcli.cli.transactions import command_prefix
+
     groups = _group_check(group, max_lag, max_time_lag, connection)
 
     async def go() -> ClusterFacts:
-        return await collect_facts(configs, timeout_ms=timeout_ms)
+        return await collect_facts(
+            configs,
+            timeout_ms=timeout_ms,
+            abort_prefix=command_prefix(connection),
+            max_transaction_ms=None if max_transaction_timeout is None else max_transaction_timeout * 60_000,
+        )
 
     report = diagnose(run(go()), fail_on=threshold)
     if groups is not None:

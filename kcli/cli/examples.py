@@ -49,6 +49,28 @@ EXAMPLES: dict[str, str] = {
         "  ]\n"
         "}\n"
     ),
+    "broker-api-versions": (
+        "$ kcli broker-api-versions -b 127.0.0.1:9092 -c client.properties\n"
+        "127.0.0.1:9092 (id: 1 rack: null isFenced: false) -> (\n"
+        "\tProduce(0): 0 to 13 [usable: 13],\n"
+        "\tFetch(1): 4 to 18 [usable: 18],\n"
+        "\tListOffsets(2): 1 to 11 [usable: 11],\n"
+        "\tMetadata(3): 0 to 13 [usable: 13],\n"
+        "\tOffsetCommit(8): 2 to 10 [usable: 10],\n"
+        "\tOffsetFetch(9): 1 to 10 [usable: 10],\n"
+        "...\n"
+    ),
+    "client-metrics": (
+        "$ kcli client-metrics -b 127.0.0.1:9092 -c client.properties --alter --name basic --metrics org.apache.kafka.producer. --interval 5000 --match client_software_name=kafka.python\n"
+        "Altered client metrics config for basic.\n"
+        "$ kcli client-metrics -b 127.0.0.1:9092 -c client.properties --describe --name basic\n"
+        "Client metrics configs for basic are:\n"
+        "  interval.ms=5000\n"
+        "  match=client_software_name=kafka.python\n"
+        "  metrics=org.apache.kafka.producer.\n"
+        "$ kcli client-metrics -b 127.0.0.1:9092 -c client.properties --list\n"
+        "basic\n"
+    ),
     "cluster": (
         "$ kcli cluster api-versions -b 127.0.0.1:9092\n"
         "$ kcli cluster cluster-id -C 127.0.0.1:9095\n"
@@ -169,6 +191,32 @@ EXAMPLES: dict[str, str] = {
         "\n"
         "GROUP           TOPIC               PARTITION  NEW-OFFSET\n"
         "orders-app      sandbox-topic-00000 0          0\n"
+    ),
+    "delegation-tokens": (
+        "$ kcli delegation-tokens -b 127.0.0.1:9092 -c client.properties --create --max-life-time-period -1 --renewer-principal User:alice\n"
+        "Calling create token operation with renewers :[User:alice] , max-life-time-period :-1\n"
+        "Created delegation token with tokenId : ml54t8vGT6igHQLQLTnYTw\n"
+        "\n"
+        "TOKENID         HMAC                           OWNER           REQUESTER       RENEWERS                  ISSUEDATE       EXPIRYDATE      MAXDATE\n"
+        "\n"
+        "ml54t8vGT6igHQLQLTnYTw r+d2MSyfsisms9zjWwqG1vGGqXHFA+06CMhfSfwzk3X/FfD3mk3TzSCoqu6nUbgAmP1KZ5GDf39dOLGcmuEQGg== User:admin      User:admin      [User:alice]              2026-12-01T23:08 2026-12-02T23:08 2026-12-08T23:08\n"
+        "$ kcli delegation-tokens -b 127.0.0.1:9092 -c client.properties --describe -o json\n"
+        "{\n"
+        "  \"tokens\": [\n"
+        "    {\n"
+        "      \"token_id\": \"ml54t8vGT6igHQLQLTnYTw\",\n"
+        "      \"hmac\": \"r+d2MSyfsisms9zjWwqG1vGGqXHFA+06CMhfSfwzk3X/FfD3mk3TzSCoqu6nUbgAmP1KZ5GDf39dOLGcmuEQGg==\",\n"
+        "      \"owner\": \"User:admin\",\n"
+        "      \"requester\": \"User:admin\",\n"
+        "      \"renewers\": [\n"
+        "        \"User:alice\"\n"
+        "      ],\n"
+        "      \"issue_timestamp_ms\": 1796166496955,\n"
+        "      \"expiry_timestamp_ms\": 1796252896955,\n"
+        "      \"max_timestamp_ms\": 1796771296955\n"
+        "    }\n"
+        "  ]\n"
+        "}\n"
     ),
     "features": (
         "$ kcli features describe -b 127.0.0.1:9092\n"
@@ -497,6 +545,74 @@ EXAMPLES: dict[str, str] = {
         "\tTopic: sandbox-topic-00000\tPartition: 1\tLeader: 2\tReplicas: 2,3,1\tIsr: 2,3,1\tElr: \tLastKnownElr:\n"
         "\tTopic: sandbox-topic-00000\tPartition: 2\tLeader: 3\tReplicas: 3,1,2\tIsr: 3,1,2\tElr: \tLastKnownElr:\n"
         "$ kcli topics -b 127.0.0.1:9092 --describe --under-replicated-partitions\n"
+    ),
+    "transactions": (
+        "$ kcli transactions abort -b 127.0.0.1:9092 -c client.properties --topic sandbox-topic-00000 --partition 2 --start-offset 8 -o json\n"
+        "$ kcli transactions describe -b 127.0.0.1:9092 -c client.properties --transactional-id tx-open\n"
+        "$ kcli transactions describe-producers -b 127.0.0.1:9092 -c client.properties --topic sandbox-topic-00000 --partition 2\n"
+        "$ kcli transactions find-hanging -b 127.0.0.1:9092 -c client.properties --topic sandbox-topic-00000 --max-transaction-timeout 0\n"
+        "$ kcli transactions forceTerminateTransaction -b 127.0.0.1:9092 -c client.properties --transactionalId tx-open -o json\n"
+        "$ kcli transactions list -b 127.0.0.1:9092 -c client.properties\n"
+    ),
+    "transactions abort": (
+        "$ kcli transactions abort -b 127.0.0.1:9092 -c client.properties --topic sandbox-topic-00000 --partition 2 --start-offset 8 -o json\n"
+        "{\n"
+        "  \"topic\": \"sandbox-topic-00000\",\n"
+        "  \"partition\": 2,\n"
+        "  \"producer_id\": 3,\n"
+        "  \"producer_epoch\": 0,\n"
+        "  \"coordinator_epoch\": 0,\n"
+        "  \"aborted\": true\n"
+        "}\n"
+    ),
+    "transactions describe": (
+        "$ kcli transactions describe -b 127.0.0.1:9092 -c client.properties --transactional-id tx-open\n"
+        "CoordinatorId\tTransactionalId\tProducerId\tProducerEpoch\tTransactionState\tTransactionTimeoutMs\tCurrentTransactionStartTimeMs\tTransactionDurationMs\tTopicPartitions\n"
+        "1            \ttx-open        \t2         \t0            \tOngoing         \t900000              \t1796166453374                \t13588                \tsandbox-topic-00000-0,sandbox-topic-00000-1,sandbox-topic-00000-2\n"
+    ),
+    "transactions describe-producers": (
+        "$ kcli transactions describe-producers -b 127.0.0.1:9092 -c client.properties --topic sandbox-topic-00000 --partition 2\n"
+        "ProducerId\tProducerEpoch\tLatestCoordinatorEpoch\tLastSequence\tLastTimestamp\tCurrentTransactionStartOffset\n"
+        "0         \t0            \t0                     \t1           \t1796166452605\tNone\n"
+        "1         \t0            \t0                     \t1           \t1796166453080\tNone\n"
+        "2         \t0            \t-1                    \t1           \t1796166453338\t6\n"
+        "3         \t0            \t-1                    \t0           \t1796166458503\t8\n"
+    ),
+    "transactions find-hanging": (
+        "$ kcli transactions find-hanging -b 127.0.0.1:9092 -c client.properties --topic sandbox-topic-00000 --max-transaction-timeout 0\n"
+        "Topic              \tPartition\tProducerId\tProducerEpoch\tCoordinatorEpoch\tStartOffset\tLastTimestamp\tDuration(min)\n"
+        "sandbox-topic-00000\t2        \t3         \t0            \t-1              \t8          \t1796166458503\t0\n"
+        "$ kcli transactions find-hanging -b 127.0.0.1:9092 -c client.properties --topic sandbox-topic-00000 --max-transaction-timeout 0 -o json\n"
+        "{\n"
+        "  \"hanging\": [\n"
+        "    {\n"
+        "      \"topic\": \"sandbox-topic-00000\",\n"
+        "      \"partition\": 2,\n"
+        "      \"producer_id\": 3,\n"
+        "      \"producer_epoch\": 0,\n"
+        "      \"coordinator_epoch\": null,\n"
+        "      \"start_offset\": 8,\n"
+        "      \"last_timestamp\": 1796166458503,\n"
+        "      \"duration_minutes\": 0,\n"
+        "      \"abort_command\": \"kcli transactions --bootstrap-server 127.0.0.1:9092 --command-config client.properties abort --topic sandbox-topic-00000 --partition 2 --start-offset 8\"\n"
+        "    }\n"
+        "  ]\n"
+        "}\n"
+    ),
+    "transactions forceTerminateTransaction": (
+        "$ kcli transactions forceTerminateTransaction -b 127.0.0.1:9092 -c client.properties --transactionalId tx-open -o json\n"
+        "{\n"
+        "  \"transactional_id\": \"tx-open\",\n"
+        "  \"producer_id\": 2,\n"
+        "  \"producer_epoch\": 2\n"
+        "}\n"
+    ),
+    "transactions list": (
+        "$ kcli transactions list -b 127.0.0.1:9092 -c client.properties\n"
+        "TransactionalId\tCoordinator\tProducerId\tTransactionState\n"
+        "tx-open        \t1          \t2         \tOngoing\n"
+        "tx-aborted     \t1          \t1         \tCompleteAbort\n"
+        "tx-committed   \t1          \t0         \tCompleteCommit\n"
     ),
 }
 # END GENERATED

@@ -70,8 +70,11 @@ def original_options() -> tuple[tuple[tuple[str, ...], str, bool], ...]:
 class Style(Enum):
     """How the Kafka tool parses its command line."""
 
-    JOPT = "jopt-simple"  # kafka-configs, -acls, -reassign-partitions, -topics, the group tools
-    ARGPARSE = "argparse4j"  # kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell
+    # kafka-configs, -acls, -reassign-partitions, -topics, the group tools, kafka-client-metrics,
+    # kafka-delegation-tokens, kafka-broker-api-versions
+    JOPT = "jopt-simple"
+    # kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell, kafka-transactions
+    ARGPARSE = "argparse4j"
 
 
 _JOPT_TOOLS = frozenset(
@@ -85,6 +88,9 @@ _JOPT_TOOLS = frozenset(
         "streams-groups",
         "groups",
         "get-offsets",
+        "client-metrics",
+        "delegation-tokens",
+        "broker-api-versions",
     }
 )
 # jopt-simple options declared withOptionalArg: `--state` alone, or `--state stable,empty`.

@@ -85,6 +85,27 @@ TOOLS: tuple[Tool, ...] = (
         "Describe and change the KRaft metadata quorum (kafka-metadata-quorum.sh).",
     ),
     Tool(
+        "transactions",
+        "kcli.cli.transactions",
+        "Analyze the transactional state of producers and recover from hanging transactions "
+        "(kafka-transactions.sh).",
+    ),
+    Tool(
+        "client-metrics",
+        "kcli.cli.client_metrics",
+        "Manage client metrics subscriptions: which metrics clients push, how often (kafka-client-metrics.sh).",
+    ),
+    Tool(
+        "delegation-tokens",
+        "kcli.cli.delegation_tokens",
+        "Create, renew, expire or describe delegation tokens (kafka-delegation-tokens.sh).",
+    ),
+    Tool(
+        "broker-api-versions",
+        "kcli.cli.broker_api_versions",
+        "Show the API versions every broker offers (kafka-broker-api-versions.sh).",
+    ),
+    Tool(
         "sandbox",
         "kcli.cli.sandbox",
         "A KRaft cluster on loopback for rehearsing runbooks and tests: the emulator (not Kafka; real wire "

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from kcli.kafka import Severity, host_port
+from kcli.ops.doctor_finding import Finding
+from kcli.ops.doctor_transactions import TransactionFacts, findings
 from kcli.ops.quorum import QuorumInfo, ReplicaState
 
 # A voter whose log is this many offsets behind the leader, or that has not caught up for this
@@ -26,17 +28,6 @@ VOTER_STALE_MS = 30_000
 # healthy listener answers in milliseconds, and a second is already a third of a typical client
 # request.timeout.ms budget spent on the handshake alone.
 SLOW_ENDPOINT_MS = 1000
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Finding:
-    """One problem (or notice) the doctor found."""
-
-    check: str
-    severity: Severity
-    subject: str
-    message: str
-    hint: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,6 +101,7 @@ class ClusterFacts:
     now_ms: int
     not_checked: tuple[str, ...] = ()
     metadata_version_names: dict[int, str] = field(default_factory=dict)
+    transactions: TransactionFacts | None = None  # the open-transaction scan (brokers only)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -468,6 +460,11 @@ def check_not_checked(facts: ClusterFacts) -> Iterable[Finding]:
         )
 
 
+def check_transactions(facts: ClusterFacts) -> Iterable[Finding]:
+    """Hanging transactions holding back a last stable offset (kcli.ops.doctor_transactions)."""
+    return findings(facts.transactions)
+
+
 CHECKS: tuple[tuple[str, Check], ...] = (
     ("bootstrap", check_bootstrap),
     ("endpoints", check_endpoints_answer),
@@ -479,6 +476,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("quorum", check_quorum),
     ("fenced-brokers", check_fenced),
     ("metadata-version", check_metadata_version),
+    ("hanging-transactions", check_transactions),
     ("coverage", check_not_checked),
 )
 

@@ -234,11 +234,23 @@ async def probe_endpoint(
             await connection.close()
 
 
-async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> ClusterFacts:
-    """Everything doctor checks, from one or two bootstrap kinds (brokers and/or controllers)."""
+async def collect_facts(
+    configs: Sequence[ClientConfig],
+    *,
+    timeout_ms: int,
+    abort_prefix: Sequence[str] = ("kcli", "transactions"),
+    max_transaction_ms: int | None = None,
+) -> ClusterFacts:
+    """Everything doctor checks, from one or two bootstrap kinds (brokers and/or controllers).
+
+    The open-transaction scan (kcli.workflows.doctor_transactions) runs after the probes, through
+    the brokers; `abort_prefix` starts the abort command its findings print, and an open transaction
+    counts once its producer is silent for `max_transaction_ms` (default: transaction.max.timeout.ms).
+    """
     from kcli.client.endpoints import Endpoint
     from kcli.kafka import EndpointType
     from kcli.ops.features import load_catalog
+    from kcli.workflows.doctor_transactions import collect_transaction_facts
 
     not_checked: list[str] = []
     kinds = {config.endpoint_type for config in configs}
@@ -334,7 +346,15 @@ async def collect_facts(configs: Sequence[ClientConfig], *, timeout_ms: int) -> 
             for (role, node_id), (config, endpoint) in sorted(targets.items())
         )
     )
+    # After the probes, not beside them: its requests would add to the latencies the probes measure.
+    brokers = next((c for c in configs if c.endpoint_type is EndpointType.BROKERS), None)
+    transactions = None
+    if brokers is not None and cluster_id is not None:
+        transactions = await collect_transaction_facts(
+            brokers, timeout_ms=timeout_ms, abort_prefix=abort_prefix, threshold_ms=max_transaction_ms
+        )
     return ClusterFacts(
+        transactions=transactions,
         cluster_id=cluster_id,
         bootstrap_kind="controllers" if kinds == {EndpointType.CONTROLLERS} else "brokers",
         bootstrap=tuple(r.probe for r in bootstrap),

@@ -19,17 +19,26 @@ from tests.kafka_diff import normalize
 
 ASPECTS = ("exit", "stdout", "order", "message", "state")
 KEY_SENTENCE_RULE = (
-    "Kafka's key sentence is the first line of its error (stderr; stdout for kafka-acls and "
-    "kafka-reassign-partitions) that is not a log line, usage text or stack frame, without the wrappers "
+    "Kafka's key sentence is the first line of its error (stderr; stdout for kafka-acls, "
+    "kafka-reassign-partitions and kafka-client-metrics) that is not a log line, usage text or stack frame, without the wrappers "
     "around it (`Error while executing ... command`, `Error: `, `Command line error: `/`. Type --help "
-    "for help.`, Scala's `requirement failed: `, `Caused by: ` and exception class names), with "
+    "for help.`, ` Enable debug logging for additional detail.`, Scala's `requirement failed: `, "
+    "`Caused by: ` and exception class names), with "
     "argparse4j's wrapped `error:` lines joined; kcli's stderr must contain it, whitespace collapsed"
 )
 # Kafka tools that print their errors on stdout (kcli keeps stdout for data: its errors go to stderr).
-ERRORS_ON_STDOUT = frozenset({"acls", "reassign-partitions", "consumer-groups", "share-groups", "streams-groups"})
+ERRORS_ON_STDOUT = frozenset(
+    {"acls", "reassign-partitions", "client-metrics", "consumer-groups", "share-groups", "streams-groups"}
+)
 # Of those, the ones that print a failed operation's `Error: ...` block on stdout and exit 0
 # (ConsumerGroupCommand.printError): the block is their error report, whatever the exit status.
 ERROR_BLOCKS_EXIT_0 = frozenset({"consumer-groups", "share-groups", "streams-groups"})
+# The wrappers around Kafka's error sentence on stdout, per tool.
+_STDOUT_ERROR_PREFIXES = (
+    "Error while executing ACL command: ",
+    "Error while executing client metrics command : ",
+    "Error: ",
+)
 _LOG_LINE = re.compile(r"^\[\d{4}-\d\d-\d\d [\d:,]+\] (?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL) ")
 _EXCEPTION_PREFIX = re.compile(r"^(?:(?:[\w$]+\.)*[\w$]*(?:Exception|Error|Failure)(?::\s*|$))+")
 _USAGE_START = re.compile(r"^(?:usage: |Option\s+Description|This tool helps|Usage: )")
@@ -63,9 +72,7 @@ def key_sentence(tool: str, run: Outcome) -> str | None:
 def _error_start(stdout: str) -> int | None:
     """The index of the line where Kafka's error report starts in its stdout (acls, reassign-partitions)."""
     for index, line in enumerate(stdout.splitlines()):
-        if line.startswith(("Error while executing ACL command: ", "Error: ")) or _EXCEPTION_PREFIX.match(
-            line
-        ):
+        if line.startswith(_STDOUT_ERROR_PREFIXES) or _EXCEPTION_PREFIX.match(line):
             return index
     return None
 
@@ -91,6 +98,7 @@ def _first_sentence(tool: str, text: str) -> str | None:
         for prefix in (
             'Exception in thread "main" ',
             "Error while executing ACL command: ",
+            "Error while executing client metrics command : ",
             "Error: ",
             "Error occurred: ",
             "Command line error: ",
@@ -100,8 +108,12 @@ def _first_sentence(tool: str, text: str) -> str | None:
             "Executing streams group command failed due to ",
         ):
             stripped = stripped.removeprefix(prefix)
-        # argparse4j's wrapper in kafka-features, and Scala's require() in the 4.0 kafka-configs
+        # argparse4j's wrapper in kafka-features, Scala's require() in the 4.0 kafka-configs, and
+        # kafka-transactions' `<what failed>: <cause>.` + ` Enable debug logging ...` (the cause's own
+        # closing period doubled when it has one)
         stripped = stripped.removesuffix(". Type --help for help.").removeprefix("requirement failed: ")
+        stripped = stripped.removesuffix(" Enable debug logging for additional detail.")
+        stripped = stripped[:-1] if stripped.endswith("..") else stripped
         if stripped.startswith("Error while executing config command with args"):
             continue
         stripped = _EXCEPTION_PREFIX.sub("", stripped).strip()
@@ -113,7 +125,7 @@ def _first_sentence(tool: str, text: str) -> str | None:
 def _argparse_error(tool: str, lines: list[str]) -> str | None:
     """argparse4j's `kafka-<tool>: error: ...`, which it wraps and justifies over several lines."""
     for index, line in enumerate(lines):
-        found = re.match(r"^(?:kafka-[\w-]+|[\w-]+):\s+error:\s+(.*)$", line)
+        found = re.match(r"^(?:kafka-[\w-]+(?:\.sh)?|[\w-]+):\s+error:\s+(.*)$", line)
         if found:
             parts = [found.group(1), *(rest.strip() for rest in lines[index + 1 :] if rest.strip())]
             joined = ""

@@ -27,12 +27,17 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from tests.kafka_diff import corpus_txn
+
 NEWEST, OLDEST = "4.4.0", "4.0.2"
 VERSIONS = (OLDEST, NEWEST)
 TOOLS = (
     "acls", "cluster", "configs", "features", "metadata-quorum", "reassign-partitions",
     "consumer-groups", "groups", "get-offsets", "share-groups", "streams-groups",
+    "transactions", "client-metrics", "delegation-tokens", "broker-api-versions",
 )  # fmt: skip
+# Lines of setup, undo and cleanup beyond Kafka tool lines and `sandbox ...` (tests/kafka_diff/runner.py).
+ACTIONS = corpus_txn.ACTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -1606,7 +1611,7 @@ PARITY: list[Case] = _parity_cases()
 from tests.kafka_diff import corpus_groups  # noqa: E402 - the group and offset tools' cases, and their topic
 
 TOPICS.update(corpus_groups.TOPICS)
-CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY, *corpus_groups.CASES]
+CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY, *corpus_groups.CASES, *corpus_txn.cases()]
 
 
 def by_id() -> dict[str, Case]:

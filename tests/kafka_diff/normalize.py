@@ -70,7 +70,76 @@ def _sorted_listing(text: str) -> str:
 
 GROUP_LISTINGS = frozenset({"consumer-groups", "groups", "share-groups", "streams-groups"})
 
+
+def _table_cells(header: str, rewrite: Callable[[int, str], str]) -> Callable[[str], str]:
+    """Rewrite the cells of kafka-transactions' tab-separated tables whose header row has `header`:
+    rewrite(column, cell) for each cell of the rows below it (the padding kept)."""
+
+    def apply(text: str) -> str:
+        lines = text.split("\n")
+        inside = False
+        for index, line in enumerate(lines):
+            cells = line.split("\t")
+            if header in cells or header in (c.strip() for c in cells):
+                inside = True
+                continue
+            if inside and len(cells) > 1:
+                lines[index] = "\t".join(
+                    rewrite(column, cell.rstrip()).ljust(len(cell)) for column, cell in enumerate(cells)
+                )
+            else:
+                inside = False
+        return "\n".join(lines)
+
+    return apply
+
+
+def _transaction_cells(column: int, cell: str) -> str:
+    if column == 7:  # TransactionDurationMs: now minus the start time
+        return "<t>" if cell != "None" else cell
+    if column == 8:  # TopicPartitions: a Java HashSet
+        return ",".join(sorted(cell.split(","))) if cell else cell
+    return cell
+
+
+_TOKEN_ROW = re.compile(r"^[A-Za-z0-9_-]{22} [A-Za-z0-9+/=]+ ", re.M)
+_TOKEN_DATE = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d\b")
+_GENERATED_NAME = re.compile(r"^(Altered client metrics config for )?[A-Za-z0-9_-]{22}(\.?)$", re.M)
+
+
+def _tokens(text: str) -> str:
+    text = re.sub(r"(tokenId : )\S+", r"\1<id>", text)
+    text = _TOKEN_ROW.sub("<id> <hmac> ", text)
+    return _TOKEN_DATE.sub("<date>", text)
+
+
 RULES: list[Rule] = [
+    (
+        "transaction duration and partitions",
+        frozenset({"transactions"}),
+        "TransactionDurationMs is the tool's clock minus the transaction's start; a transaction's partitions "
+        "come as a Java HashSet (kcli sorts them)",
+        _table_cells("TransactionDurationMs", _transaction_cells),
+    ),
+    (
+        "hanging transaction age",
+        frozenset({"transactions"}),
+        "Duration(min) of find-hanging is the tool's clock minus the producer's last write, in whole minutes",
+        _table_cells("Duration(min)", lambda column, cell: "<t>" if column == 7 else cell),
+    ),
+    (
+        "delegation token ids, HMACs and times",
+        frozenset({"delegation-tokens"}),
+        "each --create makes a token of its own (id, HMAC, issue, expiry and max dates), and a renewal moves "
+        "the expiry date with the clock",
+        _tokens,
+    ),
+    (
+        "generated subscription names",
+        frozenset({"client-metrics"}),
+        "--generate-name makes a random Uuid each run (--list shows it)",
+        lambda text: _GENERATED_NAME.sub(r"\1<uuid>\2", text),
+    ),
     (
         "quorum offsets and lag",
         frozenset({"metadata-quorum"}),

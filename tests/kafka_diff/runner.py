@@ -9,7 +9,8 @@ difference that no longer shows fails the case.
 
 Lines are Kafka tool lines (`bin/kafka-*.sh ...`), or, for the cases that need a node gone
 (tests/kafka_diff/test_destructive.py), `sandbox stop-node N`, `sandbox start-node N` and
-`sandbox registered N` (wait until node N is registered again, as a restarted node does).
+`sandbox registered N` (wait until node N is registered again, as a restarted node does), or an action
+of corpus.ACTIONS (`txn ...`: real transactional state, tests/kafka_diff/txn_state.py).
 """
 
 from __future__ import annotations
@@ -29,8 +30,14 @@ RESTORE_DEADLINE_S = 60.0  # for the undo to show: re-registrations, reassignmen
 
 
 def run_line(target: Target, line: str, files: Path, why: str) -> None:
-    """A setup, undo or cleanup line: a sandbox action, or a Kafka tool line that must succeed."""
+    """A setup, undo or cleanup line: a sandbox action, an action of corpus.ACTIONS, or a Kafka tool
+    line that must succeed."""
+    from tests.kafka_diff.corpus import ACTIONS
+
     words = line.split()
+    if words[:1] and words[0] in ACTIONS:
+        ACTIONS[words[0]](target, words[1:], files)
+        return
     if words[:1] == ["sandbox"]:
         action, node_id = words[1], int(words[2])
         if action == "stop-node":

@@ -20,8 +20,11 @@ def test_every_case_is_well_formed() -> None:
             assert difference.aspects <= set(compare.ASPECTS), case.id
             assert difference.reason, case.id
             assert difference.versions & set(case.versions), f"{case.id}: a difference for a release it skips"
-        for line in (*case.setup, *case.undo, *case.cleanup, *case.state):
-            assert line.startswith(("bin/kafka-", "sandbox ")), f"{case.id}: {line}"
+        actions = tuple(f"{name} " for name in corpus.ACTIONS)
+        for line in (*case.setup, *case.undo, *case.cleanup):
+            assert line.startswith(("bin/kafka-", "sandbox ", *actions)), f"{case.id}: {line}"
+        for line in case.state:
+            assert line.startswith("bin/kafka-"), f"{case.id}: {line}"
         if any(line.startswith("bin/") for line in case.undo):
             assert case.state, f"{case.id}: an undo without state to check it against"
 
@@ -202,3 +205,55 @@ def test_group_listings_are_compared_as_sets() -> None:
     assert normalize.stdout("consumer-groups", "b\na\n") == "a\nb\n"
     describe = "\nGROUP  TOPIC  PARTITION\nb  t  1\na  t  0\n"
     assert normalize.stdout("consumer-groups", describe) == describe  # rows of a describe keep their order
+
+
+def test_key_sentence_of_the_transactions_and_client_metrics_tools() -> None:
+    """kafka-transactions' `<what>: <cause>. Enable debug logging ...` (the cause's period doubled when it
+    has one), its argparse4j error after the usage, and kafka-client-metrics' error on stdout."""
+    hanging = Outcome(
+        1, "", "Failed to describe 1 topics: This server does not host this topic-partition.. Enable debug "
+        "logging for additional detail.\n",
+    )  # fmt: skip
+    assert compare.key_sentence("transactions", hanging) == (
+        "Failed to describe 1 topics: This server does not host this topic-partition."
+    )
+    usage = Outcome(
+        1,
+        "",
+        "usage: kafka-transactions.sh --bootstrap-server host:port describe [-h]\n"
+        "                             --transactional-id TRANSACTIONAL_ID\n"
+        "kafka-transactions.sh: error: argument --transactional-id is required\n",
+    )
+    assert compare.key_sentence("transactions", usage) == "argument --transactional-id is required"
+    metrics = Outcome(
+        1,
+        "Error while executing client metrics command : Illegal client matching pattern: foo=bar\n",
+        "[2026-12-01 22:02:40,295] ERROR org.apache.kafka.common.errors.InvalidConfigurationException: x\n"
+        " (org.apache.kafka.tools.ClientMetricsCommand)\n",
+    )
+    assert compare.key_sentence("client-metrics", metrics) == "Illegal client matching pattern: foo=bar"
+
+
+def test_the_normalizations_of_the_new_tools() -> None:
+    table = (
+        "CoordinatorId\tTransactionalId\tProducerId\tProducerEpoch\tTransactionState\tTransactionTimeoutMs\t"
+        "CurrentTransactionStartTimeMs\tTransactionDurationMs\tTopicPartitions  \t\n"
+        "1            \ttx-open        \t2         \t0            \tOngoing         \t60000               \t"
+        "1796161307881                \t{}                \t{}\t\n"
+    )
+    assert normalize.stdout("transactions", table.format(19695, "txt-2,txt-1,txt-0")) == normalize.stdout(
+        "transactions", table.format(20311, "txt-0,txt-1,txt-2")
+    )
+    token = (
+        "Created delegation token with tokenId : {0}\n\nTOKENID ...\n\n{0} {1} User:admin      User:admin      "
+        "[User:user1]              {2} 2026-12-02T22:09 2026-12-08T22:09\n"
+    )
+    first = token.format("YL98C8O6SZWNnYbf_3t3lA", "bsIc+/Q3uI==", "2026-12-01T22:09")
+    second = token.format("Hjz9WEU7REenZjQSIbfe8g", "/hmB1S5+==", "2026-12-01T22:10")
+    assert normalize.stdout("delegation-tokens", first) == normalize.stdout("delegation-tokens", second)
+    assert normalize.stdout(
+        "client-metrics", "Altered client metrics config for eDPGFkQHQJmX1sF1WLKgqQ.\n"
+    ) == ("Altered client metrics config for <uuid>.\n")
+    assert normalize.stdout("client-metrics", "Altered client metrics config for cm-basic.\n").endswith(
+        "cm-basic.\n"
+    )

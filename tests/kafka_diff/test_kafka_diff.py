@@ -15,6 +15,14 @@ import pytest
 from tests.kafka_diff import runner
 from tests.kafka_diff.corpus import CASES, NEWEST, Case
 
+# What the new tools' corpus cannot check, on the same clusters (one file: one xdist worker, one start).
+from tests.kafka_diff.txn_checks import (  # noqa: F401
+    test_client_metrics_and_api_versions_json,
+    test_tokens_json_and_the_hmac_stays_out_of_stderr,
+    test_transactions_json_and_the_doctor_on_a_hanging_transaction,
+    test_what_kcli_refuses_leaves_the_cluster_as_it_was,
+)
+
 pytestmark = [pytest.mark.realkafka, pytest.mark.slow]
 
 

@@ -42,9 +42,21 @@ class ToolRun:
     stderr: str
 
 
+# The main classes of the tools whose bin/ script scripts/kafka-dist.sh does not write (every 4.x
+# release has them in kafka-tools: test-peers.md lists them).
+MAIN_CLASSES = {
+    "transactions": "org.apache.kafka.tools.TransactionsCommand",
+    "client-metrics": "org.apache.kafka.tools.ClientMetricsCommand",
+    "delegation-tokens": "org.apache.kafka.tools.DelegationTokenCommand",
+    "broker-api-versions": "org.apache.kafka.tools.BrokerApiVersionsCommand",
+}
+
+
 def main_class(kafka_home: Path, tool: str) -> str:
-    """The main class bin/kafka-<tool>.sh runs (its `-cp "$home/libs/*" CLASS "$@"` line)."""
+    """The main class bin/kafka-<tool>.sh runs (its `-cp "$home/libs/*" CLASS "$@"` line), else MAIN_CLASSES'."""
     script = kafka_home / "bin" / f"kafka-{tool}.sh"
+    if not script.exists() and tool in MAIN_CLASSES:
+        return MAIN_CLASSES[tool]
     found = _MAIN_CLASS.search(script.read_text(encoding="utf-8"))
     if found is None:
         raise DriverError(f"{script} names no main class")

@@ -148,8 +148,25 @@ def request_header_version(api_key: int, version: int) -> int:
 
 
 def response_class_for(request: Any) -> type:
-    """The response class matching a kio request object."""
-    return response_class(schema_name(int(request.__api_key__)), int(request.__version__))
+    """The class the client decodes the response to a kio request object with: kio's, except the few
+    whose timestamps Kafka may send as -1 (kcli.client.protocol.signed_timestamps)."""
+    name, version = schema_name(int(request.__api_key__)), int(request.__version__)
+    if (name, version) in SIGNED_TIMESTAMPS:
+        from kcli.client.protocol.signed_timestamps import CLIENT_RESPONSES
+
+        return CLIENT_RESPONSES[(name, version)]
+    return response_class(name, version)
+
+
+# Responses kio cannot read (a -1 timestamp read as datetime): kcli.client.protocol.signed_timestamps.
+SIGNED_TIMESTAMPS = frozenset(
+    {
+        ("describe_transactions", 0),
+        ("create_delegation_token", 3),
+        ("renew_delegation_token", 2),
+        ("expire_delegation_token", 2),
+    }
+)
 
 
 def encode_request(request: Any, *, correlation_id: int, client_id: str | None) -> bytes:
