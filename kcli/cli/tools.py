@@ -45,7 +45,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "topics",
         "kcli.cli.topics",
-        "List and describe topics (like kafka-topics.sh --list / --describe; read only).",
+        "Create, alter, delete, list and describe topics (kafka-topics.sh).",
     ),
     Tool(
         "reassign-partitions",

@@ -79,9 +79,11 @@ def test_reports_follow_a_stopped_broker(fresh_sandbox: Any) -> None:
 def test_usage_errors(sandbox: Any) -> None:
     b = sandbox.bootstrap_servers
     for argv, message in (
-        (("--create", "--topic", "x"), "kcli topics lists and describes topics"),
-        (("--list", "--describe"), "exactly one action: --list or --describe"),
-        (("--list", "--under-replicated-partitions"), "--under-replicated-partitions goes with --describe"),
+        (("--list", "--describe"), "exactly one action: --list, --describe, --create, --alter or --delete"),
+        (
+            ("--list", "--under-replicated-partitions"),
+            'Option "[under-replicated-partitions]" can\'t be used with option "[list]"',
+        ),
         (("--describe", "--topic", "a("), "is an invalid regex"),
     ):
         result = invoke("topics", "-b", b, *argv)
