@@ -70,11 +70,13 @@ def original_options() -> tuple[tuple[tuple[str, ...], str, bool], ...]:
 class Style(Enum):
     """How the Kafka tool parses its command line."""
 
-    JOPT = "jopt-simple"  # kafka-configs, kafka-acls, kafka-reassign-partitions, kafka-topics
+    JOPT = "jopt-simple"  # kafka-configs, kafka-acls, kafka-reassign-partitions, kafka-topics, ...
     ARGPARSE = "argparse4j"  # kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell
 
 
-_JOPT_TOOLS = frozenset({"configs", "acls", "reassign-partitions", "topics"})
+_JOPT_TOOLS = frozenset(
+    {"configs", "acls", "reassign-partitions", "topics", "log-dirs", "leader-election", "delete-records"}
+)
 
 
 @cache

@@ -48,6 +48,16 @@ TOOLS: tuple[Tool, ...] = (
         "Create, alter, delete, list and describe topics (kafka-topics.sh).",
     ),
     Tool(
+        "log-dirs",
+        "kcli.cli.log_dirs",
+        "Describe the log dirs of brokers: replicas and their sizes (kafka-log-dirs.sh).",
+    ),
+    Tool(
+        "leader-election",
+        "kcli.cli.leader_election",
+        "Elect partition leaders: preferred or unclean (kafka-leader-election.sh).",
+    ),
+    Tool(
         "reassign-partitions",
         "kcli.cli.reassign",
         "Move partition replicas between brokers (like kafka-reassign-partitions.sh).",

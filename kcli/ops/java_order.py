@@ -116,7 +116,7 @@ class JavaHashMap(Generic[K]):
         for key in keys:
             self.put(key)
 
-    def keys(self) -> list[K]:
+    def ordered(self) -> list[K]:
         """The keys in the map's iteration order."""
         return [key for bucket in self._buckets for key in bucket]
 
@@ -144,4 +144,4 @@ def hash_set_order(keys: Iterable[K], hash_of: Callable[[K], int]) -> list[K]:
     Collectors.toSet())."""
     made: JavaHashMap[K] = JavaHashMap(hash_of)
     made.put_all(keys)
-    return made.keys()
+    return made.ordered()

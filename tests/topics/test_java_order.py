@@ -30,14 +30,14 @@ def test_hash_codes_are_javas() -> None:
 
 def test_a_hash_set_of_broker_ids() -> None:
     assert hash_set_order([102, 3, 17, 1, 101, 2, 33], integer_hash) == [17, 1, 33, 2, 3, 101, 102]
-    assert JavaHashMap.hash_set_of([5, 21, 37, 1, 16, 32], integer_hash).keys() == [16, 32, 1, 5, 21, 37]
+    assert JavaHashMap.hash_set_of([5, 21, 37, 1, 16, 32], integer_hash).ordered() == [16, 32, 1, 5, 21, 37]
 
 
 def test_log_dirs_in_a_map_sized_for_them() -> None:
     two = ["/var/lib/kafka/data-0", "/var/lib/kafka/data-1"]
-    assert JavaHashMap.copy_of_capacity(two, 2, string_hash).keys() == two
+    assert JavaHashMap.copy_of_capacity(two, 2, string_hash).ordered() == two
     three = ["/tmp/tdev/k44/1", "/tmp/tdev/k44/logdirs/1-1", "/mnt/disk3/kafka"]
-    assert JavaHashMap.copy_of_capacity(three, 3, string_hash).keys() == [
+    assert JavaHashMap.copy_of_capacity(three, 3, string_hash).ordered() == [
         "/tmp/tdev/k44/logdirs/1-1",
         "/tmp/tdev/k44/1",
         "/mnt/disk3/kafka",
