@@ -58,6 +58,11 @@ TOOLS: tuple[Tool, ...] = (
         "Elect partition leaders: preferred or unclean (kafka-leader-election.sh).",
     ),
     Tool(
+        "delete-records",
+        "kcli.cli.delete_records",
+        "Delete the records of partitions below an offset (kafka-delete-records.sh).",
+    ),
+    Tool(
         "reassign-partitions",
         "kcli.cli.reassign",
         "Move partition replicas between brokers (like kafka-reassign-partitions.sh).",
