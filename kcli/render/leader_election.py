@@ -77,3 +77,12 @@ def report_json(found: tuple[list[LeaderState], list[TopicPartition], ElectionTy
         ],
         "missing": [{"topic": tp.topic, "partition": tp.partition} for tp in missing],
     }
+
+
+def after_move_json(report: ElectionReport | None) -> dict[str, Any]:
+    """The preferred election that ends `reassign-partitions --execute --wait`, for its JSON."""
+    return {} if report is None else {"preferred_election": json_value(report)}
+
+
+def after_move_error(report: ElectionReport) -> str:
+    return f"Error: {len(report.failed)} replica(s) could not be elected (the reassignment itself is done)"

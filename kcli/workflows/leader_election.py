@@ -15,6 +15,7 @@ from kcli.ops.reassign.model import TopicPartition
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
+    from kcli.workflows.reassign.progress import WaitResult
 
 
 async def elect(
@@ -52,3 +53,13 @@ async def report(
     known = {s.partition for s in states}
     missing = [tp for tp in partitions or () if tp not in known]
     return off_preferred(states, kind), missing
+
+
+async def elect_after_move(admin: Admin, waited: WaitResult | None) -> ElectionReport | None:
+    """After `reassign-partitions --execute --wait`: a preferred election of the partitions moved, so
+    each is led by the first replica of its new assignment (--no-elect skips it); none when the wait
+    did not finish."""
+    if waited is None or waited.timed_out or not waited.done_partitions:
+        return None
+    moved = sorted(waited.done_partitions, key=lambda tp: (tp.topic, tp.partition))
+    return await elect(admin, ElectionType.PREFERRED, moved)
