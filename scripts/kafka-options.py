@@ -40,17 +40,10 @@ TOOLS = (
     "kafka-metadata-shell",
     "kafka-reassign-partitions",
     "kafka-topics",
+    "kafka-log-dirs",
+    "kafka-leader-election",
+    "kafka-delete-records",
 )
-# kcli topics mirrors kafka-topics.sh's reads only (--list, --describe): the options those take
-READ_ONLY = {
-    "kafka-topics": frozenset(
-        {
-            "--list", "--describe", "--bootstrap-server", "--command-config", "--topic", "--exclude-internal",
-            "--if-exists", "--under-replicated-partitions", "--unavailable-partitions",
-            "--under-min-isr-partitions", "--at-min-isr-partitions", "--topics-with-overrides", "--help",
-        }
-    )
-}  # fmt: skip
 NONE = "-"  # the subcommand column of a tool without subcommands, or of options before the subcommand
 
 
@@ -131,20 +124,21 @@ ARGPARSE = frozenset({"kafka-cluster", "kafka-features", "kafka-metadata-quorum"
 
 
 def read_release(kafka_home: Path, classes: Path, log: Path) -> list[Option]:
-    """Every option of every tool (and subcommand) the release's bin/ holds."""
-    from tests.kafka_diff.tools import KafkaTools
+    """Every option of every tool (and subcommand) the release's bin/ holds, and of the tools
+    tests/kafka_diff/tools.py knows the main class of."""
+    from tests.kafka_diff.tools import MAIN_CLASSES, KafkaTools
 
     tools = KafkaTools(kafka_home, classes, log)
     options: list[Option] = []
     try:
         tools.run("configs", ["--version"])  # starts the JVM; tells whether System.exit is trapped
         for tool in TOOLS:
-            if not (kafka_home / "bin" / f"{tool}.sh").exists():
+            short = tool.removeprefix("kafka-")
+            if not (kafka_home / "bin" / f"{tool}.sh").exists() and short not in MAIN_CLASSES:
                 continue
             text = _help(tools, tool, ["--help"])
             if tool not in ARGPARSE:
-                kept = READ_ONLY.get(tool)
-                options += [o for o in jopt_options(tool, text) if kept is None or o.option in kept]
+                options += jopt_options(tool, text)
                 continue
             options += argparse_options(tool, NONE, text)
             for sub in subcommands(text):

@@ -20,11 +20,8 @@ import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
-from kcli.cli.connection_options import (
-    BootstrapServerOpt,
-    ProfileOpt,
-    connection_args,
-)
+from kcli.cli.connection_options import BootstrapServerOpt, ProfileOpt, connection_args
+from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat
 
@@ -141,6 +138,7 @@ def register(app: typer.Typer) -> None:
         bootstrap_controller: ControllerOpt = None,
         command_config: CommandConfigOpt = None,
         profile: ProfileOpt = None,
+        version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Create, alter, delete, list and describe topics (kafka-topics.sh)."""
