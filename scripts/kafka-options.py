@@ -124,17 +124,15 @@ ARGPARSE = frozenset({"kafka-cluster", "kafka-features", "kafka-metadata-quorum"
 
 
 def read_release(kafka_home: Path, classes: Path, log: Path) -> list[Option]:
-    """Every option of every tool (and subcommand) the release's bin/ holds, and of the tools
-    tests/kafka_diff/tools.py knows the main class of."""
-    from tests.kafka_diff.tools import MAIN_CLASSES, KafkaTools
+    """Every option of every tool (and subcommand) the release's bin/ holds."""
+    from tests.kafka_diff.tools import KafkaTools
 
     tools = KafkaTools(kafka_home, classes, log)
     options: list[Option] = []
     try:
         tools.run("configs", ["--version"])  # starts the JVM; tells whether System.exit is trapped
         for tool in TOOLS:
-            short = tool.removeprefix("kafka-")
-            if not (kafka_home / "bin" / f"{tool}.sh").exists() and short not in MAIN_CLASSES:
+            if not (kafka_home / "bin" / f"{tool}.sh").exists():
                 continue
             text = _help(tools, tool, ["--help"])
             if tool not in ARGPARSE:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
 from kcli.kafka import ConfigSource
-from kcli.ops.topics import Partition, Report, Topic, TopicsView, min_isr_of, select
+from kcli.ops.topics import Partition, Report, Topic, TopicsView, describe_order, min_isr_of, select
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
@@ -107,7 +107,7 @@ async def describe_topics(
 
     topics: list[Topic] = []
     meta = {row["topic"]: row for row in topic_rows}
-    for name in names:
+    for name in describe_order(names):
         entries = by_topic[name].entries
         values = {e.name: e.value for e in entries}
         topics.append(

@@ -26,7 +26,9 @@ KEY_SENTENCE_RULE = (
     "argparse4j's wrapped `error:` lines joined; kcli's stderr must contain it, whitespace collapsed"
 )
 # Kafka tools that print their errors on stdout (kcli keeps stdout for data: its errors go to stderr).
-ERRORS_ON_STDOUT = frozenset({"acls", "reassign-partitions"})
+ERRORS_ON_STDOUT = frozenset({"acls", "reassign-partitions", "topics"})
+# The wrappers those tools put before the error on stdout.
+_STDOUT_ERROR_PREFIXES = ("Error while executing ACL command: ", "Error while executing topic command : ", "Error: ")
 _LOG_LINE = re.compile(r"^\[\d{4}-\d\d-\d\d [\d:,]+\] (?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL) ")
 _EXCEPTION_PREFIX = re.compile(r"^(?:(?:[\w$]+\.)*[\w$]*(?:Exception|Error|Failure)(?::\s*|$))+")
 _USAGE_START = re.compile(r"^(?:usage: |Option\s+Description|This tool helps|Usage: )")
@@ -58,9 +60,7 @@ def key_sentence(tool: str, run: Outcome) -> str | None:
 def _error_start(stdout: str) -> int | None:
     """The index of the line where Kafka's error report starts in its stdout (acls, reassign-partitions)."""
     for index, line in enumerate(stdout.splitlines()):
-        if line.startswith(("Error while executing ACL command: ", "Error: ")) or _EXCEPTION_PREFIX.match(
-            line
-        ):
+        if line.startswith(_STDOUT_ERROR_PREFIXES) or _EXCEPTION_PREFIX.match(line):
             return index
     return None
 
@@ -81,12 +81,7 @@ def _first_sentence(tool: str, text: str) -> str | None:
             break  # the usage text follows the error, when there is one
         if not stripped or stripped.startswith("at "):
             continue
-        for prefix in (
-            "Error while executing ACL command: ",
-            "Error: ",
-            "Command line error: ",
-            "Caused by: ",
-        ):
+        for prefix in (*_STDOUT_ERROR_PREFIXES, "Command line error: ", "Caused by: "):
             stripped = stripped.removeprefix(prefix)
         # argparse4j's wrapper in kafka-features, and Scala's require() in the 4.0 kafka-configs
         stripped = stripped.removesuffix(". Type --help for help.").removeprefix("requirement failed: ")

@@ -29,7 +29,10 @@ from dataclasses import dataclass, field
 
 NEWEST, OLDEST = "4.4.0", "4.0.2"
 VERSIONS = (OLDEST, NEWEST)
-TOOLS = ("acls", "cluster", "configs", "features", "metadata-quorum", "reassign-partitions")
+TOOLS = (
+    "acls", "cluster", "configs", "features", "metadata-quorum", "reassign-partitions",
+    "topics", "log-dirs", "leader-election", "delete-records",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -1600,7 +1603,9 @@ def _parity_cases() -> list[Case]:
 
 PARITY: list[Case] = _parity_cases()
 
-CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY]
+from tests.kafka_diff.corpus_topics import TOPIC_TOOL_CASES  # noqa: E402  (it builds on the names above)
+
+CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY, *TOPIC_TOOL_CASES]
 
 
 def by_id() -> dict[str, Case]:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.kafka_diff import runner
+from tests.kafka_diff.beyond_kafka import *  # noqa: F403  (kcli's own topic-tool checks, on these clusters)
 from tests.kafka_diff.corpus import CASES, NEWEST, Case
 
 pytestmark = [pytest.mark.realkafka, pytest.mark.slow]

@@ -40,21 +40,9 @@ class ToolRun:
     stderr: str
 
 
-# The tools scripts/kafka-dist.sh writes no bin/ script for: their main classes (kafka-tools, every 4.x),
-# as the distribution's bin/kafka-<tool>.sh names them.
-MAIN_CLASSES = {
-    "log-dirs": "org.apache.kafka.tools.LogDirsCommand",
-    "leader-election": "org.apache.kafka.tools.LeaderElectionCommand",
-    "delete-records": "org.apache.kafka.tools.DeleteRecordsCommand",
-}
-
-
 def main_class(kafka_home: Path, tool: str) -> str:
-    """The main class bin/kafka-<tool>.sh runs (its `-cp "$home/libs/*" CLASS "$@"` line), or
-    MAIN_CLASSES' for a tool without a script."""
+    """The main class bin/kafka-<tool>.sh runs (its `-cp "$home/libs/*" CLASS "$@"` line)."""
     script = kafka_home / "bin" / f"kafka-{tool}.sh"
-    if not script.exists() and tool in MAIN_CLASSES:
-        return MAIN_CLASSES[tool]
     found = _MAIN_CLASS.search(script.read_text(encoding="utf-8"))
     if found is None:
         raise DriverError(f"{script} names no main class")

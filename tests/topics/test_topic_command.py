@@ -160,3 +160,27 @@ def test_java_int_limits() -> None:
     assert rules.java_int("+7", "partitions") == 7
     with pytest.raises(UsageError, match="Cannot parse argument '2147483648' of option partitions"):
         rules.java_int("2147483648", "partitions")
+
+
+def test_internal_topics_are_never_altered_or_deleted() -> None:
+    """Kafka's tool deletes __consumer_offsets when a --topic regex matches it (Kafka 4.4.0, seen on a
+    real cluster): kcli refuses before anything is sent."""
+    from kcli.errors import KcliError
+    from kcli.workflows.topic_changes import refuse_internal
+
+    rows = {"orders": {"internal": False}, "__consumer_offsets": {"internal": True}, "__strange": {"internal": True}}
+    refuse_internal(["orders"], rows, "delete")
+    with pytest.raises(KcliError, match="Refusing to delete internal topics __consumer_offsets, __strange"):
+        refuse_internal(["orders", "__consumer_offsets", "__strange"], rows, "delete")
+    with pytest.raises(KcliError, match="Refusing to alter internal topic __transaction_state"):
+        refuse_internal(["__transaction_state"], {}, "alter")  # known by name even when Metadata omits the flag
+
+
+def test_describe_prints_topics_in_the_order_kafka_does() -> None:
+    """kafka-topics --describe: the HashMap order of its admin client's answer, as Kafka 4.0.2 printed it."""
+    from kcli.ops.topics import describe_order
+
+    names = ["Test-topic", "dlq.gs1dlqtopic", "foo", "foo1", "foo2", "my-topic", "my_topic_name", "tieredTopic"]
+    assert describe_order(names) == [
+        "dlq.gs1dlqtopic", "Test-topic", "foo", "tieredTopic", "foo1", "foo2", "my-topic", "my_topic_name",
+    ]  # fmt: skip
