@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from kcli.cli.connection_options import ConnectionArgs
     from kcli.client.config import ClientConfig
     from kcli.env import Env
+    from kcli.ops.leader_election import ElectionType
+    from kcli.ops.reassign.model import TopicPartition
+
+    Scope = list[TopicPartition] | None  # the partitions to elect (None: every partition)
 
 NO_CONTROLLERS = (
     "bootstrap-controller is not a recognized option of kafka-leader-election: elections are asked "
@@ -128,7 +132,7 @@ def _read(path: Path) -> str:
         raise UsageError(f"Unable to read file {path}: not UTF-8 text") from None
 
 
-def _config(args: ConnectionArgs, env: Env, kind: object) -> ClientConfig:
+def _config(args: ConnectionArgs, env: Env, kind: ElectionType | None) -> ClientConfig:
     from kcli.cli.connection_options import client_config
     from kcli.kafka import EndpointType
 
@@ -145,20 +149,24 @@ def _config(args: ConnectionArgs, env: Env, kind: object) -> ClientConfig:
     return config
 
 
-def _elect(env: Env, output: OutputFormat, config: ClientConfig, kind: object, partitions: object) -> None:
+def _elect(
+    env: Env, output: OutputFormat, config: ClientConfig, kind: ElectionType, partitions: Scope
+) -> None:
     from kcli.render import emit
     from kcli.render import leader_election as view
     from kcli.workflows.leader_election import elect
 
-    report = run_admin(config, lambda admin: elect(admin, kind, partitions))  # type: ignore[arg-type]
+    report = run_admin(config, lambda admin: elect(admin, kind, partitions))
     emit(env, output, report, text=view.text_lines, json_value=view.json_value)
     report.check()
 
 
-def _report(env: Env, output: OutputFormat, config: ClientConfig, kind: object, partitions: object) -> None:
+def _report(
+    env: Env, output: OutputFormat, config: ClientConfig, kind: ElectionType, partitions: Scope
+) -> None:
     from kcli.render import emit
     from kcli.render import leader_election as view
     from kcli.workflows.leader_election import report
 
-    states, missing = run_admin(config, lambda admin: report(admin, kind, partitions))  # type: ignore[arg-type]
-    emit(env, output, (states, missing, kind), text=view.report_lines, json_value=view.report_json)  # type: ignore[arg-type]
+    states, missing = run_admin(config, lambda admin: report(admin, kind, partitions))
+    emit(env, output, (states, missing, kind), text=view.report_lines, json_value=view.report_json)

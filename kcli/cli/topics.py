@@ -26,6 +26,7 @@ from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat
 
 if TYPE_CHECKING:
+    from kcli.cli.connection_options import ConnectionArgs
     from kcli.client.config import ClientConfig
     from kcli.env import Env
     from kcli.ops.topic_command import TopicArgs
@@ -178,12 +179,12 @@ NO_CONTROLLERS = (
 )
 
 
-def _client_config(connection: object, env: Env) -> ClientConfig:
+def _client_config(connection: ConnectionArgs, env: Env) -> ClientConfig:
     from kcli.cli.connection_options import client_config
     from kcli.kafka import EndpointType
     from kcli.ops.topic_command import MISSING_BOOTSTRAP
 
-    config = client_config(connection, env, missing_bootstrap=MISSING_BOOTSTRAP, config_alias=False)  # type: ignore[arg-type]
+    config = client_config(connection, env, missing_bootstrap=MISSING_BOOTSTRAP, config_alias=False)
     if config.endpoint_type is EndpointType.CONTROLLERS:
         raise UsageError(NO_CONTROLLERS)
     return config
@@ -300,11 +301,12 @@ def _alter(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs
     assignment = rules.parse_replica_assignment(args.replica_assignment) if args.replica_assignment else None
     assert args.partitions is not None
     count = rules.java_int(args.partitions, "partitions")
+    topic = args.topic
     result = run_admin(
         config,
         lambda admin: do_alter(
             admin,
-            topic=args.topic,  # type: ignore[arg-type]
+            topic=topic,
             partitions=count,
             assignment=assignment or None,
             if_exists=args.if_exists,
@@ -312,11 +314,11 @@ def _alter(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs
         ),
     )
     emit(env, output, result, text=view.alter_text, json_value=view.alter_json)
-    failed = [i for i in result.increases if i.error is not None]
-    for increase in failed[1:]:
-        env.err(f"Error: {increase.topic}: {increase.error.line()}")  # type: ignore[union-attr]
+    failed = [(i.topic, i.error) for i in result.increases if i.error is not None]
+    for topic, error in failed[1:]:
+        env.err(f"Error: {topic}: {error.line()}")
     if failed:
-        raise KcliError(failed[0].error.line())  # type: ignore[union-attr]
+        raise KcliError(failed[0][1].line())
 
 
 def _plan_replication_factor(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs) -> None:
@@ -368,11 +370,11 @@ def _delete(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArg
     if result.groups_error:
         env.err(f"Warning: {result.groups_error}")
     emit(env, output, result, text=view.delete_text, json_value=view.delete_json)
-    failed = [t for t in result.topics if t.error is not None]
-    for t in failed[1:]:
-        env.err(f"Error: {t.name or t.topic_id}: {t.error.line()}")  # type: ignore[union-attr]
+    failed = [(t.name or t.topic_id, t.error) for t in result.topics if t.error is not None]
+    for name, error in failed[1:]:
+        env.err(f"Error: {name}: {error.line()}")
     if failed:
-        raise KcliError(failed[0].error.line())  # type: ignore[union-attr]
+        raise KcliError(failed[0][1].line())
     exit_with(ExitCode.OK)
 
 

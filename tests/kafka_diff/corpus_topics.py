@@ -217,6 +217,9 @@ _OFFSET_FILES = {
     "all.json": _offsets(("kt-records", 0, -1), version=None),
 }
 
+# Not here: --alter with --config. kafka-topics names the options in the order of a Set.of(...), which
+# each JVM iterates differently (`[[config], [bootstrap-server]]` or the reverse): no line can match it
+# every run (tests/topics/test_topic_command.py checks kcli's words).
 ERRORS: list[Case] = [
     *[
         Case(f"topics-error-{slug}", f"{TOPICS} {args}", "error case", versions=versions, differences=diffs)
@@ -225,12 +228,6 @@ ERRORS: list[Case] = [
             ("two-actions", "--list --describe", (NEWEST,), ()),
             ("create-without-topic", "--create --partitions 1", (NEWEST,), ()),
             ("alter-without-partitions", "--alter --topic my-topic", (NEWEST,), ()),
-            (
-                "alter-with-config",
-                "--alter --topic my-topic --partitions 4 --config retention.ms=1",
-                (NEWEST,),
-                (),
-            ),
             ("describe-with-partitions", "--describe --partitions 4", (NEWEST,), ()),
             ("list-if-exists", "--list --if-exists", (NEWEST,), ()),
             ("describe-if-exists-no-topic", "--describe --if-exists", (NEWEST,), ()),
