@@ -265,12 +265,14 @@ def _with_skew(rows: list[UsageRow]) -> list[UsageRow]:
 
 
 def human_bytes(value: int) -> str:
-    """1536 -> `1.5 KiB`; -1 (unknown) -> `-`."""
+    """1536 -> `1.5 KiB`, 2**40 - 1 -> `1.0 TiB` (never `1024.0 GiB`); -1 (unknown) -> `-`."""
     if value < 0:
         return "-"
-    size = float(value)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if size < 1024 or unit == "TiB":
-            return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
+    if value < 1024:
+        return f"{value} B"
+    size = value / 1024
+    for unit in ("KiB", "MiB", "GiB"):
+        if round(size, 1) < 1024:
+            return f"{size:.1f} {unit}"
         size /= 1024
-    return f"{value} B"  # unreachable
+    return f"{size:.1f} TiB"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kcli.ops import log_dirs
 from kcli.ops.reassign.json_format import format_reassignment
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition, join_ints, sort_key
 from kcli.ops.reassign.verify import PartitionState, Status
@@ -38,14 +39,7 @@ def _partitions(parts: Iterable[TopicPartition]) -> str:
 
 
 def human_bytes(n: int | None) -> str:
-    if n is None:
-        return "unknown size"
-    size = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if size < 1024 or unit == "TiB":
-            return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n} B"
+    return "unknown size" if n is None else log_dirs.human_bytes(n)
 
 
 # --- generate -------------------------------------------------------------------------------------

@@ -121,10 +121,13 @@ def test_future_replicas_are_counted_apart() -> None:
 
 
 def test_human_bytes() -> None:
-    assert [human_bytes(v) for v in (-1, 0, 1023, 1536, 5 * 2**30)] == [
+    assert [human_bytes(v) for v in (-1, 0, 1023, 1536, 5 * 2**30, 2**40 - 2**28, 2**40 - 1, 2**52)] == [
         "-",
         "0 B",
         "1023 B",
         "1.5 KiB",
         "5.0 GiB",
+        "1023.8 GiB",
+        "1.0 TiB",  # a dir's total just under 1 TiB: never "1024.0 GiB"
+        "4096.0 TiB",
     ]
