@@ -14,8 +14,12 @@ Behavior (java.util.HashMap of Java 17):
   `new HashMap<>(map)` and `new HashSet<>(collection)` at the capacity their sizes call for; the
   table doubles when the size passes capacity * 0.75, keeping each bucket's order;
 - iteration: buckets in index order, each bucket's keys in the order they were put.
-Not replayed: a bucket of 9+ keys in a table of 64+ becomes a tree, whose iteration order differs
-a little; keys of these shapes (small broker ids, a topic's partitions) never collide that much.
+Not replayed: a bucket of 9+ keys in a table of 64+ becomes a tree, and Java moves the tree's root
+to the bucket's front; which key is the root follows from the keys' hashes and, among keys of one
+hash, from their identity hash codes: values of the running JVM that no other program can know.
+Partitions of one topic never share a hash, and topics of different names rarely: it takes many
+topics named alike with numbers (`t-000` partition 5 and `t-010` partition 4 share one), and then
+the line kcli prints lists the same partitions in another order.
 """
 
 from __future__ import annotations
