@@ -86,7 +86,7 @@ def _stop_broker_3(sandbox: Any) -> None:
 def _controller_104_gone(sandbox: Any) -> None:
     """Controller 104 registered, then shut down, on a cluster at metadata.version 4.4-IV2 (KIP-1312)."""
     from kcli.metadata import records
-    from kcli.sandbox.apis.k94_unregister_controller import FIRST_LEVEL
+    from kcli.sandbox.emulator.apis.k94_unregister_controller import FIRST_LEVEL
 
     sandbox.prepare_controller(104)
     sandbox.stop_node(104)
@@ -289,7 +289,7 @@ REAL_SPECS: tuple[Spec, ...] = (
             f"kcli sandbox kill-node --dir {REAL_DEMO} 2",
         ),
     ),
-    Spec(  # on the real cluster above (broker 1 left): the emulator serves no ListOffsets or DeleteRecords yet
+    Spec(  # on the real cluster above (broker 1 left)
         path="delete-records",
         comment='# offsets.json: {"partitions": [{"topic": "orders", "partition": 0, "offset": -1}], "version": 1}',
         commands=(
@@ -486,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
 
     sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]  # kio's optional hook: slow
     from kcli.cli.examples import EXAMPLES
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     wanted = set(options.only)
     examples = dict(EXAMPLES)
