@@ -65,11 +65,27 @@ async def _fill(bootstrap: str, partitions: int) -> None:
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline:
             _, rows = await every_partition(admin)
+            leaders = {r["leader"] for r in rows if r["topic"].startswith("bench-") and r["leader"] >= 0}
             led = sum(1 for r in rows if r["topic"].startswith("bench-") and r["leader"] >= 0)
-            if led >= per_topic * len(names):
+            # and every broker made its logs: a leader in the metadata comes before the log on disk,
+            # and both tools must describe the same replicas
+            if led >= per_topic * len(names) and await _replicas_on_disk(admin, leaders) >= led:
                 return
             await asyncio.sleep(2)
-    raise SystemExit("the benchmark's partitions did not all get a leader within 600 s")
+    raise SystemExit("the benchmark's partitions did not all get a leader and a log within 600 s")
+
+
+async def _replicas_on_disk(admin: Any, brokers: set[int]) -> int:
+    from kcli.client.api.log_dirs import BrokerLogDirs, describe_log_dirs
+
+    described = await describe_log_dirs(admin, sorted(brokers))
+    return sum(
+        1
+        for report in described.values()
+        if isinstance(report, BrokerLogDirs)
+        for tp in report.replicas
+        if tp.topic.startswith("bench-")
+    )
 
 
 def _log_dirs(home: Path, bootstrap: str, runs: int, partitions: int) -> None:
@@ -104,8 +120,13 @@ def _same_output(kafka: list[str], kcli: list[str]) -> None:
             for d in b["logDirs"]
         )
 
-    if content(kafka) != content(kcli):
-        raise SystemExit("kcli's log-dirs JSON reports other replicas than Kafka's on this cluster")
+    theirs, ours = content(kafka), content(kcli)
+    if theirs != ours:
+        only = [row[:2] for row in theirs if row not in ours][:3], [row[:2] for row in ours if row not in theirs][:3]
+        raise SystemExit(
+            f"kcli's log-dirs JSON reports other replicas than Kafka's on this cluster: dirs that differ, "
+            f"by Kafka's tool {only[0]}, by kcli {only[1]}"
+        )
 
 
 def _creates(home: Path, bootstrap: str, topics: int, kafka_topics: int) -> None:
