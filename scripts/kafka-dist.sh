@@ -11,7 +11,8 @@
 #   config/  log4j2 files for servers (log4j2.properties, INFO to stdout) and tools
 #            (tools-log4j2.properties, WARN to stderr).
 #   bin/     kafka-<tool>.sh: each tool's main class for this version, run as kafka-run-class.sh
-#            runs it (KAFKA_HEAP_OPTS, KAFKA_OPTS and KAFKA_LOG4J_OPTS honoured).
+#            runs it (KAFKA_HEAP_OPTS, KAFKA_OPTS and KAFKA_LOG4J_OPTS honoured); written again on
+#            every run, so a cached layout gets the scripts added since it was made.
 # Maven checks every download's checksum (-C: a mismatch fails). A DIR that is complete for VERSION
 # is reused as it is. kafka-shell is not on Maven Central for every release (4.4.0 lacks it); then the
 # layout has no kafka-metadata-shell.sh and the script says so on stderr.
@@ -33,12 +34,58 @@ for tool in java mvn; do
     }
 done
 
+tool() {  # tool NAME CLASS [server]: bin/NAME.sh runs CLASS with the tools' defaults (or the server's)
+    local heap='-Xmx256M' log4j='tools-log4j2.properties'
+    if [[ "${3:-}" == server ]]; then heap='-Xmx1G -Xms1G'; log4j='log4j2.properties'; fi
+    local script="$DIR/bin/$1.sh" tmp="$DIR/bin/.$1.sh.$$"
+    cat >"$tmp" <<EOF
+#!/usr/bin/env bash
+# Kafka $VERSION: $2, run as the distribution's bin/$1.sh runs it.
+home="\$(cd "\$(dirname "\$0")/.." && pwd)"
+exec java \${KAFKA_HEAP_OPTS:-$heap} -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \\
+    \${KAFKA_LOG4J_OPTS:--Dlog4j2.configurationFile=\$home/config/$log4j} \${KAFKA_OPTS:-} \\
+    -cp "\$home/libs/*" $2 "\$@"
+EOF
+    chmod +x "$tmp"
+    mv -f "$tmp" "$script"  # a rename: a tool running the old script keeps reading the old file
+}
+write_bin() {  # bin/: every tool's script (rewritten each run: new tools reach old layouts)
+    mkdir -p "$DIR/bin"
+    tool kafka-server-start kafka.Kafka server
+    tool kafka-storage kafka.tools.StorageTool
+    tool kafka-cluster org.apache.kafka.tools.ClusterTool
+    tool kafka-acls org.apache.kafka.tools.AclCommand
+    tool kafka-features org.apache.kafka.tools.FeatureCommand
+    tool kafka-metadata-quorum org.apache.kafka.tools.MetadataQuorumCommand
+    tool kafka-reassign-partitions org.apache.kafka.tools.reassign.ReassignPartitionsCommand
+    tool kafka-topics org.apache.kafka.tools.TopicCommand
+    tool kafka-log-dirs org.apache.kafka.tools.LogDirsCommand
+    tool kafka-leader-election org.apache.kafka.tools.LeaderElectionCommand
+    tool kafka-delete-records org.apache.kafka.tools.DeleteRecordsCommand
+    tool kafka-get-offsets org.apache.kafka.tools.GetOffsetShell
+    tool kafka-producer-perf-test org.apache.kafka.tools.ProducerPerformance
+    if ((MINOR >= 4)); then tool kafka-configs org.apache.kafka.tools.ConfigCommand; else tool kafka-configs kafka.admin.ConfigCommand; fi
+    if ((MINOR >= 3)); then tool kafka-dump-log org.apache.kafka.tools.DumpLogSegments; else tool kafka-dump-log kafka.tools.DumpLogSegments; fi
+    if [[ "$SHELL_JAR" == yes ]]; then tool kafka-metadata-shell org.apache.kafka.shell.MetadataShell; fi
+    tool kafka-consumer-groups org.apache.kafka.tools.consumer.group.ConsumerGroupCommand
+    tool kafka-share-groups org.apache.kafka.tools.consumer.group.ShareGroupCommand
+    tool kafka-groups org.apache.kafka.tools.GroupsCommand
+    tool kafka-console-producer org.apache.kafka.tools.ConsoleProducer
+    tool kafka-console-consumer org.apache.kafka.tools.consumer.ConsoleConsumer
+    tool kafka-console-share-consumer org.apache.kafka.tools.consumer.ConsoleShareConsumer
+    if ((MINOR >= 1)); then tool kafka-streams-groups org.apache.kafka.tools.streams.StreamsGroupCommand; fi
+}
+
 MARKER="$DIR/.kafka-dist"
-LAYOUT=3  # bump when config/ or bin/ below change: a cached libs/ then only gets those written again
+LAYOUT=3  # bump when config/ below changes: a cached libs/ then only gets it written again (bin/ is each run)
 SHELL_JAR=""
 if [[ -f "$MARKER" ]] && [[ "$(head -1 "$MARKER")" == "$VERSION" ]]; then
-    grep -qx "layout=$LAYOUT" "$MARKER" && { echo "$DIR"; exit 0; }
     SHELL_JAR="$(sed -n 's/^kafka-shell=//p' "$MARKER")"
+    if grep -qx "layout=$LAYOUT" "$MARKER"; then
+        write_bin
+        echo "$DIR"
+        exit 0
+    fi
 fi
 
 if [[ -z "$SHELL_JAR" ]]; then  # not cached: download the jars
@@ -115,38 +162,7 @@ rootLogger.level = WARN
 rootLogger.appenderRef.stderr.ref = STDERR
 EOF
 
-tool() {  # tool NAME CLASS [server]: bin/NAME.sh runs CLASS with the tools' defaults (or the server's)
-    local heap='-Xmx256M' log4j='tools-log4j2.properties'
-    if [[ "${3:-}" == server ]]; then heap='-Xmx1G -Xms1G'; log4j='log4j2.properties'; fi
-    cat >"$DIR/bin/$1.sh" <<EOF
-#!/usr/bin/env bash
-# Kafka $VERSION: $2, run as the distribution's bin/$1.sh runs it.
-home="\$(cd "\$(dirname "\$0")/.." && pwd)"
-exec java \${KAFKA_HEAP_OPTS:-$heap} -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \\
-    \${KAFKA_LOG4J_OPTS:--Dlog4j2.configurationFile=\$home/config/$log4j} \${KAFKA_OPTS:-} \\
-    -cp "\$home/libs/*" $2 "\$@"
-EOF
-    chmod +x "$DIR/bin/$1.sh"
-}
-tool kafka-server-start kafka.Kafka server
-tool kafka-storage kafka.tools.StorageTool
-tool kafka-cluster org.apache.kafka.tools.ClusterTool
-tool kafka-acls org.apache.kafka.tools.AclCommand
-tool kafka-features org.apache.kafka.tools.FeatureCommand
-tool kafka-metadata-quorum org.apache.kafka.tools.MetadataQuorumCommand
-tool kafka-reassign-partitions org.apache.kafka.tools.reassign.ReassignPartitionsCommand
-tool kafka-topics org.apache.kafka.tools.TopicCommand
-if ((MINOR >= 4)); then tool kafka-configs org.apache.kafka.tools.ConfigCommand; else tool kafka-configs kafka.admin.ConfigCommand; fi
-if ((MINOR >= 3)); then tool kafka-dump-log org.apache.kafka.tools.DumpLogSegments; else tool kafka-dump-log kafka.tools.DumpLogSegments; fi
-[[ "$SHELL_JAR" == yes ]] && tool kafka-metadata-shell org.apache.kafka.shell.MetadataShell
-tool kafka-consumer-groups org.apache.kafka.tools.consumer.group.ConsumerGroupCommand
-tool kafka-share-groups org.apache.kafka.tools.consumer.group.ShareGroupCommand
-tool kafka-groups org.apache.kafka.tools.GroupsCommand
-tool kafka-get-offsets org.apache.kafka.tools.GetOffsetShell
-tool kafka-console-producer org.apache.kafka.tools.ConsoleProducer
-tool kafka-console-consumer org.apache.kafka.tools.consumer.ConsoleConsumer
-tool kafka-console-share-consumer org.apache.kafka.tools.consumer.ConsoleShareConsumer
-((MINOR >= 1)) && tool kafka-streams-groups org.apache.kafka.tools.streams.StreamsGroupCommand
+write_bin
 
 {
     echo "$VERSION"

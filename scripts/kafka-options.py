@@ -51,17 +51,10 @@ TOOLS = (
     "kafka-client-metrics",
     "kafka-delegation-tokens",
     "kafka-broker-api-versions",
+    "kafka-log-dirs",
+    "kafka-leader-election",
+    "kafka-delete-records",
 )
-# kcli topics mirrors kafka-topics.sh's reads only (--list, --describe): the options those take
-READ_ONLY = {
-    "kafka-topics": frozenset(
-        {
-            "--list", "--describe", "--bootstrap-server", "--command-config", "--topic", "--exclude-internal",
-            "--if-exists", "--under-replicated-partitions", "--unavailable-partitions",
-            "--under-min-isr-partitions", "--at-min-isr-partitions", "--topics-with-overrides", "--help",
-        }
-    )
-}  # fmt: skip
 NONE = "-"  # the subcommand column of a tool without subcommands, or of options before the subcommand
 
 
@@ -181,8 +174,7 @@ def read_release(kafka_home: Path, classes: Path, log: Path) -> list[Option]:
                 continue
             text = _help(tools, tool, ["--help"])
             if tool not in ARGPARSE:
-                kept = READ_ONLY.get(tool)
-                options += [o for o in jopt_options(tool, text) if kept is None or o.option in kept]
+                options += jopt_options(tool, text)
                 continue
             options += argparse_options(tool, NONE, text)
             for sub in subcommands(text):

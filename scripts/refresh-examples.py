@@ -210,6 +210,23 @@ SPECS: tuple[Spec, ...] = (
             f"kcli topics -b {B} --list",
             f"kcli topics -b {B} --describe --topic {TOPIC}",
             f"kcli topics -b {B} --describe --under-replicated-partitions",
+            f"kcli topics -b {B} --create --topic orders --partitions 6 --replication-factor 3 "
+            "--config retention.ms=86400000 --dry-run",
+        ),
+        max_lines=6,
+    ),
+    Spec(
+        path="log-dirs",
+        commands=(
+            f"kcli log-dirs -b {B} --describe --broker-list 1 --topic-list {TOPIC}",
+            f"kcli log-dirs -b {B} --describe -o table --by broker",
+        ),
+    ),
+    Spec(
+        path="leader-election",
+        commands=(
+            f"kcli leader-election -b {B} --election-type preferred --all-topic-partitions --dry-run",
+            f"kcli leader-election -b {B} --election-type preferred --topic {TOPIC} --partition 0",
         ),
     ),
     Spec(path="profile list", commands=("kcli profile list", "kcli profile list -o json")),
@@ -272,6 +289,20 @@ REAL_SPECS: tuple[Spec, ...] = (
             f"--cluster-id {CLUSTER_ID} --controllers 1 --brokers 2 --detach",
             f"kcli sandbox kill-node --dir {REAL_DEMO} 2",
         ),
+    ),
+    Spec(  # on the real cluster above (broker 1 left)
+        path="delete-records",
+        comment='# offsets.json: {"partitions": [{"topic": "orders", "partition": 0, "offset": -1}], "version": 1}',
+        commands=(
+            f"kcli topics -b {B} --create --topic orders --replica-assignment 1",
+            f"kcli delete-records -b {B} --offset-json-file offsets.json --dry-run",
+            f"kcli delete-records -b {B} --offset-json-file offsets.json",
+        ),
+        files={
+            "offsets.json": json.dumps(
+                {"partitions": [{"topic": "orders", "partition": 0, "offset": -1}], "version": 1}
+            )
+        },
     ),
 )
 

@@ -1738,6 +1738,19 @@ command(
 )
 
 
+def _more_commands() -> None:
+    """The commands whose schemas live beside this file (schemas_topic_tools.py)."""
+    sys.path.insert(0, str(HERE))
+    try:
+        import schemas_topic_tools
+    finally:
+        sys.path.remove(str(HERE))
+    schemas_topic_tools.define(sys.modules[__name__])
+
+
+_more_commands()
+
+
 # ------------------------------------------------------------------ files
 
 

@@ -219,10 +219,34 @@ def root_group_class() -> type:
             token = _INVOCATION.set(ctx)
             try:
                 return super().invoke(ctx)
+            except Exception as error:
+                if type(error).__name__ == "NoSuchOption":  # typer's click is private: matched by name
+                    suggest_visible(error)
+                raise
             finally:
                 _INVOCATION.reset(token)
 
     return KcliGroup
+
+
+def suggest_visible(error: Any) -> None:
+    """An unknown option's suggestions: only options the command lists in its help (a hidden one is
+    refused or kept for compatibility, never worth suggesting), and only the closest of them."""
+    from difflib import SequenceMatcher
+
+    command = getattr(getattr(error, "ctx", None), "command", None)
+    if command is None or not getattr(error, "possibilities", None):
+        return
+    visible = {
+        name
+        for param in getattr(command, "params", ())
+        if not getattr(param, "hidden", False)
+        for name in (*getattr(param, "opts", ()), *getattr(param, "secondary_opts", ()))
+    }
+    typed = str(error.option_name)
+    scores = {p: SequenceMatcher(None, typed, p).ratio() for p in error.possibilities if p in visible}
+    best = max(scores.values(), default=0.0)
+    error.possibilities = sorted(p for p, score in scores.items() if score >= best - 0.05) or None
 
 
 # The commands that mirror jopt-simple tools accept words that belong to no option, as jopt-simple

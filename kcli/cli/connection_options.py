@@ -134,19 +134,22 @@ def client_config(
     *,
     missing_bootstrap: str | None = None,
     both_bootstraps: str | None = None,
+    config_alias: bool = True,
 ) -> ClientConfig:
     """Resolve the connection flags with --command-config, the profile file and KCLI_* env (kcli.client.config).
 
     `missing_bootstrap` words the error when no source names a bootstrap address, and
     `both_bootstraps` the one when both kinds are given, as the mirrored Kafka tool does. --config
     (kafka-cluster's deprecated spelling of --command-config) warns once on stderr, and is refused
-    together with --command-config, as kafka-cluster does.
+    together with --command-config, as kafka-cluster does; `config_alias=False` for a tool whose
+    --config is an option of its own (kafka-topics: a topic config).
     """
     from kcli.client.config import BOOTSTRAP_SOURCES, MissingBootstrap, resolve_client_config
 
     if both_bootstraps is not None and args.bootstrap_server and args.bootstrap_controller:
         raise UsageError(both_bootstraps)
-    _check_config_spelling(env)
+    if config_alias:
+        _check_config_spelling(env)
     try:
         # The flags' names are resolve_client_config's parameter names.
         return resolve_client_config(

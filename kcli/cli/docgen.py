@@ -244,6 +244,8 @@ def _clean(text: str) -> str:
 
 def _esc(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace("-", "\\-")
+    # groff reads Latin-1: anything else (a table's box drawing) as its named glyph, \[u2502]
+    escaped = "".join(c if ord(c) < 0x80 else f"\\[u{ord(c):04X}]" for c in escaped)
     return "\\&" + escaped if escaped.startswith((".", "'")) else escaped
 
 

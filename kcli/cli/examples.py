@@ -218,6 +218,18 @@ EXAMPLES: dict[str, str] = {
         "  ]\n"
         "}\n"
     ),
+    "delete-records": (
+        "# offsets.json: {\"partitions\": [{\"topic\": \"orders\", \"partition\": 0, \"offset\": -1}], \"version\": 1}\n"
+        "$ kcli topics -b 127.0.0.1:9092 --create --topic orders --replica-assignment 1\n"
+        "Created topic orders.\n"
+        "$ kcli delete-records -b 127.0.0.1:9092 --offset-json-file offsets.json --dry-run\n"
+        "Dry run: nothing was deleted. Each partition's log start offset, high watermark, and what would go:\n"
+        "partition: orders-0\tlog_start: 0\thigh_watermark: 0\toffset: -1 (the high watermark)\twould_delete: 0\tnew_low_watermark: 0\n"
+        "$ kcli delete-records -b 127.0.0.1:9092 --offset-json-file offsets.json\n"
+        "Executing records delete operation\n"
+        "Records delete operation completed:\n"
+        "partition: orders-0\tlow_watermark: 0\n"
+    ),
     "features": (
         "$ kcli features describe -b 127.0.0.1:9092\n"
         "$ kcli features disable -b 127.0.0.1:9092 --feature group.version --dry-run\n"
@@ -297,6 +309,27 @@ EXAMPLES: dict[str, str] = {
         "$ kcli groups -b 127.0.0.1:9092 --list\n"
         "GROUP                TYPE                 PROTOCOL\n"
         "orders-app           Classic              consumer\n"
+    ),
+    "leader-election": (
+        "$ kcli leader-election -b 127.0.0.1:9092 --election-type preferred --all-topic-partitions --dry-run\n"
+        "Dry run: every partition of the scope is led by its preferred replica; nothing to elect.\n"
+        "$ kcli leader-election -b 127.0.0.1:9092 --election-type preferred --topic sandbox-topic-00000 --partition 0\n"
+        "Valid replica already elected for partitions sandbox-topic-00000-0\n"
+    ),
+    "log-dirs": (
+        "$ kcli log-dirs -b 127.0.0.1:9092 --describe --broker-list 1 --topic-list sandbox-topic-00000\n"
+        "Querying brokers for log directories information\n"
+        "Received log directory information from brokers 1\n"
+        "{\"brokers\":[{\"broker\":1,\"logDirs\":[{\"partitions\":[{\"partition\":\"sandbox-topic-00000-2\",\"size\":0,\"offsetLag\":0,\"isFuture\":false},{\"partition\":\"sandbox-topic-00000-0\",\"size\":0,\"offsetLag\":0,\"isFuture\":false},{\"partition\":\"sandbox-topic-00000-1\",\"size\":0,\"offsetLag\":0,\"isFuture\":false}],\"error\":null,\"logDir\":\".kcli-sandbox/1\"}]}],\"version\":1}\n"
+        "$ kcli log-dirs -b 127.0.0.1:9092 --describe -o table --by broker\n"
+        "                                 Log dirs by broker\n"
+        "┏━━━━━━━━┳━━━━━━━━━━┳━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━┓\n"
+        "┃ Broker ┃ Replicas ┃ Size ┃   Usable ┃     Total ┃ State  ┃ Future (lag) ┃ vs mean ┃\n"
+        "┡━━━━━━━━╇━━━━━━━━━━╇━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━┩\n"
+        "│ 1      │        6 │  0 B │ 64.9 GiB │ 252.0 GiB │ online │            - │       - │\n"
+        "│ 2      │        6 │  0 B │ 64.9 GiB │ 252.0 GiB │ online │            - │       - │\n"
+        "│ 3      │        6 │  0 B │ 64.9 GiB │ 252.0 GiB │ online │            - │       - │\n"
+        "└────────┴──────────┴──────┴──────────┴───────────┴────────┴──────────────┴─────────┘\n"
     ),
     "metadata-quorum": (
         "$ kcli metadata-quorum add-controller -C 127.0.0.1:9095 --command-config controller-104.properties --dry-run\n"
@@ -540,11 +573,18 @@ EXAMPLES: dict[str, str] = {
         "sandbox-topic-00000\n"
         "sandbox-topic-00001\n"
         "$ kcli topics -b 127.0.0.1:9092 --describe --topic sandbox-topic-00000\n"
-        "Topic: sandbox-topic-00000\tTopicId: MduHJkB6THy5aGe9817F8Q\tPartitionCount: 3\tReplicationFactor: 3\tConfigs: cleanup.policy=compact,min.insync.replicas=1,retention.ms=86400000\n"
+        "Topic: sandbox-topic-00000\tTopicId: DL1R4S-eTra1R2HLIV26ZA\tPartitionCount: 3\tReplicationFactor: 3\tConfigs: cleanup.policy=compact,min.insync.replicas=1,retention.ms=86400000\n"
         "\tTopic: sandbox-topic-00000\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\tElr: \tLastKnownElr:\n"
         "\tTopic: sandbox-topic-00000\tPartition: 1\tLeader: 2\tReplicas: 2,3,1\tIsr: 2,3,1\tElr: \tLastKnownElr:\n"
         "\tTopic: sandbox-topic-00000\tPartition: 2\tLeader: 3\tReplicas: 3,1,2\tIsr: 3,1,2\tElr: \tLastKnownElr:\n"
         "$ kcli topics -b 127.0.0.1:9092 --describe --under-replicated-partitions\n"
+        "$ kcli topics -b 127.0.0.1:9092 --create --topic orders --partitions 6 --replication-factor 3 --config retention.ms=86400000 --dry-run\n"
+        "Dry run: topic orders would be created (validated by the controller; nothing was changed).\n"
+        "  Partitions: 6\tReplicationFactor: 3\n"
+        "  Placement: 18 replicas over brokers 1,2,3 (6 each); the controller picks each partition's brokers\n"
+        "  Configs (value and source, as the topic would have them):\n"
+        "    min.insync.replicas=1 (DYNAMIC_DEFAULT_BROKER_CONFIG)\n"
+        "...\n"
     ),
     "transactions": (
         "$ kcli transactions abort -b 127.0.0.1:9092 -c client.properties --topic sandbox-topic-00000 --partition 2 --start-offset 8 -o json\n"

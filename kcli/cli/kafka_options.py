@@ -70,8 +70,8 @@ def original_options() -> tuple[tuple[tuple[str, ...], str, bool], ...]:
 class Style(Enum):
     """How the Kafka tool parses its command line."""
 
-    # kafka-configs, -acls, -reassign-partitions, -topics, the group tools, kafka-client-metrics,
-    # kafka-delegation-tokens, kafka-broker-api-versions
+    # kafka-configs, -acls, -reassign-partitions, -topics, -log-dirs, -leader-election, -delete-records,
+    # the group tools, kafka-client-metrics, kafka-delegation-tokens, kafka-broker-api-versions
     JOPT = "jopt-simple"
     # kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell, kafka-transactions
     ARGPARSE = "argparse4j"
@@ -83,6 +83,9 @@ _JOPT_TOOLS = frozenset(
         "acls",
         "reassign-partitions",
         "topics",
+        "log-dirs",
+        "leader-election",
+        "delete-records",
         "consumer-groups",
         "share-groups",
         "streams-groups",

@@ -51,6 +51,7 @@ ALLOWED: dict[str, set[str]] = {
         "wait",
         "rollback-file",
         "preserve-throttles",
+        "no-elect",
     },
     "verify": {"reassignment-json-file", "preserve-throttles"},
     "cancel": {"reassignment-json-file", "preserve-throttles", "timeout"},
@@ -305,6 +306,14 @@ def register(app: typer.Typer) -> None:
                 rich_help_panel=Panel,
             ),
         ] = False,
+        no_elect: Annotated[
+            bool,
+            typer.Option(
+                "--no-elect",
+                help="With --execute --wait: skip the preferred leader election that ends it.",
+                rich_help_panel=Panel,
+            ),
+        ] = False,
         rollback_file: Annotated[
             Path | None,
             typer.Option(
@@ -351,6 +360,7 @@ def register(app: typer.Typer) -> None:
                 "allow-replication-factor-change": allow_replication_factor_change,
                 "wait": wait,
                 "rollback-file": rollback_file is not None,
+                "no-elect": no_elect,
                 "bootstrap-controller": connection.bootstrap_controller is not None,
             },
             line.order,
@@ -411,6 +421,7 @@ def register(app: typer.Typer) -> None:
                     wait=wait,
                     preserve_throttles=preserve_throttles,
                     rollback_file=rollback_file,
+                    elect=wait and not no_elect,
                 )
             elif action == "verify":
                 _verify(env, output, config, file, preserve_throttles)
@@ -513,8 +524,10 @@ def _execute(
     wait: bool,
     preserve_throttles: bool,
     rollback_file: Path | None,
+    elect: bool = False,
 ) -> None:
     from kcli.ops.reassign.validate import check_file_shape
+    from kcli.render import leader_election as election
     from kcli.render import reassign as view
     from kcli.render import write_json
     from kcli.workflows.reassign.execute import ExecutePrepared, do_execute, write_rollback
@@ -535,7 +548,7 @@ def _execute(
             env.err(f"Rollback file written to {path}")
         return str(path)
 
-    async def go(admin: Admin) -> tuple[Any, Any, Any]:
+    async def go(admin: Admin) -> tuple[Any, Any, Any, Any]:
         result = await do_execute(
             admin,
             file,
@@ -553,7 +566,7 @@ def _execute(
         waited = None
         if wait and result.started and not result.errors:
             targets = {tp: file.targets[tp] for tp in result.started}
-            progress_view = view.ProgressView(env, sorted(targets))
+            progress_view = view.ProgressView(env, sorted(targets), throttle=throttle)
             try:
                 waited = await watch(
                     admin,
@@ -571,13 +584,15 @@ def _execute(
                 cleanup = ThrottleCleanup(kept_because="--preserve-throttles")
             else:
                 cleanup = await remove_throttles_when_done(admin, file)
-        return result, waited, cleanup
+        from kcli.workflows.leader_election import elect_after_move
 
-    result, waited, cleanup = run_admin(config, go)
+        return result, waited, cleanup, await elect_after_move(admin, waited) if elect else None
+
+    result, waited, cleanup, elected = run_admin(config, go)
     if not text:
-        write_json(env, view.execute_json(result, waited, cleanup))
+        write_json(env, {**view.execute_json(result, waited, cleanup), **election.after_move_json(elected)})
     elif waited is not None:
-        for line in view.wait_text(waited, cleanup):
+        for line in [*view.wait_text(waited, cleanup), *(elected.lines() if elected else ())]:
             env.out(line)
     if text and cleanup is not None and cleanup.errors:
         env.err(view.cleanup_error_line(cleanup))
@@ -585,6 +600,9 @@ def _execute(
     if waited is not None and waited.timed_out:
         failed = True
     if cleanup is not None and cleanup.errors:
+        failed = True
+    if elected is not None and elected.failed:
+        env.err(election.after_move_error(elected))
         failed = True
     exit_with(ExitCode.ERROR if failed else ExitCode.OK)
 

@@ -44,6 +44,12 @@ RUNBOOKS: dict[str, tuple[tuple[str, str], ...]] = {
     "features upgrade": (
         ("upgrade-features.md", "Upgrade metadata.version and the other features to a new release"),
     ),
+    "leader-election": (
+        ("rebalance-after-adding-brokers.md", "Rebalance bytes and leaders after adding a broker"),
+    ),
+    "log-dirs": (
+        ("rebalance-after-adding-brokers.md", "Rebalance bytes and leaders after adding a broker"),
+    ),
     "metadata-quorum": (
         ("replace-controller.md", "Replace a controller of a dynamic quorum"),
         ("upgrade-features.md", "Upgrade metadata.version and the other features to a new release"),
@@ -63,16 +69,19 @@ RUNBOOKS: dict[str, tuple[tuple[str, str], ...]] = {
         ("decommission-broker.md", "Decommission a broker"),
         ("move-replicas-between-log-dirs.md", "Move replicas between the log dirs of one broker"),
         ("raise-replication-factor.md", "Raise a topic's replication factor"),
+        ("rebalance-after-adding-brokers.md", "Rebalance bytes and leaders after adding a broker"),
     ),
     "sandbox": (
         ("add-brokers.md", "Add a broker and move a share of the partitions onto it"),
         ("decommission-broker.md", "Decommission a broker"),
         ("fix-advertised-listener.md", "Find and fix a broker that advertises the wrong listener"),
+        ("rebalance-after-adding-brokers.md", "Rebalance bytes and leaders after adding a broker"),
         ("replace-controller.md", "Replace a controller of a dynamic quorum"),
         ("upgrade-features.md", "Upgrade metadata.version and the other features to a new release"),
     ),
     "sandbox add-node": (
         ("add-brokers.md", "Add a broker and move a share of the partitions onto it"),
+        ("rebalance-after-adding-brokers.md", "Rebalance bytes and leaders after adding a broker"),
         ("replace-controller.md", "Replace a controller of a dynamic quorum"),
     ),
     "sandbox start-node": (

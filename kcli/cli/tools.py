@@ -45,7 +45,22 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "topics",
         "kcli.cli.topics",
-        "List and describe topics (like kafka-topics.sh --list / --describe; read only).",
+        "Create, alter, delete, list and describe topics (kafka-topics.sh).",
+    ),
+    Tool(
+        "log-dirs",
+        "kcli.cli.log_dirs",
+        "Describe the log dirs of brokers: replicas and their sizes (kafka-log-dirs.sh).",
+    ),
+    Tool(
+        "leader-election",
+        "kcli.cli.leader_election",
+        "Elect partition leaders: preferred or unclean (kafka-leader-election.sh).",
+    ),
+    Tool(
+        "delete-records",
+        "kcli.cli.delete_records",
+        "Delete the records of partitions below an offset (kafka-delete-records.sh).",
     ),
     Tool(
         "consumer-groups",

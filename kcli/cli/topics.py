@@ -1,37 +1,109 @@
-"""`kcli topics`: kafka-topics.sh --list and --describe (with its partition reports), read only.
+"""`kcli topics`: kafka-topics.sh option for option (--list, --describe, --create, --alter, --delete).
 
-kcli topics -b HOST:9092 --list
-kcli topics -b HOST:9092 --describe --topic orders
-kcli topics -b HOST:9092 --describe --under-replicated-partitions    # nothing printed: all in sync
+kcli topics -b HOST:9092 --create --topic orders --partitions 6 --replication-factor 3 --config retention.ms=86400000
+kcli topics -b HOST:9092 --create --topic orders --partitions 6 --dry-run   # configs with sources, placement
+kcli topics -b HOST:9092 --alter --topic orders --partitions 12
+kcli topics -b HOST:9092 --alter --topic orders --replication-factor 3     # a reassignment plan, no change
+kcli topics -b HOST:9092 --describe --under-replicated-partitions           # nothing printed: all in sync
+kcli topics -b HOST:9092 --delete --topic orders                            # names the groups with offsets
 
-Creating, altering and deleting topics stay with kafka-topics.sh; a topic's configs are `kcli configs`'s,
-its replicas `kcli reassign-partitions`'s.
+The checks and their order are kafka-topics.sh's (kcli.ops.topic_command); the reads and changes
+are kcli.workflows.topics and kcli.workflows.topic_changes.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
-from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
-from kcli.cli.connection_options import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ProfileOpt,
-    client_config,
-    connection_args,
-)
-from kcli.errors import UsageError
+from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
+from kcli.cli.connection_options import BootstrapServerOpt, ProfileOpt, connection_args
+from kcli.cli.version import VersionOpt
+from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat
 
-_F = "Describe reports"
-READ_ONLY = (
-    "kcli topics lists and describes topics; create, alter and delete them with kafka-topics.sh "
-    "(a topic's configs: kcli configs, its replicas: kcli reassign-partitions)"
-)
+if TYPE_CHECKING:
+    from kcli.cli.connection_options import ConnectionArgs
+    from kcli.client.config import ClientConfig
+    from kcli.env import Env
+    from kcli.ops.topic_command import TopicArgs
+
+_A, _R, _C = "Actions", "Describe reports", "Create and alter"
+
+
+def _flag(name: str, text: str, panel: str | None = None, metavar: str | None = None) -> Any:
+    return typer.Option(name, help=text, rich_help_panel=panel, metavar=metavar)
+
+
+ListOpt = Annotated[bool, _flag("--list", "List all available topics.", _A)]
+DescribeOpt = Annotated[
+    bool, _flag("--describe", "List details for the given topics (partitions, ISR, ELR, configs).", _A)
+]
+CreateOpt = Annotated[bool, _flag("--create", "Create a new topic.", _A)]
+AlterOpt = Annotated[
+    bool, _flag("--alter", "Add partitions (or, kcli: plan a replication-factor change).", _A)
+]
+DeleteOpt = Annotated[
+    bool, _flag("--delete", "Delete topics (kcli names the groups with offsets on them).", _A)
+]
+TopicOpt = Annotated[str | None, _flag("--topic", "The topic; a regex (a,b = a|b) except with --create.")]
+TopicIdOpt = Annotated[str | None, _flag("--topic-id", "The topic id to describe (kcli: or to delete).")]
+PartitionsOpt = Annotated[
+    str | None, _flag("--partitions", "Partition count to create or to grow to.", _C, "<int>")
+]
+FactorOpt = Annotated[
+    str | None, _flag("--replication-factor", "Replicas per partition (with --alter: a plan).", _C, "<int>")
+]
+AssignmentOpt = Annotated[
+    str | None, _flag("--replica-assignment", "Replicas per partition: 1:2,2:3,3:1.", _C)
+]
+ConfigOpt = Annotated[
+    list[str] | None, _flag("--config", "A topic config name=value of --create (repeatable).", _C)
+]
+DeleteConfigOpt = Annotated[str | None, typer.Option("--delete-config", hidden=True)]
+IfExistsOpt = Annotated[
+    bool, _flag("--if-exists", "With --alter, --delete, --describe: only if the topic exists.")
+]
+IfNotExistsOpt = Annotated[
+    bool, _flag("--if-not-exists", "With --create: no error when the topic exists.", _C)
+]
+ExcludeOpt = Annotated[
+    bool, _flag("--exclude-internal", "Leave out internal topics (__consumer_offsets, ...).")
+]
+UnderReplicatedOpt = Annotated[
+    bool, _flag("--under-replicated-partitions", "Only partitions with ISR < replicas.", _R)
+]
+UnavailableOpt = Annotated[
+    bool, _flag("--unavailable-partitions", "Only partitions without a live leader.", _R)
+]
+UnderMinIsrOpt = Annotated[
+    bool, _flag("--under-min-isr-partitions", "Only partitions below min.insync.replicas.", _R)
+]
+AtMinIsrOpt = Annotated[bool, _flag("--at-min-isr-partitions", "Only partitions at min.insync.replicas.", _R)]
+OverridesOpt = Annotated[bool, _flag("--topics-with-overrides", "Only topics with a non-default config.", _R)]
+LimitOpt = Annotated[
+    str | None,
+    _flag(
+        "--partition-size-limit-per-response", "Partitions per DescribeTopicPartitions answer.", None, "<int>"
+    ),
+]
+DryRunOpt = Annotated[
+    bool, _flag("--dry-run", "Validate and show what --create/--alter/--delete would do; change nothing.")
+]
+# kafka-topics has no --bootstrap-controller: refused with a reason (hidden, so never suggested)
+ControllerOpt = Annotated[str | None, typer.Option("--bootstrap-controller", "-C", hidden=True)]
+# kafka-topics' --config is a topic config: the client file is --command-config only here.
+CommandConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--command-config",
+        help="Client .properties file (security, timeouts, ...).",
+        rich_help_panel="Connection",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -41,142 +113,275 @@ def register(app: typer.Typer) -> None:
     @guarded
     def topics(
         ctx: typer.Context,
-        list_: Annotated[
-            bool, typer.Option("--list", help="List the topics.", rich_help_panel="Actions")
-        ] = False,
-        describe: Annotated[
-            bool,
-            typer.Option(
-                "--describe",
-                help="Describe the topics: partitions, leaders, replicas, ISR, ELR, non-default configs.",
-                rich_help_panel="Actions",
-            ),
-        ] = False,
-        create: Annotated[bool, typer.Option("--create", hidden=True)] = False,
-        alter: Annotated[bool, typer.Option("--alter", hidden=True)] = False,
-        delete: Annotated[bool, typer.Option("--delete", hidden=True)] = False,
-        topic: Annotated[
-            str | None,
-            typer.Option(
-                "--topic", help="Topics to show: a regex matched against the whole name (a,b = a|b)."
-            ),
-        ] = None,
-        exclude_internal: Annotated[
-            bool,
-            typer.Option("--exclude-internal", help="Leave out internal topics (__consumer_offsets, ...)."),
-        ] = False,
-        if_exists: Annotated[
-            bool, typer.Option("--if-exists", help="With --describe --topic: no error when no topic matches.")
-        ] = False,
-        under_replicated: Annotated[
-            bool,
-            typer.Option(
-                "--under-replicated-partitions",
-                help="Only partitions whose ISR is smaller than their replicas.",
-                rich_help_panel=_F,
-            ),
-        ] = False,
-        unavailable: Annotated[
-            bool,
-            typer.Option(
-                "--unavailable-partitions",
-                help="Only partitions without a leader, or whose leader is not a live broker.",
-                rich_help_panel=_F,
-            ),
-        ] = False,
-        under_min_isr: Annotated[
-            bool,
-            typer.Option(
-                "--under-min-isr-partitions",
-                help="Only partitions whose ISR is below min.insync.replicas.",
-                rich_help_panel=_F,
-            ),
-        ] = False,
-        at_min_isr: Annotated[
-            bool,
-            typer.Option(
-                "--at-min-isr-partitions",
-                help="Only partitions whose ISR is exactly min.insync.replicas.",
-                rich_help_panel=_F,
-            ),
-        ] = False,
-        with_overrides: Annotated[
-            bool,
-            typer.Option(
-                "--topics-with-overrides",
-                help="Only the topic lines of topics with a non-default config.",
-                rich_help_panel=_F,
-            ),
-        ] = False,
+        list_: ListOpt = False,
+        describe: DescribeOpt = False,
+        create: CreateOpt = False,
+        alter: AlterOpt = False,
+        delete: DeleteOpt = False,
+        topic: TopicOpt = None,
+        topic_id: TopicIdOpt = None,
+        partitions: PartitionsOpt = None,
+        replication_factor: FactorOpt = None,
+        replica_assignment: AssignmentOpt = None,
+        config: ConfigOpt = None,
+        delete_config: DeleteConfigOpt = None,
+        if_exists: IfExistsOpt = False,
+        if_not_exists: IfNotExistsOpt = False,
+        exclude_internal: ExcludeOpt = False,
+        under_replicated: UnderReplicatedOpt = False,
+        unavailable: UnavailableOpt = False,
+        under_min_isr: UnderMinIsrOpt = False,
+        at_min_isr: AtMinIsrOpt = False,
+        with_overrides: OverridesOpt = False,
+        partition_limit: LimitOpt = None,
+        dry_run: DryRunOpt = False,
         bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
+        bootstrap_controller: ControllerOpt = None,
         command_config: CommandConfigOpt = None,
         profile: ProfileOpt = None,
+        version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
-        """List and describe topics (like kafka-topics.sh --list / --describe; read only)."""
-        from kcli.kafka import EndpointType
-        from kcli.ops.topics import Report
-        from kcli.render import emit
-        from kcli.render import topics as view
+        """Create, alter, delete, list and describe topics (kafka-topics.sh)."""
+        from kcli.ops import topic_command as rules
 
-        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
         env = env_of(ctx)
-        if create or alter or delete:
-            raise UsageError(READ_ONLY)
-        if list_ + describe != 1:
-            raise UsageError("Command must include exactly one action: --list or --describe")
-        reports = tuple(
-            report
-            for report, on in (
-                (Report.UNDER_REPLICATED, under_replicated),
-                (Report.UNAVAILABLE, unavailable),
-                (Report.UNDER_MIN_ISR, under_min_isr),
-                (Report.AT_MIN_ISR, at_min_isr),
-            )
-            if on
-        )
-        if list_:
-            given = [f"--{r.value}" for r in reports] + ["--topics-with-overrides"] * with_overrides
-            given += ["--if-exists"] * if_exists
-            if given:
-                raise UsageError(f"{given[0]} goes with --describe, not --list")
-        if with_overrides and reports:
-            raise UsageError(
-                f"--topics-with-overrides and --{reports[0].value} are different reports: give one"
-            )
+        if bootstrap_controller is not None:
+            raise UsageError(NO_CONTROLLERS)
+        reports = {
+            "under-replicated-partitions": under_replicated, "unavailable-partitions": unavailable,
+            "under-min-isr-partitions": under_min_isr, "at-min-isr-partitions": at_min_isr,
+        }  # fmt: skip
+        args = rules.TopicArgs(
+            topic=topic, topic_id=topic_id, partitions=partitions, replication_factor=replication_factor,
+            replica_assignment=replica_assignment, configs=tuple(config or ()), if_exists=if_exists,
+            if_not_exists=if_not_exists, exclude_internal=exclude_internal, with_overrides=with_overrides,
+            reports=tuple(name for name, on in reports.items() if on), partition_limit=partition_limit,
+            dry_run=dry_run,
+        )  # fmt: skip
+        given = {
+            "list": list_, "describe": describe, "create": create, "alter": alter, "delete": delete,
+            **reports, **rules.given_values(args),
+        }  # fmt: skip
+        action = rules.choose_action(given)
+        if delete_config is not None:
+            env.err(rules.DELETE_CONFIG_DEPRECATED)
+        client = _client_config(connection_args(bootstrap_server, None, command_config, profile), env)
+        for note in rules.check_options(action, given):
+            env.out(note)
         refuse_stray(ctx.args)
-        config = client_config(connection, env)
-        if config.endpoint_type is EndpointType.CONTROLLERS:
-            raise UsageError(
-                "topics come from brokers (Metadata): use --bootstrap-server, not --bootstrap-controller"
-            )
-        if list_:
-            from kcli.workflows.topics import list_topics
+        ACTIONS[action](env, output, client, args)
 
-            names = run_admin(
-                config, lambda admin: list_topics(admin, topic=topic, exclude_internal=exclude_internal)
-            )
-            emit(env, output, names, text=view.list_lines, json_value=view.list_json)
-            return
-        from kcli.workflows.topics import describe_topics
 
-        described = run_admin(
-            config,
-            lambda admin: describe_topics(
-                admin,
-                topic=topic,
-                exclude_internal=exclude_internal,
-                reports=reports,
-                with_overrides=with_overrides,
-                require=not if_exists,
-            ),
-        )
-        emit(
-            env,
-            output,
-            described,
-            text=view.describe_lines,
-            json_value=view.describe_json,
-            table=view.describe_table,
-        )
+NO_CONTROLLERS = (
+    "bootstrap-controller is not a recognized option of kafka-topics: topics are read and changed "
+    "through brokers; use --bootstrap-server"
+)
+
+
+def _client_config(connection: ConnectionArgs, env: Env) -> ClientConfig:
+    from kcli.cli.connection_options import client_config
+    from kcli.kafka import EndpointType
+    from kcli.ops.topic_command import MISSING_BOOTSTRAP
+
+    config = client_config(connection, env, missing_bootstrap=MISSING_BOOTSTRAP, config_alias=False)
+    if config.endpoint_type is EndpointType.CONTROLLERS:
+        raise UsageError(NO_CONTROLLERS)
+    return config
+
+
+def _list(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs) -> None:
+    from kcli.render import emit
+    from kcli.render import topics as view
+    from kcli.workflows.topics import list_topics
+
+    names = run_admin(
+        config, lambda admin: list_topics(admin, topic=args.topic, exclude_internal=args.exclude_internal)
+    )
+    emit(env, output, names, text=view.list_lines, json_value=view.list_json)
+
+
+def _describe(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs) -> None:
+    from kcli.ops.topic_command import java_int
+    from kcli.ops.topics import Report
+    from kcli.render import emit
+    from kcli.render import topics as view
+    from kcli.workflows.topics import describe_topics
+
+    topic_id = _topic_id(args.topic_id)
+    limit = (
+        None
+        if args.partition_limit is None
+        else java_int(args.partition_limit, "partition-size-limit-per-response")
+    )
+    described = run_admin(
+        config,
+        lambda admin: describe_topics(
+            admin,
+            topic=args.topic,
+            exclude_internal=args.exclude_internal,
+            reports=tuple(Report(r) for r in args.reports),
+            with_overrides=args.with_overrides,
+            require=not args.if_exists,
+            topic_id=topic_id,
+            partition_limit=limit,
+        ),
+    )
+    emit(
+        env,
+        output,
+        described,
+        text=view.describe_lines,
+        json_value=view.describe_json,
+        table=view.describe_table,
+    )
+
+
+def _topic_id(text: str | None) -> str | None:
+    """--topic-id as Kafka reads it (Uuid.fromString); the zero id means none."""
+    from kcli.metadata.uuids import ZERO_UUID, kafka_uuid, parse_kafka_uuid
+
+    if text is None:
+        return None
+    try:
+        parsed = parse_kafka_uuid(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return None if parsed == ZERO_UUID else kafka_uuid(parsed)
+
+
+def _create(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs) -> None:
+    from kcli.ops import topic_command as rules
+    from kcli.render import emit
+    from kcli.render import topic_changes as view
+    from kcli.workflows.topic_changes import do_create
+
+    assert args.topic is not None
+    assignment = rules.parse_replica_assignment(args.replica_assignment) if args.replica_assignment else None
+    configs = rules.parse_topic_configs(args.configs)
+    text = output is OutputFormat.text
+    if rules.has_collision_chars(args.topic):
+        (env.out if text else env.err)(rules.COLLISION_WARNING)
+    partitions = None if args.partitions is None else rules.java_int(args.partitions, "partitions")
+    factor = (
+        None
+        if args.replication_factor is None
+        else rules.java_int(args.replication_factor, "replication-factor")
+    )
+    rules.check_create_values(partitions, factor)
+    new = rules.NewTopic(
+        name=args.topic,
+        partitions=-1 if partitions is None else partitions,
+        replication_factor=-1 if factor is None else factor,
+        assignment=assignment or None,
+        configs=configs,
+    )
+    result = run_admin(
+        config, lambda admin: do_create(admin, new, if_not_exists=args.if_not_exists, dry_run=args.dry_run)
+    )
+    import dataclasses
+
+    shown = dataclasses.replace(result, collision_warning=False)  # printed above, before the request
+    emit(env, output, shown, text=view.create_text, json_value=view.create_json, table=view.create_table)
+    if result.failed:
+        assert result.topic.error is not None
+        raise KcliError(result.topic.error.line())
+
+
+def _alter(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs) -> None:
+    from kcli.ops import topic_command as rules
+    from kcli.render import emit
+    from kcli.render import topic_changes as view
+    from kcli.workflows.topic_changes import do_alter
+
+    assert args.topic is not None
+    if args.replication_factor is not None:
+        _plan_replication_factor(env, output, config, args)
+        return
+    assignment = rules.parse_replica_assignment(args.replica_assignment) if args.replica_assignment else None
+    assert args.partitions is not None
+    count = rules.java_int(args.partitions, "partitions")
+    topic = args.topic
+    result = run_admin(
+        config,
+        lambda admin: do_alter(
+            admin,
+            topic=topic,
+            partitions=count,
+            assignment=assignment or None,
+            if_exists=args.if_exists,
+            dry_run=args.dry_run,
+        ),
+    )
+    emit(env, output, result, text=view.alter_text, json_value=view.alter_json)
+    failed = [(i.topic, i.error) for i in result.increases if i.error is not None]
+    for topic, error in failed[1:]:
+        env.err(f"Error: {topic}: {error.line()}")
+    if failed:
+        raise KcliError(failed[0][1].line())
+
+
+def _plan_replication_factor(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs) -> None:
+    """--alter --replication-factor: Kafka's tool refuses it; kcli plans it with the minimal-movement
+    planner (current replicas stay) and says how to apply the plan. Nothing is changed."""
+    from kcli.ops.topic_command import java_int
+    from kcli.render import emit
+    from kcli.render import reassign as view
+    from kcli.workflows.topic_changes import plan_replication_factor
+
+    assert args.replication_factor is not None and args.topic is not None
+    topic = args.topic
+    factor = java_int(args.replication_factor, "replication-factor")
+    if not 1 <= factor <= 32767:
+        raise UsageError("The replication factor must be between 1 and 32767 inclusive")
+    plan = run_admin(
+        config,
+        lambda admin: plan_replication_factor(
+            admin,
+            topic=topic,
+            replication_factor=factor,
+            if_exists=args.if_exists,
+        ),
+    )
+    emit(env, output, plan, text=view.generate_text, json_value=view.generate_json, table=view.generate_table)
+    env.err(
+        "Nothing was changed: a replication factor changes by moving replicas. Save the proposed "
+        "assignment above to a file and run: kcli reassign-partitions --execute --reassignment-json-file "
+        "FILE --allow-replication-factor-change --wait"
+    )
+
+
+def _delete(env: Env, output: OutputFormat, config: ClientConfig, args: TopicArgs) -> None:
+    from kcli.render import emit
+    from kcli.render import topic_changes as view
+    from kcli.workflows.topic_changes import do_delete
+
+    topic_id = _topic_id(args.topic_id) if args.topic is None else None
+    if args.topic is None and topic_id is None:
+        raise UsageError('Missing required argument "[topic]"')
+    result = run_admin(
+        config,
+        lambda admin: do_delete(
+            admin, topic=args.topic, topic_id=topic_id, if_exists=args.if_exists, dry_run=args.dry_run
+        ),
+    )
+    if result.groups and not result.dry_run:
+        env.err(view.groups_line(result.groups))
+    if result.groups_error:
+        env.err(f"Warning: {result.groups_error}")
+    emit(env, output, result, text=view.delete_text, json_value=view.delete_json)
+    failed = [(t.name or t.topic_id, t.error) for t in result.topics if t.error is not None]
+    for name, error in failed[1:]:
+        env.err(f"Error: {name}: {error.line()}")
+    if failed:
+        raise KcliError(failed[0][1].line())
+    exit_with(ExitCode.OK)
+
+
+ACTIONS = {
+    "list": _list,
+    "describe": _describe,
+    "create": _create,
+    "alter": _alter,
+    "delete": _delete,
+}

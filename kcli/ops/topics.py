@@ -137,6 +137,17 @@ def select(names: Sequence[str], *, topic: str | None, exclude_internal: bool, r
     return chosen
 
 
+def describe_order(names: Sequence[str]) -> list[str]:
+    """The order kafka-topics --describe prints topics in: not sorted, but the iteration order of the
+    HashMaps its admin client hands the descriptions back in (describeTopics: a map sized for the
+    topics, copied, then collected into another of that size; kcli.ops.java_order replays them)."""
+    from kcli.ops.java_order import JavaHashMap, string_hash
+
+    futures = JavaHashMap.copy_of_capacity(sorted(names), len(names), string_hash)
+    copied = JavaHashMap.copy_of(futures.ordered(), len(futures), string_hash)
+    return JavaHashMap.copy_of_capacity(copied.ordered(), len(copied), string_hash).ordered()
+
+
 def min_isr_of(configs: Mapping[str, str | None]) -> int:
     try:
         return int(configs.get("min.insync.replicas") or 1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kcli.ops import log_dirs
 from kcli.ops.reassign.json_format import format_reassignment
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition, join_ints, sort_key
 from kcli.ops.reassign.verify import PartitionState, Status
@@ -38,14 +39,7 @@ def _partitions(parts: Iterable[TopicPartition]) -> str:
 
 
 def human_bytes(n: int | None) -> str:
-    if n is None:
-        return "unknown size"
-    size = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if size < 1024 or unit == "TiB":
-            return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n} B"
+    return "unknown size" if n is None else log_dirs.human_bytes(n)
 
 
 # --- generate -------------------------------------------------------------------------------------
@@ -320,10 +314,16 @@ class ProgressView:
 
     MAX_ROWS = 40  # beyond this, one bar for the whole reassignment
 
-    def __init__(self, env: Env, partitions: Sequence[TopicPartition]) -> None:
+    def __init__(self, env: Env, partitions: Sequence[TopicPartition], throttle: int = -1) -> None:
+        import time
+
+        from kcli.ops.reassign.eta import EtaClock
+
         self._env = env
         self._total = len(partitions)
         self._done_reported = 0
+        self._clock = EtaClock(throttle=throttle)
+        self._now = time.monotonic
         self._live = env.stderr_isatty
         if not self._live:
             return
@@ -347,12 +347,31 @@ class ProgressView:
                 self._tasks[tp] = self._progress.add_task(str(tp), total=1000, detail="")
         else:
             self._overall = self._progress.add_task(f"{len(partitions)} partitions", total=1000, detail="")
+        self._eta_task = self._progress.add_task("left", total=None, detail="")
         self._progress.start()
 
+    def eta_text(self, progress: Sequence[PartitionProgress]) -> str:
+        """`1.2 GiB left, ETA 2m05s at 10.0 MiB/s` (the throttle's bound until copying is seen)."""
+        from kcli.ops.reassign.eta import duration_text
+
+        pending = [p for p in progress if not p.done]
+        receivers = len({b for p in pending for b in p.adding})
+        left = sum(max(0, p.bytes_total - p.bytes_done) for p in pending)
+        copied = sum(p.bytes_done for p in progress)
+        eta = self._clock.observe(self._now(), copied, left, receivers)
+        if not pending or not any(p.bytes_total for p in pending):
+            return ""
+        if eta.seconds is None or eta.rate is None:
+            return f"{human_bytes(left)} left"
+        bound = " (the throttle's bound)" if eta.from_throttle else ""
+        return f"{human_bytes(left)} left, ETA {duration_text(eta.seconds)} at {human_bytes(int(eta.rate))}/s{bound}"
+
     def update(self, progress: Sequence[PartitionProgress]) -> None:
+        eta = self.eta_text(progress)
         if not self._live:
-            self._plain(progress)
+            self._plain(progress, eta)
             return
+        self._progress.update(self._eta_task, detail=eta)
         for p in progress:
             task = self._tasks.get(p.partition)
             if task is None:
@@ -369,11 +388,12 @@ class ProgressView:
             fraction = sum(p.fraction for p in progress) / len(progress)
             self._progress.update(self._overall, completed=int(fraction * 1000), detail=f"{done} done")
 
-    def _plain(self, progress: Sequence[PartitionProgress]) -> None:
+    def _plain(self, progress: Sequence[PartitionProgress], eta: str) -> None:
         done = sum(1 for p in progress if p.done)
         if done > self._done_reported:
             self._done_reported = done
-            self._env.err(f"Reassignment progress: {done} of {self._total} partition(s) done.")
+            tail = f"; {eta}" if eta else ""
+            self._env.err(f"Reassignment progress: {done} of {self._total} partition(s) done{tail}.")
 
     def close(self) -> None:
         if self._live:

@@ -45,6 +45,7 @@ def partition_line(p: Partition) -> str:
 
 
 def describe_lines(view: TopicsView) -> Iterator[str]:
+    """In the order kafka-topics prints the topics (kcli.ops.topics.describe_order)."""
     for topic in view.topics:
         if view.shows_topic_line(topic):
             yield topic_line(topic)
@@ -67,7 +68,7 @@ def _partition_json(p: Partition) -> dict[str, Any]:
 def describe_json(view: TopicsView) -> dict[str, Any]:
     """Every topic that has a line or a partition to show, with the partitions shown."""
     out: list[dict[str, Any]] = []
-    for topic in view.topics:
+    for topic in sorted(view.topics, key=lambda t: t.name):
         partitions = view.shown_partitions(topic)
         if not partitions and not view.shows_topic_line(topic):
             continue
@@ -91,7 +92,7 @@ def describe_table(view: TopicsView) -> RenderableType:
     table = Table()
     for column in ("Topic", "Partition", "Leader", "Replicas", "ISR", "ELR"):
         table.add_column(column)
-    for topic in view.topics:
+    for topic in sorted(view.topics, key=lambda t: t.name):
         for p in view.shown_partitions(topic):
             table.add_row(
                 p.topic,

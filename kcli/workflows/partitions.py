@@ -68,8 +68,9 @@ async def every_partition(admin: Admin) -> tuple[list[dict[str, Any]], list[dict
     return topics, partitions
 
 
-async def add_elr(admin: Admin, partitions: list[dict[str, Any]]) -> None:
-    """Fill elr/last_known_elr from DescribeTopicPartitions, following its cursor."""
+async def add_elr(admin: Admin, partitions: list[dict[str, Any]], *, limit: int | None = None) -> None:
+    """Fill elr/last_known_elr from DescribeTopicPartitions, following its cursor (`limit` partitions
+    a page: kafka-topics' --partition-size-limit-per-response, 2000 by default)."""
     from kio.static.primitive import i32
 
     from kcli.client.admin import Target
@@ -92,7 +93,7 @@ async def add_elr(admin: Admin, partitions: list[dict[str, Any]]) -> None:
             return make(
                 cls,
                 topics=tuple(topic_cls(name=name) for name in wanted),
-                response_partition_limit=i32(2000),
+                response_partition_limit=i32(2000 if limit is None else limit),
                 cursor=next_cursor,
             )
 

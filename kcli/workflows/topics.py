@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
 from kcli.kafka import ConfigSource
-from kcli.ops.topics import Partition, Report, Topic, TopicsView, min_isr_of, select
+from kcli.ops.topics import Partition, Report, Topic, TopicsView, describe_order, min_isr_of, select
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
@@ -38,8 +38,15 @@ async def describe_topics(
     reports: tuple[Report, ...],
     with_overrides: bool,
     require: bool = True,
+    topic_id: str | None = None,
+    partition_limit: int | None = None,
 ) -> TopicsView:
-    """--describe: the selected topics with their partitions, non-default configs and reassignments."""
+    """--describe: the selected topics with their partitions, non-default configs and reassignments.
+
+    With `topic_id` (not the zero id) the topic of that id, whatever --topic says; Kafka's tool then
+    describes it by id (Metadata), which carries no ELR: N/A, as it prints. `partition_limit` is
+    --partition-size-limit-per-response, DescribeTopicPartitions' page size.
+    """
     from kcli.client.api.configs import describe_configs
     from kcli.client.api.reassign import list_reassignments
     from kcli.ops.config_spec import Entity, EntityType
@@ -47,16 +54,29 @@ async def describe_topics(
     from kcli.workflows.partitions import add_elr, every_partition
 
     topic_rows, partition_rows = await every_partition(admin)
-    names = select(
-        [row["topic"] for row in topic_rows], topic=topic, exclude_internal=exclude_internal, require=require
-    )
+    if topic_id is not None:
+        names = [
+            row["topic"]
+            for row in topic_rows
+            if row["topic_id"] == topic_id and not (exclude_internal and row["internal"])
+        ]
+        if require and not names:
+            raise KcliError(f"TopicId '{topic_id}' does not exist as expected")
+    else:
+        names = select(
+            [row["topic"] for row in topic_rows],
+            topic=topic,
+            exclude_internal=exclude_internal,
+            require=require,
+        )
     chosen = set(names)
     rows = [row for row in partition_rows if row["topic"] in chosen]
-    elr_known = True
-    try:
-        await add_elr(admin, rows)
-    except KcliError:
-        elr_known = False  # brokers before KIP-966: Kafka's tool prints N/A
+    elr_known = topic_id is None
+    if elr_known:
+        try:
+            await add_elr(admin, rows, limit=partition_limit)
+        except KcliError:
+            elr_known = False  # brokers before KIP-966: Kafka's tool prints N/A
     configs = await describe_configs(
         admin, [Entity(type=EntityType.TOPICS, name=name) for name in names], include_synonyms=False
     )
@@ -87,7 +107,7 @@ async def describe_topics(
 
     topics: list[Topic] = []
     meta = {row["topic"]: row for row in topic_rows}
-    for name in names:
+    for name in describe_order(names):
         entries = by_topic[name].entries
         values = {e.name: e.value for e in entries}
         topics.append(

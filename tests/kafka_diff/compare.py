@@ -28,7 +28,7 @@ KEY_SENTENCE_RULE = (
 )
 # Kafka tools that print their errors on stdout (kcli keeps stdout for data: its errors go to stderr).
 ERRORS_ON_STDOUT = frozenset(
-    {"acls", "reassign-partitions", "client-metrics", "consumer-groups", "share-groups", "streams-groups"}
+    {"acls", "reassign-partitions", "topics", "client-metrics", "consumer-groups", "share-groups", "streams-groups"}
 )
 # Of those, the ones that print a failed operation's `Error: ...` block on stdout and exit 0
 # (ConsumerGroupCommand.printError): the block is their error report, whatever the exit status.
@@ -37,6 +37,7 @@ ERROR_BLOCKS_EXIT_0 = frozenset({"consumer-groups", "share-groups", "streams-gro
 _STDOUT_ERROR_PREFIXES = (
     "Error while executing ACL command: ",
     "Error while executing client metrics command : ",
+    "Error while executing topic command : ",
     "Error: ",
 )
 _LOG_LINE = re.compile(r"^\[\d{4}-\d\d-\d\d [\d:,]+\] (?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL) ")
@@ -99,6 +100,7 @@ def _first_sentence(tool: str, text: str) -> str | None:
             'Exception in thread "main" ',
             "Error while executing ACL command: ",
             "Error while executing client metrics command : ",
+            "Error while executing topic command : ",
             "Error: ",
             "Error occurred: ",
             "Command line error: ",

@@ -70,7 +70,14 @@ class Target:
             else arg
             for arg in argv
         ]
-        return with_command_config(shlex.split(line)[0], argv, config)
+        program = shlex.split(line)[0]
+        # kafka-leader-election of 4.0 takes its client settings as --admin.config only
+        flag = (
+            "--admin.config"
+            if program.endswith("kafka-leader-election.sh") and self.version == corpus.OLDEST
+            else None
+        )
+        return with_command_config(program, argv, config, flag)
 
     def kafka_tool(self, line: str, files: Path) -> ToolRun:
         """Run a corpus line with Kafka's tool of this release."""
@@ -78,13 +85,19 @@ class Target:
         return self.tools.run(tool, self.substitute(line, files))
 
 
-def with_command_config(program: str, argv: list[str], config: Path) -> list[str]:
-    """argv with the client settings after the first bootstrap option, unless it names a config file."""
-    if any(arg in ("--command-config", "--config", "-c") for arg in argv):
+def with_command_config(program: str, argv: list[str], config: Path, flag: str | None = None) -> list[str]:
+    """argv with the client settings after the first bootstrap option, unless it names a config file
+    (kafka-topics' --config is a topic config, not a file)."""
+    spellings = (
+        ("--command-config",)
+        if program.endswith("kafka-topics.sh")
+        else ("--command-config", "--config", "-c")
+    )
+    if any(arg in spellings for arg in argv):
         return argv
     for index, arg in enumerate(argv):
         if arg in ("--bootstrap-server", "--bootstrap-controller") and index + 1 < len(argv):
-            flag = "-c" if program.endswith("kafka-cluster.sh") else "--command-config"
+            flag = flag or ("-c" if program.endswith("kafka-cluster.sh") else "--command-config")
             return [*argv[: index + 2], flag, str(config), *argv[index + 2 :]]
     return argv
 

@@ -35,6 +35,7 @@ TOOLS = (
     "acls", "cluster", "configs", "features", "metadata-quorum", "reassign-partitions",
     "consumer-groups", "groups", "get-offsets", "share-groups", "streams-groups",
     "transactions", "client-metrics", "delegation-tokens", "broker-api-versions",
+    "topics", "log-dirs", "leader-election", "delete-records",
 )  # fmt: skip
 # Lines of setup, undo and cleanup beyond Kafka tool lines and `sandbox ...` (tests/kafka_diff/runner.py).
 ACTIONS = corpus_txn.ACTIONS
@@ -1609,9 +1610,10 @@ def _parity_cases() -> list[Case]:
 PARITY: list[Case] = _parity_cases()
 
 from tests.kafka_diff import corpus_groups  # noqa: E402 - the group and offset tools' cases, and their topic
+from tests.kafka_diff.corpus_topics import TOPIC_TOOL_CASES  # noqa: E402  (it builds on the names above)
 
 TOPICS.update(corpus_groups.TOPICS)
-CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY, *corpus_groups.CASES, *corpus_txn.cases()]
+CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY, *corpus_groups.CASES, *corpus_txn.cases(), *TOPIC_TOOL_CASES]
 
 
 def by_id() -> dict[str, Case]:

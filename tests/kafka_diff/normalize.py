@@ -201,7 +201,8 @@ def stdout(tool: str, text: str) -> str:
 
 STATE_RULE = (
     "a partition's Leader, Isr, Elr and LastKnownElr (kafka-topics --describe) move on their own after a "
-    "reassignment; its replicas and the configs are what a command leaves behind"
+    "reassignment; its replicas and the configs are what a command leaves behind; a topic made afresh "
+    "(created by each tool, or deleted and made again by an undo) gets a new TopicId"
 )
 
 
@@ -212,6 +213,7 @@ def state(tool: str, text: str) -> str:
     configs are what a command leaves behind.
     """
     text = stdout(tool, text)
+    text = re.sub(r"\tTopicId: [\w-]{22}", "\tTopicId: <id>", text)
     text = re.sub(r"\tLeader: -?\d+", "", text)
     text = re.sub(r"\t(Isr|Elr|LastKnownElr): [\d,]*", "", text)
     return text

@@ -113,8 +113,12 @@ def undo(target: Target, case: Case, files: Path) -> None:
 
 
 def asynchronous(case: Case) -> bool:
-    """Whether the case's undo takes effect some time after it returns (nodes restarting, replicas moving)."""
-    return any(line.startswith("sandbox ") or "reassign" in line for line in case.undo)
+    """Whether the case's undo takes effect some time after it returns (nodes restarting, replicas
+    moving, a topic deleted or made again reaching every broker)."""
+    return any(
+        line.startswith("sandbox ") or "reassign" in line or ("kafka-topics" in line and "--describe" not in line)
+        for line in case.undo
+    )
 
 
 def restored(target: Target, case: Case, files: Path, before: str | None) -> str | None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.kafka_diff import runner
+from tests.kafka_diff.beyond_kafka import *  # noqa: F403  (kcli's own topic-tool checks, on these clusters)
 from tests.kafka_diff.corpus import CASES, NEWEST, Case
 
 # What the new tools' corpus cannot check, on the same clusters (one file: one xdist worker, one start).

@@ -263,6 +263,43 @@ CASES: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("topics", lambda sb: ["topics", *_b(sb), "--list"]),
     ("topics", lambda sb: ["topics", *_b(sb), "--describe"]),
     ("topics", lambda sb: ["topics", *_b(sb), "--describe", "--under-replicated-partitions"]),
+    (
+        "topics",
+        lambda sb: ["topics", *_b(sb), "--create", "--topic", "json-made", "--partitions", "2", "--dry-run"],
+    ),
+    (
+        "topics",
+        lambda sb: ["topics", *_b(sb), "--create", "--topic", "json-made", "--replica-assignment", "1:2"],
+    ),
+    ("topics", lambda sb: ["topics", *_b(sb), "--alter", "--topic", TOPIC, "--partitions", "5", "--dry-run"]),
+    ("topics", lambda sb: ["topics", *_b(sb), "--alter", "--topic", TOPIC, "--replication-factor", "2"]),
+    ("topics", lambda sb: ["topics", *_b(sb), "--delete", "--topic", "json-made"]),
+    ("log-dirs", lambda sb: ["log-dirs", *_b(sb), "--describe"]),
+    ("log-dirs", lambda sb: ["log-dirs", *_b(sb), "--describe", "--broker-list", "1", "--topic-list", TOPIC]),
+    (
+        "leader-election",
+        lambda sb: [
+            "leader-election",
+            *_b(sb),
+            "--election-type",
+            "preferred",
+            "--topic",
+            TOPIC,
+            "--partition",
+            "0",
+        ],
+    ),
+    (
+        "leader-election",
+        lambda sb: [
+            "leader-election",
+            *_b(sb),
+            "--election-type",
+            "preferred",
+            "--all-topic-partitions",
+            "--dry-run",
+        ],
+    ),
     ("spark rules", lambda sb: ["spark", "rules"]),
 ]
 
@@ -451,3 +488,20 @@ def test_cluster_unregister_json(cluster: Any) -> None:
         "cluster unregister", invoke("cluster", "unregister", *_b(cluster), "--id", "3", "-o", "json")
     )
     assert value == {"broker_id": 3, "unregistered": True}
+
+
+def test_reassign_execute_wait_json_ends_with_an_election(cluster: Any, tmp_path: Path) -> None:
+    b = _b(cluster)
+    assert invoke("topics", *b, "--create", "--topic", "json-moved", "--replica-assignment", "1").code == 0
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        json.dumps(
+            {"version": 1, "partitions": [{"topic": "json-moved", "partition": 0, "replicas": [2]}]}
+        )
+    )
+    done = assert_valid(
+        "reassign-partitions",
+        invoke("reassign-partitions", *b, "--execute", "--reassignment-json-file", str(plan), "--wait",
+               "--rollback-file", str(tmp_path / "rb.json"), "-o", "json"),
+    )  # fmt: skip
+    assert done["preferred_election"]["election_type"] == "PREFERRED"

@@ -63,7 +63,8 @@ def test_wait_removes_the_throttles_it_set_unless_told_to_keep_them(real_kafka: 
 
     kept = invoke(
         "reassign-partitions", *common, "--execute", "--reassignment-json-file", _plan(tmp_path / "a.json", [[2], [3]]),
-        "--throttle", "2000000", "--wait", "--preserve-throttles", "--rollback-file", str(tmp_path / "rb-a.json"),
+        "--throttle", "2000000", "--wait", "--preserve-throttles", "--no-elect",
+        "--rollback-file", str(tmp_path / "rb-a.json"),
     )  # fmt: skip
     assert kept.code == 0, kept.stderr
     assert kept.lines[-1].startswith("Throttles left in place (--preserve-throttles)")
@@ -74,10 +75,12 @@ def test_wait_removes_the_throttles_it_set_unless_told_to_keep_them(real_kafka: 
         "--throttle", "2000000", "--wait", "--rollback-file", str(tmp_path / "rb-b.json"),
     )  # fmt: skip
     assert done.code == 0, done.stderr
-    assert done.lines[-4:] == [
+    assert done.lines[-5:] == [
         f"Reassignment of partition {TOPIC}-0 is completed.",
         f"Reassignment of partition {TOPIC}-1 is completed.",
         "Clearing broker-level throttles on brokers 1,2,3",
         f"Clearing topic-level throttles on topic {TOPIC}",
+        # the preferred election that ends --wait (one replica each: nothing to elect)
+        f"Valid replica already elected for partitions {TOPIC}-0, {TOPIC}-1",
     ]
     assert _throttles(real_kafka, config) == (set(), set())

@@ -77,16 +77,23 @@ def test_generate_execute_watch_verify_removes_throttles(sandbox: Any, tmp_path:
     assert json.loads(lines[2]) == json.loads(rollback.read_text())
     assert "The inter-broker throttle limit was set to 50000000 B/s" in lines
     assert any(line.startswith("Successfully started partition reassignments for rs-flow-") for line in lines)
-    assert lines[-8:-2] == [f"Reassignment of partition rs-flow-{p} is completed." for p in range(6)]
+    clearing = lines.index("Clearing broker-level throttles on brokers 1,2,3")
+    assert lines[clearing - 6 : clearing] == [f"Reassignment of partition rs-flow-{p} is completed." for p in range(6)]
     # Off a terminal: plain progress lines on stderr, no bar characters in the log.
     assert "Reassignment progress: 6 of 6 partition(s) done." in executed.stderr.splitlines()
     assert "\u2501" not in executed.stderr and "%" not in executed.stderr
 
     # Done: --wait removed the throttles as --verify would, and said so.
-    assert lines[-2:] == [
+    assert lines[clearing : clearing + 2] == [
         "Clearing broker-level throttles on brokers 1,2,3",
         "Clearing topic-level throttles on topic rs-flow",
     ]
+    # ... and ended with a preferred election of the moved partitions (kafka-leader-election's lines)
+    assert lines[clearing + 2 :] and all(
+        line.startswith(("Successfully completed leader election (PREFERRED) for partitions rs-flow-",
+                         "Valid replica already elected for partitions rs-flow-"))
+        for line in lines[clearing + 2 :]
+    )  # fmt: skip
     assert not THROTTLE_KEYS_TOPIC & set(topic_configs(b, "rs-flow"))
     for broker in (1, 2, 3):
         assert not THROTTLE_KEYS_BROKER & set(broker_configs(b, broker))
@@ -147,7 +154,7 @@ def test_wait_keeps_the_throttles_while_another_reassignment_runs(sandbox: Any, 
         # a higher one would speed the slow move up.
         quick = plan_file(tmp_path, "quick.json", "rs-quick", [[2, 1]])
         executed = reassign(b, "--execute", "--reassignment-json-file", quick, "--additional",
-                            "--throttle", "10000", "--wait", "--rollback-file", str(tmp_path / "rb.json"))  # fmt: skip
+                            "--throttle", "10000", "--wait", "--no-elect", "--rollback-file", str(tmp_path / "rb.json"))  # fmt: skip
         assert executed.code == 0, executed.stderr
         assert executed.lines[-1] == (
             "Throttles left in place (1 partition reassignment(s) still running in the cluster): "
@@ -283,7 +290,7 @@ def test_controller_failover_during_execute_converges(fresh_sandbox: Any, tmp_pa
 
     def execute() -> None:
         box["result"] = reassign(b, "--execute", "--reassignment-json-file", plan, "--throttle", "4000000",
-                                 "--rollback-file", str(tmp_path / "rb.json"), "--wait", "--timeout", "90000")  # fmt: skip
+                                 "--rollback-file", str(tmp_path / "rb.json"), "--wait", "--no-elect", "--timeout", "90000")  # fmt: skip
 
     worker = threading.Thread(target=execute)
     worker.start()

@@ -124,3 +124,16 @@ def test_progress_on_a_terminal_draws_bars() -> None:
     view.update([_progress(True)])
     view.close()
     assert "a-0" in err.getvalue() and "100%" in err.getvalue() and "done" in err.getvalue()
+
+
+def test_progress_says_how_much_is_left_and_when_it_ends() -> None:
+    """Issue 35: --wait shows an ETA from the bytes left and the throttle."""
+    err = _Stream(tty=False)
+    view = ProgressView(Env(stderr=err), [A0, A1], throttle=1024)
+    moving = PartitionProgress(
+        partition=A1, target=(1, 2), adding=(2,), done=False, bytes_done=0, bytes_total=4096
+    )
+    view.update([_progress(True), moving])
+    assert err.getvalue().splitlines() == [
+        "Reassignment progress: 1 of 2 partition(s) done; 4.0 KiB left, ETA 4s at 1.0 KiB/s (the throttle's bound)."
+    ]

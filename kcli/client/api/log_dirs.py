@@ -5,8 +5,10 @@ Behavior:
   broker that cannot be reached, or that does not support the API, is returned as an error value
   so a plan can still be printed without sizes.
 - alter_replica_log_dirs sends one request to the broker that hosts the replicas.
-Version notes: DescribeLogDirs v1-v4 (v3 adds the top-level error code, v4 total/usable bytes),
-AlterReplicaLogDirs v1-v2.
+- every dir a broker reports, errors included, is kept in the broker's order (BrokerLogDirs.dirs):
+  kafka-log-dirs prints them in an order that depends on it (kcli.ops.log_dirs).
+Version notes: DescribeLogDirs v1-v5 (v3 adds the top-level error code, v4 total/usable bytes, v5
+the cordoned flag of Kafka 4.4, KIP-1066), AlterReplicaLogDirs v1-v2.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey
 from kcli.ops.config_model import ResourceError
+from kcli.ops.log_dirs import LogDirReport, ReplicaEntry
 from kcli.ops.reassign.model import TopicPartition
 
 if TYPE_CHECKING:
@@ -42,6 +45,7 @@ class BrokerLogDirs:
     replicas: dict[TopicPartition, list[ReplicaDir]]
     offline_dirs: tuple[str, ...] = ()
     live_dirs: tuple[str, ...] = ()
+    dirs: tuple[LogDirReport, ...] = ()  # every dir, in the broker's order
 
 
 async def describe_log_dirs(
@@ -65,7 +69,9 @@ async def describe_log_dirs(
         )
         return make(cls, topics=topics)
 
-    raw = await admin.call_each(list(brokers), ApiKey.DESCRIBE_LOG_DIRS, build, versions=(1, 4))
+    from kcli.ops.java_errors import exception_class
+
+    raw = await admin.call_each(list(brokers), ApiKey.DESCRIBE_LOG_DIRS, build, versions=(1, 5))
     out: dict[int, BrokerLogDirs | KcliError] = {}
     for broker, response in raw.items():
         if isinstance(response, KcliError):
@@ -78,8 +84,31 @@ async def describe_log_dirs(
         replicas: dict[TopicPartition, list[ReplicaDir]] = {}
         offline: list[str] = []
         live: list[str] = []
+        reports: list[LogDirReport] = []
         for result in response.results:
-            if int(result.error_code):
+            code = int(result.error_code)
+            reports.append(
+                LogDirReport(
+                    path=str(result.log_dir),
+                    error_code=code,
+                    error_class=exception_class(code),
+                    total_bytes=int(getattr(result, "total_bytes", -1)),
+                    usable_bytes=int(getattr(result, "usable_bytes", -1)),
+                    cordoned=bool(getattr(result, "is_cordoned", False)),
+                    replicas=tuple(
+                        ReplicaEntry(
+                            topic=str(topic.name),
+                            partition=int(p.partition_index),
+                            size=int(p.partition_size),
+                            offset_lag=int(p.offset_lag),
+                            is_future=bool(p.is_future_key),
+                        )
+                        for topic in result.topics
+                        for p in topic.partitions
+                    ),
+                )
+            )
+            if code:
                 offline.append(str(result.log_dir))
                 continue
             live.append(str(result.log_dir))
@@ -94,7 +123,11 @@ async def describe_log_dirs(
                         )
                     )
         out[broker] = BrokerLogDirs(
-            broker_id=broker, replicas=replicas, offline_dirs=tuple(offline), live_dirs=tuple(live)
+            broker_id=broker,
+            replicas=replicas,
+            offline_dirs=tuple(offline),
+            live_dirs=tuple(live),
+            dirs=tuple(reports),
         )
     return out
 

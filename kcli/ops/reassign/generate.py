@@ -72,7 +72,7 @@ def generate(
         proposed: dict[TopicPartition, tuple[int, ...]] = dict(current)
     elif strategy is Strategy.MINIMAL_MOVEMENT:
         proposed = plan_minimal(
-            current, brokers, rack_aware=rack_aware, replication_factor=replication_factor
+            current, brokers, rack_aware=rack_aware, replication_factor=replication_factor, sizes=sizes
         )
     elif replication_factor is not None:
         raise KcliError("--replication-factor needs --strategy minimal-movement")

@@ -9,7 +9,9 @@ Beyond the original tool (which re-places every partition from a random start), 
    that need not;
 3. places the replicas that must move (brokers removed, rack spread) on the brokers furthest below
    target, then moves replicas from brokers above target to brokers below it, followers first;
-4. balances leaders (the first replica) by reordering replicas only, which moves no data: current
+4. with the partitions' sizes, swaps replicas between the fullest and the emptiest broker until
+   their bytes are even too (kcli.ops.reassign.bytes_balance: counts never change);
+5. balances leaders (the first replica) by reordering replicas only, which moves no data: current
    leaders stay where they can, then leadership shifts along chains of shared partitions.
 The number of replicas moved is the sum of the excesses over target plus the forced moves, which is
 the least any plan reaching those counts can move.
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from kcli.ops.reassign.model import Assignment, BrokerInfo, TopicPartition, sort_key
 from kcli.ops.reassign.original import check_replication_factor
@@ -523,11 +525,13 @@ def plan_minimal(
     *,
     rack_aware: bool,
     replication_factor: int | None = None,
+    sizes: Mapping[TopicPartition, int] | None = None,
 ) -> dict[TopicPartition, tuple[int, ...]]:
     """A balanced assignment of `current`'s partitions over `brokers` that moves the fewest replicas.
 
     With `replication_factor`, every partition gets that many replicas: the current ones stay (the
-    leader first), new ones go where the balance needs them, surplus followers go.
+    leader first), new ones go where the balance needs them, surplus followers go. With `sizes`
+    (bytes per partition), the brokers' bytes are balanced as well as their counts.
     """
     if not brokers:
         from kcli.errors import KcliError
@@ -543,4 +547,10 @@ def plan_minimal(
     state.fill()
     state.shed()
     state.chains()
+    if sizes:
+        from kcli.ops.reassign.bytes_balance import balance_bytes
+
+        rack_of = state.rack_of
+        groups = [[b for b in state.ids if rack_of[b] == r] for r in state.racks] if state.rack_aware else [state.ids]
+        balance_bytes(state.slots, current, groups, sizes)  # type: ignore[arg-type]  # every slot is filled
     return state.leaders()

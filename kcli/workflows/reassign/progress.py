@@ -50,6 +50,10 @@ class WaitResult:
         return tuple(p.partition for p in self.progress if not p.done)
 
     @property
+    def done_partitions(self) -> tuple[TopicPartition, ...]:
+        return tuple(p.partition for p in self.progress if p.done)
+
+    @property
     def pending_log_dirs(self) -> tuple[LogDirMoveState, ...]:
         return tuple(m for m in self.log_dirs if not m.done)
 
