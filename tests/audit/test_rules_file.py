@@ -28,7 +28,7 @@ sql = "SELECT cluster_id, topic AS resource, ${name} AS message FROM topics WHER
 
 def test_builtin_rules_load_with_ids_severities_and_descriptions() -> None:
     rules = load_builtin_rules()
-    assert len(rules) == 18
+    assert len(rules) == 20
     assert len({rule.id for rule in rules}) == len(rules)
     for rule in rules:
         assert rule.description and rule.sql and isinstance(rule.severity, Severity)
@@ -76,7 +76,7 @@ def test_a_user_rule_with_a_builtin_id_replaces_it(tmp_path: Path) -> None:
         "sql = \"SELECT cluster_id, 'b' AS resource, 'm' AS message FROM brokers\"\n"
     )
     rules = {rule.id: rule for rule in rule_set([path])}
-    assert len(rules) == 18
+    assert len(rules) == 20
     assert rules["leader-skew"].severity is Severity.high
     assert rules["leader-skew"].source == str(path)
     only = rule_set([path], builtin=False)
@@ -89,13 +89,13 @@ def test_spark_rules_lists_builtins_as_json() -> None:
     listed = {rule["id"]: rule for rule in result.json}
     assert listed["replication-factor-below-floor"]["severity"] == "high"
     assert listed["replication-factor-below-floor"]["params"] == {"floor": 3}
-    assert len(listed) == 18
+    assert len(listed) == 20
 
 
 def test_spark_rules_text_has_one_line_per_rule() -> None:
     result = invoke("spark", "rules", "-o", "text")
     assert result.code == 0
-    assert len(result.lines) == 18
+    assert len(result.lines) == 20
     assert result.lines[0].split("\t")[:2] == ["replication-factor-below-floor", "high"]
 
 
