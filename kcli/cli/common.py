@@ -129,6 +129,21 @@ def fail_internal(error: BaseException, env: Env) -> int:
     return int(ExitCode.ERROR)
 
 
+def java_int(value: int, flag: str) -> int:
+    """`value` of an integer flag that Kafka's tool parses as a Java Integer (node and broker ids).
+
+    typer takes any size of int; the Kafka tool refuses one past Integer's range at parse time, and
+    so does kcli, in the tool's words, before the value reaches a 32-bit protocol field.
+    """
+    from kcli.errors import UsageError
+
+    if not -(2**31) <= value < 2**31:
+        raise UsageError(
+            f"argument {flag}: could not convert '{value}' to Integer (For input string: \"{value}\")"
+        )
+    return value
+
+
 def stdin_is_tty() -> bool:
     try:
         return sys.stdin.isatty()

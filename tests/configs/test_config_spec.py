@@ -42,7 +42,10 @@ def test_add_config_grammar(text: str, expected: dict[str, str]) -> None:
     ("text", "fragment"),
     [
         ("a=[1,2", "an unbalanced '[' in the value of 'a' in --add-config, not shown as it may be a secret"),
-        ("x=0,a=1]", "an unbalanced ']' in the value of 'a' in --add-config, not shown as it may be a secret"),
+        (
+            "x=0,a=1]",
+            "an unbalanced ']' in the value of 'a' in --add-config, not shown as it may be a secret",
+        ),
         ("x=0,a]", "an unbalanced ']' in item 2 in --add-config, not shown as it may be a secret"),
         ("=1", "Invalid entity config in --add-config: item 1 has an empty config key"),
         ("a", "--add-config item 1 has no '='"),
@@ -59,7 +62,7 @@ def test_add_config_errors_name_the_item_and_key_never_the_value(text: str, frag
 @pytest.mark.parametrize(
     "text",
     [
-        'listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule '
+        "listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
         'required username="admin" password="s3cr[et";',
         "SCRAM-SHA-256=[password=s3cr[et]",
         "SCRAM-SHA-256=[password=s3cr]et]",

@@ -8,6 +8,7 @@ client.id Kafka's protocol cannot carry, a broker id past Java's int, a host lab
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,186 @@ def test_add_config_scram_iterations_are_bounded_before_any_hashing(iterations: 
     )  # fmt: skip
     assert (result.code, result.stderr) == (2, f"Error: {line}\n")
     assert time.monotonic() - started < 5
+
+
+# ---- edge values: usage errors, not "this is a bug in kcli" -----------------------------------------
+
+
+def _properties(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "client.properties"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_client_id_over_32767_bytes_is_a_usage_error(tmp_path: Path) -> None:
+    """Every request header carries client.id with an int16 length: 40,000 bytes was a struct.error."""
+    config = _properties(tmp_path, "client.id=" + "x" * 40000 + "\n")
+    result = invoke("cluster-id", *NOWHERE, "--command-config", config)
+    assert (result.code, result.stderr) == (
+        2,
+        "Error: client.id is 40000 bytes long, over the 32767 bytes Kafka's protocol carries for it "
+        f"(set by --command-config {config})\n",
+    )
+
+
+def test_a_client_id_of_32767_bytes_is_taken(tmp_path: Path) -> None:
+    from kcli.client.config_defs import parse_setting
+
+    assert parse_setting("client.id", "é" * 16383 + "x") == "é" * 16383 + "x"  # 32767 UTF-8 bytes
+
+
+@pytest.mark.parametrize(
+    ("source", "text"),
+    [("--command-config", "client.id=ab\\uDCED\n"), ("environment variable KCLI_CLIENT_ID", None)],
+)
+def test_a_lone_surrogate_in_a_client_setting_is_a_usage_error(
+    tmp_path: Path, source: str, text: str | None
+) -> None:
+    """`client.id=\\uD800` in a .properties file was "unexpected UnicodeEncodeError"."""
+    if text is None:
+        result = invoke("cluster-id", *NOWHERE, environ={"KCLI_CLIENT_ID": "ab\udced"})  # byte 0xED
+    else:
+        config = _properties(tmp_path, text)
+        source = f"--command-config {config}"
+        result = invoke("cluster-id", *NOWHERE, "--command-config", config)
+    assert (result.code, result.stderr) == (
+        2,
+        "Error: client.id holds a lone surrogate (U+DCED at character 3), which is not Unicode text "
+        f"(set by {source})\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("document", "where"),
+    [
+        (
+            '{"version":1,"partitions":[{"topic":"\\ud800","partition":0,"replicas":[1]}]}',
+            "partitions[0].topic",
+        ),
+        (
+            '{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1],"log_dirs":["/d\\udfff"]}]}',
+            "partitions[0].log_dirs[0]",
+        ),
+    ],
+)
+@pytest.mark.parametrize("action", ["--execute", "--verify"])
+def test_a_lone_surrogate_in_reassignment_json_is_a_usage_error(
+    tmp_path: Path, document: str, where: str, action: str
+) -> None:
+    path = tmp_path / "move.json"
+    path.write_text(document)
+    result = invoke("reassign-partitions", *NOWHERE, "--reassignment-json-file", str(path), action)
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: Invalid JSON in {path}: {where} holds a lone surrogate "
+        f"(U+{'D800' if 'ud800' in document else 'DFFF'} at character {1 if 'ud800' in document else 3}), "
+        "which is not Unicode text\n",
+    )
+
+
+def test_an_escaped_surrogate_pair_is_one_character_and_taken() -> None:
+    from kcli.ops.reassign.json_format import parse_reassignment
+
+    parsed = parse_reassignment('{"partitions":[{"topic":"t\\ud83d\\ude00","partition":0,"replicas":[1]}]}')
+    assert parsed.topics == ["t\U0001f600"]
+
+
+def test_a_lone_surrogate_in_an_acl_import_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "acls.json"
+    path.write_text(
+        '{"version":1,"acls":[{"resourceType":"TOPIC","name":"t","patternType":"LITERAL",'
+        '"principal":"User:\\udc00","host":"*","operation":"READ","permissionType":"ALLOW"}]}'
+    )
+    result = invoke("acls", *NOWHERE, "--import", str(path))
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: {path}: acls[0].principal holds a lone surrogate (U+DC00 at character 6), "
+        "which is not Unicode text\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["cluster", "unregister", "--id", "99999999999"],
+        ["cluster", "unregister-controller", "--id", "-99999999999"],
+        [
+            "metadata-quorum",
+            "remove-controller",
+            "--controller-id",
+            "99999999999",
+            "--controller-directory-id",
+            "AAAAAAAAAAAAAAAAAAAAAA",
+        ],
+        ["features", "describe", "--node-id", "2147483648"],
+    ],
+    ids=["unregister", "unregister-controller", "remove-controller", "features"],
+)
+def test_a_node_id_past_java_int_is_a_usage_error_in_kafkas_words(argv: list[str]) -> None:
+    """`cluster unregister --id 99999999999` was "unexpected error: 'i' format requires ..."."""
+    flag, value = argv[2], argv[3]
+    short = {"--id": "--id/-i", "--controller-id": "--controller-id/-i"}.get(flag, flag)
+    where = ["metadata-quorum", *NOWHERE, *argv[1:]] if argv[0] == "metadata-quorum" else [*argv, *NOWHERE]
+    result = invoke(*where)
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: argument {short}: could not convert '{value}' to Integer (For input string: \"{value}\")\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "problem"),
+    [
+        ("a" * 300, "has a label of 300 characters; DNS allows 63"),
+        ("a." * 130 + "b", "is 261 characters long; DNS allows 253"),
+        ("a..b", "is not a host name DNS can look up (an empty label or characters IDNA refuses)"),
+    ],
+    ids=["300-character label", "261-character name", "empty label"],
+)
+def test_a_host_dns_cannot_look_up_is_a_usage_error(host: str, problem: str) -> None:
+    """A 300-character host label was "unexpected UnicodeError: encoding with 'idna' codec failed"."""
+    result = invoke("cluster-id", "-b", f"{host}:9092")
+    shown = host if len(host) <= 40 else host[:40] + "..."
+    item = f"{host}:9092" if len(host) + 5 <= 40 else f"{host}:9092"[:40] + "..."
+    assert (result.code, result.stderr) == (
+        2,
+        f"Error: --bootstrap-server: host {shown!r} in {item!r} {problem}\n",
+    )
+
+
+def test_an_advertised_host_dns_cannot_look_up_is_a_connection_error() -> None:
+    """A broker advertising such a host: that node cannot be reached, said in one line."""
+    import asyncio
+
+    from kcli.client.config import ClientConfig
+    from kcli.client.connection import Connection
+    from kcli.client.endpoints import Endpoint
+    from kcli.client.errors import ConnectionFailed
+    from kcli.kafka import EndpointType
+
+    endpoint = Endpoint(host="b" * 70 + ".example", port=9092)
+    config = ClientConfig(bootstrap=(endpoint,), endpoint_type=EndpointType.BROKERS)
+    with pytest.raises(ConnectionFailed) as raised:
+        asyncio.run(
+            Connection._connect(
+                endpoint, config=config, deadline=time.monotonic() + 5, node_id=1, ssl_context=None
+            )
+        )
+    assert str(raised.value).endswith("the host has a label of 70 characters; DNS allows 63")
+
+
+def test_a_request_no_kafka_field_can_carry_is_a_usage_error_before_sending() -> None:
+    """The last line behind every input check: the request is never sent."""
+    from kio.schema.delete_topics.v6.request import DeleteTopicsRequest, DeleteTopicState
+    from kio.static.primitive import i32
+
+    from kcli.client.connection import _encoded
+    from kcli.errors import UsageError
+
+    request = DeleteTopicsRequest(topics=(DeleteTopicState(name="\udc80", topic_id=None),), timeout=i32(1))
+    with pytest.raises(UsageError) as raised:
+        _encoded(request, 1, "kcli", "DeleteTopics v6")
+    assert raised.value.line() == (
+        "the DeleteTopics v6 request cannot be encoded: a value holds U+DC80, a lone surrogate, which is "
+        "not Unicode text (nothing was sent; give a value Kafka's protocol can carry)"
+    )
