@@ -73,6 +73,7 @@ def add_profile(path: Path, name: str, settings: Mapping[str, str], *, replace: 
     check_name(name)
     if not settings:
         raise UsageError("a profile needs at least one setting, e.g. --set bootstrap.servers=HOST:PORT")
+    load_profiles(path)  # the file's shape first: `profiles = "nope"` is refused, not edited
     document, created = _load(path)
     profiles = document.setdefault("profiles", _table())
     if name in profiles and not replace:
@@ -170,8 +171,9 @@ def _load(path: Path) -> tuple[Any, bool]:
         raise UsageError(f"cannot read config file {path}: {error.strerror}") from None
     try:
         return tomlkit.parse(text), False
-    except tomlkit.exceptions.ParseError as error:
-        raise UsageError(f"config file {path} is not valid TOML: {error}") from None
+    except (tomlkit.exceptions.ParseError, RecursionError) as error:
+        # load_profiles read it, so it is TOML; the editor keeping its comments nests less deeply
+        raise UsageError(f"cannot edit config file {path}: {error or 'nested too deeply'}") from None
 
 
 def _save(path: Path, document: Any, *, secret: bool) -> None:
