@@ -124,16 +124,18 @@ def _autoloadable(script: str) -> str:
 
 def write_all(root: Path) -> list[Path]:
     """Regenerate man/ and completions/ under `root`; returns the files written."""
+    from kcli.writes import make_directories, write_file
+
     written: list[Path] = []
     for folder, files in (("man", man_pages()), ("completions", completion_scripts())):
         target = root / folder
-        target.mkdir(parents=True, exist_ok=True)
+        make_directories(target, what="the generated files' directory")
         for stale in target.glob("*.1" if folder == "man" else f"{PROGRAM}.*"):
             if stale.name not in files:
                 stale.unlink()
         for name, text in files.items():
             path = target / name
-            path.write_text(text, encoding="utf-8")
+            write_file(path, text, what="a generated file", durable=False)
             written.append(path)
     return written
 

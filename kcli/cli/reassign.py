@@ -125,15 +125,13 @@ def _default_rollback_path(env: Env) -> Path:
 
     base = env.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     folder = Path(base) / "kcli" / "rollback"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        from kcli.errors import KcliError
+    from kcli.errors import KcliError
+    from kcli.writes import WriteFailed, make_directories
 
-        raise KcliError(
-            f"could not create {folder} for the rollback file: {error.strerror or error}; nothing was changed",
-            hint="give --rollback-file",
-        ) from None
+    try:
+        make_directories(folder, what="the rollback directory")
+    except WriteFailed as failed:
+        raise KcliError(f"{failed.message}; nothing was changed", hint="give --rollback-file") from None
     import os
 
     return folder / time.strftime(f"reassignment-rollback-%Y%m%d-%H%M%S-{os.getpid()}.json")

@@ -117,13 +117,20 @@ def collect_command(
             f"--out {out}: kcli spark collect writes a local directory; to write a snapshot to another "
             "filesystem use `kcli spark audit --bootstrap-server ... --out URI`"
         )
+    from kcli.writes import WriteFailed
+
     configs = _cluster_configs(env, bootstrap_server, profile, command_config)
     written = []
     try:
         for snapshot in _collect(env, configs, announce=True):
             written.append(write_snapshot(snapshot, directory))
-    except OSError as error:
-        raise KcliError(f"cannot write snapshots to {directory}: {error.strerror or error}") from None
+    except WriteFailed as failed:
+        kept = f"; the {len(written)} snapshot(s) before it are complete" if written else ""
+        raise KcliError(
+            failed.message,
+            hint=f"the snapshot being written lacks its clusters row, so audits ignore it{kept}; "
+            + (failed.hint or "free some space and collect again"),
+        ) from None
     emit(env, output, written, text=summary.collect_text, json_value=summary.collect_json)
 
 

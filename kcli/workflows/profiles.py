@@ -6,7 +6,6 @@ Reading for connections is kcli.client.config's job; this module is the write si
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,16 +176,15 @@ def _load(path: Path) -> tuple[Any, bool]:
 
 
 def _save(path: Path, document: Any, *, secret: bool) -> None:
+    """Write the config file beside and rename (kcli.writes): a crash or a full disk leaves the old
+    file whole; it stays private when it holds a secret in clear (or is new, or was private)."""
     import tomlkit
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = tomlkit.dumps(document)
-    # Write beside and rename, so a crash never leaves half a config file; keep it private when it
-    # holds a secret in clear (or was private already).
-    temporary = path.with_name(path.name + ".tmp")
-    mode = 0o600 if secret or not path.exists() else path.stat().st_mode & 0o777
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.chmod(temporary, mode)
-    os.replace(temporary, path)
+    from kcli.writes import make_directories, write_file
+
+    make_directories(path.parent, what="the config directory")
+    try:
+        text = tomlkit.dumps(document)
+    except RecursionError:
+        raise UsageError(f"cannot edit config file {path}: nested too deeply") from None
+    write_file(path, text, what="config file", private=secret or not path.exists())
