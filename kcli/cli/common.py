@@ -6,6 +6,7 @@ through `run` (or `run_admin`), and hand the result to kcli.render.
 
 from __future__ import annotations
 
+import errno
 import functools
 import sys
 import traceback
@@ -115,6 +116,51 @@ def exit_with(code: int | ExitCode) -> None:
     """End the command with `code` (0 returns normally)."""
     if int(code) != 0:
         raise typer.Exit(int(code))
+
+
+# The errors of a write to standard output that kcli reports as such (a full disk, a pipe whose
+# reader is gone, a device error), not as a bug.
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE, errno.ENXIO})
+
+
+def fail_output(error: BaseException, env: Env) -> int | None:
+    """Standard output could not be written (`> /dev/full`, a full disk, `| head` gone): one line,
+    exit 1, and the rest of the output discarded; None when `error` is something else."""
+    if not isinstance(error, OSError) or error.filename is not None:
+        return None
+    if error.errno not in _OUTPUT_ERRNOS and not _flush_fails(env.stdout):
+        return None
+    discard_output(env.stdout)
+    if error.errno != errno.EPIPE:  # the reader left on purpose (`| head`): nothing to say
+        reason = error.strerror or str(error)
+        env.err(f"Error: cannot write to standard output: {reason} (the output is incomplete)")
+    return int(ExitCode.ERROR)
+
+
+def _flush_fails(stream: Any) -> bool:
+    try:
+        stream.flush()
+    except OSError:
+        return True
+    except (AttributeError, ValueError):
+        return False
+    return False
+
+
+def discard_output(stream: Any) -> None:
+    """Point the stream's descriptor at /dev/null, so the buffered rest (flushed at exit) goes
+    nowhere instead of failing again; a stream without a descriptor is left alone."""
+    import os
+
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_RDONLY)  # /dev/null takes writes whatever the open mode
+    try:
+        os.dup2(null, descriptor)
+    finally:
+        os.close(null)
 
 
 def fail_internal(error: BaseException, env: Env) -> int:
