@@ -16,7 +16,7 @@ KCLI = Path(__file__).resolve().parents[1] / "kcli"
 
 # Modules of the package root that any layer may use (they import only the standard library and
 # each other).
-BASE = ("kafka", "errors", "env", "files", "writes", "integers", "text", "bounds", "data", "properties")
+BASE = ("kafka", "errors", "env", "files", "writes", "integers", "text", "bounds", "data", "properties", "processes")
 
 # Each layer (a folder of kcli, or a subfolder where it is its own layer) and the layers it may
 # import besides itself and BASE. A folder not named here fails test_every_module_has_a_layer.
@@ -28,6 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "client/api": ("client", "client/protocol", "ops"),
     "workflows": ("client/api", "client", "client/protocol", "ops", "metadata"),
     "sandbox": ("client/protocol", "ops", "metadata"),
+    "sandbox/emulator": ("sandbox", "client/protocol", "ops", "metadata"),
     # real Kafka nodes: kcli's own client asks them what the engine needs (readiness, quorum, topics)
     "sandbox/kafka": ("sandbox", "client/api", "client", "client/protocol", "ops", "metadata"),
     "render": ("workflows", "client/api", "client", "ops", "metadata"),
@@ -38,6 +39,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "shell",
         "render",
         "sandbox",
+        "sandbox/emulator",
         "sandbox/kafka",
         "workflows",
         "client/api",

@@ -141,7 +141,7 @@ def up(
             )
         if server_config:
             raise UsageError("--server-config needs --kafka-home: the emulator has no server.properties")
-        from kcli.sandbox.features import release_level
+        from kcli.sandbox.emulator.features import release_level
 
         try:
             release_level(release_version)  # real Kafka's StorageTool judges its own release versions
@@ -153,7 +153,7 @@ def up(
         from kcli.workflows.profiles import check_name
 
         check_name(profile)
-    from kcli.sandbox.control import SandboxControlError, read_info, state_file
+    from kcli.sandbox.emulator.control import SandboxControlError, read_info, state_file
 
     if real and state_file(path).exists():
         if any_running(path):
@@ -198,6 +198,8 @@ def up(
 
     if detach:
         info = sandbox_emulator.spawn(path, options, created=created)
+        for note in info.notes:  # the daemon logged them to sandbox.log; the operator must see them
+            env_of().err(f"Warning: {note}")
         emit_status(sandbox_emulator.status_of(info), output)
         announce(path, info, profile, detached=True)
         return
@@ -313,7 +315,7 @@ def _real_up(
 @guarded
 def status(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
     """Show the nodes, ports and state of the sandbox in DIR."""
-    from kcli.sandbox.control import read_info
+    from kcli.sandbox.emulator.control import read_info
     from kcli.sandbox.kafka.control import is_kafka_sandbox
 
     path = _directory(directory)
@@ -331,11 +333,12 @@ def status(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> N
 @guarded
 def down(directory: DirOpt = None) -> None:
     """Stop the sandbox in DIR (the emulator's process, or every real node); a stale sandbox.json is removed."""
-    import os
     import signal
     import time
 
-    from kcli.sandbox.control import SandboxControlError, process_alive, read_info, send, state_file
+    from kcli.processes import is_running
+    from kcli.processes import send as send_signal
+    from kcli.sandbox.emulator.control import SandboxControlError, read_info, send, state_file
     from kcli.sandbox.kafka.control import is_kafka_sandbox
 
     path = _directory(directory)
@@ -344,20 +347,28 @@ def down(directory: DirOpt = None) -> None:
 
         env_of().out(sandbox_real.down(path))
         return
-    info = read_info(path, check_alive=False)
-    if not process_alive(info.pid):
+    try:
+        info = read_info(path, check_alive=False)
+    except SandboxControlError as error:
+        if state_file(path).exists():  # unreadable, or naming no single process (pid 0, -1)
+            state_file(path).unlink(missing_ok=True)
+            raise SandboxControlError(f"{error} (removed the file; no process was signalled)") from None
+        raise
+    process = info.process
+    if not is_running(process):
         state_file(path).unlink(missing_ok=True)
         raise SandboxControlError(
-            f"stale {state_file(path)}: sandbox process {info.pid} was not running (removed the file)"
+            f"stale {state_file(path)}: sandbox process {info.pid} was not running "
+            "(removed the file; no process was signalled)"
         )
     try:
         send(info, "down")  # the sandbox learns who stopped it (a foreground `up` says so)
     except SandboxControlError:
-        os.kill(info.pid, signal.SIGTERM)
+        send_signal(process, signal.SIGTERM)  # only while it is still the sandbox's process
     deadline = time.monotonic() + 20
-    while process_alive(info.pid) and time.monotonic() < deadline:
+    while is_running(process) and time.monotonic() < deadline:
         time.sleep(0.05)
-    if process_alive(info.pid):
+    if is_running(process):
         raise SandboxControlError(f"sandbox process {info.pid} did not stop within 20 s")
     state_file(path).unlink(missing_ok=True)
     env_of().out(f"Sandbox {info.cluster_id} in {path} stopped (pid {info.pid}).")
@@ -370,7 +381,7 @@ def _fault(
     message: str | Callable[[dict[str, Any]], str],
     **args: Any,
 ) -> None:
-    from kcli.sandbox.control import read_info, send
+    from kcli.sandbox.emulator.control import read_info, send
     from kcli.sandbox.kafka.control import is_kafka_sandbox
 
     path = _directory(directory)

@@ -1,6 +1,6 @@
 """`kcli sandbox` on the emulator: its process in the background (--detach) or in the foreground.
 
-The emulator runs as one Python process holding every node (kcli.sandbox.control.run_cluster); `up
+The emulator runs as one Python process holding every node (kcli.sandbox.emulator.control.run_cluster); `up
 --detach` starts that process with --daemon and waits for its sandbox.json, the foreground `up` runs it
 here with a live status panel until Ctrl-C or `sandbox down`.
 """
@@ -20,7 +20,7 @@ def spawn(path: Path, options: dict[str, Any], *, created: bool) -> Any:
     import subprocess
     import sys
 
-    from kcli.sandbox.control import SandboxControlError, wait_for_info
+    from kcli.sandbox.emulator.control import SandboxControlError, wait_for_info
 
     path.mkdir(parents=True, exist_ok=True)
     argv = [sys.executable, "-m", "kcli", "sandbox", "up", "--dir", str(path), "--daemon"]
@@ -51,7 +51,7 @@ def _remove_new(path: Path) -> None:
 
 
 def status_of(info: Any) -> dict[str, Any]:
-    from kcli.sandbox.control import send
+    from kcli.sandbox.emulator.control import send
 
     status: dict[str, Any] = send(info, "status")
     return {**status, "pid": info.pid, "directory": str(info.directory)}
@@ -71,7 +71,7 @@ def foreground(
     import signal
 
     from kcli.render import console
-    from kcli.sandbox.control import run_cluster
+    from kcli.sandbox.emulator.control import run_cluster
 
     env = env_of()
     path.mkdir(parents=True, exist_ok=True)

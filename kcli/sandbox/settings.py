@@ -41,6 +41,14 @@ class Security(enum.StrEnum):
 # The users every sandbox knows (PLAIN passwords and SCRAM credentials); admin is a super user.
 DEFAULT_USERS: dict[str, str] = {"admin": "admin-secret", "alice": "alice-secret", "bob": "bob-secret"}
 BROKER_USER = ("broker", "broker-secret")
+# The internal topics' replication factors (Kafka's default 3) and minimum ISRs (default 2): what the
+# nodes of a sandbox with fewer than 3 brokers set to its broker count, in both engines.
+INTERNAL_TOPIC_FACTORS = (
+    "offsets.topic.replication.factor",
+    "transaction.state.log.replication.factor",
+    "share.coordinator.state.topic.replication.factor",
+)
+INTERNAL_TOPIC_MIN_ISR = ("transaction.state.log.min.isr", "share.coordinator.state.topic.min.isr")
 # AWS IAM access keys whose MSK IAM signatures the sandbox accepts (test values, not real AWS keys).
 DEFAULT_IAM_USERS: dict[str, str] = {"AKIAKCLISANDBOX00001": "kcli-sandbox-iam-secret-key"}
 

@@ -363,7 +363,7 @@ def test_generate_unknown_topic_and_controller_only_actions(sandbox: Any, tmp_pa
 def test_wait_whose_throttles_cannot_be_cleared_says_so_in_one_error_line(sandbox: Any, tmp_path: Path) -> None:
     """The partitions moved, then the brokers refused to drop the throttles: exit 1 with one `Error:`
     line on stderr naming what is left and what to run (--verify), not a line among the results."""
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     async def refuse_deletes(ctx: Any, request: Any) -> Any:
         if not any(op.config_operation == 1 for r in request.resources for op in r.configs):
@@ -413,7 +413,7 @@ def test_wait_reads_the_replicas_until_the_brokers_metadata_catches_up(sandbox: 
     (a real cluster's brokers follow its log a moment later): --wait reads again until the replicas
     are the targets, instead of reporting 'replica set is 3,1 rather than 3' for a move that completed.
     Here ListPartitionReassignments answers 'none' at once while the sandbox still copies."""
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     async def nothing_running(ctx: Any, request: Any) -> Any:
         return ctx.r(

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kcli.sandbox.reassign import partition_size
+from kcli.sandbox.emulator.reassign import partition_size
 from tests.conftest import invoke
 from tests.reassign.peer import broker_configs, create_topic
 from tests.sandbox.raw import RawConnection

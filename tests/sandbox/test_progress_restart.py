@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from kcli.sandbox.progress import PROGRESS_FILE, load
-from kcli.sandbox.reassign import partition_size
+from kcli.sandbox.emulator.progress import PROGRESS_FILE, load
+from kcli.sandbox.emulator.reassign import partition_size
 from tests.conftest import invoke
 from tests.polling import wait_for
 from tests.reassign.peer import create_topic
@@ -42,7 +42,7 @@ def set_broker_config(sb: Any, broker: int, entry: str) -> None:
 
 
 def test_reassignment_and_log_dir_move_resume_after_restart(tmp_path: Path) -> None:
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     directory = tmp_path / "sb"
     rate = 400_000  # bytes/s: each copy takes several seconds
@@ -90,7 +90,7 @@ def test_reassignment_and_log_dir_move_resume_after_restart(tmp_path: Path) -> N
 
 async def _start_moves(cluster: Any) -> bool:
     """Move partition 0 from [1, 2] to [1, 3] and broker 1's replica of partition 1 to its other dir."""
-    from kcli.sandbox.logdirs import replica_directory
+    from kcli.sandbox.emulator.logdirs import replica_directory
 
     topic = cluster.image.topic(TOPIC)
     p0, p1 = topic.partitions[0], topic.partitions[1]

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kcli.processes import ProcessRecord
 from kcli.sandbox.kafka.cluster import STATE_FILE, KafkaCluster, KafkaSandboxError, Progress, _quiet
 from kcli.sandbox.kafka.distribution import open_distribution
 from kcli.sandbox.kafka.layout import LAYOUT_FILE, load_layout
@@ -43,16 +44,26 @@ def settings_of(directory: Path, saved: dict[str, Any]) -> SandboxSettings:
     )
 
 
-def running_pids(directory: Path) -> dict[int, int]:
-    """The pids sandbox.json recorded for each node (alive or not: KafkaCluster.running checks)."""
+def launched_processes(directory: Path) -> dict[int, ProcessRecord]:
+    """The JVM sandbox.json recorded for each node (alive or not: KafkaCluster.running checks)."""
     from kcli.files import read_text
+    from kcli.sandbox.kafka.processes import node_record
+    from kcli.sandbox.kafka.server_properties import node_dir
 
     path = directory / STATE_FILE
     if not path.exists():
         return {}
     try:
         data = json.loads(read_text(path, what="sandbox state file"))
-        return {int(node["id"]): int(node["pid"]) for node in data["nodes"] if node.get("pid") is not None}
+        found: dict[int, ProcessRecord] = {}
+        for node in data["nodes"]:
+            if node.get("pid") is None:
+                continue
+            node_id = int(node["id"])
+            pid = ProcessRecord.from_json(node["pid"], node.get("pid_started")).pid
+            properties = node_dir(directory, node_id) / "server.properties"
+            found[node_id] = node_record(pid, node.get("pid_started"), properties)
+        return found
     except (ValueError, KeyError, TypeError) as error:
         raise KafkaSandboxError(f"{path} is not a sandbox state file: {error}") from None
 
@@ -75,7 +86,7 @@ def load(directory: Path, *, progress: Progress = _quiet) -> KafkaCluster:
     settings = settings_of(directory, saved)
     assert settings.kafka_home is not None
     cluster = KafkaCluster(settings, open_distribution(settings.kafka_home), layout, progress=progress)
-    cluster.pids = running_pids(directory)
+    cluster.launched = launched_processes(directory)
     return cluster
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.cluster import START_TIMEOUT_S, KafkaCluster, KafkaSandboxError
 from kcli.sandbox.kafka.layout import BROKER, CONTROLLER, NodeSpec, free_ports
-from kcli.sandbox.kafka.storage import new_directory_id
+from kcli.sandbox.nodes import new_directory_id
 
 FAILOVER_TIMEOUT_S = 60.0
 EMULATOR_ONLY = {
@@ -34,12 +34,12 @@ def refuse_emulator_fault(fault: str) -> KafkaSandboxError:
 def stop_node(cluster: KafkaCluster, node_id: int, *, kill: bool = False) -> None:
     """SIGTERM (an orderly shutdown: a broker moves its leaderships first) or SIGKILL (kill -9)."""
     spec = _spec(cluster, node_id)
-    pid = cluster.pids.get(node_id)
-    if pid is None or not cluster.running(node_id):
+    record = cluster.launched.get(spec.node_id)
+    if record is None or not cluster.running(node_id):
         raise KafkaSandboxError(f"node {node_id} is already stopped")
     signal_node = processes.kill if kill else processes.stop
-    signal_node(pid, cluster.properties(spec.node_id))
-    cluster.pids.pop(node_id, None)
+    signal_node(record)
+    cluster.launched.pop(node_id, None)
     cluster.write_state()
 
 
@@ -53,7 +53,7 @@ def start_node(cluster: KafkaCluster, node_id: int, *, timeout: float = START_TI
     started = processes.start(
         cluster.distribution, cluster.properties(node_id), cluster.log_file(node_id), log4j=cluster._log4j()
     )
-    cluster.pids[node_id] = started.pid
+    cluster.launched[node_id] = started.record
     cluster.write_state()
     processes.wait_ready(started, deadline=deadline, what=f"Kafka node {node_id}")
     if spec.is_broker:
@@ -230,7 +230,7 @@ def status(cluster: KafkaCluster) -> dict[str, Any]:
                 "host": cluster.layout.host,
                 "port": spec.client_port,
                 "running": cluster.running(spec.node_id),
-                "pid": cluster.pids.get(spec.node_id),
+                "pid": cluster.pid_of(spec.node_id),
                 "delay_ms": 0,
                 "advertises": None,
                 "rack": cluster.settings.rack_of(spec.node_id) if spec.is_broker else None,

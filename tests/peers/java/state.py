@@ -96,7 +96,7 @@ def quorum_view(sb: Any) -> dict[str, Any]:
 
 def features_view(sb: Any) -> dict[str, Any]:
     """Finalized levels (non-zero, kraft.version from the quorum), their epoch, and supported ranges."""
-    from kcli.sandbox.features import supported_features
+    from kcli.sandbox.emulator.features import supported_features
 
     def read(c: Any) -> dict[str, Any]:
         levels = {**c.image.features, "kraft.version": c.kraft_version}
@@ -186,8 +186,8 @@ def quotas_view(sb: Any) -> list[dict[str, Any]]:
 
 def log_dirs_view(sb: Any, broker_id: int) -> dict[str, dict[str, Any]]:
     """One broker's log dirs: path -> the replicas it holds (not moving or being added: full size)."""
-    from kcli.sandbox.logdirs import replica_directory
-    from kcli.sandbox.reassign import partition_size
+    from kcli.sandbox.emulator.logdirs import replica_directory
+    from kcli.sandbox.emulator.reassign import partition_size
 
     def read(c: Any) -> dict[str, dict[str, Any]]:
         dirs = c.log_dirs[broker_id]

@@ -56,7 +56,7 @@ def advertised(address: str, version: int = 3) -> dict[int, tuple[int, int]]:
 
 
 def test_each_listener_advertises_the_apis_kafka_lists_for_it(peer_sandbox: Any) -> None:
-    from kcli.sandbox.registry import load_all
+    from kcli.sandbox.emulator.registry import load_all
 
     schemas = kafka_request_schemas()
     served = load_all()
