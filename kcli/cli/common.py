@@ -6,11 +6,12 @@ through `run` (or `run_admin`), and hand the result to kcli.render.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import sys
 import traceback
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
@@ -98,6 +99,7 @@ def guarded(fn: Callable[P, T]) -> Callable[P, T]:
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         env = env_of()
+        _LEFT.clear()
         try:
             return fn(*args, **kwargs)
         except KcliError as error:
@@ -105,11 +107,58 @@ def guarded(fn: Callable[P, T]) -> Callable[P, T]:
                 traceback.print_exc(file=env.stderr)
             env.err(f"Error: {error.line()}")
             raise typer.Exit(int(error.exit_code)) from None
+        except Interruption as interrupted:
+            env.err(_interrupted_line())
+            raise typer.Exit(128 + interrupted.signum) from None
         except KeyboardInterrupt:
-            env.err("Interrupted.")
+            env.err(_interrupted_line())
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
 
     return wrapper
+
+
+class Interruption(KeyboardInterrupt):
+    """SIGTERM or SIGHUP while a `what_is_left` block runs: handled as Ctrl-C is (exit 128 + signal)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+# What an interruption leaves behind, innermost last: said after "Interrupted:" (kcli.cli.common.guarded).
+_LEFT: list[str] = []
+
+
+def _interrupted_line() -> str:
+    return f"Interrupted: {_LEFT[-1]}" if _LEFT else "Interrupted."
+
+
+@contextlib.contextmanager
+def what_is_left(note: str) -> Iterator[None]:
+    """While inside, Ctrl-C, SIGTERM and SIGHUP end the command with `Interrupted: NOTE` on stderr
+    (what the interruption leaves and what to do about it) instead of a bare "Interrupted."."""
+    import signal
+
+    def interrupt(signum: int, _frame: object) -> None:
+        raise Interruption(signum)
+
+    handled = (signal.SIGTERM, signal.SIGHUP)
+    previous = {signum: signal.signal(signum, interrupt) for signum in handled}
+    _LEFT.append(note)
+    try:
+        yield
+    except Exception:
+        _LEFT.pop()
+        raise
+    except BaseException:
+        # Ctrl-C: the note stays for the edge to say; asyncio.run delivers it as the cancellation of
+        # the task, so this block sees CancelledError before KeyboardInterrupt reaches the edge
+        raise
+    else:
+        _LEFT.pop()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def exit_with(code: int | ExitCode) -> None:

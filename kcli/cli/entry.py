@@ -18,7 +18,10 @@ def console() -> None:
         sys.modules["hypothesis"] = None  # type: ignore[assignment]
     from kcli.cli.main import main
 
-    code = main(sys.argv[1:])
+    try:
+        code = main(sys.argv[1:])
+    except KeyboardInterrupt:  # Ctrl-C after the command's own edge (guarded) had finished
+        code = 130
     try:
         sys.stdout.flush()  # what is still buffered, while an error can still be one line
     except OSError as error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -53,6 +54,21 @@ class ExecuteResult:
     log_dir_started: tuple[tuple[TopicPartition, int, str], ...] = ()
     log_dir_timed_out: tuple[tuple[TopicPartition, int], ...] = ()
     log_dir_errors: Mapping[tuple[TopicPartition, int], str] = field(default_factory=dict)
+
+
+def default_rollback_path(environ: Mapping[str, str]) -> Path:
+    """$XDG_STATE_HOME/kcli/rollback/reassignment-rollback-<time>.json (~/.local/state when unset)."""
+    import time
+
+    from kcli.writes import WriteFailed, make_directories
+
+    base = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    folder = Path(base) / "kcli" / "rollback"
+    try:
+        make_directories(folder, what="the rollback directory")
+    except WriteFailed as failed:
+        raise KcliError(f"{failed.message}; nothing was changed", hint="give --rollback-file") from None
+    return folder / time.strftime(f"reassignment-rollback-%Y%m%d-%H%M%S-{os.getpid()}.json")
 
 
 def write_rollback(path: Path, text: str) -> None:
