@@ -142,7 +142,12 @@ def what_is_left(note: str) -> Iterator[None]:
     def interrupt(signum: int, _frame: object) -> None:
         raise Interruption(signum)
 
-    handled = (signal.SIGTERM, signal.SIGHUP)
+    import threading
+
+    # signal handlers belong to the main thread (a command run in another thread, as tests do, keeps
+    # the process's own; the note is said all the same on Ctrl-C)
+    main = threading.current_thread() is threading.main_thread()
+    handled = (signal.SIGTERM, signal.SIGHUP) if main else ()
     previous = {signum: signal.signal(signum, interrupt) for signum in handled}
     _LEFT.append(note)
     try:
