@@ -57,10 +57,15 @@ if TYPE_CHECKING:
 class ConnectionLost(ConnectionFailed):
     """The connection ended; `sent` says whether a request was already on the wire."""
 
-    def __init__(self, message: str, *, sent: bool, hint: str | None = None, partial: bool = False) -> None:
+    def __init__(
+        self, message: str, *, sent: bool, hint: str | None = None, partial: bool = False, clean: bool = False
+    ) -> None:
         super().__init__(message, hint=hint)
         self.sent = sent
         self.partial = partial  # part of a response had arrived
+        # closed at a frame boundary, at its end, without answering (as servers drop unknown APIs);
+        # not a reset, not a cut response
+        self.clean = clean
 
 
 class RebootstrapRequired(KafkaError):
@@ -504,6 +509,14 @@ class Connection:
         try:
             return await asyncio.wait_for(send_and_wait(), timeout=timeout)
         except TimeoutError:
+            if timeout < limit_ms / 1000:  # cut short by the command's deadline, not the node's silence
+                reason = RequestTimedOut(
+                    f"{what} request to {self.where} had no answer before the command's deadline "
+                    f"(default.api.timeout.ms {self.config.default_api_timeout_ms} ms) ran out",
+                    hint="earlier attempts failed or were slow; raise default.api.timeout.ms to keep trying",
+                )
+                self._fail(reason)
+                raise reason from None
             reason = RequestTimedOut(
                 f"{what} request to {self.where} timed out after {_ms(timeout)} ms",
                 hint="the node accepted the connection but did not answer; check it is a healthy Kafka "
@@ -546,7 +559,7 @@ class Connection:
                             partial=True,
                         ) from None
                     raise ConnectionLost(
-                        self._closed_message(), sent=True, hint=self._closed_hint()
+                        self._closed_message(), sent=True, hint=self._closed_hint(), clean=True
                     ) from None
                 size = struct.unpack(">i", head)[0]
                 if size < 4 or size > protocol.MAX_FRAME_BYTES:
@@ -579,7 +592,9 @@ class Connection:
         except ConnectionFailed as error:
             self._fail(error)
         except (ConnectionError, OSError) as error:
-            self._fail(ConnectionLost(f"connection to {self.where} failed: {error}", sent=True))
+            answering = f" while answering {self._pending[0].what}" if self._pending else ""
+            reason = error.strerror or str(error) or type(error).__name__
+            self._fail(ConnectionLost(f"the connection to {self.where} failed{answering}: {reason}", sent=True))
         except asyncio.CancelledError:
             self._fail(ConnectionLost(f"the connection to {self.where} was closed", sent=True))
             raise
