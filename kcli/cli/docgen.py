@@ -199,7 +199,7 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
             *(_esc(line) if line else "" for line in example.splitlines()),
             ".fi",
         ]
-    from kcli.cli.examples import runbook_entries
+    from kcli.cli.examples import INSTALLED, PUBLISHED, runbook_entries
 
     runbooks = runbook_entries(" ".join(doc.path[1:]))
     if runbooks:
@@ -207,6 +207,7 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
         lines.append("Procedures in the kcli repository that use this command, each step tested on real Kafka:")
         for name, title in runbooks:
             lines += [".TP", f".B {_esc(name)}", _esc(title)]
+        lines += [".PP", _esc(f"Also installed with kcli, in {INSTALLED} under its prefix, and online at {PUBLISHED}.")]
     see_also = [d.page_name for d in all_docs if d is not doc and len(d.path) <= 2]  # kcli and each tool
     lines += [".SH SEE ALSO", _esc(", ".join(f"{name}(1)" for name in see_also))]
     return "\n".join(lines) + "\n"
