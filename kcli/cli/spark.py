@@ -56,6 +56,30 @@ NoBuiltinOpt = Annotated[
 ]
 
 
+SPARK_EXTRA = "pip install 'kcli-kafka[spark]'"
+_NEEDED_FOR = {"pyspark": "PySpark", "pyarrow": "pyarrow (Parquet)"}
+
+
+def require_extra(*modules: str, command: str, exit_code: ExitCode) -> None:
+    """Refuse to start, in one line, when the [spark] extra's modules are not installed: checked
+    before any cluster is asked, so nothing is collected for nothing."""
+    import importlib
+
+    missing = []
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(_NEEDED_FOR[module])
+    if missing:
+        needs = " and ".join(missing)
+        alone = "; pip install pyarrow is enough: collect needs no Spark" if modules == ("pyarrow",) else ""
+        verb = "are" if len(missing) > 1 else "is"
+        error = KcliError(f"{command} needs {needs}, which {verb} not installed", hint=f"{SPARK_EXTRA}{alone}")
+        error.exit_code = exit_code
+        raise error
+
+
 def register(root: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
     root.add_typer(app)
@@ -105,12 +129,13 @@ def collect_command(
         OutputFormat, typer.Option("--output", "-o", help="Output format: text or json.")
     ] = OutputFormat.text,
 ) -> None:
-    """Collect a snapshot of each cluster (no Spark needed) as Parquet partitioned by cluster and time."""
+    """Collect a snapshot of each cluster (no Spark needed, only pyarrow) as Parquet partitioned by cluster and time."""
     from kcli.audit import summary
     from kcli.audit.snapshot import write_snapshot
     from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
+    require_extra("pyarrow", command="kcli spark collect", exit_code=ExitCode.ERROR)
     directory = local_path(to_uri(out))
     if directory is None:
         raise UsageError(
@@ -216,6 +241,7 @@ def audit_command(
     from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
+    require_extra("pyspark", "pyarrow", command="kcli spark audit", exit_code=ExitCode.INCOMPLETE)
     threshold = None
     if fail_on is not None:
         try:
