@@ -22,6 +22,7 @@ from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from kcli.cli.kafka_options import Style, kafka_option_names, style
+from kcli.env import Env
 
 DEBUG = "--debug"
 HELP_NAMES = ("-h", "--help")
@@ -227,3 +228,15 @@ def refuse_stray(words: Sequence[str]) -> None:
 
         text = " ".join(repr(word) for word in words)
         raise UsageError(f"Unexpected argument(s) {text}: every value follows its option (--option VALUE)")
+
+
+def env_of(ctx: Any = None) -> Env:
+    """The Env of this invocation: the root context's obj (tests pass their own), else the process."""
+    context = ctx or invocation()
+    root = context.find_root() if context is not None else None
+    if root is not None and isinstance(root.obj, Env):
+        return root.obj
+    env = Env()
+    if root is not None:
+        root.obj = env
+    return env

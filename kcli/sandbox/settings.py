@@ -66,6 +66,8 @@ class SandboxSettings:
     authorizer: bool = False
     topics: int = 0
     partitions: int = 1
+    records_per_partition: int = 0  # emulator: records written to each --topics partition at creation
+    compression: str = "none"  # the codec of those records' batches (none, gzip, snappy, lz4, zstd)
     replication_factor: int | None = None  # default: min(3, brokers)
     release_version: str | None = None  # metadata.version of a new sandbox (default: latest production)
     racks: tuple[str, ...] = ()  # broker.rack of each broker, round-robin by broker id (empty: no racks)
@@ -114,6 +116,8 @@ CREATION_ONLY = (
     "brokers",
     "topics",
     "partitions",
+    "records_per_partition",
+    "compression",
     "cluster_id",
     "release_version",
     "log_dirs",
@@ -133,6 +137,8 @@ def saved_fields(settings: SandboxSettings, cluster_id: str) -> dict[str, object
         "authorizer": settings.authorizer,
         "topics": settings.topics,
         "partitions": settings.partitions,
+        "records_per_partition": settings.records_per_partition,
+        "compression": settings.compression,
         "racks": ",".join(settings.racks) or None,
         "log_dirs": settings.log_dirs,
         "release_version": settings.release_version,

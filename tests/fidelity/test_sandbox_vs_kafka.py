@@ -36,6 +36,14 @@ import pytest
 from tests.fidelity import calls, normalize
 from tests.fidelity.calls import Endpoint
 
+# The data plane's scenarios run in this module, on its real cluster (one real cluster for the suite).
+from tests.fidelity.data_plane import (  # noqa: F401
+    clients,
+    test_an_unserved_request_closes_the_connection_as_kafka,
+    test_data_plane_answers_as_kafka,
+)
+from tests.fidelity.topic_admin import test_topic_admin_answers_as_kafka  # noqa: F401
+
 SERVER_ENV = "KCLI_TEST_REAL_BOOTSTRAP_SERVER"
 CONTROLLER_ENV = "KCLI_TEST_REAL_BOOTSTRAP_CONTROLLER"
 pytestmark = pytest.mark.realkafka

@@ -67,7 +67,7 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 def _stopped(sb: Any, node_id: int) -> int:
     """Stop a node (already stopped is fine: the cases that stop brokers run in file order)."""
-    from kcli.sandbox.emulator.cluster import ClusterError
+    from kcli.sandbox.emulator.node import ClusterError
 
     with contextlib.suppress(ClusterError):
         sb.stop_node(node_id)

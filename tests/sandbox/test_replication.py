@@ -218,7 +218,7 @@ def test_reopening_repairs_diverged_and_damaged_replicas(tmp_path: Path) -> None
 
 def test_a_write_needs_a_majority_of_the_voters(tmp_path: Path) -> None:
     from kcli.sandbox.emulator import Sandbox
-    from kcli.sandbox.emulator.cluster import ClusterError
+    from kcli.sandbox.emulator.node import ClusterError
 
     with Sandbox(directory=tmp_path / "sb", controllers=3, brokers=1) as sb:
         follower = next(c for c in sb.controller_ids if c != sb.active_controller_id)

@@ -23,7 +23,7 @@ from kcli.kafka import (
 )
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster
+    from kcli.sandbox.emulator.view import ClusterView
 
 _IMPLIES: dict[int, tuple[AclOperation, ...]] = {
     AclOperation.DESCRIBE: (AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE, AclOperation.ALTER),
@@ -49,7 +49,7 @@ def _operation_matches(acl_operation: int, operation: int, permission: int) -> b
 
 
 def authorize(
-    cluster: Cluster, principal: str, host: str, operation: int, resource_type: int, name: str
+    cluster: ClusterView, principal: str, host: str, operation: int, resource_type: int, name: str
 ) -> bool:
     """Whether `principal` from `host` may do `operation` on (resource_type, name)."""
     if principal in cluster.settings.super_users:

@@ -1,10 +1,12 @@
-"""The sandbox cluster: nodes, the metadata image, the active controller and faults.
+"""The sandbox cluster: nodes, the metadata image, the active controller and its metadata log.
 
 Everything here runs on one asyncio loop, so state changes are serial: the active controller
 turns each accepted change into metadata records, appends them to its metadata log and applies
 them to the image in one step (as Kafka's controller applies uncommitted records), then waits until
 the records are committed on a majority of the voters (kcli.sandbox.emulator.metalog) before it answers.
-Replay takes the same path when `up` reopens an existing directory.
+Replay takes the same path when `up` reopens an existing directory. The faults done to it (a node
+stopped, brokers replaced, ...) are kcli.sandbox.emulator.faults; the modules it holds and calls see
+it through kcli.sandbox.emulator.view, and none of them imports this one.
 """
 
 from __future__ import annotations
@@ -12,71 +14,42 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from kcli.metadata import records as _records
+from kcli.sandbox.emulator import progress, server
+from kcli.sandbox.emulator.data.plane import DataPlane
+from kcli.sandbox.emulator.datalink import fill_topics, open_data_plane
 from kcli.sandbox.emulator.features import (
     KRAFT_VERSION,
     bootstrap_levels,
     release_level,
 )
 from kcli.sandbox.emulator.image import Image
-from kcli.sandbox.emulator.loggers import initial_levels
+from kcli.sandbox.emulator.logdirs import LogDirMoves, prepare_log_dirs
+from kcli.sandbox.emulator.metalog import MetadataLog, NoQuorum
+from kcli.sandbox.emulator.node import ClusterError, ControlHook, Listener, LogDir, Node, now_ms
+from kcli.sandbox.emulator.placement import bulk_topic_records
+from kcli.sandbox.emulator.reassign import Reassignments
 from kcli.sandbox.emulator.registration import (
     bootstrap_records,
     register_broker,
     register_controller,
     static_config,
 )
-from kcli.sandbox.emulator.registry import Listener
+from kcli.sandbox.emulator.security import SecurityContext
+from kcli.sandbox.emulator.view import Channel
 from kcli.sandbox.nodes import new_cluster_id
-from kcli.sandbox.settings import CONTROLLER_ID_FLOOR, SandboxSettings
+from kcli.sandbox.settings import CONTROLLER_ID_FLOOR, SandboxSettings, save_settings
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
 
 log = logging.getLogger("kcli.sandbox")
 
-ControlHook = Callable[[Any, Any], Awaitable[Any | None]]
 PROGRESS_SAVE_S = 1.0  # how often in-flight copy progress is written (a crash loses at most this much)
-
-
-@dataclass(slots=True, kw_only=True)
-class Node:
-    """One emulated KRaft node with its own listener."""
-
-    node_id: int
-    kind: Listener
-    host: str
-    port: int
-    directory_id: uuid.UUID
-    incarnation_id: uuid.UUID = field(default_factory=uuid.uuid4)
-    server: asyncio.Server | None = None
-    running: bool = False
-    delay_ms: int = 0
-    advertise_as: int | None = None  # misroute: advertise this other node's endpoint
-    log_end_offset: int = 0
-    last_fetch_ms: int = -1
-    last_caught_up_ms: int = -1
-    connections: set[asyncio.StreamWriter] = field(default_factory=set)
-    log_levels: dict[str, str] = field(default_factory=initial_levels)  # BROKER_LOGGER, not persisted
-
-    @property
-    def is_broker(self) -> bool:
-        return self.kind is Listener.BROKER
-
-    @property
-    def address(self) -> str:
-        return f"{self.host}:{self.port}"
-
-
-class ClusterError(Exception):
-    """A fault or control command that cannot be carried out (unknown node, no controller left, ...)."""
 
 
 class Cluster:
@@ -94,32 +67,26 @@ class Cluster:
         self.kraft_version = self.bootstrap_levels[KRAFT_VERSION]
         self.voters: dict[int, uuid.UUID] = {}  # the Raft voter set: node id -> directory id
         self.hooks: dict[int, ControlHook] = {}
-        self.metalog: Any = None  # kcli.sandbox.emulator.metalog.MetadataLog, set in start()
-        self.security: Any = None  # kcli.sandbox.emulator.security.SecurityContext
+        self.metalog = MetadataLog(settings.directory, self)
+        self.security: SecurityContext  # TLS material and SASL users, made in start()
         self.started_ms = now_ms()
-        self.reassignments: Any = None  # kcli.sandbox.emulator.reassign.Reassignments
+        self.reassignments = Reassignments(self)
         self._tasks: list[asyncio.Task[None]] = []
-        self.channels: dict[int, Any] = {}  # broker id -> forwarding.ControllerChannel
+        self.channels: dict[int, Channel] = {}  # broker id -> its connection to the active controller
         # encoded response parts keyed by what they show, each with the image stamp it was built at
         self.response_cache: dict[tuple[Any, ...], tuple[Any, Any]] = {}
         self._static_configs: dict[int, dict[str, str]] = {}
-        self.log_dirs: dict[int, tuple[Any, ...]] = {}  # broker id -> kcli.sandbox.emulator.logdirs.LogDir
-        self.log_dir_moves: Any = None  # kcli.sandbox.emulator.logdirs.LogDirMoves
-        self._next_broker_id = 1
+        self.log_dirs: dict[int, tuple[LogDir, ...]] = {}  # broker id -> its log dirs
+        self.log_dir_moves = LogDirMoves(self)
+        self._partition_logs: DataPlane | None = None  # opened in start()
+        self.next_broker_id = 1
         self.stopped_by: str | None = None  # who asked the sandbox to stop (shown by a foreground `up`)
 
     # ---------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
         """Open (or create) the metadata log, bind every listener and register the nodes."""
-        from kcli.sandbox.emulator import progress, server
-        from kcli.sandbox.emulator.logdirs import LogDirMoves
-        from kcli.sandbox.emulator.metalog import MetadataLog
-        from kcli.sandbox.emulator.reassign import Reassignments
-        from kcli.sandbox.emulator.security import SecurityContext
-
         self.settings.directory.mkdir(parents=True, exist_ok=True)
-        self.metalog = MetadataLog(self.settings.directory, self)
         existing = self.metalog.load()
         if existing is not None:
             self.cluster_id = existing.cluster_id or self.cluster_id
@@ -129,9 +96,7 @@ class Cluster:
                 self.kraft_version = existing.kraft_version
         self.security = SecurityContext.create(self.settings, self.settings.directory)
         saved = progress.load(self.settings.directory)
-        self.reassignments = Reassignments(self)
         self.reassignments.restore(saved.copies)
-        self.log_dir_moves = LogDirMoves(self)
         self.log_dir_moves.restore(saved.moves)
         brokers = sorted(self.image.brokers) or list(self.settings.broker_ids())
         controllers = list(self.settings.controller_ids())
@@ -150,10 +115,11 @@ class Cluster:
                 port=port,
                 directory_id=self.metalog.directory_id(node_id),
             )
-        self._next_broker_id = max(brokers) + 1
+        self.next_broker_id = max(brokers) + 1
         for node in self.nodes.values():
             if node.is_broker:
-                self._prepare_log_dirs(node)
+                self.prepare_log_dirs(node)
+        self._partition_logs = open_data_plane(self)
         for node in self.nodes.values():
             await server.bind(self, node)
         self.voters = {c: self.nodes[c].directory_id for c in controllers}
@@ -169,26 +135,23 @@ class Cluster:
         await self.metalog.change_leader(self.active_controller_id, self.leader_epoch, controllers)
         if existing is None:
             await self.commit(bootstrap_records(self), transaction="Bootstrap records")
-            from kcli.sandbox.settings import save_settings
-
             save_settings(self.settings, self.cluster_id)  # what `up` on this DIR restores
         await self.commit([register_controller(self, n) for n in self.nodes.values() if not n.is_broker])
         for node in self.nodes.values():
             if node.is_broker:
                 await self.commit(register_broker(self, node))
         if existing is None and self.settings.topics:
-            from kcli.sandbox.emulator.placement import bulk_topic_records
-
             for chunk in bulk_topic_records(self, self.settings.topics, self.settings.partitions):
                 await self.commit(chunk)
+            if self.settings.records_per_partition:
+                await fill_topics(self)
         self._tasks.append(asyncio.create_task(self.reassignments.run()))
         self._tasks.append(asyncio.create_task(self.log_dir_moves.run()))
         self._tasks.append(asyncio.create_task(self._keep_progress()))
+        self._tasks.append(asyncio.create_task(self.partition_logs.run()))
 
     async def stop(self) -> None:
         """Close every listener and connection and flush the log."""
-        from kcli.sandbox.emulator import server
-
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -198,16 +161,20 @@ class Cluster:
             channel.close()
         for node in self.nodes.values():
             await server.unbind(node)
+        if self._partition_logs is not None:
+            self._partition_logs.close()
         self.save_progress()
-        if self.metalog is not None:
-            await self.metalog.close()
+        await self.metalog.close()
+
+    @property
+    def partition_logs(self) -> DataPlane:
+        """The brokers' replicas (kcli.sandbox.emulator.data), open while the cluster runs."""
+        if self._partition_logs is None:
+            raise ClusterError("the data plane is not open: the cluster has not started")
+        return self._partition_logs
 
     def save_progress(self) -> None:
         """Write the copy progress of in-flight moves, so a restart resumes them (kcli.sandbox.emulator.progress)."""
-        from kcli.sandbox.emulator import progress
-
-        if self.reassignments is None or self.log_dir_moves is None:
-            return
         try:
             progress.save(self.settings.directory, self.reassignments.copies, self.log_dir_moves.moves)
         except OSError as error:
@@ -218,9 +185,7 @@ class Cluster:
             await asyncio.sleep(PROGRESS_SAVE_S)
             self.save_progress()
 
-    def _prepare_log_dirs(self, node: Node) -> None:
-        from kcli.sandbox.emulator.logdirs import prepare_log_dirs
-
+    def prepare_log_dirs(self, node: Node) -> None:
         self.log_dirs[node.node_id] = prepare_log_dirs(
             self.settings.directory,
             broker_id=node.node_id,
@@ -228,6 +193,10 @@ class Cluster:
             first=node.directory_id,
             count=self.settings.log_dirs,
         )
+
+    def bootstrap_records(self) -> list[Any]:
+        """What `kafka-storage format` writes to a new node's bootstrap.checkpoint (for the metadata log)."""
+        return bootstrap_records(self)
 
     def next_port(self) -> int:
         """The port of a node added later: the one after the highest in use with --base-port, else a free one."""
@@ -254,12 +223,12 @@ class Cluster:
         self._require_quorum()
         first, last = self.metalog.append(records, epoch=self.leader_epoch)
         self.image.apply_all(records)
+        if self.partition_logs is not None:  # the brokers follow the change (Kafka's metadata publisher)
+            self.partition_logs.published(records)
         await self.metalog.committed(last)
         return first
 
     def _require_quorum(self) -> None:
-        from kcli.sandbox.emulator.metalog import NoQuorum
-
         try:
             self.metalog.require_quorum()
         except NoQuorum as error:
@@ -373,145 +342,12 @@ class Cluster:
         else:
             self.hooks[api_key] = hook
 
-    async def stop_node(self, node_id: int) -> None:
-        """Take a node down: its listener closes; a broker is fenced and loses leadership."""
-        from kcli.sandbox.emulator import server
-        from kcli.sandbox.emulator.placement import leadership_after_loss
-
-        node = self.node(node_id)
-        if not node.running:
-            raise ClusterError(f"node {node_id} is already stopped")
-        if not node.is_broker and not [c for c in self.controllers() if c.running and c is not node]:
-            raise ClusterError("cannot stop the last running controller")
-        if node_id in self.voters:
-            from kcli.sandbox.emulator.metalog import majority
-
-            left = [v for v in self.voters if v != node_id and v in self.nodes and self.nodes[v].running]
-            if len(left) < majority(len(self.voters)):
-                raise ClusterError(
-                    f"cannot stop controller {node_id}: {len(left)} of {len(self.voters)} voters would be "
-                    f"left, and the metadata quorum needs {majority(len(self.voters))}"
-                )
-        await server.unbind(node)
-        self.topology_changed()
-        if node_id == self.active_controller_id:
-            # the writes it appended are fetched by the others before they elect a new leader
-            await self.failover()
-        if node.is_broker:
-            registration = self.image.brokers.get(node_id)
-            epoch = registration.broker_epoch if registration else -1
-            changes: list[Any] = [
-                R.BrokerRegistrationChangeRecord(broker_id=node_id, broker_epoch=epoch, fenced=1)
-            ]
-            changes.extend(leadership_after_loss(self, node_id))
-            await self.commit(changes)
-
-    async def start_node(self, node_id: int) -> None:
-        """Bring a stopped node back on its port; a broker re-registers and rejoins the ISRs."""
-        from kcli.sandbox.emulator import server
-        from kcli.sandbox.emulator.placement import leadership_after_return
-
-        node = self.node(node_id)
-        if node.running:
-            raise ClusterError(f"node {node_id} is already running")
-        node.incarnation_id = uuid.uuid4()
-        # A misroute is the running node's state, not its configuration: it comes back advertising
-        # its own endpoint (on real nodes the fault is in server.properties and outlives a restart).
-        node.advertise_as = None
-        self.topology_changed()
-        await server.bind(self, node)
-        # it fetches what it missed (truncating anything that diverged) in the commit's round
-        if node.is_broker:
-            await self.commit(register_broker(self, node))
-            await self.commit(leadership_after_return(self, node_id))
-        else:
-            await self.commit([register_controller(self, node)])
-
-    async def add_broker(self, node_id: int | None = None) -> int:
-        """Start a new broker (the next free id unless given) on a free port; it registers and is unfenced.
-
-        Like a freshly formatted broker joining a running cluster: it holds no replicas until a
-        reassignment moves some to it. Returns its id.
-        """
-        from kcli.sandbox.emulator import server
-        from kcli.sandbox.emulator.metalog import MetadataLog
-
-        node_id = self._next_broker_id if node_id is None else node_id
-        if node_id in self.nodes:
-            raise ClusterError(f"node {node_id} already exists in this sandbox")
-        if not 0 <= node_id < CONTROLLER_ID_FLOOR:
-            raise ClusterError(f"broker ids are 0 to {CONTROLLER_ID_FLOOR - 1} in a sandbox, not {node_id}")
-        node = Node(
-            node_id=node_id,
-            kind=Listener.BROKER,
-            host=self.settings.host,
-            port=self.next_port(),
-            directory_id=MetadataLog.new_directory_id(),
-        )
-        self.nodes[node_id] = node
-        self._next_broker_id = max(self._next_broker_id, node_id + 1)
-        self._prepare_log_dirs(node)
-        await server.bind(self, node)
-        self.metalog.add_node(node)
-        await self.commit(register_broker(self, node))
-        self.topology_changed()
-        return node_id
-
-    async def prepare_controller(self, node_id: int, client_properties: Sequence[str] = ()) -> Path:
-        """Start a new controller that is not a voter yet (an observer) and write its server.properties.
-
-        Like a freshly formatted controller started with controller.quorum.bootstrap.servers, it
-        gets a log dir with meta.properties (and a new directory.id), fetches the metadata log,
-        registers (RegisterControllerRecord) and answers on its own listener; AddRaftVoter makes it
-        a voter. `client_properties` are appended for tools that read the file as a client config.
-        """
-        from kcli.sandbox.emulator import server
-
-        if node_id in self.nodes:
-            raise ClusterError(f"node {node_id} already exists in this sandbox")
-        if node_id < CONTROLLER_ID_FLOOR:
-            raise ClusterError(
-                f"controller ids are {CONTROLLER_ID_FLOOR} and above in a sandbox, not {node_id}"
-            )
-        node = Node(
-            node_id=node_id,
-            kind=Listener.CONTROLLER,
-            host=self.settings.host,
-            port=self.next_port(),
-            directory_id=self.metalog.directory_id(node_id),
-        )
-        self.nodes[node_id] = node
-        await server.bind(self, node)
-        self.metalog.add_node(node)
-        await self.commit([register_controller(self, node)])
-        config = self.broker_config(node_id)
-        keys = (
-            "process.roles",
-            "node.id",
-            "controller.listener.names",
-            "listeners",
-            "advertised.listeners",
-            "controller.quorum.bootstrap.servers",
-            "metadata.log.dir",
-            "log.dirs",
-        )
-        lines = [
-            "# A sandbox controller that is not a voter yet: kcli metadata-quorum add-controller --command-config",
-            *(f"{key}={config[key]}" for key in keys),
-            *client_properties,
-        ]
-        path = self.settings.directory / str(node_id) / "server.properties"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return path
-
     async def failover(self) -> int:
         """Make the next running controller active (a new leader epoch); returns its id.
 
         The round in flight completes first; the new leader must win a majority of votes with a
         log at least as up to date as each granting voter's (Raft's election rule).
         """
-        from kcli.sandbox.emulator.metalog import NoQuorum
-
         candidates = [
             c.node_id
             for c in sorted(self.controllers(), key=lambda n: n.node_id)
@@ -534,73 +370,6 @@ class Cluster:
         await self.metalog.change_leader(elected, self.leader_epoch, sorted(self.voters))
         log.info("controller %d is now active (epoch %d)", self.active_controller_id, self.leader_epoch)
         return self.active_controller_id
-
-    async def replace_brokers(self, *, fresh_ports: bool = False) -> dict[int, int]:
-        """Replace every broker by a new one with a new id, on a rotated port (the KIP-899 case).
-
-        Old brokers are unregistered; partitions move to the new ids. Returns old id -> new id.
-        """
-        from kcli.sandbox.emulator import server
-        from kcli.sandbox.emulator.metalog import MetadataLog
-
-        old = sorted(self.brokers(), key=lambda n: n.node_id)
-        ports = [n.port for n in old]
-        mapping: dict[int, int] = {}
-        for node in old:
-            if node.running:
-                await server.unbind(node)
-            mapping[node.node_id] = self._next_broker_id
-            self._next_broker_id += 1
-        records: list[Any] = []
-        for node in old:
-            registration = self.image.brokers.get(node.node_id)
-            records.append(
-                R.UnregisterBrokerRecord(
-                    broker_id=node.node_id, broker_epoch=registration.broker_epoch if registration else -1
-                )
-            )
-            del self.nodes[node.node_id]
-        await self.commit(records)
-        # fresh_ports: new free ports, so every old address goes dead (a client must rebootstrap)
-        rotated = [0] * len(ports) if fresh_ports else ports[1:] + ports[:1]
-        for node, port in zip(old, rotated, strict=True):
-            new_id = mapping[node.node_id]
-            fresh = Node(
-                node_id=new_id,
-                kind=Listener.BROKER,
-                host=node.host,
-                port=port,
-                directory_id=MetadataLog.new_directory_id(),
-            )
-            self.nodes[new_id] = fresh
-            self._prepare_log_dirs(fresh)
-            await server.bind(self, fresh)
-            self.metalog.add_node(fresh)
-            await self.commit(register_broker(self, fresh))
-        from kcli.sandbox.emulator.placement import remap_replicas
-
-        await self.commit(remap_replicas(self, mapping))
-        return mapping
-
-    def misroute(self, node_id: int, target: int | None = None) -> int:
-        """Make `node_id` advertise another node's endpoint (KIP-1242), or its own again; returns the id."""
-        node = self.node(node_id)
-        peers = sorted(n.node_id for n in self.nodes.values() if n.kind is node.kind and n.node_id != node_id)
-        if target is None:
-            if not peers:
-                raise ClusterError(f"node {node_id} has no peer to be misrouted to")
-            target = peers[0]
-        self.node(target)
-        # advertising its own endpoint again is how a misroute ends
-        node.advertise_as = None if target == node_id else target
-        self.topology_changed()
-        return target
-
-    def delay(self, node_id: int, ms: int) -> None:
-        """Delay every response of `node_id` by `ms` milliseconds (0 removes the delay)."""
-        if ms < 0:
-            raise ClusterError("delay must be >= 0 ms")
-        self.node(node_id).delay_ms = ms
 
     def status(self) -> dict[str, Any]:
         """A JSON-able summary: nodes, ports, state, the active controller and the log end."""
@@ -629,11 +398,3 @@ class Cluster:
                 for n in sorted(self.nodes.values(), key=lambda n: n.node_id)
             ],
         }
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def sorted_ids(values: Iterable[int]) -> list[int]:
-    return sorted(set(values))

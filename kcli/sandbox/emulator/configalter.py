@@ -54,7 +54,7 @@ from kcli.sandbox.emulator.configdefs import (
 from kcli.sandbox.emulator.configview import ConfigProblem, broker_value, node_id_of
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster
+    from kcli.sandbox.emulator.view import ClusterView
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
@@ -93,7 +93,7 @@ def check_keys(ops: Sequence[Op], *, legacy: bool = False) -> None:
 
 
 def preprocess(
-    cluster: Cluster, node_id: int, resource_type: int, name: str, ops: Sequence[Op], *, legacy: bool = False
+    cluster: ClusterView, node_id: int, resource_type: int, name: str, ops: Sequence[Op], *, legacy: bool = False
 ) -> None:
     """What the broker that receives an alteration checks before forwarding it (ConfigProblem if refused)."""
     check_keys(ops, legacy=legacy)
@@ -119,7 +119,7 @@ def preprocess(
         raise ConfigProblem(ErrorCode.invalid_request, f"Unknown resource type {resource_type}")
 
 
-def _broker_props(cluster: Cluster, name: str, ops: Sequence[Op]) -> dict[str, str]:
+def _broker_props(cluster: ClusterView, name: str, ops: Sequence[Op]) -> dict[str, str]:
     """A broker resource's dynamic configs after the operations (ConfigAdminManager.prepareIncrementalConfigs)."""
     props = dict(cluster.image.configs.get((ConfigResourceType.BROKER, name), {}))
     for key, op, value in ops:
@@ -142,7 +142,7 @@ def _broker_props(cluster: Cluster, name: str, ops: Sequence[Op]) -> dict[str, s
 
 
 def validate_broker_props(
-    cluster: Cluster, node_id: int, props: Mapping[str, str], *, per_broker: bool
+    cluster: ClusterView, node_id: int, props: Mapping[str, str], *, per_broker: bool
 ) -> None:
     """DynamicBrokerConfig.validate of a broker resource's dynamic configs (INVALID_REQUEST if refused)."""
 
@@ -220,11 +220,11 @@ def _list_op(base: str, op: int, value: str) -> str:
     return ",".join(items)
 
 
-def elr_enabled(cluster: Cluster) -> bool:
+def elr_enabled(cluster: ClusterView) -> bool:
     return cluster.image.features.get(ELIGIBLE_LEADER_REPLICAS, 0) >= 1
 
 
-def incremental_records(cluster: Cluster, resource_type: int, name: str, ops: Sequence[Op]) -> list[Any]:
+def incremental_records(cluster: ClusterView, resource_type: int, name: str, ops: Sequence[Op]) -> list[Any]:
     """ConfigRecords for IncrementalAlterConfigs operations on one resource (ConfigProblem if refused)."""
     current = cluster.image.configs.get((resource_type, name), {})
     wanted = dict(current)
@@ -261,7 +261,7 @@ def incremental_records(cluster: Cluster, resource_type: int, name: str, ops: Se
 
 
 def replace_records(
-    cluster: Cluster, resource_type: int, name: str, values: Mapping[str, str | None]
+    cluster: ClusterView, resource_type: int, name: str, values: Mapping[str, str | None]
 ) -> list[Any]:
     """ConfigRecords for legacy AlterConfigs: the given set replaces every dynamic key."""
     current = cluster.image.configs.get((resource_type, name), {})
@@ -271,7 +271,7 @@ def replace_records(
 
 
 def _validated(
-    cluster: Cluster,
+    cluster: ClusterView,
     resource_type: int,
     name: str,
     current: Mapping[str, str],
@@ -306,7 +306,7 @@ def _validated(
     return out
 
 
-def validate_resource(cluster: Cluster, resource_type: int, name: str, configs: Mapping[str, str]) -> None:
+def validate_resource(cluster: ClusterView, resource_type: int, name: str, configs: Mapping[str, str]) -> None:
     """The controller's validator (ControllerConfigurationValidator) over a resource's resulting configs."""
     if resource_type == ConfigResourceType.TOPIC:
         for key, value in configs.items():
@@ -328,7 +328,7 @@ def validate_resource(cluster: Cluster, resource_type: int, name: str, configs: 
         raise ConfigProblem(ErrorCode.invalid_request, f"Unknown resource type {resource_type}")
 
 
-def check_exists(cluster: Cluster, resource_type: int, name: str) -> None:
+def check_exists(cluster: ClusterView, resource_type: int, name: str) -> None:
     if resource_type == ConfigResourceType.TOPIC and cluster.image.topic(name) is None:
         raise ConfigProblem(ErrorCode.unknown_topic_or_partition, f"The topic '{name}' does not exist.")
     if resource_type == ConfigResourceType.BROKER and name and node_id_of(name) not in cluster.nodes:
@@ -365,7 +365,7 @@ def validate_topic_config(key: str, value: str | None) -> None:
         raise ConfigProblem(ErrorCode.invalid_config, message)
 
 
-def _validate_group(cluster: Cluster, configs: Mapping[str, str]) -> None:
+def _validate_group(cluster: ClusterView, configs: Mapping[str, str]) -> None:
     """GroupConfig.validate: known keys, valid values, within the broker's bounds."""
     table = definitions(ConfigResourceType.GROUP)
     node_id = min((n for n, node in cluster.nodes.items() if node.is_broker), default=-1)
@@ -448,7 +448,7 @@ def _check_match(value: str) -> None:
             ) from None
 
 
-def elr_safety_records(cluster: Cluster, static_min_isr: str | None = None) -> list[Any]:
+def elr_safety_records(cluster: ClusterView, static_min_isr: str | None = None) -> list[Any]:
     """ConfigRecords that make enabling ELR safe (ConfigurationControlManager.maybeGenerateElrSafetyRecords):
     a cluster-level min.insync.replicas (the controller's static value, else 1) unless one exists,
     and no broker-level one."""

@@ -46,7 +46,7 @@ from kcli.sandbox.emulator.configdefs import (
 )
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster
+    from kcli.sandbox.emulator.view import ClusterView
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,7 +93,7 @@ def _scaled(name: str, value: str | None) -> str | None:
         return value
 
 
-def _layers(cluster: Cluster, node_id: int) -> tuple[tuple[dict[str, str], ConfigSource], ...]:
+def _layers(cluster: ClusterView, node_id: int) -> tuple[tuple[dict[str, str], ConfigSource], ...]:
     """The broker-level config layers of node `node_id`, most specific first (without the defaults)."""
     image = cluster.image
     return (
@@ -111,7 +111,7 @@ def _default_of(name: str) -> str | None:
     return definition.default if definition is not None else None
 
 
-def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[ConfigSynonym]:
+def _broker_synonyms(cluster: ClusterView, node_id: int, name: str) -> list[ConfigSynonym]:
     """Every layer that holds `name`, most specific first."""
     out = [
         ConfigSynonym(name=name, value=layer[name], source=source)
@@ -125,7 +125,7 @@ def _broker_synonyms(cluster: Cluster, node_id: int, name: str) -> list[ConfigSy
 
 
 def _listed_synonyms(
-    cluster: Cluster, node_id: int, name: str, names: tuple[str, ...] | None = None
+    cluster: ClusterView, node_id: int, name: str, names: tuple[str, ...] | None = None
 ) -> list[ConfigSynonym]:
     """The synonyms Kafka lists for broker key `name` (ConfigHelper.configSynonyms): layer by layer over
     the key's synonym names, then without the leading synonyms of another name."""
@@ -146,7 +146,7 @@ def _listed_synonyms(
     return out
 
 
-def _effective(cluster: Cluster, node_id: int, name: str) -> str | None:
+def _effective(cluster: ClusterView, node_id: int, name: str) -> str | None:
     """A broker setting's value in the topic's unit: the first unit of its set that has a value."""
     for member in BROKER_SYNONYMS.get(name, (name,)):
         found = _broker_synonyms(cluster, node_id, member)
@@ -176,12 +176,12 @@ def _entry(definition: ConfigDef, synonyms: list[ConfigSynonym], value: str | No
     )
 
 
-def topic_entries(cluster: Cluster, node_id: int, dynamic: dict[str, str]) -> list[Entry]:
+def topic_entries(cluster: ClusterView, node_id: int, dynamic: dict[str, str]) -> list[Entry]:
     """Every topic config of a topic whose dynamic configs are `dynamic`, as node `node_id` sees it."""
     return [topic_entry(cluster, node_id, definition, dynamic) for definition in TOPIC_CONFIGS.values()]
 
 
-def topic_entry(cluster: Cluster, node_id: int, definition: ConfigDef, dynamic: dict[str, str]) -> Entry:
+def topic_entry(cluster: ClusterView, node_id: int, definition: ConfigDef, dynamic: dict[str, str]) -> Entry:
     """One topic config of a topic whose dynamic configs are `dynamic`."""
     broker_key = definition.synonyms[0] if definition.synonyms else None
     synonyms = _listed_synonyms(cluster, node_id, broker_key) if broker_key else []
@@ -194,7 +194,7 @@ def topic_entry(cluster: Cluster, node_id: int, definition: ConfigDef, dynamic: 
     return _entry(definition, synonyms, definition.default if value is None else value, read_only=False)
 
 
-def broker_entry(cluster: Cluster, node_id: int, definition: ConfigDef) -> Entry:
+def broker_entry(cluster: ClusterView, node_id: int, definition: ConfigDef) -> Entry:
     """One broker config as node `node_id` sees it."""
     own = _broker_synonyms(cluster, node_id, definition.name)
     value = own[0].value if own else None
@@ -202,7 +202,7 @@ def broker_entry(cluster: Cluster, node_id: int, definition: ConfigDef) -> Entry
     return _entry(definition, synonyms, value, definition.read_only)
 
 
-def other_entry(cluster: Cluster, node_id: int, name: str) -> Entry:
+def other_entry(cluster: ClusterView, node_id: int, name: str) -> Entry:
     """A key a layer holds that the catalogue does not define: a listener override or a custom key."""
     base = listener_base(name)
     definition = BROKER_CONFIGS.get(base) if base is not None else None
@@ -229,7 +229,7 @@ def other_entry(cluster: Cluster, node_id: int, name: str) -> Entry:
     )
 
 
-def broker_entries(cluster: Cluster, node_id: int) -> list[Entry]:
+def broker_entries(cluster: ClusterView, node_id: int) -> list[Entry]:
     """Every config of broker (or controller) `node_id`: the catalogue's, then the other keys it holds."""
     held = {name for layer, _ in _layers(cluster, node_id) for name in layer}
     entries = [
@@ -241,7 +241,7 @@ def broker_entries(cluster: Cluster, node_id: int) -> list[Entry]:
     return entries
 
 
-def default_broker_entries(cluster: Cluster) -> list[Entry]:
+def default_broker_entries(cluster: ClusterView) -> list[Entry]:
     """The cluster-wide dynamic defaults (resource "")."""
     source = ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
     out = []
@@ -269,7 +269,7 @@ def default_broker_entries(cluster: Cluster) -> list[Entry]:
     return out
 
 
-def broker_value(cluster: Cluster, node_id: int, key: str) -> str | None:
+def broker_value(cluster: ClusterView, node_id: int, key: str) -> str | None:
     """A broker key's effective value on node `node_id` (dynamic, static, else its default)."""
     synonyms = _broker_synonyms(cluster, node_id, key)
     return synonyms[0].value if synonyms else None
@@ -290,7 +290,7 @@ def _plain(
     )
 
 
-def group_entries(cluster: Cluster, node_id: int, group: str) -> list[Entry]:
+def group_entries(cluster: ClusterView, node_id: int, group: str) -> list[Entry]:
     """Every config of a group: its own values, else the broker's group.* settings."""
     dynamic = cluster.image.configs.get((ConfigResourceType.GROUP, group), {})
     out = []
@@ -311,7 +311,7 @@ def group_entries(cluster: Cluster, node_id: int, group: str) -> list[Entry]:
     return out
 
 
-def client_metrics_entries(cluster: Cluster, name: str) -> list[Entry]:
+def client_metrics_entries(cluster: ClusterView, name: str) -> list[Entry]:
     """Every config of a client-metrics subscription: its own values, else the defaults."""
     dynamic = cluster.image.configs.get((ConfigResourceType.CLIENT_METRICS, name), {})
     out = []
@@ -354,7 +354,7 @@ def _node_name(node_id: int, name: str) -> None:
         )
 
 
-def describe(cluster: Cluster, resource_type: int, name: str, node_id: int) -> list[Entry]:
+def describe(cluster: ClusterView, resource_type: int, name: str, node_id: int) -> list[Entry]:
     """Every config of a resource as node `node_id` sees it (ConfigProblem when it does not exist)."""
     image = cluster.image
     if resource_type == ConfigResourceType.TOPIC:

@@ -10,7 +10,8 @@ from kcli.kafka import ResourceType
 from kcli.sandbox.emulator.wire import make
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster, Node
+    from kcli.sandbox.emulator.node import Node
+    from kcli.sandbox.emulator.view import ClusterView
 
 ZERO = datetime.timedelta(0)
 
@@ -19,7 +20,7 @@ ZERO = datetime.timedelta(0)
 class RequestContext:
     """One request being answered by one node."""
 
-    cluster: Cluster
+    cluster: ClusterView
     node: Node
     api_key: int
     version: int

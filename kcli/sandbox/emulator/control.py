@@ -22,11 +22,14 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
 from kcli.processes import ProcessRecord, is_running
 from kcli.sandbox.settings import BROKER_USER, SandboxSettings
+
+if TYPE_CHECKING:  # the cluster is loaded only where it runs (start-up of `sandbox status` stays small)
+    from kcli.sandbox.emulator.cluster import Cluster
 
 STATE_FILE = "sandbox.json"
 CONTROL_TIMEOUT_S = 30.0
@@ -154,64 +157,28 @@ def send(info: SandboxInfo, command: str, **args: Any) -> Any:
     return reply.get("result")
 
 
-async def _dispatch(cluster: Any, command: str, args: dict[str, Any], stop: asyncio.Event) -> Any:
+async def _dispatch(cluster: Cluster, command: str, args: dict[str, Any], stop: asyncio.Event) -> Any:
+    """One command of the control channel: status, down, or a fault of the sandbox interface
+    (kcli.sandbox.engine.FAULTS, by its command name), carried out by LocalFaults; its JSON document."""
+    from kcli.sandbox.emulator.faults import LocalFaults
+    from kcli.sandbox.engine import FAULTS
+
     if command == "status":
         return cluster.status()
-    if command == "stop-node":
-        await cluster.stop_node(int(args["node_id"]))
-    elif command == "start-node":
-        await cluster.start_node(int(args["node_id"]))
-    elif command == "failover":
-        return {"active_controller_id": await cluster.failover()}
-    elif command == "add-node":
-        return await _add_node(cluster, args.get("node_id"), controller=bool(args.get("controller")))
-    elif command == "replace-brokers":
-        mapping = await cluster.replace_brokers()
-        return {"replaced": {str(old): new for old, new in mapping.items()}, "status": cluster.status()}
-    elif command == "misroute":
-        target = args.get("target")
-        return {"advertises": cluster.misroute(int(args["node_id"]), None if target is None else int(target))}
-    elif command == "delay":
-        cluster.delay(int(args["node_id"]), int(args["ms"]))
-    elif command == "down":
+    if command == "down":
         cluster.stopped_by = "kcli sandbox down"
         stop.set()
-    else:
+        return cluster.status()
+    method = next((getattr(LocalFaults, f.method, None) for f in FAULTS if f.command == command), None)
+    if method is None:
         raise ValueError(f"unknown command {command!r}")
-    return cluster.status()
+    result = await method(LocalFaults(cluster), **args)
+    return result.to_json()
 
 
-async def _add_node(cluster: Any, node_id: int | None, *, controller: bool) -> dict[str, Any]:
-    """A new broker, or a new controller that is not a voter yet (its config for add-controller)."""
-    config: str | None = None
-    if controller:
-        from kcli.sandbox.clientconfig import client_settings
-        from kcli.sandbox.settings import CONTROLLER_ID_BASE
-
-        settings = cluster.settings
-        if node_id is None:
-            node_id = max([CONTROLLER_ID_BASE - 1, *(n.node_id for n in cluster.controllers())]) + 1
-        client = client_settings(settings.directory, settings.security, settings.users)
-        extra = [
-            f"{key}={value}" for key, value in client.items() if client != {"security.protocol": "PLAINTEXT"}
-        ]
-        config = str(await cluster.prepare_controller(int(node_id), extra))
-    else:
-        node_id = await cluster.add_broker(None if node_id is None else int(node_id))
-    node = cluster.node(int(node_id))
-    return {
-        "node_id": node.node_id,
-        "role": "controller" if controller else "broker",
-        "host": node.host,
-        "port": node.port,
-        "config": config,
-        "status": cluster.status(),
-    }
-
-
-async def serve_control(cluster: Any, token: str, stop: asyncio.Event) -> asyncio.Server:
+async def serve_control(cluster: Cluster, token: str, stop: asyncio.Event) -> asyncio.Server:
     """The control listener on 127.0.0.1 (a free port)."""
-    from kcli.sandbox.emulator.cluster import ClusterError
+    from kcli.sandbox.emulator.node import ClusterError
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -236,7 +203,7 @@ async def serve_control(cluster: Any, token: str, stop: asyncio.Event) -> asynci
     return await asyncio.start_server(handle, "127.0.0.1", 0)
 
 
-def _info(cluster: Any, settings: SandboxSettings, control_port: int, token: str) -> SandboxInfo:
+def _info(cluster: Cluster, settings: SandboxSettings, control_port: int, token: str) -> SandboxInfo:
     status = cluster.status()
     users = {**settings.users, BROKER_USER[0]: BROKER_USER[1]} if settings.security.sasl else {}
     ca = cluster.security.ca_file if settings.security.tls else None
@@ -270,7 +237,7 @@ async def run_cluster(
     settings: SandboxSettings,
     *,
     stop: asyncio.Event,
-    on_ready: Callable[[Any, SandboxInfo], Awaitable[None] | None] | None = None,
+    on_ready: Callable[[Cluster, SandboxInfo], Awaitable[None] | None] | None = None,
 ) -> None:
     """Run a sandbox until `stop` is set (or the control channel says down)."""
     from kcli.sandbox.emulator.cluster import Cluster

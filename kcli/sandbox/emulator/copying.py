@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 
 from kcli.kafka import ConfigResourceType
 
@@ -12,6 +14,25 @@ log = logging.getLogger("kcli.sandbox")
 
 UNTHROTTLED_RATE = 64 * 1024 * 1024  # bytes/s when no throttle applies
 TICK_S = 0.05
+
+
+@dataclass(slots=True, kw_only=True)
+class Copy:
+    """Copy progress of one reassigning partition: the leader's bytes when it started, those copied."""
+
+    size: int = 0
+    copied: float = 0.0
+    credit: float = 0.0  # bytes the throttle allows now (negative: a batch copied on credit)
+
+
+@dataclass(slots=True, kw_only=True)
+class Move:
+    """A future replica copying into another log dir of its broker."""
+
+    target: uuid.UUID
+    size: int = 0  # the replica's bytes when the move started (0: not known yet)
+    copied: float = 0.0
+    credit: float = 0.0  # bytes the throttle allows now (negative: a batch copied on credit)
 
 
 def broker_setting(

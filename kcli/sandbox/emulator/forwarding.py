@@ -21,8 +21,9 @@ from kcli.sandbox.emulator import wire
 from kcli.sandbox.settings import BROKER_USER
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster, Node
     from kcli.sandbox.emulator.context import RequestContext
+    from kcli.sandbox.emulator.node import Node
+    from kcli.sandbox.emulator.view import ClusterView
 
 TIMEOUT_S = 30.0
 
@@ -55,7 +56,7 @@ def decode_principal(data: bytes | None) -> str | None:
 class ControllerChannel:
     """One broker's connection to the active controller."""
 
-    def __init__(self, cluster: Cluster, broker: Node) -> None:
+    def __init__(self, cluster: ClusterView, broker: Node) -> None:
         self.cluster = cluster
         self.broker = broker
         self.controller_id = -1

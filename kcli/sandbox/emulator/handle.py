@@ -16,9 +16,12 @@ import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kcli.sandbox.settings import SandboxSettings, Security
+
+if TYPE_CHECKING:  # loaded when the sandbox starts, not when this module is imported
+    from kcli.sandbox.emulator.cluster import Cluster
 
 T = TypeVar("T")
 START_TIMEOUT_S = 60.0
@@ -44,6 +47,8 @@ class Sandbox:
         authorizer: bool = False,
         topics: int = 0,
         partitions: int = 1,
+        records_per_partition: int = 0,
+        compression: str = "none",
         cluster_id: str | None = None,
         base_port: int = 0,
         release_version: str | None = None,
@@ -73,11 +78,13 @@ class Sandbox:
             authorizer=authorizer,
             topics=topics,
             partitions=partitions,
+            records_per_partition=records_per_partition,
+            compression=compression,
             release_version=release_version,
             racks=tuple(racks),
             log_dirs=log_dirs,
         )
-        self.cluster: Any = None  # kcli.sandbox.emulator.cluster.Cluster; touch it only through run()
+        self.cluster: Cluster | None = None  # touch it only through run()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -152,6 +159,17 @@ class Sandbox:
 
         return asyncio.run_coroutine_threadsafe(call(), self._loop).result(timeout)
 
+    def change(self, fn: Callable[[Cluster], Awaitable[T]], timeout: float = CALL_TIMEOUT_S) -> T:
+        """Run the coroutine `fn(cluster)` on the sandbox loop and wait for its result (a fault, a change)."""
+        if self._loop is None or self.cluster is None:
+            raise SandboxError("sandbox is not running")
+        cluster = self.cluster
+
+        async def call() -> T:
+            return await fn(cluster)
+
+        return asyncio.run_coroutine_threadsafe(call(), self._loop).result(timeout)
+
     # ---------------------------------------------------------------- facts
 
     @property
@@ -212,7 +230,9 @@ class Sandbox:
 
     def add_broker(self, node_id: int | None = None) -> int:
         """Start a new broker (the next free id unless given); it holds no replicas yet. Its id."""
-        return self.run(lambda c: c.add_broker(node_id))
+        from kcli.sandbox.emulator import faults
+
+        return self.change(lambda c: faults.add_broker(c, node_id))
 
     def prepare_controller(self, node_id: int) -> Path:
         """Start controller `node_id` as an observer (not a voter) and return its server.properties.
@@ -225,7 +245,9 @@ class Sandbox:
         extra: list[str] = []
         if self.settings.security is not Security.PLAINTEXT:
             extra = self.command_config().read_text(encoding="utf-8").splitlines()
-        return self.run(lambda c: c.prepare_controller(node_id, extra))
+        from kcli.sandbox.emulator import faults
+
+        return self.change(lambda c: faults.prepare_controller(c, node_id, extra))
 
     # ---------------------------------------------------------------- faults
 
@@ -234,19 +256,29 @@ class Sandbox:
         self.run(lambda c: c.control(api_key, hook))
 
     def stop_node(self, node_id: int) -> None:
-        self.run(lambda c: c.stop_node(node_id))
+        from kcli.sandbox.emulator import faults
+
+        self.change(lambda c: faults.stop_node(c, node_id))
 
     def start_node(self, node_id: int) -> None:
-        self.run(lambda c: c.start_node(node_id))
+        from kcli.sandbox.emulator import faults
+
+        self.change(lambda c: faults.start_node(c, node_id))
 
     def replace_brokers(self, *, fresh_ports: bool = False) -> dict[int, int]:
-        return self.run(lambda c: c.replace_brokers(fresh_ports=fresh_ports))
+        from kcli.sandbox.emulator import faults
+
+        return self.change(lambda c: faults.replace_brokers(c, fresh_ports=fresh_ports))
 
     def failover(self) -> int:
         return self.run(lambda c: c.failover())
 
     def misroute(self, node_id: int, target: int | None = None) -> int:
-        return self.run(lambda c: c.misroute(node_id, target))
+        from kcli.sandbox.emulator import faults
+
+        return self.run(lambda c: faults.misroute(c, node_id, target))
 
     def delay(self, node_id: int, ms: int) -> None:
-        self.run(lambda c: c.delay(node_id, ms))
+        from kcli.sandbox.emulator import faults
+
+        self.run(lambda c: faults.delay(c, node_id, ms))

@@ -38,23 +38,43 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kcli.metadata import records as _records
 from kcli.metadata.uuids import kafka_uuid, parse_kafka_uuid
 from kcli.metadata.writer import METADATA_PARTITION, MetadataLogWriter
 from kcli.properties import parse_properties
-from kcli.sandbox.emulator.registration import bootstrap_records
+from kcli.sandbox.emulator.image import Image
+from kcli.sandbox.emulator.node import Node
 from kcli.sandbox.emulator.replica import ReplicaError, ReplicaLog, fetch
-from kcli.sandbox.settings import CONTROLLER_ID_FLOOR
+from kcli.sandbox.settings import CONTROLLER_ID_FLOOR, SandboxSettings
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
 
-if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster, Node
-
 log = logging.getLogger("kcli.sandbox")
+
+
+class Members(Protocol):
+    """What the log needs of its cluster (kcli.sandbox.emulator.cluster.Cluster): the nodes that hold a
+    replica, the voter set, the image to snapshot, and the records a newly formatted node starts with."""
+
+    @property
+    def cluster_id(self) -> str: ...
+
+    @property
+    def settings(self) -> SandboxSettings: ...
+
+    @property
+    def nodes(self) -> dict[int, Node]: ...
+
+    @property
+    def voters(self) -> dict[int, uuid.UUID]: ...
+
+    @property
+    def image(self) -> Image: ...
+
+    def bootstrap_records(self) -> list[Any]: ...
 
 
 class NoQuorum(Exception):
@@ -89,7 +109,7 @@ def majority(count: int) -> int:
 class MetadataLog:
     """Every node's replica of the metadata log in one sandbox directory, and the one writer of it."""
 
-    def __init__(self, directory: Path, cluster: Cluster) -> None:
+    def __init__(self, directory: Path, cluster: Members) -> None:
         self.directory = directory
         self.cluster = cluster
         self.replicas: dict[int, ReplicaLog] = {}
@@ -197,7 +217,7 @@ class MetadataLog:
             )
             try:
                 if not (node_dir / "bootstrap.checkpoint").exists():
-                    writer.write_bootstrap_checkpoint(bootstrap_records(self.cluster))
+                    writer.write_bootstrap_checkpoint(self.cluster.bootstrap_records())
             finally:
                 writer.close()
         else:

@@ -12,7 +12,7 @@ from kcli.metadata import records as _records
 R: Any = _records
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster
+    from kcli.sandbox.emulator.view import ClusterView
 
 
 def assign(
@@ -38,7 +38,7 @@ def assign(
 
 
 def directories(
-    cluster: Cluster, replicas: Sequence[int], topic_id: uuid.UUID, partition_id: int
+    cluster: ClusterView, replicas: Sequence[int], topic_id: uuid.UUID, partition_id: int
 ) -> tuple[uuid.UUID, ...]:
     """The log directory id of each new replica (one of its broker's dirs; UNASSIGNED when unknown)."""
     from kcli.sandbox.emulator.logdirs import default_directory
@@ -47,7 +47,7 @@ def directories(
 
 
 def partition_records(
-    cluster: Cluster, topic_id: uuid.UUID, assignment: Sequence[Sequence[int]], first_partition: int = 0
+    cluster: ClusterView, topic_id: uuid.UUID, assignment: Sequence[Sequence[int]], first_partition: int = 0
 ) -> list[Any]:
     """PartitionRecords for new partitions: ISR = live replicas, leader = first live replica."""
     live = set(cluster.live_broker_ids())
@@ -71,7 +71,7 @@ def partition_records(
     return out
 
 
-def bulk_topic_records(cluster: Cluster, topics: int, partitions: int) -> Iterator[list[Any]]:
+def bulk_topic_records(cluster: ClusterView, topics: int, partitions: int) -> Iterator[list[Any]]:
     """`--topics N --partitions P`: topics sandbox-topic-00000.. in chunks of records."""
     brokers = cluster.live_broker_ids()
     factor = cluster.settings.replication_factor or min(3, len(brokers))
@@ -88,7 +88,7 @@ def bulk_topic_records(cluster: Cluster, topics: int, partitions: int) -> Iterat
         yield chunk
 
 
-def leadership_after_loss(cluster: Cluster, broker_id: int) -> list[Any]:
+def leadership_after_loss(cluster: ClusterView, broker_id: int) -> list[Any]:
     """PartitionChangeRecords for a fenced broker: out of every ISR, leadership moves on."""
     out: list[Any] = []
     for topic in cluster.image.topics.values():
@@ -114,7 +114,7 @@ def leadership_after_loss(cluster: Cluster, broker_id: int) -> list[Any]:
     return out
 
 
-def leadership_after_return(cluster: Cluster, broker_id: int) -> list[Any]:
+def leadership_after_return(cluster: ClusterView, broker_id: int) -> list[Any]:
     """A returning broker rejoins the ISR of its partitions and leads the leaderless ones."""
     out: list[Any] = []
     for topic in cluster.image.topics.values():
@@ -134,7 +134,7 @@ def leadership_after_return(cluster: Cluster, broker_id: int) -> list[Any]:
     return out
 
 
-def remap_replicas(cluster: Cluster, mapping: dict[int, int]) -> list[Any]:
+def remap_replicas(cluster: ClusterView, mapping: dict[int, int]) -> list[Any]:
     """Move every replica of an old broker id to its replacement (replace-brokers)."""
     out: list[Any] = []
     for topic in cluster.image.topics.values():

@@ -1,10 +1,11 @@
 """Copy progress of in-flight replica moves, kept across restarts in DIR/replica-progress.json.
 
-A Kafka broker resumes a half-copied replica from the data already on its disk. The sandbox's
-partition data is simulated, so the bytes each adding replica (reassignment) and each future
-replica (AlterReplicaLogDirs) has copied are saved here instead: about once a second while
-something moves, and at shutdown. `up` on the same DIR resumes from them; the metadata log still
-says which reassignments are running, and an entry whose move is gone is ignored.
+A Kafka broker resumes a half-copied replica from the data already on its disk, and so does the
+sandbox (its adding and future replicas hold real batches, kcli.sandbox.emulator.data.copies). Which
+log-dir moves are running, their targets, and the bytes each adding replica (reassignment) and each
+future replica (AlterReplicaLogDirs) has copied are saved here: about once a second while something
+moves, and at shutdown. `up` on the same DIR resumes the moves; the metadata log still says which
+reassignments are running, and an entry whose move is gone is ignored.
 
 Format (version 1): {"version": 1, "reassignments": [{"topic_id", "partition", "copied"}],
 "log_dir_moves": [{"topic_id", "partition", "broker", "target", "copied"}]} with ids as UUID strings.

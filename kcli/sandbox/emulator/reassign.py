@@ -1,28 +1,29 @@
-"""Partition reassignments that take time: new replicas copy a simulated partition at a throttled rate.
+"""Partition reassignments that take time: new replicas copy the partition's records at a throttled rate.
 
 Behavior:
 - Starting a reassignment writes a PartitionChangeRecord with replicas = target + old replicas
   that leave, adding = target - old, removing = old - target (as Kafka's controller does).
-- Every tick, each adding replica copies `rate * elapsed` bytes of the partition's simulated size.
-  The rate is bounded by leader.replication.throttled.rate / follower.replication.throttled.rate
-  (dynamic broker configs) when the topic lists the partition in its throttled-replicas configs
-  (or `*`), else it is UNTHROTTLED_RATE.
-- When every adding replica has the whole partition, a PartitionChangeRecord completes it:
-  replicas = target, ISR = the live target replicas, the leader moves into the target if needed.
-- Cancelling restores the original replicas. After a restart, copying resumes from the progress
-  saved in DIR/replica-progress.json (kcli.sandbox.emulator.progress).
+- Every tick, each adding replica copies the leader's batches (kcli.sandbox.emulator.data.copies),
+  `rate * elapsed` bytes' worth (a token bucket: a batch may be copied on credit, and the next
+  waits until it is paid). The rate is bounded by leader.replication.throttled.rate /
+  follower.replication.throttled.rate (dynamic broker configs) when the topic lists the partition
+  in its throttled-replicas configs (or `*`), else it is UNTHROTTLED_RATE.
+- When every adding replica holds the leader's log, a PartitionChangeRecord completes it:
+  replicas = target, ISR = the live target replicas, the leader moves into the target if needed;
+  the replicas that leave are deleted by their brokers.
+- Cancelling restores the original replicas (the partial copies are deleted). After a restart the
+  copies resume from what the adding replicas hold on disk; DIR/replica-progress.json
+  (kcli.sandbox.emulator.progress) keeps the bytes copied so far for the progress shown.
 """
 
 from __future__ import annotations
 
 import uuid
-import zlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kcli.kafka import ConfigResourceType
 from kcli.metadata import records as _records
-from kcli.sandbox.emulator.copying import UNTHROTTLED_RATE, broker_setting, tick_forever
+from kcli.sandbox.emulator.copying import UNTHROTTLED_RATE, Copy, broker_setting, tick_forever
 from kcli.sandbox.emulator.image import Partition
 from kcli.sandbox.emulator.logdirs import directories_for
 
@@ -30,28 +31,13 @@ from kcli.sandbox.emulator.logdirs import directories_for
 R: Any = _records
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster
-
-MIB = 1024 * 1024
-
-
-def partition_size(topic: str, partition: int) -> int:
-    """The simulated size in bytes of one partition (stable across runs: 1 to 9 MiB)."""
-    return MIB + zlib.crc32(f"{topic}-{partition}".encode()) % (8 * MIB)
-
-
-@dataclass(slots=True, kw_only=True)
-class Copy:
-    """Copy progress of one reassigning partition."""
-
-    size: int
-    copied: float = 0.0
+    from kcli.sandbox.emulator.view import ClusterView
 
 
 class Reassignments:
     """Ongoing reassignments and the task that advances them."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: ClusterView) -> None:
         self.cluster = cluster
         self.copies: dict[tuple[uuid.UUID, int], Copy] = {}
 
@@ -61,8 +47,7 @@ class Reassignments:
             topic = self.cluster.image.topics.get(topic_id)
             partition = topic.partitions.get(partition_id) if topic is not None else None
             if topic is not None and partition is not None and partition.adding_replicas:
-                size = partition_size(topic.name, partition_id)
-                self.copies[(topic_id, partition_id)] = Copy(size=size, copied=min(copied, size))
+                self.copies[(topic_id, partition_id)] = Copy(copied=copied)
 
     def start_records(self, partition: Partition, target: list[int]) -> list[Any]:
         """Records that start moving `partition` to `target` (or nothing when it is there already)."""
@@ -97,14 +82,6 @@ class Reassignments:
         self.copies.pop((partition.topic_id, partition.partition_id), None)
         return [self._settled(partition, original, isr or original, leader)]
 
-    def copied_bytes(self, topic_name: str, partition: Partition, broker_id: int) -> int:
-        """Bytes a replica holds: the whole partition, or what an adding replica copied so far."""
-        size = partition_size(topic_name, partition.partition_id)
-        if broker_id not in partition.adding_replicas:
-            return size
-        copy = self.copies.get((partition.topic_id, partition.partition_id))
-        return int(min(size, copy.copied)) if copy else 0
-
     def rate(self, topic_name: str, partition: Partition) -> float:
         """Bytes per second the adding replicas of `partition` copy."""
         configs = self.cluster.image.configs
@@ -134,6 +111,7 @@ class Reassignments:
         """Copy `elapsed` seconds' worth of data and complete the reassignments that are done."""
         done: list[Any] = []
         live = set(self.cluster.live_broker_ids())
+        copies = self.cluster.partition_logs.copies
         for topic in self.cluster.image.topics.values():
             for partition in topic.partitions.values():
                 if not partition.adding_replicas:
@@ -141,11 +119,20 @@ class Reassignments:
                 key = (partition.topic_id, partition.partition_id)
                 copy = self.copies.get(key)
                 if copy is None:
-                    copy = self.copies[key] = Copy(size=partition_size(topic.name, partition.partition_id))
+                    copy = self.copies[key] = Copy()
                 if not all(b in live for b in partition.adding_replicas):
                     continue  # a target broker is down: the copy waits for it
-                copy.copied += self.rate(topic.name, partition) * elapsed
-                if copy.copied >= copy.size:
+                if not copy.size:
+                    copy.size = self.cluster.partition_logs.replicas.replica_size(*key, partition.leader)
+                rate = self.rate(topic.name, partition)
+                copy.credit = min(copy.credit + rate * elapsed, rate)
+                if copy.credit > 0:
+                    spent = max(
+                        copies.copy_to(*key, b, int(copy.credit) + 1) for b in partition.adding_replicas
+                    )
+                    copy.credit -= spent
+                    copy.copied += spent
+                if all(copies.caught_up(*key, b) for b in partition.adding_replicas):
                     done.extend(self._complete(partition, live))
                     del self.copies[key]
         if done:

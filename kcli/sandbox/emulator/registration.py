@@ -11,7 +11,8 @@ from kcli.sandbox.emulator.features import CONTROL_FEATURES, supported_features
 from kcli.sandbox.settings import INTERNAL_TOPIC_FACTORS, INTERNAL_TOPIC_MIN_ISR
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster, Node
+    from kcli.sandbox.emulator.node import Node
+    from kcli.sandbox.emulator.view import ClusterView
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
 R: Any = _records
@@ -32,7 +33,7 @@ NODE_VALUES = (
 )
 
 
-def bootstrap_records(cluster: Cluster) -> list[Any]:
+def bootstrap_records(cluster: ClusterView) -> list[Any]:
     from kcli.sandbox.emulator.configalter import ELIGIBLE_LEADER_REPLICAS, elr_safety_records
     from kcli.sandbox.emulator.security import scram_credential
 
@@ -57,7 +58,7 @@ def _features(cls: type) -> tuple[Any, ...]:
     )
 
 
-def register_controller(cluster: Cluster, node: Node) -> Any:
+def register_controller(cluster: ClusterView, node: Node) -> Any:
     endpoint = R.ControllerEndpoint(
         name=CONTROLLER_LISTENER,
         host=node.host,
@@ -73,7 +74,7 @@ def register_controller(cluster: Cluster, node: Node) -> Any:
     )
 
 
-def register_broker(cluster: Cluster, node: Node) -> list[Any]:
+def register_broker(cluster: ClusterView, node: Node) -> list[Any]:
     epoch = cluster.metalog.end_offset
     endpoint = R.BrokerEndpoint(
         name=cluster.settings.security.protocol_name,
@@ -96,7 +97,7 @@ def register_broker(cluster: Cluster, node: Node) -> list[Any]:
     ]
 
 
-def static_config(cluster: Cluster, node_id: int) -> dict[str, str]:
+def static_config(cluster: ClusterView, node_id: int) -> dict[str, str]:
     """A node's server.properties, as few settings as a real Kafka node of this shape needs (node values:
     ids, ports, directories). A real node reports each as STATIC_BROKER_CONFIG; it also reports
     broker.id, which Kafka copies from node.id. `metadata.log.dir` names the first log dir, where

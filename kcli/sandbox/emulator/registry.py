@@ -5,7 +5,6 @@ ApiVersions is built from this table, so what a node advertises is exactly what 
 
 from __future__ import annotations
 
-import enum
 import importlib
 import pkgutil
 from collections.abc import Awaitable, Callable
@@ -13,17 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kcli.kafka import ApiKey
+from kcli.sandbox.emulator.node import Listener
 
 if TYPE_CHECKING:
     from kcli.sandbox.emulator.context import RequestContext
 
-
-class Listener(enum.Flag):
-    """Which node kinds answer an API (the `listeners` field of Kafka's message schemas)."""
-
-    BROKER = enum.auto()
-    CONTROLLER = enum.auto()
-    BOTH = BROKER | CONTROLLER
+__all__ = ["NOT_SERVED", "ApiSpec", "Handler", "Listener", "api", "load_all", "specs_for"]
 
 
 Handler = Callable[["RequestContext", Any], Awaitable[Any]]
@@ -95,14 +89,14 @@ def specs_for(kind: Listener) -> list[ApiSpec]:
 
 # The APIs a Kafka 4.4 node advertises that the sandbox does not serve, on purpose, with the reason
 # (ApiVersions may only claim what a node answers). tests/fidelity compares this with a real node.
-_DATA_PLANE = "the sandbox keeps no records: producing, consuming, groups, transactions and share groups are out of scope"
+_DATA_PLANE = "consumer groups, transactions and share groups are not emulated"
 _TOKENS = "delegation tokens are not emulated"
 _INTER_NODE = (
     "between Kafka's own nodes: the sandbox's nodes share one process and do not speak it on the wire"
 )
 NOT_SERVED: dict[Listener, dict[int, str]] = {
     Listener.BROKER: {
-        **dict.fromkeys((0, 1, 2, 8, 9, 10, 11, 12, 13, 14, 15, 21, 22, 23, 24, 25, 26, 27, 28), _DATA_PLANE),
+        **dict.fromkeys((8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28), _DATA_PLANE),
         **dict.fromkeys(
             (42, 47, 61, 65, 66, 68, 69, 76, 77, 78, 79, 83, 84, 85, 86, 87, 88, 89), _DATA_PLANE
         ),

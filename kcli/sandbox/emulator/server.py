@@ -26,7 +26,8 @@ from kcli.sandbox.emulator.context import RequestContext
 from kcli.sandbox.emulator.registry import load_all
 
 if TYPE_CHECKING:
-    from kcli.sandbox.emulator.cluster import Cluster, Node
+    from kcli.sandbox.emulator.node import Node
+    from kcli.sandbox.emulator.view import ClusterView
 
 log = logging.getLogger("kcli.sandbox")
 
@@ -54,7 +55,7 @@ class Session:
         self.sasl_extensions: dict[str, str] = {}  # OAUTHBEARER SASL extensions of the login
 
 
-async def bind(cluster: Cluster, node: Node) -> None:
+async def bind(cluster: ClusterView, node: Node) -> None:
     """Start `node`'s listener (port 0 picks a free port, kept for restarts)."""
     ssl_context = cluster.security.server_context(node.node_id) if cluster.security else None
 
@@ -93,7 +94,7 @@ async def unbind(node: Node) -> None:
 
 
 async def serve(
-    cluster: Cluster, node: Node, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    cluster: ClusterView, node: Node, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
 ) -> None:
     """Answer requests on one connection until the peer or the sandbox closes it."""
     peer = writer.get_extra_info("peername") or ("?", 0)
@@ -137,6 +138,8 @@ async def serve(
                 await asyncio.sleep(node.delay_ms / 1000)
             if not node.running:
                 return
+            if not response:  # a Produce with acks=0 is not answered
+                continue
             writer.write(response)
             await writer.drain()
     except (ConnectionError, asyncio.CancelledError):
@@ -148,7 +151,7 @@ async def serve(
 
 
 async def _raw_sasl_token(
-    cluster: Cluster,
+    cluster: ClusterView,
     node: Node,
     session: Session,
     reader: asyncio.StreamReader,
@@ -176,7 +179,7 @@ async def _raw_sasl_token(
     return True
 
 
-async def dispatch(cluster: Cluster, node: Node, session: Session, frame: bytes) -> bytes:
+async def dispatch(cluster: ClusterView, node: Node, session: Session, frame: bytes) -> bytes:
     """Decode one request, run its handler and return the framed response (FrameError closes)."""
     prefix = wire.read_prefix(frame)
     specs = load_all()
@@ -208,6 +211,8 @@ async def dispatch(cluster: Cluster, node: Node, session: Session, frame: bytes)
     context.extra["session"] = session
     context.extra["frame"] = frame
     response = await answer(context, spec, request)
+    if response is None:
+        return b""
     return wire.encode_response(response, prefix.correlation_id)
 
 

@@ -22,6 +22,7 @@ from kcli.processes import ProcessRecord
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.distribution import KafkaDistribution
 from kcli.sandbox.kafka.layout import ClusterLayout, NodeSpec, load_layout, new_layout, save_layout
+from kcli.sandbox.kafka.processes import node_record
 from kcli.sandbox.kafka.server_properties import write_server_properties
 from kcli.sandbox.kafka.storage import format_arguments, format_nodes, supports_dynamic_quorum
 from kcli.sandbox.nodes import new_cluster_id, node_dir
@@ -195,6 +196,12 @@ class KafkaCluster:
 
     # ---------------------------------------------------------------- running
 
+    def refresh(self) -> None:
+        """The running nodes as DIR/sandbox.json has them now: a `kcli sandbox` command beside this one
+        may have stopped or restarted some."""
+        if (self.settings.directory / STATE_FILE).exists():
+            self.launched = launched_processes(self.settings.directory)
+
     def running(self, node_id: int) -> bool:
         record = self.launched.get(node_id)
         return record is not None and processes.is_node(record)
@@ -327,3 +334,25 @@ class KafkaCluster:
             launched=self.launched,
             progress=self.progress,
         )
+
+
+def launched_processes(directory: Path) -> dict[int, ProcessRecord]:
+    """The JVM sandbox.json recorded for each node (alive or not: KafkaCluster.running checks)."""
+    from kcli.files import read_text
+
+    path = directory / STATE_FILE
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(read_text(path, what="sandbox state file"))
+        found: dict[int, ProcessRecord] = {}
+        for node in data["nodes"]:
+            if node.get("pid") is None:
+                continue
+            node_id = int(node["id"])
+            pid = ProcessRecord.from_json(node["pid"], node.get("pid_started")).pid
+            properties = node_dir(directory, node_id) / "server.properties"
+            found[node_id] = node_record(pid, node.get("pid_started"), properties)
+        return found
+    except (ValueError, KeyError, TypeError) as error:
+        raise KafkaSandboxError(f"{path} is not a sandbox state file: {error}") from None

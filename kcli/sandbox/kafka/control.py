@@ -6,12 +6,10 @@ kafka-cluster.json, and sandbox.json for the pids of the running nodes).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from kcli.processes import ProcessRecord
-from kcli.sandbox.kafka.cluster import STATE_FILE, KafkaCluster, KafkaSandboxError, Progress, _quiet
+from kcli.sandbox.kafka.cluster import KafkaCluster, KafkaSandboxError, Progress, _quiet, launched_processes
 from kcli.sandbox.kafka.distribution import open_distribution
 from kcli.sandbox.kafka.layout import LAYOUT_FILE, load_layout
 from kcli.sandbox.settings import SandboxSettings, Security, load_settings
@@ -42,30 +40,6 @@ def settings_of(directory: Path, saved: dict[str, Any]) -> SandboxSettings:
         combined=bool(saved.get("combined")),
         server_config=tuple((str(k), str(v)) for k, v in (saved.get("server_config") or {}).items()),
     )
-
-
-def launched_processes(directory: Path) -> dict[int, ProcessRecord]:
-    """The JVM sandbox.json recorded for each node (alive or not: KafkaCluster.running checks)."""
-    from kcli.files import read_text
-    from kcli.sandbox.kafka.processes import node_record
-    from kcli.sandbox.kafka.server_properties import node_dir
-
-    path = directory / STATE_FILE
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(read_text(path, what="sandbox state file"))
-        found: dict[int, ProcessRecord] = {}
-        for node in data["nodes"]:
-            if node.get("pid") is None:
-                continue
-            node_id = int(node["id"])
-            pid = ProcessRecord.from_json(node["pid"], node.get("pid_started")).pid
-            properties = node_dir(directory, node_id) / "server.properties"
-            found[node_id] = node_record(pid, node.get("pid_started"), properties)
-        return found
-    except (ValueError, KeyError, TypeError) as error:
-        raise KafkaSandboxError(f"{path} is not a sandbox state file: {error}") from None
 
 
 def load(directory: Path, *, progress: Progress = _quiet) -> KafkaCluster:

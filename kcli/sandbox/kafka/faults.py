@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kcli.sandbox.engine import NodeStatus, NotSupported, SandboxStatus
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.cluster import START_TIMEOUT_S, KafkaCluster, KafkaSandboxError
 from kcli.sandbox.kafka.layout import BROKER, CONTROLLER, NodeSpec, free_ports
@@ -25,9 +26,10 @@ EMULATOR_ONLY = {
 }
 
 
-def refuse_emulator_fault(fault: str) -> KafkaSandboxError:
-    return KafkaSandboxError(
-        f"`sandbox {fault}` is a fault only the emulator can fake: {EMULATOR_ONLY[fault]}"
+def emulator_only(fault: str) -> NotSupported:
+    """The answer to a fault real nodes cannot have: why, in one line."""
+    return NotSupported(
+        command=fault, reason=f"`sandbox {fault}` is a fault only the emulator can fake: {EMULATOR_ONLY[fault]}"
     )
 
 
@@ -193,8 +195,8 @@ def prepare_controller(cluster: KafkaCluster, node_id: int, *, timeout: float = 
     return path
 
 
-def status(cluster: KafkaCluster) -> dict[str, Any]:
-    """The emulator's status keys, filled from the real cluster (quorum from DescribeQuorum, topics from Metadata)."""
+def status(cluster: KafkaCluster) -> SandboxStatus:
+    """The sandbox's status, filled from the real cluster (quorum from DescribeQuorum, topics from Metadata)."""
     quorum: Any = None
     topics: int | None = None
     if any(cluster.running(spec.node_id) for spec in cluster.layout.controllers()):
@@ -210,34 +212,33 @@ def status(cluster: KafkaCluster) -> dict[str, Any]:
         except Exception:
             topics = None
     leader = quorum.leader if quorum is not None else None
-    return {
-        "engine": "kafka",
-        "kafka_version": cluster.distribution.version_text,
-        "kafka_home": str(cluster.distribution.home),
-        "cluster_id": cluster.cluster_id,
-        "active_controller_id": quorum.leader_id if quorum is not None else None,
-        "leader_epoch": quorum.leader_epoch if quorum is not None else None,
-        "log_end_offset": leader.log_end_offset if leader is not None else None,
-        "high_watermark": quorum.high_watermark if quorum is not None else None,
-        "security": cluster.settings.security.value,
-        "bootstrap_servers": cluster.bootstrap_servers,
-        "bootstrap_controllers": cluster.bootstrap_controllers,
-        "topics": topics,
-        "nodes": [
-            {
-                "id": spec.node_id,
-                "role": spec.role,
-                "host": cluster.layout.host,
-                "port": spec.client_port,
-                "running": cluster.running(spec.node_id),
-                "pid": cluster.pid_of(spec.node_id),
-                "delay_ms": 0,
-                "advertises": None,
-                "rack": cluster.settings.rack_of(spec.node_id) if spec.is_broker else None,
-            }
+    return SandboxStatus(
+        engine="kafka",
+        kafka_version=cluster.distribution.version_text,
+        kafka_home=str(cluster.distribution.home),
+        cluster_id=cluster.cluster_id,
+        active_controller_id=quorum.leader_id if quorum is not None else None,
+        leader_epoch=quorum.leader_epoch if quorum is not None else None,
+        log_end_offset=leader.log_end_offset if leader is not None else None,
+        high_watermark=quorum.high_watermark if quorum is not None else None,
+        security=cluster.settings.security.value,
+        bootstrap_servers=cluster.bootstrap_servers,
+        bootstrap_controllers=cluster.bootstrap_controllers,
+        topics=topics,
+        nodes=tuple(
+            NodeStatus(
+                node_id=spec.node_id,
+                role=spec.role,
+                host=cluster.layout.host,
+                port=spec.client_port,
+                running=cluster.running(spec.node_id),
+                pid=cluster.pid_of(spec.node_id),
+                real=True,
+                rack=cluster.settings.rack_of(spec.node_id) if spec.is_broker else None,
+            )
             for spec in cluster.layout.nodes
-        ],
-    }
+        ),
+    )
 
 
 def _next_port(cluster: KafkaCluster) -> int:

@@ -42,7 +42,13 @@ async def handle_delete_topics(ctx: RequestContext, request: Any) -> Any:
             topic = image.topics.get(topic_id)
             if topic is None:
                 results.append(
-                    _result(ctx, None, topic_id, ErrorCode.unknown_topic_id, "Topic id does not exist.")
+                    _result(
+                        ctx,
+                        None,
+                        topic_id,
+                        ErrorCode.unknown_topic_id,
+                        "This server does not host this topic ID.",
+                    )
                 )
                 continue
         else:

@@ -2,11 +2,12 @@
 
 Behavior:
 - Auth: DESCRIBE on the cluster; otherwise the result list is empty (v3+: CLUSTER_AUTHORIZATION_FAILED).
-- One result per log dir of the broker (kcli.sandbox.emulator.logdirs), each listing the replicas it holds.
-  Sizes are simulated (1-9 MiB per partition, stable); a replica being added by a reassignment
-  reports the bytes copied so far and its remaining lag, so progress is visible.
+- One result per log dir of the broker (kcli.sandbox.emulator.logdirs), each listing the replicas it holds:
+  the bytes of its segments on disk (kcli.sandbox.emulator.data) and its offset lag behind the high
+  watermark (a replica a reassignment is adding shows what it copied so far and what it lacks).
 - A replica moving to another dir (AlterReplicaLogDirs) shows there too as the future replica
-  (IsFutureKey), with the bytes copied so far.
+  (IsFutureKey), with its bytes and its lag behind the current replica.
+- Each dir's total and usable bytes are its file system's (as Kafka's FileStore figures).
 - Topics null -> every partition; else the named ones (unknown ones left out).
 
 - A dir is cordoned when the broker's cordoned.log.dirs lists its path (KIP-1066).
@@ -16,6 +17,8 @@ Version notes: v2 flexible; v3 top-level error code; v4 total and usable bytes; 
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 from kio.schema.errors import ErrorCode
@@ -24,11 +27,7 @@ from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
 from kcli.sandbox.emulator.configview import broker_value
 from kcli.sandbox.emulator.context import RequestContext
 from kcli.sandbox.emulator.logdirs import LogDir, replica_directory
-from kcli.sandbox.emulator.reassign import partition_size
 from kcli.sandbox.emulator.registry import Listener, api
-
-TOTAL_BYTES = 1 << 40  # a 1 TiB simulated disk
-RECORD_BYTES = 1024  # simulated bytes per record, for offset lag
 
 
 @api(ApiKey.DESCRIBE_LOG_DIRS, (1, 5), listeners=Listener.BROKER)
@@ -37,6 +36,7 @@ async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
         return ctx.answer("DescribeLogDirsResponse", ErrorCode.cluster_authorization_failed, None, results=())
     cluster = ctx.cluster
+    logs = cluster.partition_logs
     broker_id = ctx.node.node_id
     dirs = cluster.log_dirs.get(broker_id) or (
         LogDir(directory_id=ctx.node.directory_id, path=cluster.settings.directory / str(broker_id)),
@@ -54,31 +54,32 @@ async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
                 wanted is not None and p.partition_id not in wanted[topic.name]
             ):
                 continue
-            full = partition_size(topic.name, p.partition_id)
             current = replica_directory(cluster, p, broker_id)
             if current not in known:
                 current = dirs[0].directory_id
-            size = cluster.reassignments.copied_bytes(topic.name, p, broker_id)
+            key = (p.topic_id, p.partition_id, broker_id)
+            size = logs.replicas.replica_size(*key)
             used[current] += size
             placed[current].setdefault(topic.name, []).append(
                 ctx.r(
                     "DescribeLogDirsPartition",
                     partition_index=p.partition_id,
                     partition_size=size,
-                    offset_lag=(full - size) // RECORD_BYTES,
+                    offset_lag=logs.copies.lag(*key),
                     is_future_key=False,
                 )
             )
             move = cluster.log_dir_moves.future(p.topic_id, p.partition_id, broker_id)
+            future = logs.copies.future_size(*key)
             if move is not None and move.target in known:
-                copied = int(min(move.copied, move.size))
+                copied, lag = future if future is not None else (0, logs.replicas.get(*key).end_offset)  # type: ignore[union-attr]
                 used[move.target] += copied
                 placed[move.target].setdefault(topic.name, []).append(
                     ctx.r(
                         "DescribeLogDirsPartition",
                         partition_index=p.partition_id,
                         partition_size=copied,
-                        offset_lag=(move.size - copied) // RECORD_BYTES,
+                        offset_lag=lag,
                         is_future_key=True,
                     )
                 )
@@ -92,10 +93,19 @@ async def handle_describe_log_dirs(ctx: RequestContext, request: Any) -> Any:
                 ctx.r("DescribeLogDirsTopic", name=name, partitions=tuple(partitions))
                 for name, partitions in placed[d.directory_id].items()
             ),
-            total_bytes=TOTAL_BYTES,
-            usable_bytes=TOTAL_BYTES - used[d.directory_id],
+            total_bytes=_disk(d.path)[0],
+            usable_bytes=_disk(d.path)[1],
             is_cordoned=str(d.path) in cordoned,
         )
         for d in dirs
     )
     return ctx.answer("DescribeLogDirsResponse", 0, None, results=results)
+
+
+def _disk(path: Path) -> tuple[int, int]:
+    """(total, usable) bytes of the file system holding `path`."""
+    try:
+        usage = shutil.disk_usage(path)
+    except OSError:
+        return 0, 0
+    return usage.total, usage.free

@@ -25,6 +25,7 @@ from kcli.sandbox.emulator.image import Partition
 from kcli.sandbox.emulator.registry import api
 
 R: Any = _records
+NOT_NEEDED = "Leader election not needed for topic partition."  # Errors' default messages, as Kafka answers
 
 
 @api(ApiKey.ELECT_LEADERS, (0, 2), forward=True)
@@ -36,8 +37,24 @@ async def handle_elect_leaders(ctx: RequestContext, request: Any) -> Any:
             "ElectLeadersResponse", ErrorCode.cluster_authorization_failed, None, replica_election_results=()
         )
     if election not in (0, 1):
+        refused = tuple(
+            ctx.r(
+                "ReplicaElectionResult",
+                topic=t.topic,
+                partition_result=tuple(
+                    ctx.r(
+                        "PartitionResult",
+                        partition_id=p,
+                        error_code=ErrorCode.invalid_request,
+                        error_message=f"Unknown election type {election}",
+                    )
+                    for p in t.partitions
+                ),
+            )
+            for t in request.topic_partitions or ()
+        )
         return ctx.answer(
-            "ElectLeadersResponse", ErrorCode.invalid_request, None, replica_election_results=()
+            "ElectLeadersResponse", ErrorCode.invalid_request, None, replica_election_results=refused
         )
     cluster = ctx.cluster
     live = set(cluster.live_broker_ids())
@@ -56,10 +73,12 @@ async def handle_elect_leaders(ctx: RequestContext, request: Any) -> Any:
             partition = topic.partitions.get(index) if topic else None
             code: int
             message: str | None
-            if partition is None:
+            if topic is None:
+                code, message, record = ErrorCode.unknown_topic_or_partition, f"No such topic as {name}", None
+            elif partition is None:
                 code, message, record = (
                     ErrorCode.unknown_topic_or_partition,
-                    "The partition does not exist.",
+                    f"No such partition as {name}-{index}",
                     None,
                 )
             else:
@@ -71,8 +90,8 @@ async def handle_elect_leaders(ctx: RequestContext, request: Any) -> Any:
             outcomes.append(
                 ctx.r("PartitionResult", partition_id=index, error_code=code, error_message=message)
             )
-        if outcomes or not everything:
-            results.append(ctx.r("ReplicaElectionResult", topic=name, partition_result=tuple(outcomes)))
+        # every topic is listed, even one without results (Kafka's electLeaders)
+        results.append(ctx.r("ReplicaElectionResult", topic=name, partition_result=tuple(outcomes)))
     await cluster.commit(records)
     return ctx.answer("ElectLeadersResponse", 0, None, replica_election_results=tuple(results))
 
@@ -81,25 +100,21 @@ def _elect(p: Partition, election: int, live: set[int]) -> tuple[int, str | None
     if election == 0:
         preferred = p.replicas[0]
         if p.leader == preferred:
-            return ErrorCode.election_not_needed, "Leader election not needed for topic partition.", None
+            return ErrorCode.election_not_needed, NOT_NEEDED, None
         if preferred not in p.isr or preferred not in live:
-            return (
-                ErrorCode.preferred_leader_not_available,
-                f"Failed to elect leader for partition {p.partition_id} under strategy PreferredReplicaPartitionLeaderElectionStrategy",
-                None,
-            )
+            return ErrorCode.preferred_leader_not_available, "The preferred leader was not available.", None
         return (
             0,
             None,
             R.PartitionChangeRecord(partition_id=p.partition_id, topic_id=p.topic_id, leader=preferred),
         )
     if p.leader != -1:
-        return ErrorCode.election_not_needed, "Leader election not needed for topic partition.", None
+        return ErrorCode.election_not_needed, NOT_NEEDED, None
     candidates = [b for b in p.replicas if b in live]
     if not candidates:
         return (
             ErrorCode.eligible_leaders_not_available,
-            f"Failed to elect leader for partition {p.partition_id} under strategy UncleanLeaderElection",
+            "Eligible topic partition leaders are not available.",
             None,
         )
     leader = candidates[0]

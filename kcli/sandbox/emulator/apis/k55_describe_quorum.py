@@ -19,8 +19,8 @@ from typing import Any
 from kio.schema.errors import ErrorCode
 
 from kcli.kafka import CLUSTER_NAME, AclOperation, ApiKey, ResourceType
-from kcli.sandbox.emulator.cluster import now_ms
 from kcli.sandbox.emulator.context import RequestContext
+from kcli.sandbox.emulator.node import now_ms
 from kcli.sandbox.emulator.registry import api
 
 METADATA_TOPIC = "__cluster_metadata"
