@@ -61,8 +61,10 @@ def _refused_kind(mode: int) -> str | None:
     return next((name for test, name in _REFUSED if test(mode)), None)
 
 
-def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> bytes:
-    """The bytes of file or device `path` (at most `limit`); `what` names it in errors (e.g. a flag)."""
+def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT, pipes: bool = True) -> bytes:
+    """The bytes of file or device `path` (at most `limit`); `what` names it in errors (e.g. a flag).
+    A pipe or FIFO is read until its writer closes it, unless `pipes` is False (files only Kafka
+    writes, as regular files: a FIFO there is refused at once, never waited for)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     descriptor = os.open(path, flags)
     try:
@@ -72,6 +74,8 @@ def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> byt
             raise FileRefused(
                 f"{what} {path} is {kind}, not a regular file", hint="give the path of a regular file"
             )
+        if stat.S_ISFIFO(info.st_mode) and not pipes:
+            raise FileRefused(f"{what} {path} is a FIFO, not a regular file", hint="give the path of a regular file")
         if stat.S_ISFIFO(info.st_mode):
             return _read_pipe(descriptor, path, what=what, limit=limit)
         regular = stat.S_ISREG(info.st_mode)

@@ -257,7 +257,7 @@ def _side_text(path: Path, notes: list[str]) -> str | None:
     from kcli.files import read_bytes
 
     try:
-        data = read_bytes(path, what="side file", limit=SIDE_FILE_LIMIT)
+        data = read_bytes(path, what="side file", limit=SIDE_FILE_LIMIT, pipes=False)
     except FileNotFoundError:
         return None
     except (OSError, UsageError) as error:

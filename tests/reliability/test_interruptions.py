@@ -34,7 +34,10 @@ def moving_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from kcli.sandbox.emulator import Sandbox
 
     directory = tmp_path_factory.mktemp("moving")
-    with Sandbox(directory=directory / "sandbox", controllers=1, brokers=2, topics=1) as sb:
+    # records, so that a move copies bytes (at 1000 B/s: minutes) and is still on when interrupted
+    with Sandbox(
+        directory=directory / "sandbox", controllers=1, brokers=2, topics=1, records_per_partition=500
+    ) as sb:
         (topic,) = invoke("topics", "-b", sb.bootstrap_servers, "--list").lines
         plan = directory / "one.json"
         plan.write_text(
