@@ -5,6 +5,7 @@ Passed to commands (through the typer context) so tests can supply their own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Mapping
@@ -49,7 +50,8 @@ class Env:
         return Path(explicit) if explicit else self.config_dir / "config.toml"
 
     def err(self, line: str) -> None:
-        print(line, file=self.stderr, flush=True)
+        with contextlib.suppress(OSError):  # stderr itself is gone or full (2>/dev/full): nowhere to say it
+            print(line, file=self.stderr, flush=True)
 
     def out(self, line: str = "") -> None:
         print(line, file=self.stdout)

@@ -6,8 +6,11 @@ is refused at once with one line, instead of being read until the process is kil
 
 Behavior:
 - The file is opened non-blocking (a FIFO without a writer does not hang the open) and checked
-  with fstat on that descriptor. A directory, a FIFO or a socket is a UsageError (exit 2): a FIFO
-  may never be written to, and reading it would wait for a writer.
+  with fstat on that descriptor. A directory or a socket is a UsageError (exit 2).
+- A pipe or FIFO is read as Kafka's tools read it (`--command-config <(vault ...)`,
+  `--reassignment-json-file /dev/stdin`: scripts keep secrets off disk that way), bounded in
+  size and in time: the writer has INPUT_TIMEOUT_S (KCLI_INPUT_TIMEOUT_MS) to finish. A FIFO
+  nobody writes to is refused once that deadline has passed, never waited on for ever.
 - A regular file or a device is read up to its limit, as Kafka's tools read any file: /dev/null
   reads as empty (`--command-config /dev/null`, a common idiom in scripts), while /dev/zero gives
   more than the limit and is refused. A device with nothing to read yet (a terminal) is refused
@@ -36,9 +39,9 @@ _CHUNK = 1 * MIB
 
 _REFUSED = (
     (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISSOCK, "a socket"),
 )
+INPUT_TIMEOUT_S = 30.0  # for a pipe's writer to send all it has; KCLI_INPUT_TIMEOUT_MS overrides
 
 
 class FileRefused(UsageError):
@@ -58,8 +61,10 @@ def _refused_kind(mode: int) -> str | None:
     return next((name for test, name in _REFUSED if test(mode)), None)
 
 
-def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> bytes:
-    """The bytes of file or device `path` (at most `limit`); `what` names it in errors (e.g. a flag)."""
+def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT, pipes: bool = True) -> bytes:
+    """The bytes of file or device `path` (at most `limit`); `what` names it in errors (e.g. a flag).
+    A pipe or FIFO is read until its writer closes it, unless `pipes` is False (files only Kafka
+    writes, as regular files: a FIFO there is refused at once, never waited for)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     descriptor = os.open(path, flags)
     try:
@@ -69,6 +74,10 @@ def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> byt
             raise FileRefused(
                 f"{what} {path} is {kind}, not a regular file", hint="give the path of a regular file"
             )
+        if stat.S_ISFIFO(info.st_mode) and not pipes:
+            raise FileRefused(f"{what} {path} is a FIFO, not a regular file", hint="give the path of a regular file")
+        if stat.S_ISFIFO(info.st_mode):
+            return _read_pipe(descriptor, path, what=what, limit=limit)
         regular = stat.S_ISREG(info.st_mode)
         if regular and info.st_size > limit:
             raise FileRefused(
@@ -93,6 +102,53 @@ def read_bytes(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> byt
         return b"".join(chunks)
     finally:
         os.close(descriptor)
+
+
+def input_timeout_s() -> float:
+    """How long a pipe's writer has to send everything (KCLI_INPUT_TIMEOUT_MS, else 30 s)."""
+    from kcli.integers import java_long
+
+    raw = os.environ.get("KCLI_INPUT_TIMEOUT_MS", "").strip()
+    value = java_long(raw) if raw else None
+    if raw and (value is None or value < 0):
+        raise UsageError(f"KCLI_INPUT_TIMEOUT_MS must be a whole number of milliseconds, not {raw[:40]!r}")
+    return INPUT_TIMEOUT_S if value is None else value / 1000
+
+
+def _read_pipe(descriptor: int, path: Path | str, *, what: str, limit: int) -> bytes:
+    """All a pipe or FIFO gives until its writer closes it, within the input deadline and `limit`.
+
+    A FIFO nobody has opened for writing reads as empty and polls as idle, so only the deadline
+    tells "no writer" from "a slow writer": both are refused when it passes.
+    """
+    import select
+    import time
+
+    timeout = input_timeout_s()
+    deadline = time.monotonic() + timeout
+    poller = select.poll()
+    poller.register(descriptor, select.POLLIN)
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        remaining = deadline - time.monotonic()
+        events = poller.poll(max(0, int(remaining * 1000))) if remaining > 0 else []
+        if not events:
+            sent = f"sent {size_text(total)} and did not finish" if total else "was not written to"
+            raise FileRefused(
+                f"{what} {path} is a pipe that {sent} within {timeout:g} s",
+                hint="start its writer first, give a regular file, or raise KCLI_INPUT_TIMEOUT_MS",
+            )
+        try:
+            chunk = os.read(descriptor, min(_CHUNK, limit + 1 - total))
+        except BlockingIOError:
+            continue
+        if not chunk:
+            return b"".join(chunks)  # the writer closed it
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise FileRefused(f"{what} {path} gives more than the {size_text(limit)} kcli reads for it")
 
 
 def read_text(path: Path | str, *, what: str, limit: int = CONFIG_LIMIT) -> str:

@@ -294,6 +294,14 @@ SUPPORTED_OPERATIONS: Mapping[int, tuple[AclOperation, ...]] = {
 }
 
 
+# SCRAM iteration counts: clients refuse fewer than 4096 (ScramMechanism.minIterations); Kafka's
+# controllers refuse more than 16384 (ScramControlManager.MAX_ITERATIONS, "Too many iterations"), so
+# no broker holds a credential with more and a server asking more is not one kcli computes for.
+SCRAM_MIN_ITERATIONS = 4096
+SCRAM_MAX_ITERATIONS = 16384
+SCRAM_DEFAULT_ITERATIONS = 4096  # kafka-configs.sh without iterations= (or with -1)
+
+
 class ScramMechanism(Enum):
     """SCRAM mechanisms: wire code, hash name and digest size (AlterUserScramCredentials)."""
 

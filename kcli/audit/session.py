@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,9 +80,14 @@ def spark_session(
                 active.conf.set(key, value)
         yield active
         return
-    with tempfile.TemporaryDirectory(prefix="kcli-spark-") as scratch:
-        log_config = Path(scratch) / "log4j2.properties"
-        log_config.write_text(LOG4J2_PROPERTIES.format(level="warn" if debug else "error"), encoding="utf-8")
+    from kcli.writes import private_directory, write_file
+
+    with private_directory(prefix="kcli-spark-") as scratch:
+        log_config = scratch / "log4j2.properties"
+        write_file(
+            log_config, LOG4J2_PROPERTIES.format(level="warn" if debug else "error"),
+            what="Spark's log settings", durable=False,
+        )  # fmt: skip
         log_file = None if debug else Path(scratch) / "spark.log"
         settings = {
             **CLI_CONF,
@@ -125,7 +129,9 @@ def _launch(settings: Mapping[str, str], log_file: Path | None, *, master: str |
     popen: dict[str, Any] = {}
     output = None
     if log_file is not None:
-        output = log_file.open("ab")
+        from kcli.writes import open_append
+
+        output = open_append(log_file, what="Spark's log")
         popen = {"stdout": output, "stderr": output}
     try:
         with _environ(SPARK_LAUNCHER_OPTS=os.environ.get("SPARK_LAUNCHER_OPTS", LAUNCHER_JVM_OPTIONS)):

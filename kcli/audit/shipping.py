@@ -72,8 +72,10 @@ def ship(spark: Any) -> None:
     context = spark.sparkContext
     if any(path.endswith("/" + ZIP_NAME) for path in context.listFiles):
         return
+    from kcli.writes import make_directories
+
     build = Path(SparkFiles.getRootDirectory()) / "kcli-build"
-    build.mkdir(parents=True, exist_ok=True)
+    make_directories(build, what="the shipped code's directory")
     context.addPyFile(str(build_zip(build / ZIP_NAME)))
 
 
@@ -106,15 +108,14 @@ def activate() -> None:
 
 def _extract(shipped: Path, target: Path) -> None:
     """Unpack the native folder next to the zip; concurrent tasks race harmlessly (rename is atomic)."""
+    from kcli.writes import WriteFailed, extract_members, move_into_place
+
     staging = target.with_name(f".{NATIVE_DIR}-{os.getpid()}")
-    prefix = f"{NATIVE_DIR}/"
     with zipfile.ZipFile(shipped) as archive:
-        for member in archive.namelist():
-            if member.startswith(prefix):
-                archive.extract(member, staging)
+        extract_members(archive, f"{NATIVE_DIR}/", staging, what="the shipped native libraries")
     try:
-        os.rename(staging / NATIVE_DIR, target)
-    except OSError:
+        move_into_place(staging / NATIVE_DIR, target, what="the shipped native libraries", durable=False)
+    except WriteFailed:
         if not target.is_dir():
             raise
 

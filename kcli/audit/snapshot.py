@@ -11,7 +11,6 @@ layer (kcli.audit.storage) so a snapshot can go to hdfs://, s3a:// or file:// al
 
 from __future__ import annotations
 
-import os
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -60,11 +59,11 @@ class LocalSink:
         self.root = root
 
     def __call__(self, relative: str, data: bytes) -> None:
+        from kcli.writes import make_directories, write_file
+
         target = self.root / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.parent / f".{target.name}.tmp"
-        temporary.write_bytes(data)
-        os.replace(temporary, target)
+        make_directories(target.parent, what="the snapshot directory")
+        write_file(target, data, what="the snapshot file")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,7 +9,6 @@ kcli acls -b HOST:9092 --import acls.json --prune  # make the cluster match the 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -214,10 +213,9 @@ def _do_export(env: Env, config: ClientConfig, opts: AclOptions, target: str) ->
         env.stdout.write(text)
         env.stdout.flush()
         return
-    try:
-        Path(target).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"--export {target}: {error.strerror or error}") from None
+    from kcli.writes import write_file
+
+    write_file(target, text, what="the ACL export")  # beside and rename: the old export stays whole
     env.err(f"Exported {len(bindings)} ACL binding(s) to {target}.")
 
 

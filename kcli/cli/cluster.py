@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin, tool_group
+from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, java_int, run, run_admin, tool_group
 from kcli.cli.connection_options import (
     BootstrapControllerOpt,
     BootstrapServerOpt,
@@ -65,6 +65,7 @@ def unregister(
     from kcli.client.errors import UnsupportedByServer
     from kcli.render import cluster as render
 
+    java_int(broker_id, "--id/-i")
     connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     config = client_config(connection, env)
@@ -114,6 +115,7 @@ def unregister_controller(
     from kcli.client.errors import UnsupportedByServer
     from kcli.render import cluster as render
 
+    java_int(controller_id, "--id/-i")
     connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     env = env_of(ctx)
     config = client_config(connection, env)

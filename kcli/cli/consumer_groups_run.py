@@ -342,13 +342,12 @@ def default_rollback_path(env: Env) -> Path:
     import os
     import time
 
+    from kcli.writes import WriteFailed, make_directories
+
     base = env.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     folder = Path(base) / "kcli" / "rollback"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise KcliError(
-            f"could not create {folder} for the rollback file: {error.strerror or error}; nothing was changed",
-            hint="give --rollback-file",
-        ) from None
+        make_directories(folder, what="the rollback directory")
+    except WriteFailed as failed:
+        raise KcliError(f"{failed.message}; nothing was changed", hint="give --rollback-file") from None
     return folder / time.strftime(f"offsets-rollback-%Y%m%d-%H%M%S-{os.getpid()}.csv")

@@ -124,16 +124,18 @@ def _autoloadable(script: str) -> str:
 
 def write_all(root: Path) -> list[Path]:
     """Regenerate man/ and completions/ under `root`; returns the files written."""
+    from kcli.writes import make_directories, write_file
+
     written: list[Path] = []
     for folder, files in (("man", man_pages()), ("completions", completion_scripts())):
         target = root / folder
-        target.mkdir(parents=True, exist_ok=True)
+        make_directories(target, what="the generated files' directory")
         for stale in target.glob("*.1" if folder == "man" else f"{PROGRAM}.*"):
             if stale.name not in files:
                 stale.unlink()
         for name, text in files.items():
             path = target / name
-            path.write_text(text, encoding="utf-8")
+            write_file(path, text, what="a generated file", durable=False)
             written.append(path)
     return written
 
@@ -197,7 +199,7 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
             *(_esc(line) if line else "" for line in example.splitlines()),
             ".fi",
         ]
-    from kcli.cli.examples import runbook_entries
+    from kcli.cli.examples import INSTALLED, PUBLISHED, runbook_entries
 
     runbooks = runbook_entries(" ".join(doc.path[1:]))
     if runbooks:
@@ -205,6 +207,7 @@ def _man_page(doc: CommandDoc, all_docs: list[CommandDoc]) -> str:
         lines.append("Procedures in the kcli repository that use this command, each step tested on real Kafka:")
         for name, title in runbooks:
             lines += [".TP", f".B {_esc(name)}", _esc(title)]
+        lines += [".PP", _esc(f"Also installed with kcli, in {INSTALLED} under its prefix, and online at {PUBLISHED}.")]
     see_also = [d.page_name for d in all_docs if d is not doc and len(d.path) <= 2]  # kcli and each tool
     lines += [".SH SEE ALSO", _esc(", ".join(f"{name}(1)" for name in see_also))]
     return "\n".join(lines) + "\n"

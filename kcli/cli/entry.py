@@ -18,7 +18,19 @@ def console() -> None:
         sys.modules["hypothesis"] = None  # type: ignore[assignment]
     from kcli.cli.main import main
 
-    sys.exit(main(sys.argv[1:]))
+    try:
+        code = main(sys.argv[1:])
+    except KeyboardInterrupt:  # Ctrl-C after the command's own edge (guarded) had finished
+        code = 130
+    try:
+        sys.stdout.flush()  # what is still buffered, while an error can still be one line
+    except OSError as error:
+        from kcli.cli.common import fail_output
+        from kcli.env import Env
+
+        failed = fail_output(error, Env())
+        code = failed if failed is not None and code == 0 else code
+    sys.exit(code)
 
 
 def _stdout_is_tty() -> bool:

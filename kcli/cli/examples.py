@@ -707,6 +707,9 @@ def typer_help_is_rich() -> bool:
 
 
 RUNBOOKS_HEADING = "Runbooks"
+# Where an installed kcli's runbooks are (the wheel's shared data, beside share/man) and published.
+INSTALLED = "share/doc/kcli/runbooks"
+PUBLISHED = "https://github.com/kcli-project/kcli/tree/main/docs/runbooks"
 
 
 def runbook_entries(path: str) -> tuple[tuple[str, str], ...]:
@@ -721,10 +724,14 @@ def runbook_entries(path: str) -> tuple[tuple[str, str], ...]:
 
 
 def runbooks_block(path: str) -> str:
-    """The lines naming the runbooks of `path`: `docs/runbooks/FILE  Title`."""
+    """The lines naming the runbooks of `path` (`docs/runbooks/FILE  Title`), then where they are:
+    installed with kcli (the wheel's share/doc/kcli/runbooks) and published online."""
     entries = runbook_entries(path)
-    width = max((len(name) for name, _ in entries), default=0)
-    return "\n".join(f"{name:<{width}}  {title}" for name, title in entries)
+    if not entries:
+        return ""
+    width = max(len(name) for name, _ in entries)
+    lines = [f"{name:<{width}}  {title}" for name, title in entries]
+    return "\n".join(lines) + f"\n\nAlso installed with kcli, in {INSTALLED} under its prefix, and online at {PUBLISHED}"
 
 
 def _escape_markup(text: str) -> str:

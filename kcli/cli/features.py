@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, guarded, run_admin, tool_group
+from kcli.cli.common import OutputOpt, env_of, guarded, java_int, run_admin, tool_group
 from kcli.cli.connection_options import (
     BootstrapControllerOpt,
     BootstrapServerOpt,
@@ -71,6 +71,8 @@ def describe(
     from kcli.ops.features import load_catalog
     from kcli.render import features as render
 
+    if node_id is not None:
+        java_int(node_id, "--node-id")
     if node_id is not None and node_id < 0:
         raise UsageError(f"Invalid node id {node_id}: must be non-negative.")  # FeatureCommand's words
     connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)

@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None, env: Env | None = None) -> int:
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except Exception as error:  # the last edge: a bug still gets one line, not a traceback
-        from kcli.cli.common import fail_internal
+        from kcli.cli.common import fail_internal, fail_output
 
-        return fail_internal(error, env)
+        failed = fail_output(error, env)
+        return failed if failed is not None else fail_internal(error, env)
     return 0

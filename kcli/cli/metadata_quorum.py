@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, guarded, run_admin, tool_group
+from kcli.cli.common import OutputOpt, env_of, guarded, java_int, run_admin, tool_group
 from kcli.cli.connection_options import (
     BootstrapControllerOpt,
     BootstrapServerOpt,
@@ -291,6 +291,7 @@ def remove_controller(
 
     connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
     _check_properties_file(connection)
+    java_int(controller_id, "--controller-id/-i")
     if controller_id < 0:
         raise UsageError(f"Invalid negative --controller-id: {controller_id}")
     directory_id = parse_kafka_uuid(controller_directory_id)

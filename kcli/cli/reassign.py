@@ -120,26 +120,6 @@ def check_options(action: str, given: dict[str, bool], order: list[str]) -> None
             raise UsageError(f'Option "[{option}]" can\'t be used with action "[{action}]"')
 
 
-def _default_rollback_path(env: Env) -> Path:
-    """$XDG_STATE_HOME/kcli/rollback/reassignment-rollback-<time>.json (~/.local/state when unset)."""
-    import time
-
-    base = env.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    folder = Path(base) / "kcli" / "rollback"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        from kcli.errors import KcliError
-
-        raise KcliError(
-            f"could not create {folder} for the rollback file: {error.strerror or error}; nothing was changed",
-            hint="give --rollback-file",
-        ) from None
-    import os
-
-    return folder / time.strftime(f"reassignment-rollback-%Y%m%d-%H%M%S-{os.getpid()}.json")
-
-
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
 
@@ -422,6 +402,7 @@ def register(app: typer.Typer) -> None:
                     preserve_throttles=preserve_throttles,
                     rollback_file=rollback_file,
                     elect=wait and not no_elect,
+                    source=str(reassignment_json_file),
                 )
             elif action == "verify":
                 _verify(env, output, config, file, preserve_throttles)
@@ -524,22 +505,24 @@ def _execute(
     wait: bool,
     preserve_throttles: bool,
     rollback_file: Path | None,
+    source: str,
     elect: bool = False,
 ) -> None:
+    from kcli.cli.common import what_is_left
     from kcli.ops.reassign.validate import check_file_shape
     from kcli.render import leader_election as election
     from kcli.render import reassign as view
     from kcli.render import write_json
-    from kcli.workflows.reassign.execute import ExecutePrepared, do_execute, write_rollback
+    from kcli.workflows.reassign import execute as executing
     from kcli.workflows.reassign.progress import watch
     from kcli.workflows.reassign.verify import ThrottleCleanup, remove_throttles_when_done
 
     check_file_shape(file)
-    path = (rollback_file or _default_rollback_path(env)).absolute()
+    path = (rollback_file or executing.default_rollback_path(env.environ)).absolute()
     text = output is not OutputFormat.json
 
-    def checkpoint(prepared: ExecutePrepared) -> str:
-        write_rollback(path, prepared.rollback_json)
+    def checkpoint(prepared: executing.ExecutePrepared) -> str:
+        executing.write_rollback(path, prepared.rollback_json)
         if text:
             for line in view.execute_current_text(prepared, str(path)):
                 env.out(line)
@@ -549,7 +532,7 @@ def _execute(
         return str(path)
 
     async def go(admin: Admin) -> tuple[Any, Any, Any, Any]:
-        result = await do_execute(
+        result = await executing.do_execute(
             admin,
             file,
             additional=additional,
@@ -564,8 +547,13 @@ def _execute(
                 env.out(line)
             env.stdout.flush()
         waited = None
-        if wait and result.started and not result.errors:
-            targets = {tp: file.targets[tp] for tp in result.started}
+        cleanup = None
+        if not (wait and result.started and not result.errors):
+            return result, waited, cleanup, None
+        targets = {tp: file.targets[tp] for tp in result.started}
+        throttled = not result.prepared.throttle.empty
+        # Ctrl-C, SIGTERM or SIGHUP from here on: the move goes on in the cluster; say what is left
+        with what_is_left(view.interrupted_wait_note(len(targets), throttled, source, str(path))):
             progress_view = view.ProgressView(env, sorted(targets), throttle=throttle)
             try:
                 waited = await watch(
@@ -577,13 +565,12 @@ def _execute(
                 )
             finally:
                 progress_view.close()
-        cleanup = None
-        if waited is not None and not waited.timed_out and not result.prepared.throttle.empty:
-            # the reassignment is done: finish the job --verify would (Kafka's tool leaves it to --verify)
-            if preserve_throttles:
-                cleanup = ThrottleCleanup(kept_because="--preserve-throttles")
-            else:
-                cleanup = await remove_throttles_when_done(admin, file)
+            if not waited.timed_out and throttled:
+                # the reassignment is done: finish the job --verify would (Kafka's tool leaves it to --verify)
+                if preserve_throttles:
+                    cleanup = ThrottleCleanup(kept_because="--preserve-throttles")
+                else:
+                    cleanup = await remove_throttles_when_done(admin, file)
         from kcli.workflows.leader_election import elect_after_move
 
         return result, waited, cleanup, await elect_after_move(admin, waited) if elect else None

@@ -56,6 +56,30 @@ NoBuiltinOpt = Annotated[
 ]
 
 
+SPARK_EXTRA = "pip install 'kcli-kafka[spark]'"
+_NEEDED_FOR = {"pyspark": "PySpark", "pyarrow": "pyarrow (Parquet)"}
+
+
+def require_extra(*modules: str, command: str, exit_code: ExitCode) -> None:
+    """Refuse to start, in one line, when the [spark] extra's modules are not installed: checked
+    before any cluster is asked, so nothing is collected for nothing."""
+    import importlib
+
+    missing = []
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(_NEEDED_FOR[module])
+    if missing:
+        needs = " and ".join(missing)
+        alone = "; pip install pyarrow is enough: collect needs no Spark" if modules == ("pyarrow",) else ""
+        verb = "are" if len(missing) > 1 else "is"
+        error = KcliError(f"{command} needs {needs}, which {verb} not installed", hint=f"{SPARK_EXTRA}{alone}")
+        error.exit_code = exit_code
+        raise error
+
+
 def register(root: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
     root.add_typer(app)
@@ -105,25 +129,33 @@ def collect_command(
         OutputFormat, typer.Option("--output", "-o", help="Output format: text or json.")
     ] = OutputFormat.text,
 ) -> None:
-    """Collect a snapshot of each cluster (no Spark needed) as Parquet partitioned by cluster and time."""
+    """Collect a snapshot of each cluster (no Spark needed, only pyarrow) as Parquet partitioned by cluster and time."""
     from kcli.audit import summary
     from kcli.audit.snapshot import write_snapshot
     from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
+    require_extra("pyarrow", command="kcli spark collect", exit_code=ExitCode.ERROR)
     directory = local_path(to_uri(out))
     if directory is None:
         raise UsageError(
             f"--out {out}: kcli spark collect writes a local directory; to write a snapshot to another "
             "filesystem use `kcli spark audit --bootstrap-server ... --out URI`"
         )
+    from kcli.writes import WriteFailed
+
     configs = _cluster_configs(env, bootstrap_server, profile, command_config)
     written = []
     try:
         for snapshot in _collect(env, configs, announce=True):
             written.append(write_snapshot(snapshot, directory))
-    except OSError as error:
-        raise KcliError(f"cannot write snapshots to {directory}: {error.strerror or error}") from None
+    except WriteFailed as failed:
+        kept = f"; the {len(written)} snapshot(s) before it are complete" if written else ""
+        raise KcliError(
+            failed.message,
+            hint=f"the snapshot being written lacks its clusters row, so audits ignore it{kept}; "
+            + (failed.hint or "free some space and collect again"),
+        ) from None
     emit(env, output, written, text=summary.collect_text, json_value=summary.collect_json)
 
 
@@ -209,6 +241,7 @@ def audit_command(
     from kcli.audit.storage import local_path, to_uri
 
     env = env_of()
+    require_extra("pyspark", "pyarrow", command="kcli spark audit", exit_code=ExitCode.INCOMPLETE)
     threshold = None
     if fail_on is not None:
         try:

@@ -433,14 +433,22 @@ class Admin:
                             hint="check the result before retrying",
                         ) from None
                     closed_after_send[node.node_id] = closed_after_send.get(node.node_id, 0) + 1
-                    if closed_after_send[node.node_id] >= 2:
+                    if closed_after_send[node.node_id] >= 2 and lost.clean:
                         raise UnsupportedByServer(
                             f"{what} is not supported by this server (node {node.node_id} {node.endpoint}): "
                             "it closed the connection instead of answering"
                         ) from None
+                    if closed_after_send[node.node_id] >= 2:  # a reset or a cut answer: say so
+                        raise ConnectionFailed(
+                            f"{lost.message} (twice, on fresh connections)",
+                            hint="the node, or a proxy in front of it, broke off while answering: check its log",
+                        ) from None
                     continue  # one more try on a fresh connection
             except (ConnectionFailed, RequestTimedOut) as error:
-                last_error = error
+                # what went wrong, not that the deadline then ran out on the next try
+                out_of_time = isinstance(error, RequestTimedOut) and time.monotonic() >= deadline
+                if not (out_of_time and isinstance(last_error, ConnectionFailed)):
+                    last_error = error
             if self._failing_since is None:
                 self._failing_since = started
             await self._forget(node.node_id)

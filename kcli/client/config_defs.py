@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from kcli.errors import UsageError
 from kcli.integers import clipped, java_long
+from kcli.text import INT16_STRING_BYTES, surrogate_problem
 
 
 class Kind(enum.Enum):
@@ -51,6 +52,7 @@ class SettingDef:
     at_most: float | None = None
     choices: tuple[str, ...] = ()
     case_insensitive: bool = False
+    max_bytes: int | None = None  # UTF-8 bytes a protocol field can carry (client.id: int16 length)
 
 
 S, P, L, C = SettingDef(Kind.STRING), SettingDef(Kind.PASSWORD), SettingDef(Kind.LIST), SettingDef(Kind.CLASS)
@@ -69,7 +71,8 @@ DEFS: dict[str, SettingDef] = {
     # AdminClientConfig / CommonClientConfigs
     "bootstrap.servers": L,
     "bootstrap.controllers": L,
-    "client.id": S,
+    # every request header carries it as an int16-length STRING
+    "client.id": SettingDef(Kind.STRING, max_bytes=INT16_STRING_BYTES),
     "metadata.max.age.ms": _long(0),
     "send.buffer.bytes": _int(-1),
     "receive.buffer.bytes": _int(-1),
@@ -146,7 +149,9 @@ DEFS: dict[str, SettingDef] = {
     "sasl.oauthbearer.scope": S,
     "sasl.oauthbearer.client.credentials.client.id": S,
     "sasl.oauthbearer.client.credentials.client.secret": P,
-    "sasl.oauthbearer.assertion.algorithm": SettingDef(Kind.STRING, choices=("ES256", "RS256"), case_insensitive=True),
+    "sasl.oauthbearer.assertion.algorithm": SettingDef(
+        Kind.STRING, choices=("ES256", "RS256"), case_insensitive=True
+    ),
     "sasl.oauthbearer.assertion.claim.aud": S,
     "sasl.oauthbearer.assertion.claim.exp.seconds": _int(0, 86400),
     "sasl.oauthbearer.assertion.claim.iss": S,
@@ -183,8 +188,16 @@ def parse_setting(key: str, raw: str) -> object:
     definition = DEFS.get(key)
     if definition is None:
         return raw
+    problem = surrogate_problem(raw)  # "\\uD800" in a .properties file, TOML or JSON
+    if problem is not None:
+        raise UsageError(f"{key} {problem}")
     text = raw.strip()
     kind = definition.kind
+    if definition.max_bytes is not None and len(text.encode()) > definition.max_bytes:
+        raise UsageError(
+            f"{key} is {len(text.encode())} bytes long, over the {definition.max_bytes} bytes "
+            "Kafka's protocol carries for it"
+        )
     if kind in JAVA_RANGES:
         low, high = JAVA_RANGES[kind]
         value = java_long(text)

@@ -57,10 +57,15 @@ if TYPE_CHECKING:
 class ConnectionLost(ConnectionFailed):
     """The connection ended; `sent` says whether a request was already on the wire."""
 
-    def __init__(self, message: str, *, sent: bool, hint: str | None = None, partial: bool = False) -> None:
+    def __init__(
+        self, message: str, *, sent: bool, hint: str | None = None, partial: bool = False, clean: bool = False
+    ) -> None:
         super().__init__(message, hint=hint)
         self.sent = sent
         self.partial = partial  # part of a response had arrived
+        # closed at a frame boundary, at its end, without answering (as servers drop unknown APIs);
+        # not a reset, not a cut response
+        self.clean = clean
 
 
 class RebootstrapRequired(KafkaError):
@@ -191,6 +196,13 @@ class Connection:
             ) from None
         except OSError as error:
             raise _connect_error(error, where, config) from None
+        except UnicodeError:  # a host advertised by the cluster that the resolver refuses to encode
+            from kcli.client.endpoints import host_name_problem
+
+            problem = host_name_problem(endpoint.host) or "is not a host name DNS can look up"
+            raise ConnectionFailed(
+                f"cannot connect to {where}: the host {problem}", hint="check the advertised listeners"
+            ) from None
         return cls(endpoint=endpoint, node_id=node_id, config=config, _reader=reader, _writer=writer)
 
     async def _negotiate(self, *, cluster_id: str | None, memory: PeerMemory, deadline: float) -> None:
@@ -290,7 +302,9 @@ class Connection:
         if mechanism == "PLAIN":
             from kcli.client.sasl import plain_initial_response
 
-            await self._sasl_round(version, plain_initial_response(settings.username, settings.password), deadline)
+            await self._sasl_round(
+                version, plain_initial_response(settings.username, settings.password), deadline
+            )
         elif mechanism.startswith("SCRAM-"):
             from kcli.client.sasl import ScramClient
 
@@ -362,7 +376,9 @@ class Connection:
             try:
                 await self._sasl_round(version, sasl_oauthbearer.ERROR_ACK, deadline)
             except AuthenticationFailed as error:
-                raise AuthenticationFailed(f"{error.message} (token status: {status})", hint=error.hint) from None
+                raise AuthenticationFailed(
+                    f"{error.message} (token status: {status})", hint=error.hint
+                ) from None
             raise AuthenticationFailed(f"SASL OAUTHBEARER authentication to {self.where} failed: {status}")
 
     async def _msk_iam(self, version: int, deadline: float) -> None:
@@ -419,7 +435,9 @@ class Connection:
                 await self._authenticate(deadline)
             except BaseException as error:
                 # A connection whose session could not be renewed is of no further use.
-                self._fail(ConnectionLost(f"re-authentication to {self.where} failed", sent=False), by_us=True)
+                self._fail(
+                    ConnectionLost(f"re-authentication to {self.where} failed", sent=False), by_us=True
+                )
                 raise error
 
     # ---- requests ---------------------------------------------------------------------------------
@@ -453,7 +471,9 @@ class Connection:
         """Send one kio request and return the decoded kio response (`auth`: part of the SASL exchange)."""
         api_key = int(request.__api_key__)
         what = f"{protocol.api_name(api_key)} v{int(request.__version__)}"
-        frame = await self.request_raw(request, deadline=deadline, what=what, timeout_ms=timeout_ms, auth=auth)
+        frame = await self.request_raw(
+            request, deadline=deadline, what=what, timeout_ms=timeout_ms, auth=auth
+        )
         response_type = protocol.response_class_for(request)
         flexible = protocol.response_header_flexible(api_key, response_type)
         return self._decode(frame, response_type, flexible, what)
@@ -473,9 +493,7 @@ class Connection:
             )
         correlation_id = self._next_correlation
         self._next_correlation = (self._next_correlation + 1) & 0x7FFFFFFF
-        data = protocol.encode_request(
-            request, correlation_id=correlation_id, client_id=self.config.client_id
-        )
+        data = _encoded(request, correlation_id, self.config.client_id, what)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._pending.append(_Pending(correlation_id, future, what, time.monotonic()))
         self._writer.write(data)
@@ -491,6 +509,14 @@ class Connection:
         try:
             return await asyncio.wait_for(send_and_wait(), timeout=timeout)
         except TimeoutError:
+            if timeout < limit_ms / 1000:  # cut short by the command's deadline, not the node's silence
+                reason = RequestTimedOut(
+                    f"{what} request to {self.where} had no answer before the command's deadline "
+                    f"(default.api.timeout.ms {self.config.default_api_timeout_ms} ms) ran out",
+                    hint="earlier attempts failed or were slow; raise default.api.timeout.ms to keep trying",
+                )
+                self._fail(reason)
+                raise reason from None
             reason = RequestTimedOut(
                 f"{what} request to {self.where} timed out after {_ms(timeout)} ms",
                 hint="the node accepted the connection but did not answer; check it is a healthy Kafka "
@@ -533,7 +559,7 @@ class Connection:
                             partial=True,
                         ) from None
                     raise ConnectionLost(
-                        self._closed_message(), sent=True, hint=self._closed_hint()
+                        self._closed_message(), sent=True, hint=self._closed_hint(), clean=True
                     ) from None
                 size = struct.unpack(">i", head)[0]
                 if size < 4 or size > protocol.MAX_FRAME_BYTES:
@@ -566,7 +592,9 @@ class Connection:
         except ConnectionFailed as error:
             self._fail(error)
         except (ConnectionError, OSError) as error:
-            self._fail(ConnectionLost(f"connection to {self.where} failed: {error}", sent=True))
+            answering = f" while answering {self._pending[0].what}" if self._pending else ""
+            reason = error.strerror or str(error) or type(error).__name__
+            self._fail(ConnectionLost(f"the connection to {self.where} failed{answering}: {reason}", sent=True))
         except asyncio.CancelledError:
             self._fail(ConnectionLost(f"the connection to {self.where} was closed", sent=True))
             raise
@@ -684,4 +712,25 @@ def _not_kafka(head: bytes, where: str, config: ClientConfig) -> ProtocolError:
     return ProtocolError(
         f"{where} sent a frame of {size} bytes, which is not a Kafka response",
         hint=_plaintext_hint(config) or "check that this is a Kafka listener",
+    )
+
+
+def _encoded(request: Any, correlation_id: int, client_id: str | None, what: str) -> bytes:
+    """The request's frame; a value no Kafka field can carry is one usage error, not a crash.
+
+    The inputs are checked where they are read (client.id, documents, flags); this is the last
+    line for any value that still does not fit its field: text that is not Unicode (a lone
+    surrogate), a string past its int16 length, a number past its field's width.
+    """
+    from kcli.errors import UsageError
+
+    try:
+        return protocol.encode_request(request, correlation_id=correlation_id, client_id=client_id)
+    except UnicodeEncodeError as error:
+        reason = f"a value holds U+{ord(error.object[error.start]):04X}, a lone surrogate, which is not Unicode text"
+    except (struct.error, OverflowError) as error:
+        reason = f"a value does not fit its field ({error})"
+    raise UsageError(
+        f"the {what} request cannot be encoded: {reason}",
+        hint="nothing was sent; give a value Kafka's protocol can carry",
     )

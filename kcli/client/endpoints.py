@@ -50,7 +50,29 @@ def parse_endpoints(text: str, *, source: str) -> tuple[Endpoint, ...]:
                 raise UsageError(
                     f"{source}: node id {clipped(match.group('id'))} in {clipped(item)!r} is not a 32-bit integer"
                 )
-        endpoints.append(Endpoint(host=match.group("v6") or match.group("host"), port=port, node_id=node_id))
+        host = match.group("v6") or match.group("host")
+        problem = None if match.group("v6") else host_name_problem(host)
+        if problem is not None:
+            raise UsageError(f"{source}: host {clipped(host)!r} in {clipped(item)!r} {problem}")
+        endpoints.append(Endpoint(host=host, port=port, node_id=node_id))
     if not endpoints:
         raise UsageError(f"{source}: no address given")
     return tuple(endpoints)
+
+
+MAX_LABEL, MAX_NAME = 63, 253  # RFC 1035: bytes of one label, of the whole name
+
+
+def host_name_problem(host: str) -> str | None:
+    """Why `host` cannot be looked up (DNS limits, IDNA), or None: asked before any connection,
+    since the resolver's own refusal is a bare UnicodeError."""
+    try:
+        ascii_name = host.rstrip(".").encode("idna")
+    except UnicodeError:
+        longest = max((len(label) for label in host.split(".")), default=0)
+        if longest > MAX_LABEL:
+            return f"has a label of {longest} characters; DNS allows {MAX_LABEL}"
+        return "is not a host name DNS can look up (an empty label or characters IDNA refuses)"
+    if len(ascii_name) > MAX_NAME:
+        return f"is {len(ascii_name)} characters long; DNS allows {MAX_NAME}"
+    return None

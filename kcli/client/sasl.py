@@ -13,7 +13,8 @@ import secrets
 from dataclasses import dataclass, field
 
 from kcli.client.errors import AuthenticationFailed
-from kcli.kafka import ScramMechanism
+from kcli.integers import clipped, java_long
+from kcli.kafka import SCRAM_MAX_ITERATIONS, SCRAM_MIN_ITERATIONS, ScramMechanism
 
 _HASHES = {m.mechanism_name: m.hash_name for m in ScramMechanism}
 
@@ -42,8 +43,10 @@ class ScramClient:
 
     Behavior:
     - No channel binding (gs2 header `n,,`), as Kafka's SCRAM has none.
-    - The server nonce must extend the client nonce and the iteration count must be >= 4096
-      (RFC 7677's minimum; Kafka's own minimum too).
+    - The server nonce must extend the client nonce and the iteration count must be 4096..16384:
+      4096 is RFC 7677's minimum and Kafka's; 16384 is the most Kafka's controllers store
+      (ScramControlManager.MAX_ITERATIONS), so a server asking more is refused before PBKDF2
+      runs, which would otherwise hash for minutes past every deadline.
     - The server signature in server-final is checked; `e=...` errors and a bad signature raise
       AuthenticationFailed.
     """
@@ -74,15 +77,24 @@ class ScramClient:
             raise AuthenticationFailed("SCRAM authentication failed: malformed server-first message")
         if not nonce.startswith(self.client_nonce) or nonce == self.client_nonce:
             raise AuthenticationFailed("SCRAM authentication failed: the server nonce does not extend ours")
+        count = java_long(iterations)
         try:
-            count = int(iterations)
             salt_bytes = base64.b64decode(salt, validate=True)
         except ValueError:
+            count = None
+        if count is None:
             raise AuthenticationFailed(
-                "SCRAM authentication failed: malformed salt or iteration count"
-            ) from None
-        if count < 4096:
-            raise AuthenticationFailed(f"SCRAM authentication failed: iteration count {count} is below 4096")
+                f"SCRAM authentication failed: malformed salt or iteration count ({clipped(iterations)})"
+            )
+        if count < SCRAM_MIN_ITERATIONS:
+            raise AuthenticationFailed(
+                f"SCRAM authentication failed: iteration count {count} is below {SCRAM_MIN_ITERATIONS}"
+            )
+        if count > SCRAM_MAX_ITERATIONS:
+            raise AuthenticationFailed(
+                f"SCRAM authentication failed: the server asks {count} iterations, more than the "
+                f"{SCRAM_MAX_ITERATIONS} any Kafka broker stores"
+            )
         self._salted = hashlib.pbkdf2_hmac(self._hash, self.password.encode("utf-8"), salt_bytes, count)
         client_key = hmac.new(self._salted, b"Client Key", self._hash).digest()
         stored_key = hashlib.new(self._hash, client_key).digest()

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 import ssl
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from kcli.client.tls_settings import SslSettings
@@ -111,13 +108,15 @@ def _load_pem_pair(
     context: ssl.SSLContext, chain: str, key: str | None, password: str | None, where: str
 ) -> None:
     """Load a certificate chain and key given as PEM text (the key may sit in the chain's text)."""
-    with tempfile.TemporaryDirectory(prefix="kcli-tls-") as directory:
-        chain_path = Path(directory) / "chain.pem"
-        _write_private(chain_path, chain)
+    from kcli.writes import create_private, private_directory
+
+    with private_directory(prefix="kcli-tls-") as directory:  # ssl loads a chain from paths only
+        chain_path = directory / "chain.pem"
+        create_private(chain_path, _line_ended(chain), what="the client certificate (temporary)")
         key_path = None
         if key is not None:
-            key_path = Path(directory) / "key.pem"
-            _write_private(key_path, key)
+            key_path = directory / "key.pem"
+            create_private(key_path, _line_ended(key), what="the client key (temporary)")
         try:
             context.load_cert_chain(
                 certfile=str(chain_path), keyfile=str(key_path) if key_path else None, password=password or ""
@@ -135,10 +134,8 @@ def _serialization() -> Any:
     return serialization
 
 
-def _write_private(path: Path, text: str) -> None:
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w") as handle:
-        handle.write(text if text.endswith("\n") else text + "\n")
+def _line_ended(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
 
 
 def _reason(error: BaseException) -> str:

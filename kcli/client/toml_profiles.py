@@ -48,16 +48,24 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise UsageError(f"config file {path} is not valid TOML: {error}") from None
 
 
-def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+def _flatten(table: Mapping[str, Any]) -> dict[str, str]:
+    """Nested tables as dotted keys, in document order; iterative, as TOML nests tables without limit
+    (`[profiles.p.a.a.a...]` thousands deep is a valid document)."""
     out: dict[str, str] = {}
-    for key, value in table.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict):
-            out.update(_flatten(value, name + "."))
-        elif isinstance(value, bool):
-            out[name] = "true" if value else "false"
-        elif isinstance(value, list):
-            out[name] = ",".join(str(item) for item in value)
-        else:
-            out[name] = str(value)
+    stack: list[tuple[str, Any]] = [("", table)]
+    while stack:
+        prefix, current = stack.pop()
+        nested: list[tuple[str, Any]] = []
+        for key, value in current.items():
+            name = f"{prefix}{key}"
+            if isinstance(value, dict):
+                nested.append((name + ".", value))
+            elif isinstance(value, bool):
+                out[name] = "true" if value else "false"
+            elif isinstance(value, list):
+                out[name] = ",".join(str(item) for item in value)
+            else:
+                out[name] = str(value)
+        stack.extend(reversed(nested))
     return out
+

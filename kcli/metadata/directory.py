@@ -8,20 +8,29 @@ Behavior:
   `.checkpoint.part` and `.checkpoint.deleted` are ignored, as Kafka ignores them on start-up.
 - Segments are read in base-offset order; only records at offsets >= the snapshot's end offset are
   replayed, and segments wholly before it are not opened.
-- meta.properties, quorum-state and leader-epoch-checkpoint are read when present (never required).
+- meta.properties, quorum-state and leader-epoch-checkpoint are read when present (never required),
+  through kcli.files (bounded, never waiting on a FIFO); one that cannot be read is a note, not an
+  error. A segment- or snapshot-named entry that is not a regular file (a directory, a dangling
+  link, a link loop, a FIFO) is a UsageError naming it, before anything is opened.
+- The last segment is the one a running node appends to: a batch still being written at its end
+  is the end of the data (FileReader.live_tail). Nothing is locked: reading takes no lock.
 """
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kcli.errors import UsageError
+from kcli.integers import java_long
 from kcli.metadata.read_model import ReadStats
 from kcli.metadata.reader import FileReader
 from kcli.properties import parse_properties
@@ -71,6 +80,7 @@ class LogDirectory:
     meta_properties: dict[str, str] = field(default_factory=dict)
     quorum_state: dict[str, Any] | None = None
     leader_epochs: tuple[tuple[int, int], ...] = ()
+    notes: tuple[str, ...] = ()  # side files that could not be read, each one line
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -132,12 +142,16 @@ def find_log_directory(path: Path | str) -> LogDirectory:
         check_metadata_file(path)
         return LogDirectory(root=None, sources=(classify_file(path),))
     if not path.is_dir():
-        raise UsageError(f"{path}: no such file or directory")
+        raise UsageError(f"{path}: {_not_a_file(path) or 'no such file or directory'}")
     log_dir = path / METADATA_PARTITION if (path / METADATA_PARTITION).is_dir() else path
     root = log_dir.parent if log_dir.name == METADATA_PARTITION else log_dir
     snapshots: list[SourceFile] = []
     segments: list[SourceFile] = []
     for child in log_dir.iterdir():
+        if _SNAPSHOT.match(child.name) or _SEGMENT.match(child.name):
+            problem = _not_a_file(child)
+            if problem is not None:
+                raise UsageError(f"{child} {problem}, not a log file", hint="move it out of the log directory")
         snapshot = _SNAPSHOT.match(child.name)
         if snapshot:
             snapshots.append(
@@ -163,13 +177,29 @@ def find_log_directory(path: Path | str) -> LogDirectory:
         if following is not None and following <= start:
             continue  # wholly before the snapshot
         sources.append(SourceFile(path=found.path, kind="segment", offset=found.offset, min_offset=start))
+    notes: list[str] = []
     return LogDirectory(
         root=root,
         sources=tuple(sources),
-        meta_properties=_properties(root / "meta.properties"),
-        quorum_state=_json(log_dir / "quorum-state"),
-        leader_epochs=_epochs(log_dir / "leader-epoch-checkpoint"),
+        meta_properties=_properties(root / "meta.properties", notes),
+        quorum_state=_json(log_dir / "quorum-state", notes),
+        leader_epochs=_epochs(log_dir / "leader-epoch-checkpoint", notes),
+        notes=tuple(notes),
     )
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why `path` is no regular file (following links), or None when it is one."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        if os.path.islink(path):
+            return "is a symbolic link loop" if error.errno == errno.ELOOP else "is a dangling symbolic link"
+        return None if error.errno == errno.ENOENT else f"cannot be read ({error.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+    return "is " + next((name for test, name in kinds if test(mode)), "a device")
 
 
 def full_log_sources(directory: LogDirectory) -> tuple[SourceFile, ...]:
@@ -199,6 +229,7 @@ def read_sources(
     """Each source with its reader; consume `reader.entries()` before asking for the next source."""
     last_good: int | None = None
     last_epoch = -1
+    last_segment = next((s for s in reversed(sources) if s.kind == "segment"), None)
     for source in sources:
         reader = FileReader(
             path=source.path,
@@ -210,6 +241,7 @@ def read_sources(
             min_offset=source.min_offset,
             last_good_offset=last_good if source.kind == "segment" else None,
             last_epoch=last_epoch if source.kind == "segment" else -1,
+            live_tail=source is last_segment,
         )
         yield source, reader
         if source.kind == "segment":
@@ -217,26 +249,54 @@ def read_sources(
             last_epoch = reader.last_epoch
 
 
-def _properties(path: Path) -> dict[str, str]:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return {}
-    return parse_properties(text)
+SIDE_FILE_LIMIT = 16 * 1024 * 1024  # a leader-epoch-checkpoint of ~1M epochs; the others are tiny
 
 
-def _json(path: Path) -> dict[str, Any] | None:
+def _side_text(path: Path, notes: list[str]) -> str | None:
+    """A side file's text, read bounded (a FIFO, /dev/zero, a huge file or a link loop is a note)."""
+    from kcli.files import read_bytes
+
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data = read_bytes(path, what="side file", limit=SIDE_FILE_LIMIT, pipes=False)
+    except FileNotFoundError:
+        return None
+    except (OSError, UsageError) as error:
+        reason = error.message if isinstance(error, UsageError) else f"side file {path}: {error.strerror or error}"
+        notes.append(f"{reason}; not read")
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def _properties(path: Path, notes: list[str]) -> dict[str, str]:
+    text = _side_text(path, notes)
+    return {} if text is None else parse_properties(text)
+
+
+def _json(path: Path, notes: list[str]) -> dict[str, Any] | None:
+    text = _side_text(path, notes)
+    try:
+        value = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
 
-def _epochs(path: Path) -> tuple[tuple[int, int], ...]:
-    try:
-        lines = path.read_text(encoding="utf-8").split("\n")
-        count = int(lines[1])
-        return tuple((int(line.split()[0]), int(line.split()[1])) for line in lines[2 : 2 + count])
-    except (OSError, ValueError, IndexError):
+def _epochs(path: Path, notes: list[str]) -> tuple[tuple[int, int], ...]:
+    text = _side_text(path, notes)
+    if text is None:
         return ()
+    try:
+        lines = text.split("\n")
+        count = java_long(lines[1].strip())
+        if count is None or count < 0:
+            return ()
+        return tuple(_epoch_line(line) for line in lines[2 : 2 + count])
+    except (ValueError, IndexError):
+        return ()
+
+
+def _epoch_line(line: str) -> tuple[int, int]:
+    epoch, start = (java_long(word) for word in line.split()[:2])
+    if epoch is None or start is None:
+        raise ValueError(line)
+    return epoch, start

@@ -127,6 +127,8 @@ class ReadStats:
     problems: list[str] = field(default_factory=list)
     # batches that break Kafka's log invariants (read anyway): "file: what, where"
     warnings: list[str] = field(default_factory=list)
+    # bytes of a batch still being written at the end of the last segment (the end of the data)
+    partial_tail_bytes: int = 0
 
     @property
     def skipped(self) -> bool:

@@ -40,6 +40,7 @@ from crc32c import crc32c
 from kcli.errors import (
     ChecksumError,
     DecodeError,
+    KcliError,
     LengthError,
     RecordError,
     TruncatedData,
@@ -123,6 +124,10 @@ class FileReader:
     (still counted) before any decoding; records below `min_offset` are passed over (a log
     replayed after a snapshot). `last_good_offset`/`last_epoch` may be given as where the previous
     segment ended: the invariant checks then continue across files.
+
+    `live_tail`: the file is the last segment of a log, which a running node appends to; a batch
+    that ends past the end of the file is one it is still writing, so it is the end of the data, as
+    Kafka's readers (FileLogInputStream.nextBatch) take it. Elsewhere it is damage.
     """
 
     path: Path
@@ -135,6 +140,7 @@ class FileReader:
     last_good_offset: int | None = None
     last_epoch: int = -1
     last_timestamp: int = -1
+    live_tail: bool = False
     # reader per (api key << 16 | version) for data records; control records use the slow path
     _readers: dict[int, Any] = field(default_factory=dict)
     _invariants: LogInvariants | None = None
@@ -373,7 +379,14 @@ class FileReader:
         if data is not None:
             yield from self._batches_in(bytes(data), None, len(data))
             return
-        with open(self.path, "rb") as handle:
+        try:
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below; open errors worded here)
+        except OSError as error:
+            raise KcliError(
+                f"cannot read {self.path}: {error.strerror or error}",
+                hint="a running node may have deleted it meanwhile (after a snapshot): read again",
+            ) from None
+        with handle:
             yield from self._batches_in(b"", handle, os.fstat(handle.fileno()).st_size)
 
     def _batches_in(self, buf: bytes, handle: IO[bytes] | None, size: int) -> Iterator[BatchSpan]:
@@ -431,6 +444,9 @@ class FileReader:
                 if base + pos + BATCH_OVERHEAD > size:
                     if not any(view[pos:]):
                         return  # pre-allocated zero tail: end of data
+                    if self.live_tail:
+                        stats.partial_tail_bytes = size - base - pos
+                        return
                     raise TruncatedData(
                         f"truncated batch header ({size - base - pos} bytes left)", base + pos
                     )
@@ -456,6 +472,9 @@ class FileReader:
                 if length < BATCH_OVERHEAD - 12:
                     raise LengthError(f"impossible batch length {length}", base + pos)
                 if base + pos + 12 + length > size:
+                    if self.live_tail:
+                        stats.partial_tail_bytes = size - base - pos
+                        return
                     raise TruncatedData(
                         f"truncated batch: length {length} but {size - base - pos - 12} bytes left",
                         base + pos,

@@ -52,6 +52,7 @@ from kcli.metadata.codec import encode_control_record, encode_metadata_record
 from kcli.metadata.records import ControlRecord, MetadataRecord
 from kcli.metadata.uuids import kafka_uuid
 from kcli.properties import parse_properties
+from kcli.writes import make_directories, open_segment, replacing, truncate_file, write_file
 
 METADATA_PARTITION = "__cluster_metadata-0"
 # Uuid.METADATA_TOPIC_ID: bytes 0..0 01.
@@ -87,11 +88,11 @@ class MetadataLogWriter:
         self.node_id = node_id
         self.cluster_id = cluster_id
         self.segment_bytes = segment_bytes
-        self.log_dir.mkdir(parents=True, exist_ok=True)
+        make_directories(self.log_dir, what="the metadata log directory")
         self._write_meta_properties(directory_id)
         partition_metadata = self.log_dir / "partition.metadata"
         if not partition_metadata.exists():
-            partition_metadata.write_text(f"version: 0\ntopic_id: {METADATA_TOPIC_ID}")
+            _replace_text(partition_metadata, f"version: 0\ntopic_id: {METADATA_TOPIC_ID}")
         self._epochs: list[tuple[int, int]] = _read_epoch_checkpoint(self.log_dir / "leader-epoch-checkpoint")
         self._segment: IO[bytes] | None = None
         self._segment_size = 0
@@ -177,7 +178,7 @@ class MetadataLogWriter:
             return self._segment
         if self._segment is not None:
             self._segment.close()
-        self._segment = open(self.log_dir / segment_name(self.next_offset), "ab")  # noqa: SIM115 (kept open)
+        self._segment = open_segment(self.log_dir / segment_name(self.next_offset), what="a log segment")
         self._segment_size = self._segment.tell()
         return self._segment
 
@@ -199,26 +200,26 @@ class MetadataLogWriter:
         control batch, as Kafka does for kraft.version >= 1.
         """
         path = self.log_dir / snapshot_name(offset, epoch)
-        partial = self.log_dir / f"{offset:020d}-{epoch:010d}-{uuid.uuid4().hex[:12]}.checkpoint.part"
+        # Kafka's name for a snapshot being written (ignored by every reader until renamed)
+        partial = f"{offset:020d}-{epoch:010d}-{uuid.uuid4().hex[:12]}.checkpoint.part"
         _write_snapshot_file(
-            partial,
+            path,
             records,
             epoch=epoch,
             timestamp_ms=_now_ms() if timestamp_ms is None else timestamp_ms,
             last_contained_log_timestamp=last_contained_log_timestamp,
             header_records=header_records,
+            partial=partial,
         )
-        os.replace(partial, path)
         return path
 
     def write_bootstrap_checkpoint(self, records: Iterable[MetadataRecord]) -> Path:
         """Write `bootstrap.checkpoint` in the log dir root, as `kafka-storage format` does."""
         path = self.directory / "bootstrap.checkpoint"
-        partial = self.directory / "bootstrap.checkpoint.tmp"
         _write_snapshot_file(
-            partial, records, epoch=0, timestamp_ms=_now_ms(), last_contained_log_timestamp=0
-        )
-        os.replace(partial, path)
+            path, records, epoch=0, timestamp_ms=_now_ms(), last_contained_log_timestamp=0,
+            partial="bootstrap.checkpoint.tmp",
+        )  # fmt: skip
         return path
 
     def write_quorum_state(
@@ -308,10 +309,9 @@ class MetadataLogWriter:
             next_offset = base_offset + last_delta + 1
             position = end
         if position < len(data):
-            with open(last, "r+b") as torn:
-                torn.truncate(position)
+            truncate_file(last, position, what="the torn tail of a log segment")
         self.next_offset = max(self.next_offset, next_offset)
-        self._segment = open(last, "ab")  # noqa: SIM115 (kept open for appends)
+        self._segment = open_segment(last, what="a log segment")
         self._segment_size = position
 
 
@@ -341,7 +341,9 @@ def _write_snapshot_file(
     timestamp_ms: int,
     last_contained_log_timestamp: int,
     header_records: Sequence[ControlRecord] = (),
+    partial: str,
 ) -> None:
+    """Header, records and footer batches, written beside `path` as `partial` and renamed."""
     from kio.static.primitive import i16, i64
 
     from kcli.metadata.records import SnapshotFooterRecord, SnapshotHeaderRecord
@@ -350,7 +352,7 @@ def _write_snapshot_file(
         version=i16(0), last_contained_log_timestamp=i64(last_contained_log_timestamp)
     )
     offset = 0
-    with open(path, "wb") as out:
+    with replacing(path, what="a snapshot", binary=True, temporary_name=partial) as out:
         head = [encode_control_record(header), *(encode_control_record(r) for r in header_records)]
         out.write(
             encode_batch(head, base_offset=offset, epoch=epoch, timestamp_ms=timestamp_ms, control=True)
@@ -364,8 +366,6 @@ def _write_snapshot_file(
         out.write(
             encode_batch(footer, base_offset=offset, epoch=epoch, timestamp_ms=timestamp_ms, control=True)
         )
-        out.flush()
-        os.fsync(out.fileno())
 
 
 def _read_epoch_checkpoint(path: Path) -> list[tuple[int, int]]:
@@ -378,9 +378,7 @@ def _read_epoch_checkpoint(path: Path) -> list[tuple[int, int]]:
 
 
 def _replace_text(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    write_file(path, text, what=f"the log's {path.name}")
 
 
 def _now_ms() -> int:

@@ -468,6 +468,11 @@ def parse_document(text: str, *, source: str) -> tuple[AclBinding, ...]:
         raise UsageError(f"{source}: not valid JSON: {error}") from None
     except RecursionError:
         raise UsageError(f"{source}: not valid JSON: nested too deeply") from None
+    from kcli.text import first_surrogate_path, may_hold_surrogates
+
+    found = first_surrogate_path(doc) if may_hold_surrogates(text) else None
+    if found is not None:
+        raise UsageError(f"{source}: {found[0]} {found[1]}")
     if not isinstance(doc, dict) or not isinstance(doc.get("acls"), list):
         raise UsageError(f'{source}: expected an object {{"version": 1, "acls": [...]}}')
     if doc.get("version", EXPORT_VERSION) != EXPORT_VERSION:

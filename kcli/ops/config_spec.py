@@ -397,26 +397,42 @@ class ConfigChanges:
 
 
 def split_top_level(text: str, sep: str, *, what: str) -> list[str]:
-    """Split `text` on `sep` outside [...] (brackets group values containing commas)."""
+    """Split `text` on `sep` outside [...] (brackets group values containing commas).
+
+    An unbalanced bracket names the option and the key whose value holds it, never the text:
+    values of --add-config are often secrets (a listener's sasl.jaas.config, a password).
+    """
     parts: list[str] = []
     depth = 0
-    current: list[str] = []
-    for ch in text:
+    start = 0
+    for index, ch in enumerate(text):
         if ch == "[":
             depth += 1
         elif ch == "]":
             depth -= 1
             if depth < 0:
-                raise UsageError(ADD_CONFIG_FORMAT, hint=f"unbalanced ']' in {what} '{text}'")
-        if ch == sep and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
+                raise UsageError(ADD_CONFIG_FORMAT, hint=_bracket_hint("]", text[start:], len(parts), what))
+        elif ch == sep and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
     if depth != 0:
-        raise UsageError(ADD_CONFIG_FORMAT, hint=f"unbalanced '[' in {what} '{text}'")
-    parts.append("".join(current))
+        raise UsageError(ADD_CONFIG_FORMAT, hint=_bracket_hint("[", text[start:], len(parts), what))
+    parts.append(text[start:])
     return parts
+
+
+def _bracket_hint(bracket: str, item: str, before: int, what: str) -> str:
+    key, equals, _value = item.partition("=")
+    where = f"the value of {_shown_key(key.strip())}" if equals else f"item {before + 1}"
+    return (
+        f"an unbalanced '{bracket}' in {where} in {what}, not shown as it may be a secret; "
+        "a value holding brackets can be given with --add-config-file"
+    )
+
+
+def _shown_key(key: str) -> str:
+    """A key as an error line may show it: a config key's characters only (else it may be a value)."""
+    return f"'{key}'" if key and _KEY_PATTERN.fullmatch(key) and len(key) <= 249 else "a key"
 
 
 ADD_CONFIG_FORMAT = (
@@ -426,22 +442,29 @@ ADD_CONFIG_FORMAT = (
 
 
 def parse_add_config(text: str, *, option: str = "--add-config") -> dict[str, str]:
-    """Parse `k1=v1,k2=[a,b],k3=` into an ordered mapping (brackets stripped, key and value trimmed)."""
+    """Parse `k1=v1,k2=[a,b],k3=` into an ordered mapping (brackets stripped, key and value trimmed).
+
+    Errors name an item by its number and key, never by its value (the value may be a secret).
+    """
     out: dict[str, str] = {}
-    for item in split_top_level(text, ",", what=option):
+    for number, item in enumerate(split_top_level(text, ",", what=option), start=1):
         pieces = split_top_level(item, "=", what=option)
         if len(pieces) != 2:
-            raise UsageError(ADD_CONFIG_FORMAT, hint=f"{option} item '{item.strip()}'")
+            shape = "has no '='" if len(pieces) == 1 else "has more than one '=' outside brackets"
+            key = f" ({_shown_key(pieces[0].strip())})" if len(pieces) > 2 else ""
+            raise UsageError(ADD_CONFIG_FORMAT, hint=f"{option} item {number}{key} {shape}")
         key = pieces[0].strip()
         value = pieces[1].replace("[", "").replace("]", "").strip()
-        validate_key(key, option=option, item=item)
+        if not key:
+            raise UsageError(f"Invalid entity config in {option}: item {number} has an empty config key")
+        validate_key(key, option=option)
         out[key] = value
     return out
 
 
-def validate_key(key: str, *, option: str, item: str | None = None) -> None:
+def validate_key(key: str, *, option: str) -> None:
     if not key:
-        raise UsageError(f"Invalid entity config '{(item or key).strip()}' in {option}: empty config key")
+        raise UsageError(f"Invalid entity config in {option}: empty config key")
     if not _KEY_PATTERN.fullmatch(key):
         raise UsageError(f"Invalid character found for config key: {key}")
 

@@ -6,7 +6,14 @@ import math
 from dataclasses import dataclass, field
 
 from kcli.errors import UsageError
-from kcli.kafka import ConfigOp, ScramMechanism
+from kcli.integers import clipped, java_long
+from kcli.kafka import (
+    SCRAM_DEFAULT_ITERATIONS,
+    SCRAM_MAX_ITERATIONS,
+    SCRAM_MIN_ITERATIONS,
+    ConfigOp,
+    ScramMechanism,
+)
 from kcli.ops.config_spec import ConfigChanges, EntityType, Selection
 
 # Client quota keys and their types (QuotaConfig in Kafka): integral types refuse fractions.
@@ -21,8 +28,6 @@ IP_QUOTA_KEYS = frozenset(
     {"connection_creation_rate"}
 )  # the keys of ip entities; users and clients have the rest
 CLIENT_QUOTA_KEYS = frozenset(QUOTA_KEY_TYPES) - IP_QUOTA_KEYS
-SCRAM_MIN_ITERATIONS = 4096
-SCRAM_DEFAULT_ITERATIONS = 4096
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,14 +151,29 @@ def parse_scram_value(key: str, value: str) -> ScramUpsert:
         raise UsageError(f"Invalid SCRAM credential for {key}: a password is required")
     iterations = SCRAM_DEFAULT_ITERATIONS
     if "iterations" in fields:
-        try:
-            iterations = int(fields["iterations"].strip())
-        except ValueError:
-            raise UsageError(f"Invalid SCRAM iterations for {key}: {fields['iterations']}") from None
-        if iterations == -1:
-            iterations = SCRAM_DEFAULT_ITERATIONS
-        elif iterations < SCRAM_MIN_ITERATIONS:
-            raise UsageError(
-                f"Iterations {iterations} is less than the minimum {SCRAM_MIN_ITERATIONS} required for {key}"
-            )
+        iterations = _scram_iterations(key, fields["iterations"].strip())
     return ScramUpsert(mechanism=mechanism, iterations=iterations, password=fields["password"])
+
+
+def _scram_iterations(key: str, text: str) -> int:
+    """The iteration count of `key`'s credential, checked before any PBKDF2 is computed: a count
+    past 16384 would cost minutes of hashing for a credential every Kafka controller refuses."""
+    count = java_long(text)
+    if count is None or not -(2**31) <= count < 2**31:  # Integer.parseInt in kafka-configs.sh
+        raise UsageError(
+            f"Invalid SCRAM iterations for {key}: {clipped(text)}",
+            hint=f"give a whole number from {SCRAM_MIN_ITERATIONS} to {SCRAM_MAX_ITERATIONS}",
+        )
+    if count == -1:
+        return SCRAM_DEFAULT_ITERATIONS
+    if count < SCRAM_MIN_ITERATIONS:
+        raise UsageError(
+            f"Iterations {count} is less than the minimum {SCRAM_MIN_ITERATIONS} required for {key}"
+        )
+    if count > SCRAM_MAX_ITERATIONS:
+        raise UsageError(
+            f"Iterations {count} is more than the maximum {SCRAM_MAX_ITERATIONS} Kafka's controllers "
+            f"accept for {key}",
+            hint="they answer UNACCEPTABLE_CREDENTIAL 'Too many iterations'",
+        )
+    return count

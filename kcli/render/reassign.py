@@ -560,3 +560,17 @@ def list_table(ongoing: Mapping[TopicPartition, OngoingReassignment]) -> Rendera
             str(tp), join_ints(r.replicas), join_ints(r.adding) or "-", join_ints(r.removing) or "-"
         )
     return table
+
+
+def interrupted_wait_note(partitions: int, throttled: bool, source: str, rollback: str) -> str:
+    """What an interrupted `--execute --wait` leaves: the move goes on in the cluster (and its
+    throttles stay, to protect the cluster, until --verify finds it done and removes them)."""
+    moving = (
+        f"the reassignment of {partitions} partition{'s' if partitions != 1 else ''} goes on in the cluster"
+    )
+    kept = "; its throttles stay, to protect the cluster, until it is done" if throttled else ""
+    verify = "removes them once it is done" if throttled else "tells when it is done"
+    return (
+        f"{moving}{kept}. `kcli reassign-partitions --verify --reassignment-json-file {source}` (with the same "
+        f"connection options) {verify}; `--cancel` with that file stops it, and {rollback} puts the replicas back"
+    )

@@ -21,11 +21,13 @@ def run_interactive(
 
     history: Any = InMemoryHistory()
     if history_file is not None:
+        from kcli.writes import WriteFailed, make_directories
+
         try:
-            history_file.parent.mkdir(parents=True, exist_ok=True)
+            make_directories(history_file.parent, what="the shell history's directory")
             history = FileHistory(str(history_file))
             shell.history.extend(reversed(list(history.load_history_strings())))  # newest first on disk
-        except OSError:
+        except (OSError, WriteFailed):
             history = InMemoryHistory()
     session: Any = PromptSession(
         history=history,

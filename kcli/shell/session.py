@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from kcli.env import Env
-from kcli.errors import ExitCode, KcliError, UsageError
+from kcli.errors import ExitCode, UsageError
 from kcli.metadata.directory import (
-    METADATA_PARTITION,
     LogDirectory,
     find_log_directory,
     full_log_sources,
@@ -52,8 +51,9 @@ def run_session(request: SessionRequest, env: Env, *, stdin: TextIO | None = Non
     source = request.directory or request.snapshot
     if source is None:
         raise UsageError("give --directory DIR, --snapshot FILE or --bootstrap-controller HOST:PORT")
-    check_not_locked(lock_directory(request))
-    directory = find_log_directory(source)
+    directory = find_log_directory(source)  # read-only: no lock, a running node's log dir reads too
+    for note in directory.notes:
+        env.err(f"Warning: {note}")
     if request.dump:
         return dump(directory, request, env)
     _warn_if_partial(directory, env)
@@ -84,38 +84,6 @@ def needed_keys(command: Command | ErroneousCommand) -> frozenset[int] | None:
             parts, depth = parts[:globbed], None
         requests.append((parts, depth))
     return keys_for_all(requests)
-
-
-def lock_directory(request: SessionRequest) -> Path:
-    """The log dir whose `.lock` a running node holds, as kafka-metadata-shell finds it: the
-    parent's parent of a --snapshot file (MetadataShell.parentParent), the root of a --directory."""
-    if request.snapshot is not None:
-        return request.snapshot.absolute().parent.parent
-    assert request.directory is not None
-    directory = request.directory.absolute()
-    return directory.parent if directory.name == METADATA_PARTITION else directory
-
-
-def check_not_locked(log_dir: Path) -> None:
-    """Refuse a log dir a running broker or controller holds, as kafka-metadata-shell does: when it
-    has a `.lock` file that another process has locked (Kafka's FileLock is an fcntl lock)."""
-    lock = log_dir / ".lock"
-    if not lock.is_file():
-        return
-    import fcntl
-
-    try:
-        with open(lock, "rb") as handle:
-            fcntl.lockf(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)  # a shared lock: read access is enough
-            fcntl.lockf(handle, fcntl.LOCK_UN)
-    except BlockingIOError:
-        raise KcliError(
-            f"Unable to lock {log_dir}. Please ensure that no broker or controller process is using this "
-            "directory before proceeding.",
-            hint="stop the node first, or read a copy of its log dir",
-        ) from None
-    except OSError:
-        return  # a lock file we cannot open is not a lock we can test
 
 
 def _warn_if_partial(directory: LogDirectory, env: Env) -> None:

@@ -75,6 +75,8 @@ def install(place: Installation, script: str, *, dry_run: bool = False) -> Insta
 
 
 def _install(place: Installation, script: str, *, dry_run: bool) -> Installed:
+    from kcli.writes import make_directories, open_append, write_file
+
     script_changed = _read(place.script, "completion script") != script
     rc_text = _read(place.rc_file, "shell start-up file") if place.rc_file is not None else None
     rc_line_added = place.rc_line is not None and not any(
@@ -82,14 +84,14 @@ def _install(place: Installation, script: str, *, dry_run: bool) -> Installed:
     )
     if not dry_run:
         if script_changed:
-            place.script.parent.mkdir(parents=True, exist_ok=True)
+            make_directories(place.script.parent, what="the completion directory")
             if place.script.is_symlink():  # e.g. pipx's link into an older or removed venv: not ours to write
                 place.script.unlink()
-            place.script.write_text(script, encoding="utf-8")
+            write_file(place.script, script, what="the completion script")
         if rc_line_added and place.rc_file is not None:
             text = rc_text or ""
             separator = "" if not text or text.endswith("\n") else "\n"
-            with place.rc_file.open("a", encoding="utf-8") as rc:
+            with open_append(place.rc_file, what="the shell start-up file", binary=False) as rc:
                 rc.write(f"{separator}# kcli completion\n{place.rc_line}\n")
     return Installed(installation=place, script_changed=script_changed, rc_line_added=rc_line_added)
 

@@ -6,7 +6,6 @@ Reading for connections is kcli.client.config's job; this module is the write si
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +72,7 @@ def add_profile(path: Path, name: str, settings: Mapping[str, str], *, replace: 
     check_name(name)
     if not settings:
         raise UsageError("a profile needs at least one setting, e.g. --set bootstrap.servers=HOST:PORT")
+    load_profiles(path)  # the file's shape first: `profiles = "nope"` is refused, not edited
     document, created = _load(path)
     profiles = document.setdefault("profiles", _table())
     if name in profiles and not replace:
@@ -170,21 +170,21 @@ def _load(path: Path) -> tuple[Any, bool]:
         raise UsageError(f"cannot read config file {path}: {error.strerror}") from None
     try:
         return tomlkit.parse(text), False
-    except tomlkit.exceptions.ParseError as error:
-        raise UsageError(f"config file {path} is not valid TOML: {error}") from None
+    except (tomlkit.exceptions.ParseError, RecursionError) as error:
+        # load_profiles read it, so it is TOML; the editor keeping its comments nests less deeply
+        raise UsageError(f"cannot edit config file {path}: {error or 'nested too deeply'}") from None
 
 
 def _save(path: Path, document: Any, *, secret: bool) -> None:
+    """Write the config file beside and rename (kcli.writes): a crash or a full disk leaves the old
+    file whole; it stays private when it holds a secret in clear (or is new, or was private)."""
     import tomlkit
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = tomlkit.dumps(document)
-    # Write beside and rename, so a crash never leaves half a config file; keep it private when it
-    # holds a secret in clear (or was private already).
-    temporary = path.with_name(path.name + ".tmp")
-    mode = 0o600 if secret or not path.exists() else path.stat().st_mode & 0o777
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.chmod(temporary, mode)
-    os.replace(temporary, path)
+    from kcli.writes import make_directories, write_file
+
+    make_directories(path.parent, what="the config directory")
+    try:
+        text = tomlkit.dumps(document)
+    except RecursionError:
+        raise UsageError(f"cannot edit config file {path}: nested too deeply") from None
+    write_file(path, text, what="config file", private=secret or not path.exists())

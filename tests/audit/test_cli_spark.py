@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -316,3 +317,49 @@ def test_an_out_path_with_glob_characters_gets_every_finding(
     assert {p.name for p in out.iterdir()} == {
         "findings.parquet", "findings.jsonl", "warnings.parquet", "warnings.jsonl",
     }  # fmt: skip
+
+
+WITHOUT = """
+import sys
+for name in {missing}:
+    sys.modules[name] = None  # as if not installed: importing it raises ImportError
+from kcli.cli.main import main
+raise SystemExit(main({argv}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("missing", "argv", "line"),
+    [
+        (
+            ("pyspark", "py4j"),
+            ["spark", "audit", "-i", "."],
+            "Error: kcli spark audit needs PySpark, which is not installed (pip install 'kcli-kafka[spark]')",
+        ),
+        (
+            ("pyspark", "py4j", "pyarrow"),
+            ["spark", "audit", "-i", "."],
+            "Error: kcli spark audit needs PySpark and pyarrow (Parquet), which are not installed "
+            "(pip install 'kcli-kafka[spark]')",
+        ),
+        (
+            ("pyarrow",),
+            ["spark", "collect", "-b", "127.0.0.1:1", "--out", "snapshots"],
+            "Error: kcli spark collect needs pyarrow (Parquet), which is not installed "
+            "(pip install 'kcli-kafka[spark]'; pip install pyarrow is enough: collect needs no Spark)",
+        ),
+    ],
+)
+def test_without_the_spark_extra_the_line_names_it(
+    missing: tuple[str, ...], argv: list[str], line: str, tmp_path: Path
+) -> None:
+    """Was "unexpected ModuleNotFoundError ... (this is a bug in kcli)"; collect's help says it needs
+    no Spark, so it says pyarrow alone is enough. Checked before any cluster is asked (127.0.0.1:1)."""
+    code = WITHOUT.format(missing=repr(missing), argv=repr(argv))
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "NO_COLOR": "1", "KCLI_CONFIG": "/nonexistent/kcli.toml"},
+    )  # fmt: skip
+    assert done.stderr == line + "\n"
+    assert done.returncode == (3 if "audit" in argv else 1)
+    assert done.stdout == "" and not (tmp_path / "snapshots").exists()

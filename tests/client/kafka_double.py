@@ -63,6 +63,13 @@ def api_versions_response(version: int, apis: dict[int, tuple[int, int]], error:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A handler's answer: send these bytes (part of a response), then reset the connection (RST)."""
+
+    data: bytes
+
+
 @dataclass(slots=True)
 class KafkaDouble:
     """Serve Kafka frames on 127.0.0.1; `handlers[api_key](received)` returns a kio response or None to close."""
@@ -105,6 +112,11 @@ class KafkaDouble:
                     response = await response
                 if response is None:
                     break
+                if isinstance(response, Cut):
+                    writer.write(response.data)
+                    await writer.drain()
+                    _reset(writer)
+                    return
                 # A handler may return raw bytes to send verbatim (bad frames, wrong correlation ids).
                 writer.write(response if isinstance(response, bytes) else encode_response(received, response))
                 await writer.drain()
@@ -130,6 +142,17 @@ class KafkaDouble:
         header, size = entity_reader(header_type)(frame, 0)
         body, _ = entity_reader(request_type)(frame, size)
         return Received(api_key, version, correlation_id, header.client_id, body, frame)
+
+
+def _reset(writer: asyncio.StreamWriter) -> None:
+    """End the connection with an RST, as a crashing broker or a proxy cutting it off does."""
+    import socket
+
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
 
 
 def encode_response(received: Received, response: Any) -> bytes:

@@ -50,7 +50,7 @@ def test_help() -> None:
             ("--alter", "--entity-type", "topics", "--add-config", "a=1"),
             "An entity name must be specified with --alter of topics",
         ),
-        (("--alter", "--topic", "t", "--add-config", "a=[1"), "unbalanced '[' in --add-config 'a=[1'"),
+        (("--alter", "--topic", "t", "--add-config", "a=[1"), "an unbalanced '[' in the value of 'a' in --add-config"),
         (("--alter", "--topic", "t", "--add-config", "=1"), "empty config key"),
         (
             ("--alter", "--topic", "t", "--add-config", "a=1", "--add-config-file", "x.properties"),

@@ -38,6 +38,7 @@ SHARED = {  # the wheel's shared data: its place under the environment's prefix 
     "share/bash-completion/completions/kcli": REPO / "completions" / "kcli.bash",
     "share/zsh/site-functions/_kcli": REPO / "completions" / "kcli.zsh",
     "share/fish/vendor_completions.d/kcli.fish": REPO / "completions" / "kcli.fish",
+    **{f"share/doc/kcli/runbooks/{book.name}": book for book in sorted((REPO / "docs" / "runbooks").glob("*.md"))},
 }
 FIXTURE_LOG = KRAFT_FIXTURES / "hiage-kafka-raft/data/kafka1/__cluster_metadata-0"
 
@@ -138,7 +139,7 @@ def test_the_sdist_holds_what_rebuilds_the_wheel_and_the_documents(dists: Dists)
         )
     docs = sorted(path.relative_to(REPO).as_posix() for path in (REPO / "docs").rglob("*") if path.is_file())
     assert names == sorted(
-        [
+        {  # the runbooks are documents and the wheel's shared data both
             *_package_files(),
             *(source.relative_to(REPO).as_posix() for source in SHARED.values()),
             *docs,
@@ -148,7 +149,7 @@ def test_the_sdist_holds_what_rebuilds_the_wheel_and_the_documents(dists: Dists)
             "pyproject.toml",
             "PKG-INFO",
             ".gitignore",  # hatchling keeps it: what a build from the sdist leaves out
-        ]
+        }
     )
 
 

@@ -1,7 +1,7 @@
 """Bounded and checked inputs: every file kcli reads, numbers in its documents, client settings, doctor's auth.
 
-Each file reader goes through kcli.files: a FIFO or a directory is refused with one line and exit
-2, as is a file or device giving more than its size bound (/dev/zero), while /dev/null reads as an
+Each file reader goes through kcli.files: a directory, or a FIFO nobody writes to within the input
+deadline, is refused with one line and exit 2, as is a file or device giving more than its size bound (/dev/zero), while /dev/null reads as an
 empty file, as Kafka's tools read it. The /dev/zero cases run kcli as a process with a deadline, so
 a reader that would read forever fails the test instead of hanging it.
 """
@@ -137,10 +137,11 @@ def test_dev_null_is_an_empty_command_config(tmp_path: Path) -> None:
 def test_a_fifo_and_a_directory_are_refused(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)  # nobody writes to it: opening it for reading would block without O_NONBLOCK
-    result = invoke("cluster-id", *NOWHERE, "-c", str(fifo))
+    result = invoke("cluster-id", *NOWHERE, "-c", str(fifo), environ={"KCLI_INPUT_TIMEOUT_MS": "200"})
     assert (result.code, result.stderr) == (
         2,
-        f"Error: properties file {fifo} is a FIFO, not a regular file (give the path of a regular file)\n",
+        f"Error: properties file {fifo} is a pipe that was not written to within 0.2 s (start its writer "
+        "first, give a regular file, or raise KCLI_INPUT_TIMEOUT_MS)\n",
     )
     result = invoke("reassign-partitions", *NOWHERE, "--reassignment-json-file", str(tmp_path), "--execute")
     assert (result.code, result.stderr) == (

@@ -80,3 +80,33 @@ def test_listener_that_resets_mid_session(sandbox: Any, fast_config: str) -> Non
     line = error_line(result)
     assert relay.address in line and ("reset" in line or "closed" in line), line
     assert "timed out" not in line, line
+
+
+def test_a_reset_in_the_middle_of_a_response_is_reported_as_such(fast_config: str) -> None:
+    """A broker that reset the connection while answering DescribeConfigs, twice, was reported as
+    "DescribeConfigs is not supported by this server": say what happened instead."""
+    import asyncio
+    import struct
+
+    from tests.client.kafka_double import Cut, KafkaDouble, describe_cluster_handler, serving
+
+    double = KafkaDouble()
+    double.handlers[60] = describe_cluster_handler([(1, double)], controller=1)
+    # the frame header and the start of an answer to the request, then an RST
+    double.handlers[32] = lambda received: Cut(struct.pack(">ii", 200, received.correlation_id) + bytes(20))
+
+    async def scenario() -> Any:
+        async with serving(double):
+            return await asyncio.to_thread(
+                invoke, "configs", "-b", double.bootstrap, "--describe", "--entity-type", "brokers",
+                "--entity-name", "1", "--command-config", fast_config,
+            )  # fmt: skip
+
+    result = asyncio.run(scenario())
+    assert result.code == 1 and "not supported" not in result.stderr
+    assert result.stderr == (
+        f"Error: describing configs for broker 1: the connection to node 1 ({double.bootstrap}) failed while "
+        "answering DescribeConfigs v4: Connection reset by peer (twice, on fresh connections) (the node, or a proxy in front of it, "
+        "broke off while answering: check its log)\n"
+    )
+    assert [r.api_key for r in double.received].count(32) == 2

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -57,21 +56,31 @@ class ExecuteResult:
     log_dir_errors: Mapping[tuple[TopicPartition, int], str] = field(default_factory=dict)
 
 
+def default_rollback_path(environ: Mapping[str, str]) -> Path:
+    """$XDG_STATE_HOME/kcli/rollback/reassignment-rollback-<time>.json (~/.local/state when unset)."""
+    import time
+
+    from kcli.writes import WriteFailed, make_directories
+
+    base = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    folder = Path(base) / "kcli" / "rollback"
+    try:
+        make_directories(folder, what="the rollback directory")
+    except WriteFailed as failed:
+        raise KcliError(f"{failed.message}; nothing was changed", hint="give --rollback-file") from None
+    return folder / time.strftime(f"reassignment-rollback-%Y%m%d-%H%M%S-{os.getpid()}.json")
+
+
 def write_rollback(path: Path, text: str) -> None:
     """Write the rollback file atomically; any failure stops --execute before it changes anything."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    from kcli.writes import WriteFailed, write_file
+
     try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+        write_file(path, text + "\n", what="the rollback file")
+    except WriteFailed as failed:
         raise KcliError(
-            f"could not write the rollback file {path}: {error.strerror or error}; nothing was changed",
-            hint="choose another --rollback-file",
+            f"{failed.message}; nothing was changed on the cluster",
+            hint=failed.hint or "choose another --rollback-file",
         ) from None
 
 
