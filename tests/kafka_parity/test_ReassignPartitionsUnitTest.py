@@ -65,10 +65,18 @@ def k(broker: int) -> int:
     return broker + 1
 
 
+# Records in each partition: 8 producer batches (~120 KB). A new replica copies a batch on credit and
+# waits for the throttle to pay it, so at --throttle 1 a move never completes and at 1000 B/s it takes
+# minutes: the moves stay in progress until cancelled, as the mock's reassignments do (an empty
+# partition would complete at once). Unthrottled, it is copied within a tick.
+RECORDS = 1_000
+
+
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Four brokers with two log dirs each, and the mock's topics foo (2 partitions) and bar (1)."""
     from kcli.sandbox.emulator import Sandbox
+    from tests.dataplane.filling import fill
     from tests.reassign.peer import create_topic
 
     with Sandbox(
@@ -76,6 +84,8 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     ) as sb:
         create_topic(sb.bootstrap_servers, "foo", [[k(0), k(1), k(2)], [k(1), k(2), k(3)]])
         create_topic(sb.bootstrap_servers, "bar", [[k(2), k(3), k(0)]])
+        fill(sb, "foo", [0, 1], RECORDS)
+        fill(sb, "bar", [0], RECORDS)
         yield sb
 
 
@@ -484,6 +494,7 @@ def test_ReassignPartitionsUnitTest_testFindPartitionReassignmentStates(own: Any
         own, "--execute", "--reassignment-json-file", moving, "--throttle", "1", "--rollback-file", rollback
     )
     assert started.code == 0, started.stderr
+    request_cancel_at_teardown(own, moving)
     both = write(tmp_path, "both.json", plan(("foo", 0, [k(0), k(1), k(3)]), ("foo", 1, [k(1), k(2), k(3)])))
     verified = reassign(own, "--verify", "--reassignment-json-file", both, "--preserve-throttles")
     assert verified.stdout.splitlines()[:3] == [
