@@ -37,7 +37,6 @@ CONFIG_TYPES: Mapping[int, str] = {
 }  # fmt: skip
 SECURITY_PROTOCOLS: Mapping[int, str] = {0: "PLAINTEXT", 1: "SSL", 2: "SASL_PLAINTEXT", 3: "SASL_SSL"}
 SCRAM_MECHANISMS: Mapping[int, str] = {0: "UNKNOWN", 1: "SCRAM-SHA-256", 2: "SCRAM-SHA-512"}
-ZK_MIGRATION_STATES: Mapping[int, str] = {0: "NONE", 1: "MIGRATION", 2: "PRE_MIGRATION", 3: "POST_MIGRATION"}
 LEADER_RECOVERY_STATES: Mapping[int, str] = {0: "RECOVERED", 1: "RECOVERING"}
 RESOURCE_TYPES: Mapping[int, str] = {
     0: "UNKNOWN", 1: "ANY", 2: "TOPIC", 3: "GROUP", 4: "CLUSTER", 5: "TRANSACTIONAL_ID", 6: "DELEGATION_TOKEN",
@@ -186,15 +185,18 @@ def _ids(values: Any) -> str:
 
 
 def _features(features: Any) -> str:
-    parts = sorted(f"{f.name}: {f.min_supported_version}-{f.max_supported_version}" for f in features)
-    return "{" + ", ".join(parts) + "}"
+    """A registration's supported features: a map by name (the last of a name given twice), by name."""
+    ranges = {f.name: f"{f.min_supported_version}-{f.max_supported_version}" for f in features}
+    return "{" + ", ".join(f"{name}: {ranges[name]}" for name in sorted(ranges)) + "}"
 
 
 def _listeners(endpoints: Any) -> str:
+    from kcli.metadata.delta import endpoints_by_name
+
     parts = [
         f"Endpoint(listenerName='{e.name}', securityProtocol={SECURITY_PROTOCOLS.get(e.security_protocol, e.security_protocol)}, "
         f"host='{e.host}', port={e.port})"
-        for e in endpoints
+        for e in endpoints_by_name(endpoints)
     ]
     return "[" + ", ".join(parts) + "]"
 
@@ -431,10 +433,6 @@ def _features_node(image: MetadataImage) -> dict[str, Node]:
     for name, level in image.features.items():
         if name != "metadata.version":
             out[f"finalized_{name}"] = FileNode(str(level))
-    if image.zk_migration_state is not None:
-        out["zkMigrationState"] = FileNode(
-            ZK_MIGRATION_STATES.get(image.zk_migration_state, str(image.zk_migration_state))
-        )
     return out
 
 
