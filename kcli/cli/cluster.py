@@ -12,19 +12,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from kcli.cli import connection_options
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin, tool_group
-from kcli.cli.connection_options import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ProfileOpt,
-    client_config,
-    connection_args,
-)
 from kcli.errors import ExitCode
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from kcli.client.admin import Admin
     from kcli.ops.doctor import ClusterFacts
 
 app = tool_group(
@@ -36,15 +32,17 @@ app = tool_group(
 @guarded
 def cluster_id(
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Print the cluster id, as kafka-cluster.sh cluster-id does (the same as `kcli cluster-id`)."""
     from kcli.cli import cluster_id as tool
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     tool.show(connection, output)
 
 
@@ -54,38 +52,22 @@ def unregister(
     ctx: typer.Context,
     broker_id: Annotated[int, typer.Option("--id", "-i", help="Id of the (shut down) broker to unregister.")],
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Unregister a broker that is gone for good (UnregisterBroker)."""
     from kcli.client.api import cluster as wire
-    from kcli.client.errors import UnsupportedByServer
     from kcli.render import cluster as render
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
-    env = env_of(ctx)
-    config = client_config(connection, env)
-    try:
-        run_admin(config, lambda admin: wire.unregister_broker(admin, broker_id))
-    except UnsupportedByServer:
-        # kafka-cluster.sh reports this on stdout and exits 0.
-        emit(
-            env,
-            output,
-            None,
-            text=lambda _: [render.UNREGISTER_UNSUPPORTED],
-            json_value=lambda _: {"broker_id": broker_id, "unregistered": False, "supported": False},
-        )
-        return
-    emit(
-        env,
-        output,
-        broker_id,
-        text=lambda b: [render.unregister_line(b)],
-        json_value=lambda b: {"broker_id": b, "unregistered": True},
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
     )
+    _unregister(
+        ctx, output, connection, ("broker_id", broker_id), lambda admin: wire.unregister_broker(admin, broker_id),
+        unsupported=render.UNREGISTER_UNSUPPORTED, done=render.unregister_line(broker_id),
+    )  # fmt: skip
 
 
 @app.command("unregister-controller")
@@ -99,10 +81,10 @@ def unregister_controller(
         ),
     ],
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Unregister a controller that is gone for good (UnregisterController, KIP-1312, Kafka 4.4).
 
@@ -110,31 +92,41 @@ def unregister_controller(
     in the same step with --unregister); the active controller cannot unregister itself.
     """
     from kcli.client.api import cluster as wire
-    from kcli.client.errors import UnsupportedByServer
     from kcli.render import cluster as render
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
-    env = env_of(ctx)
-    config = client_config(connection, env)
-    try:
-        run_admin(config, lambda admin: wire.unregister_controller(admin, controller_id))
-    except UnsupportedByServer:
-        # kafka-cluster.sh reports this on stdout and exits 0, as for brokers.
-        emit(
-            env,
-            output,
-            None,
-            text=lambda _: [render.UNREGISTER_CONTROLLER_UNSUPPORTED],
-            json_value=lambda _: {"controller_id": controller_id, "unregistered": False, "supported": False},
-        )
-        return
-    emit(
-        env,
-        output,
-        controller_id,
-        text=lambda c: [render.unregister_controller_line(c)],
-        json_value=lambda c: {"controller_id": c, "unregistered": True},
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
     )
+    _unregister(
+        ctx, output, connection, ("controller_id", controller_id),
+        lambda admin: wire.unregister_controller(admin, controller_id),
+        unsupported=render.UNREGISTER_CONTROLLER_UNSUPPORTED, done=render.unregister_controller_line(controller_id),
+    )  # fmt: skip
+
+
+def _unregister(
+    ctx: typer.Context,
+    output: OutputFormat,
+    connection: connection_options.ConnectionArgs,
+    node: tuple[str, int],
+    call: Callable[[Admin], Awaitable[None]],
+    *,
+    unsupported: str,
+    done: str,
+) -> None:
+    """Unregister a broker or controller (`node`: its JSON key and id); a server without the API is
+    reported on stdout with exit 0, as kafka-cluster.sh reports it."""
+    from kcli.client.errors import UnsupportedByServer
+
+    env = env_of(ctx)
+    key, node_id = node
+    try:
+        run_admin(connection_options.client_config(connection, env), call)
+    except UnsupportedByServer:
+        emit(env, output, None, text=lambda _: [unsupported],
+             json_value=lambda _: {key: node_id, "unregistered": False, "supported": False})  # fmt: skip
+        return
+    emit(env, output, None, text=lambda _: [done], json_value=lambda _: {key: node_id, "unregistered": True})
 
 
 @app.command("list-endpoints")
@@ -145,10 +137,10 @@ def list_endpoints(
         bool, typer.Option("--include-fenced-brokers", help="Also list fenced brokers (DescribeCluster v2).")
     ] = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """List the brokers (or, with --bootstrap-controller, the controllers) and their endpoints."""
     from kcli.client.api import cluster as wire
@@ -156,13 +148,15 @@ def list_endpoints(
     from kcli.errors import UsageError
     from kcli.render import cluster as render
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     env = env_of(ctx)
     if include_fenced_brokers and connection.bootstrap_controller:
         raise UsageError(
             "The option --include-fenced-brokers is only supported with --bootstrap-server option"
         )
-    config = client_config(connection, env)
+    config = connection_options.client_config(connection, env)
     try:
         result = run_admin(
             config, lambda admin: wire.list_endpoints(admin, include_fenced=include_fenced_brokers)
@@ -186,10 +180,10 @@ def list_endpoints(
 def api_versions(
     ctx: typer.Context,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Show the API versions each broker (or, with --bootstrap-controller, each controller) offers.
 
@@ -199,9 +193,11 @@ def api_versions(
     from kcli.client.api import cluster as wire
     from kcli.render import cluster as render
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     env = env_of(ctx)
-    result = run_admin(client_config(connection, env), wire.api_versions)
+    result = run_admin(connection_options.client_config(connection, env), wire.api_versions)
     emit(env, output, result, text=render.api_versions_lines, json_value=render.api_versions_json)
     exit_with(ExitCode.ERROR if any(node.error for node in result[1]) else ExitCode.OK)
 
@@ -220,10 +216,10 @@ def doctor(
         int, typer.Option("--timeout-ms", min=100, help="Deadline for each endpoint probe and cluster call.")
     ] = 10000,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Check every advertised endpoint, node identity, the controller, quorum, fencing and metadata.version.
 
@@ -235,16 +231,18 @@ def doctor(
     from kcli.render import doctor as render
     from kcli.workflows.doctor import collect_facts
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     threshold = Severity.parse(fail_on)
     env = env_of(ctx)
     if connection.bootstrap_server and connection.bootstrap_controller:
         configs = [
-            client_config(replace(connection, bootstrap_controller=None), env),
-            client_config(replace(connection, bootstrap_server=None), env),
+            connection_options.client_config(replace(connection, bootstrap_controller=None), env),
+            connection_options.client_config(replace(connection, bootstrap_server=None), env),
         ]
     else:
-        configs = [client_config(connection, env)]
+        configs = [connection_options.client_config(connection, env)]
 
     async def go() -> ClusterFacts:
         return await collect_facts(configs, timeout_ms=timeout_ms)

@@ -232,15 +232,20 @@ def set_feature(features: dict[str, int], name: str, level: int) -> None:
 def set_config(
     configs: dict[tuple[int, str], dict[str, str]], resource: tuple[int, str], name: str, value: str | None
 ) -> None:
-    """A ConfigRecord (ConfigurationsDelta.replay)."""
-    if value is not None:
-        configs.setdefault(resource, {})[name] = value
+    """A ConfigRecord (ConfigurationsDelta.replay): a null value deletes the key."""
+    _set_key(configs, resource, name, value, remove=value is None)
+
+
+def _set_key(maps: dict[Any, dict[str, Any]], owner: Any, key: str, value: Any, *, remove: bool) -> None:
+    """A key of one resource's (or entity's) map set, or removed; a map left empty goes."""
+    if not remove:
+        maps.setdefault(owner, {})[key] = value
         return
-    keys = configs.get(resource)
-    if keys is not None:
-        keys.pop(name, None)
-        if not keys:
-            del configs[resource]
+    values = maps.get(owner)
+    if values is not None:
+        values.pop(key, None)
+        if not values:
+            del maps[owner]
 
 
 QuotaEntity = tuple[tuple[str, str | None], ...]
@@ -256,14 +261,7 @@ def set_quota(
     quotas: dict[QuotaEntity, dict[str, float]], entity: QuotaEntity, key: str, value: float, remove: bool
 ) -> None:
     """A ClientQuotaRecord (ClientQuotasDelta.replay)."""
-    if not remove:
-        quotas.setdefault(entity, {})[key] = value
-        return
-    values = quotas.get(entity)
-    if values is not None:
-        values.pop(key, None)
-        if not values:
-            del quotas[entity]
+    _set_key(quotas, entity, key, value, remove=remove)
 
 
 # -- transactions ----------------------------------------------------------------------------------

@@ -28,6 +28,11 @@ from kcli.metadata.framing import FastHandler, RunHandler
 from kcli.metadata.image_model import BrokerState, MetadataImage, TopicState
 from kcli.metadata.read_model import BatchSpan, Entry, RawRecord, ReadStats
 
+# The keys of the image's keyed areas (ClusterDelta, AclsDelta, ScramDelta, DelegationTokenDelta).
+_CONTROLLER = operator.attrgetter("controller_id")
+_ACL = operator.attrgetter("id")
+_SCRAM = operator.attrgetter("mechanism", "name")
+_TOKEN = operator.attrgetter("token_id")
 # Record types whose handlers take field-value tuples (the reader's `values=True` shape): the hot
 # ones. The others take the record dataclass.
 _VALUE_KEYS = frozenset({2, 3, 4, 5, 12})
@@ -57,20 +62,20 @@ class ImageBuilder:
             7: self._fence_broker,
             8: self._unfence_broker,
             9: self._remove_topic,
-            10: self._delegation_token,
-            11: self._scram,
+            10: self._keyed("delegation_tokens", _TOKEN),
+            11: self._keyed("scram", _SCRAM),
             12: self._feature_level,
             14: self._client_quota,
             15: self._producer_ids,
             16: self._remove_feature_level,
             17: self._broker_registration_change,
-            18: self._acl,
-            19: self._remove_acl,
-            22: self._remove_scram,
-            26: self._remove_delegation_token,
-            27: self._register_controller,
+            18: self._keyed("acls", _ACL),
+            19: self._keyed("acls", _ACL, remove=True),
+            22: self._keyed("scram", _SCRAM, remove=True),
+            26: self._keyed("delegation_tokens", _TOKEN, remove=True),
+            27: self._keyed("controllers", _CONTROLLER),
             28: self._clear_elr,
-            29: self._unregister_controller,
+            29: self._keyed("controllers", _CONTROLLER, remove=True),
         }
 
     def apply(self, entry: Entry) -> None:
@@ -111,6 +116,19 @@ class ImageBuilder:
             if entry.key in _VALUE_KEYS and type(record) is not tuple:
                 record = values_of(record)
             handler(record)
+
+    def _keyed(self, area: str, key: Callable[[Any], Any], *, remove: bool = False) -> Callable[[Any], None]:
+        """The handler of a record that sets (or removes) one entry of an area of the image, the
+        record itself, by its key: controllers, ACLs, SCRAM credentials, delegation tokens."""
+        entries: dict[Any, Any] = getattr(self.image, area)
+
+        def put(record: Any) -> None:
+            entries[key(record)] = record
+
+        def drop(record: Any) -> None:
+            entries.pop(key(record), None)
+
+        return drop if remove else put
 
     @property
     def in_transaction(self) -> bool:
@@ -183,12 +201,6 @@ class ImageBuilder:
 
     def _broker_registration_change(self, record: Any) -> None:
         self._broker_change(record, record.broker_id)
-
-    def _register_controller(self, record: Any) -> None:
-        self.image.controllers[record.controller_id] = record
-
-    def _unregister_controller(self, record: Any) -> None:
-        self.image.controllers.pop(record.controller_id, None)
 
     # -- topics ------------------------------------------------------------------------------------
 
@@ -267,24 +279,6 @@ class ImageBuilder:
 
     def _producer_ids(self, record: Any) -> None:
         self.image.next_producer_id = record.next_producer_id
-
-    def _acl(self, record: Any) -> None:
-        self.image.acls[record.id] = record
-
-    def _remove_acl(self, record: Any) -> None:
-        self.image.acls.pop(record.id, None)
-
-    def _scram(self, record: Any) -> None:
-        self.image.scram[(record.mechanism, record.name)] = record
-
-    def _remove_scram(self, record: Any) -> None:
-        self.image.scram.pop((record.mechanism, record.name), None)
-
-    def _delegation_token(self, record: Any) -> None:
-        self.image.delegation_tokens[record.token_id] = record
-
-    def _remove_delegation_token(self, record: Any) -> None:
-        self.image.delegation_tokens.pop(record.token_id, None)
 
     # -- features ----------------------------------------------------------------------------------
 
