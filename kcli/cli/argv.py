@@ -22,6 +22,7 @@ from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from kcli.cli.kafka_options import Style, kafka_option_names, style
+from kcli.ops.arguments import refuse_stray as refuse_stray  # the tools' check, kept beside their parsing
 
 DEBUG = "--debug"
 HELP_NAMES = ("-h", "--help")
@@ -218,12 +219,3 @@ def root_group_class() -> type:
 # The commands that mirror jopt-simple tools accept words that belong to no option, as jopt-simple
 # does, so that their own checks report what the Kafka tool reports; they refuse the words after.
 JOPT_CONTEXT = {"allow_extra_args": True}
-
-
-def refuse_stray(words: Sequence[str]) -> None:
-    """After a jopt-simple tool's own checks: words that belong to no option are an error in kcli."""
-    if words:
-        from kcli.errors import UsageError
-
-        text = " ".join(repr(word) for word in words)
-        raise UsageError(f"Unexpected argument(s) {text}: every value follows its option (--option VALUE)")
