@@ -41,8 +41,14 @@ def _classpath(classes: Path) -> str:
     return f"{classes}:{newest / 'libs' / '*'}:{next((oldest / 'libs').glob('kafka-shell-*.jar'))}"
 
 
+_COMPILED: list[Path] = []  # the test process's compiled driver: javac once, not once a test
+
+
 def compile_driver(classes: Path) -> Path:
-    """MetadataReplayDriver compiled into `classes` (a JDK 17 on PATH)."""
+    """MetadataReplayDriver compiled into `classes` (a JDK 17 on PATH), or where this process
+    already compiled it."""
+    if _COMPILED and _COMPILED[0].is_dir():
+        return _COMPILED[0]
     javac = shutil.which("javac")
     if javac is None:
         pytest.skip("javac is not on PATH (a JDK 17 compiles the replay driver)")
@@ -52,6 +58,7 @@ def compile_driver(classes: Path) -> Path:
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+    _COMPILED[:] = [classes]
     return classes
 
 
