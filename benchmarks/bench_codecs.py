@@ -29,6 +29,7 @@ kcli does: kio's native reader aborts the process on a forged count).
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import Any
 
@@ -45,7 +46,7 @@ LAUNCH = (
 HAND = "hand"
 # codec -> where it lives
 CODECS = {
-    "responses": "kcli/sandbox/fastcodec.py (Metadata and DescribeConfigs responses)",
+    "responses": "kcli/sandbox/emulator/fastcodec.py (Metadata and DescribeConfigs responses)",
 }
 # Codecs removed for missing the rule: (what it was, the command, its end-to-end speed-up over kio
 # in CPU, the date of that run of this benchmark). kio is used in their place.
@@ -89,7 +90,7 @@ def use(side: str) -> None:
 
 def _swap(codec: str) -> None:
     if codec == "responses":
-        from kcli.sandbox import fastcodec
+        from kcli.sandbox.emulator import fastcodec
 
         for name in KIO_ENCODERS:
             setattr(fastcodec, name, globals()[f"kio_{name}"])
@@ -370,7 +371,7 @@ class SandboxProcess:
         import time
         from pathlib import Path
 
-        from kcli.sandbox.control import SandboxControlError, read_info, state_file
+        from kcli.sandbox.emulator.control import SandboxControlError, read_info, state_file
 
         self.directory = Path(tempfile.mkdtemp(prefix="sandbox-", dir=bench.work))
         argv = bench.argv(
@@ -412,12 +413,14 @@ class SandboxProcess:
     def stop(self) -> None:
         import subprocess
 
+        from kcli.processes import kill_child, signal_child
+
         if self.process.poll() is None:
-            self.process.terminate()
+            signal_child(self.process, signal.SIGTERM)
             try:
                 self.process.wait(120)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                kill_child(self.process)
                 self.process.wait()
         self._log.close()
 
@@ -564,7 +567,7 @@ def alone(frames: dict[str, bytes]) -> None:
     what = f"DescribeConfigs v4 of {resources:,} topics ({len(dc) / 1e6:.1f} MB)"
     bounds_check("describe_configs", 4, what)
 
-    from kcli.sandbox import fastcodec
+    from kcli.sandbox.emulator import fastcodec
 
     hand_encoders = {name: getattr(fastcodec, name) for name in KIO_ENCODERS}
     kio_encoders = {name: globals()[f"kio_{name}"] for name in KIO_ENCODERS}

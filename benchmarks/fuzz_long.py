@@ -18,7 +18,7 @@ Targets:
   DecodeError.
 - requests: two first bytes pick one of the request versions the emulator serves
   (tests/fuzz/seeds.request_kinds); the rest is a request frame given to the emulator's decoding
-  (kcli.sandbox.server.decode). Allowed outcome: a request or FrameError.
+  (kcli.sandbox.emulator.server.decode). Allowed outcome: a request or FrameError.
 
 Each target runs in its own process (libFuzzer with -rss_limit_mb and -timeout), so a crash, an
 abort in native code, a hang or an allocation past the limit is counted as a finding (the input is
@@ -33,7 +33,6 @@ import contextlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -130,8 +129,8 @@ def _metadata_target() -> object:
 
 
 def _requests_target() -> object:
-    from kcli.sandbox.server import decode
-    from kcli.sandbox.wire import FrameError
+    from kcli.sandbox.emulator.server import decode
+    from kcli.sandbox.emulator.wire import FrameError
     from tests.fuzz import seeds
 
     kinds = seeds.request_kinds()
@@ -253,7 +252,9 @@ def run(target: str, seconds: int, work: Path) -> dict[str, float | int | str]:
     try:  # start-up (instrumenting kcli, the seeds) takes up to minutes on a busy host
         out, err = child_process.communicate(timeout=seconds + 600)
     except subprocess.TimeoutExpired:
-        os.killpg(child_process.pid, signal.SIGKILL)
+        from kcli.processes import kill_child
+
+        kill_child(child_process, group=True)
         out, err = child_process.communicate()
     elapsed = time.perf_counter() - started
     log = out + err

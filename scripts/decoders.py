@@ -531,7 +531,7 @@ def values_module() -> str:
         + "from __future__ import annotations\n\n"
         + "import struct\n"
         + "from typing import Any\n\n"
-        + "from kcli.metadata.fastdecode import (\n"
+        + "from kcli.metadata.unpack import (\n"
         + "    UUIDS,\n    NotCanonical,\n    ValuesReader,\n    array_struct,\n    new_uuid,\n"
         + "    read_uvarint,\n    shared_uuid,\n)\n\n"
         + "".join(f"{name} = {source}\n" for name, source in sorted(constants.items()))
@@ -788,7 +788,7 @@ def renderers_module() -> str:
         + "from __future__ import annotations\n\n"
         + "from collections.abc import Callable, Iterable\n"
         + "from typing import Any\n\n"
-        + f"from kcli.metadata.dump import {', '.join(sorted([*used, 'int_array_text', 'int_text', 'raw_uuid_text']))}\n\n"
+        + f"from kcli.metadata.json_text import {', '.join(sorted([*used, 'int_array_text', 'int_text', 'raw_uuid_text']))}\n\n"
         + "ZERO_UUID = bytes(16)  # a uuid field's default (Kafka's Uuid.ZERO_UUID)\n"
         + "U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text\n"
         + "A = int_array_text.__getitem__  # a tuple of ints -> its JSON text\n"

@@ -86,7 +86,7 @@ def _stop_broker_3(sandbox: Any) -> None:
 def _controller_104_gone(sandbox: Any) -> None:
     """Controller 104 registered, then shut down, on a cluster at metadata.version 4.4-IV2 (KIP-1312)."""
     from kcli.metadata import records
-    from kcli.sandbox.apis.k94_unregister_controller import FIRST_LEVEL
+    from kcli.sandbox.emulator.apis.k94_unregister_controller import FIRST_LEVEL
 
     sandbox.prepare_controller(104)
     sandbox.stop_node(104)
@@ -455,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
 
     sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]  # kio's optional hook: slow
     from kcli.cli.examples import EXAMPLES
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     wanted = set(options.only)
     examples = dict(EXAMPLES)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from kcli.processes import kill_child, signal_child
 
 CLUSTER_ID = "kcli-test-cluster"
 NODE_ID = 111
@@ -117,11 +120,11 @@ def _wait_until_accepting(process: subprocess.Popen[bytes], port: int) -> bool:
 def _stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is not None:
         return
-    process.terminate()
+    signal_child(process, signal.SIGTERM)
     try:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
-        process.kill()
+        kill_child(process)
         process.wait(timeout=5)
 
 

@@ -1,8 +1,10 @@
 """The layers of kcli import only downwards, stated by folder (see docs/architecture.md).
 
-cli -> render, workflows, sandbox, shell, audit -> client/api -> ops (pure models) + client core
--> metadata -> kafka, errors and the other base modules. Imports inside functions count too:
-lazy imports still make a dependency.
+cli -> render, workflows, sandbox (the engine interface) + sandbox/opening, shell, audit -> client/api
+-> ops (pure models) + client core -> metadata -> kafka, errors and the other base modules. The two
+sandbox engines (sandbox/emulator, sandbox/kafka) are siblings under sandbox/opening, never imported by
+the CLI. Imports inside functions and under TYPE_CHECKING count too: they still make a dependency, and
+no module may import one that imports it back.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ KCLI = Path(__file__).resolve().parents[1] / "kcli"
 
 # Modules of the package root that any layer may use (they import only the standard library and
 # each other).
-BASE = ("kafka", "errors", "env", "files", "integers", "bounds", "data", "properties")
+BASE = ("kafka", "errors", "env", "files", "integers", "bounds", "data", "properties", "processes")
 
 # Each layer (a folder of kcli, or a subfolder where it is its own layer) and the layers it may
 # import besides itself and BASE. A folder not named here fails test_every_module_has_a_layer.
@@ -27,9 +29,13 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "ops": ("metadata",),
     "client/api": ("client", "client/protocol", "ops"),
     "workflows": ("client/api", "client", "client/protocol", "ops", "metadata"),
-    "sandbox": ("client/protocol", "ops", "metadata"),
+    # the sandbox's engine interface and what both engines use; the engines are siblings beneath it
+    "sandbox": ("ops", "metadata"),
+    "sandbox/emulator": ("sandbox", "client/protocol", "ops", "metadata"),
     # real Kafka nodes: kcli's own client asks them what the engine needs (readiness, quorum, topics)
     "sandbox/kafka": ("sandbox", "client/api", "client", "client/protocol", "ops", "metadata"),
+    # the one module that knows both engines: which one a directory holds, and opening it
+    "sandbox/opening": ("sandbox", "sandbox/emulator", "sandbox/kafka"),
     "render": ("workflows", "client/api", "client", "ops", "metadata"),
     "shell": ("render", "client/api", "client", "ops", "metadata"),
     "audit": ("workflows", "client/api", "client", "client/protocol", "ops", "metadata"),
@@ -37,8 +43,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "audit",
         "shell",
         "render",
-        "sandbox",
-        "sandbox/kafka",
+        "sandbox",  # the engine interface (kcli.sandbox.engine) and what both engines share
+        "sandbox/opening",  # never an engine itself
         "workflows",
         "client/api",
         "client",
@@ -149,5 +155,112 @@ def test_docs_architecture_states_the_same_layers() -> None:
         for layer in cells[0].split(","):
             documented[layer.strip()] = allowed
     code = {layer: set(allowed) for layer, allowed in LAYERS.items() if layer != "__main__"}
-    code["cli"] = {"everything"}
     assert documented == code
+
+
+# ------------------------------------------------------------------ no module imports one that imports it back
+
+
+def module_name(path: Path, package: Path) -> str:
+    parts = path.relative_to(package.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(package: Path) -> dict[str, set[str]]:
+    """module -> the modules of `package` it imports, wherever the import is (top level, in a function,
+    under TYPE_CHECKING); `from package import name` counts as the submodule when `name` is one."""
+    modules = {module_name(path, package): path for path in sorted(package.rglob("*.py"))}
+
+    def known(name: str) -> str:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    whole = f"{node.module}.{alias.name}"
+                    found.add(whole if whole in modules else known(node.module))
+            elif isinstance(node, ast.Import):
+                found.update(known(alias.name) for alias in node.names)
+        graph[name] = {target for target in found if target and target != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+    return found
+
+
+def test_no_module_of_kcli_imports_one_that_imports_it_back() -> None:
+    assert circles(import_graph(KCLI)) == []
+
+
+def test_the_circle_check_finds_a_lazy_and_a_type_checking_circle(tmp_path: Path) -> None:
+    package = tmp_path / "kcli"
+    (package / "x").mkdir(parents=True)
+    (package / "x" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "x" / "a.py").write_text("def f():\n    from kcli.x import b\n", encoding="utf-8")
+    (package / "x" / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from kcli.x.c import C\n", encoding="utf-8"
+    )
+    (package / "x" / "c.py").write_text("import kcli.x.a\n", encoding="utf-8")
+    (package / "x" / "d.py").write_text("from kcli.x import a\n", encoding="utf-8")
+    assert circles(import_graph(package)) == [["kcli.x.a", "kcli.x.b", "kcli.x.c"]]
+
+
+def test_the_cli_opens_sandboxes_through_the_engine_interface_only() -> None:
+    """A new engine or fault touches kcli/sandbox (the interface, the engine's package), not the CLI."""
+    offenders = [
+        f"{path.relative_to(KCLI.parent)} imports {name}"
+        for path in sorted((KCLI / "cli").rglob("*.py"))
+        for name in imports_of(path)
+        if name.startswith(("kcli.sandbox.emulator", "kcli.sandbox.kafka"))
+    ]
+    assert offenders == []
+
+
+def test_no_hand_written_sandbox_module_is_over_600_lines() -> None:
+    paths = [*(KCLI / "sandbox").rglob("*.py"), *(KCLI / "cli").glob("sandbox*.py"), KCLI / "processes.py"]
+    long = {str(p.relative_to(KCLI.parent)): n for p in paths if (n := len(p.read_text().splitlines())) > 600}
+    assert long == {}

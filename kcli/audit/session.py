@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
+from kcli.processes import kill_child
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -178,7 +179,7 @@ def _shutdown(gateway: Any) -> None:
     try:
         process.wait(timeout=20)
     except Exception:
-        process.kill()
+        kill_child(process)
         process.wait(timeout=20)
 
 

@@ -8,7 +8,7 @@ would (fields, nested structs, arrays, strings, bytes, tagged fields) reading on
 raises LengthError (or VarintError, TruncatedData: kcli.errors' DecodeError family) as soon as a
 declared count cannot fit in what is left; kio is then only ever asked to decode bytes whose every
 declared length fits. Every path that hands outside bytes to kio calls it: the client's responses
-(kcli.client.protocol), the emulator's requests (kcli.sandbox.wire), metadata record bodies and
+(kcli.client.protocol), the emulator's requests (kcli.sandbox.emulator.wire), metadata record bodies and
 control records (kcli.metadata.framing).
 
 Behavior:

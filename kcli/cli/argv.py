@@ -22,6 +22,7 @@ from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from kcli.cli.kafka_options import Style, kafka_option_names, style
+from kcli.env import Env
 from kcli.ops.arguments import refuse_stray as refuse_stray  # the tools' check, kept beside their parsing
 
 DEBUG = "--debug"
@@ -219,3 +220,15 @@ def root_group_class() -> type:
 # The commands that mirror jopt-simple tools accept words that belong to no option, as jopt-simple
 # does, so that their own checks report what the Kafka tool reports; they refuse the words after.
 JOPT_CONTEXT = {"allow_extra_args": True}
+
+
+def env_of(ctx: Any = None) -> Env:
+    """The Env of this invocation: the root context's obj (tests pass their own), else the process."""
+    context = ctx or invocation()
+    root = context.find_root() if context is not None else None
+    if root is not None and isinstance(root.obj, Env):
+        return root.obj
+    env = Env()
+    if root is not None:
+        root.obj = env
+    return env

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
+from kcli.cli.argv import env_of as env_of  # the invocation's Env: every command asks for it here
 from kcli.env import Env
 from kcli.errors import ExitCode, KcliError
 from kcli.render import OutputFormat
@@ -45,20 +46,6 @@ def tool_group(name: str, help: str, *, connection: bool = False) -> typer.Typer
 
         group.callback()(group_connection_options)
     return group
-
-
-def env_of(ctx: typer.Context | None = None) -> Env:
-    """The Env of this invocation: the root context's obj (tests pass their own), else the process."""
-    from kcli.cli.argv import invocation
-
-    context = ctx or invocation()
-    root = context.find_root() if context is not None else None
-    if root is not None and isinstance(root.obj, Env):
-        return root.obj
-    env = Env()
-    if root is not None:
-        root.obj = env
-    return env
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:

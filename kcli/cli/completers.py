@@ -24,7 +24,7 @@ BROKER_LOGGER_NAMES = ("kafka", "kafka.controller", "kafka.log.LogCleaner", "kaf
 def profile_names(ctx: Any, incomplete: str) -> list[str]:
     """Profile names from the kcli config file ($KCLI_CONFIG or ~/.config/kcli/config.toml)."""
     try:
-        from kcli.cli.common import env_of
+        from kcli.cli.argv import env_of
         from kcli.client.toml_profiles import load_profiles
 
         names = load_profiles(env_of(ctx).config_file)

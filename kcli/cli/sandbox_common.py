@@ -1,4 +1,4 @@
-"""What the sandbox commands of both engines share: showing a status, and saying how to reach the cluster."""
+"""How `kcli sandbox` shows a sandbox, whatever its engine: its status, how to reach it, its live view."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 
 from kcli.cli.common import env_of
 from kcli.render import OutputFormat, emit
+from kcli.sandbox.engine import Running, SandboxStatus
 
 
-def emit_status(status: dict[str, Any], output: OutputFormat) -> None:
+def emit_status(status: SandboxStatus, output: OutputFormat) -> None:
     from kcli.sandbox.status import status_lines, status_panel
 
     emit(
@@ -17,7 +18,7 @@ def emit_status(status: dict[str, Any], output: OutputFormat) -> None:
         output,
         status,
         text=lambda s: list(status_lines(s)),
-        json_value=lambda s: s,
+        json_value=lambda s: s.to_json(),
         table=status_panel,
     )
 
@@ -28,23 +29,19 @@ def quoted(path: Path) -> str:
     return shlex.quote(str(path))
 
 
-def announce(path: Path, info: Any, profile: str | None, *, detached: bool) -> None:
-    """Tell the operator (on stderr) how to stop the sandbox and how plain kcli commands reach it.
-
-    `info` has the emulator's SandboxInfo fields it needs: cluster_id, pid (None for real nodes),
-    bootstrap_servers, security and users.
-    """
+def announce(path: Path, running: Running, profile: str | None, *, detached: bool) -> None:
+    """Tell the operator (on stderr) how to stop the sandbox and how plain kcli commands reach it."""
     env = env_of()
     if detached:
         env.err(f"Stop it with: kcli sandbox down --dir {quoted(path)}")
     else:
-        process = f" (pid {info.pid})" if info.pid else ""
+        process = f" (pid {running.pid})" if running.pid else ""
         env.err(
-            f"Sandbox {info.cluster_id} is running in {path}{process}. "
+            f"Sandbox {running.cluster_id} is running in {path}{process}. "
             f"Stop it with Ctrl-C or: kcli sandbox down --dir {quoted(path)}"
         )
-    settings = client_settings(path, info)
-    env.err(f"export KCLI_BOOTSTRAP_SERVER={info.bootstrap_servers}")
+    settings = client_settings(path, running)
+    env.err(f"export KCLI_BOOTSTRAP_SERVER={running.bootstrap_servers}")
     if settings:
         from kcli.sandbox.clientconfig import write_properties
 
@@ -54,7 +51,7 @@ def announce(path: Path, info: Any, profile: str | None, *, detached: bool) -> N
         from kcli.workflows.profiles import add_profile, use_profile
 
         add_profile(
-            env.config_file, profile, {"bootstrap.servers": info.bootstrap_servers, **settings}, replace=True
+            env.config_file, profile, {"bootstrap.servers": running.bootstrap_servers, **settings}, replace=True
         )
         use_profile(env.config_file, profile)
         env.err(
@@ -63,11 +60,53 @@ def announce(path: Path, info: Any, profile: str | None, *, detached: bool) -> N
         )
 
 
-def client_settings(path: Path, info: Any) -> dict[str, str]:
+def client_settings(path: Path, running: Running) -> dict[str, str]:
     from kcli.sandbox.clientconfig import client_settings
     from kcli.sandbox.settings import Security
 
-    settings = client_settings(path, Security(info.security), info.users)
+    settings = client_settings(path, Security(running.security), dict(running.users))
     if settings == {"security.protocol": "PLAINTEXT"}:
         return {}
     return settings
+
+
+class ForegroundView:
+    """What a foreground `up` shows: how to reach the sandbox once it is ready, then its status, live
+    on a terminal (a panel redrawn at each tick) or once as lines."""
+
+    def __init__(self, path: Path, profile: str | None, output: OutputFormat, *, live: bool) -> None:
+        self.path = path
+        self.profile = profile
+        self.output = output
+        self.live = live
+        self.running: Running | None = None
+        self._panel: Any = None
+
+    def ready(self, running: Running) -> None:
+        from kcli.render import console
+
+        self.running = running
+        announce(self.path, running, self.profile, detached=False)
+        env = env_of()
+        # The live panel redraws in place, which needs a terminal console: with NO_COLOR (a plain
+        # console) rich would hold every frame back until exit, so print the status lines instead.
+        if self.live and self.output is not OutputFormat.json and console(env).is_terminal:
+            from rich.live import Live
+
+            from kcli.sandbox.status import status_panel
+
+            self._panel = Live(status_panel(running.status), console=console(env), refresh_per_second=2)
+            self._panel.start()
+        else:
+            emit_status(running.status, self.output)
+
+    def tick(self, status: SandboxStatus) -> None:
+        if self._panel is not None:
+            from kcli.sandbox.status import status_panel
+
+            self._panel.update(status_panel(status))
+
+    def close(self) -> None:
+        if self._panel is not None:
+            self._panel.stop()
+            self._panel = None

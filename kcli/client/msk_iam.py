@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -51,10 +50,9 @@ def region_for(host: str, options: Mapping[str, str]) -> str:
     )
 
 
-def iam_oauth_token(options: Mapping[str, str], host: str) -> Any:
-    """An OAUTHBEARER token for Amazon MSK made by AWS's signer library."""
-    from kcli.client.oauth_token import BearerToken
-
+def iam_oauth_token(options: Mapping[str, str], host: str) -> tuple[str, float]:
+    """An OAUTHBEARER token for Amazon MSK made by AWS's signer library: its value and when it expires
+    (seconds since the epoch); kcli.client.oauth_token keeps it as its BearerToken."""
     try:
         from aws_msk_iam_sasl_signer import MSKAuthTokenProvider as provider
     except ImportError:
@@ -71,7 +69,7 @@ def iam_oauth_token(options: Mapping[str, str], host: str) -> Any:
             token, expiry_ms = provider.generate_auth_token(region)
     except Exception as error:  # botocore raises many kinds; the message names what is missing
         raise AuthenticationFailed(f"AWS IAM: cannot make an MSK token: {_reason(error)}", hint=_CREDENTIALS_HINT) from None
-    return BearerToken(value=token, principal="aws-iam", expires_at=expiry_ms / 1000, issued_at=time.time())
+    return token, expiry_ms / 1000
 
 
 def iam_payload(options: Mapping[str, str], host: str) -> bytes:

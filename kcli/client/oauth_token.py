@@ -111,7 +111,8 @@ class TokenSource:
         if kind == "aws_iam":
             from kcli.client.msk_iam import iam_oauth_token
 
-            return iam_oauth_token(self.login.aws_options, host)
+            value, expires_at = iam_oauth_token(self.login.aws_options, host)
+            return BearerToken(value=value, principal="aws-iam", expires_at=expires_at, issued_at=time.time())
         if kind == "file":
             return self._claims(self._read_file())
         return self._claims(self._client_credentials(deadline))

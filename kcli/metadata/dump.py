@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kcli.errors import UsageError
+from kcli.metadata.json_text import encode as _encode
 from kcli.metadata.read_model import BatchSpan, Entry, RawRecord
 from kcli.metadata.records import CONTROL_RECORD_CLASSES, CONTROL_TYPE_NAMES, RECORD_NAMES, record_name
 from kcli.metadata.uuids import kafka_uuid
@@ -124,7 +125,6 @@ def entry_object(entry: Entry) -> dict[str, Any]:
     return out
 
 
-encode = _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def entry_json(entry: Entry) -> str:
@@ -183,25 +183,6 @@ def type_filter(names: Iterable[str]) -> frozenset[tuple[bool, int]] | None:
 
 # -- the fast JSON path: compiled readers' value tuples straight to text --------------------------
 
-json_string: Callable[[str], str] = json.encoder.encode_basestring  # the encoder's (ensure_ascii=False)
-_UUID_JSON: dict[int, str] = {}
-
-
-def uuid_json(value: uuid.UUID | None) -> str:
-    if value is None:
-        return "null"
-    text = _UUID_JSON.get(value.int)
-    if text is None:
-        if len(_UUID_JSON) > 1_000_000:
-            _UUID_JSON.clear()
-        text = _UUID_JSON[value.int] = f'"{kafka_uuid(value)}"'
-    return text
-
-
-def bytes_json(value: bytes) -> str:
-    return '"' + base64.b64encode(value).decode("ascii") + '"'
-
-
 @functools.cache
 def json_formatter(api_key: int, version: int) -> Callable[[tuple[Any, ...]], str] | None:
     """values -> the `data` object text for one flat record class (None when it has no values
@@ -209,34 +190,6 @@ def json_formatter(api_key: int, version: int) -> Callable[[tuple[Any, ...]], st
     from kcli.metadata.generated.renderers import RENDERERS
 
     return RENDERERS.get((api_key, version))
-
-
-class _TextCache(dict[Any, str]):
-    """Values' JSON text by value, made on first use (`cache[value]`: a subscript, no call, when
-    known) and forgotten wholesale past a million entries, so memory stays bounded."""
-
-    def __init__(self, spell: Callable[[Any], str]) -> None:
-        super().__init__()
-        self.spell = spell
-
-    def __missing__(self, value: Any) -> str:
-        if len(self) > 1_000_000:
-            self.clear()
-        text = self[value] = self.spell(value)
-        return text
-
-
-def _raw_uuid_spelling(raw: bytes) -> str:
-    """A uuid's 16 raw bytes as the dump spells it (all zeros: null, as kio reads them)."""
-    from kcli.metadata.fastdecode import shared_uuid
-
-    return uuid_json(shared_uuid(raw))
-
-
-raw_uuid_text = _TextCache(_raw_uuid_spelling)
-# Replica ids, epochs, replica sets and ISRs repeat across a log: their text is looked up, not made again.
-int_text = _TextCache(str)
-int_array_text = _TextCache(lambda items: "[" + ",".join(map(str, items)) + "]")
 
 
 def layout_spec(sources: list[Any]) -> tuple[int, ...]:

@@ -39,9 +39,10 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from kcli.bounds.model import SIZES
-from kcli.metadata.fastdecode import FieldLayout, describe_fields, shared_uuid
+from kcli.metadata.fastdecode import FieldLayout, describe_fields
 from kcli.metadata.framing import framed_alike
 from kcli.metadata.records import METADATA_RECORD_CLASSES
+from kcli.metadata.unpack import shared_uuid
 
 _CODES = {kafka_type: SIZES[kafka_type] for kafka_type in ("int8", "int16", "int32", "int64", "uuid")}
 _MAX_LAYOUTS = 4096

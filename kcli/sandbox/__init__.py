@@ -1,9 +1,3 @@
-"""An emulated KRaft cluster on loopback for rehearsal, demos and tests (not Kafka itself).
-
-Controllers and brokers speak the real Kafka protocol (kio types) and persist their state as a
-real __cluster_metadata-0 log. Importing this package is cheap; the cluster loads when started.
-"""
-
-from kcli.sandbox.handle import Sandbox, SandboxError
-
-__all__ = ["Sandbox", "SandboxError"]
+"""Local KRaft clusters for rehearsal, demos and tests: the emulator (kcli.sandbox.emulator, not Kafka)
+and real Kafka nodes (kcli.sandbox.kafka), two sibling engines; the modules here are what both use.
+Importing this package is cheap."""

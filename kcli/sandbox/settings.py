@@ -41,6 +41,14 @@ class Security(enum.StrEnum):
 # The users every sandbox knows (PLAIN passwords and SCRAM credentials); admin is a super user.
 DEFAULT_USERS: dict[str, str] = {"admin": "admin-secret", "alice": "alice-secret", "bob": "bob-secret"}
 BROKER_USER = ("broker", "broker-secret")
+# The internal topics' replication factors (Kafka's default 3) and minimum ISRs (default 2): what the
+# nodes of a sandbox with fewer than 3 brokers set to its broker count, in both engines.
+INTERNAL_TOPIC_FACTORS = (
+    "offsets.topic.replication.factor",
+    "transaction.state.log.replication.factor",
+    "share.coordinator.state.topic.replication.factor",
+)
+INTERNAL_TOPIC_MIN_ISR = ("transaction.state.log.min.isr", "share.coordinator.state.topic.min.isr")
 # AWS IAM access keys whose MSK IAM signatures the sandbox accepts (test values, not real AWS keys).
 DEFAULT_IAM_USERS: dict[str, str] = {"AKIAKCLISANDBOX00001": "kcli-sandbox-iam-secret-key"}
 
@@ -58,6 +66,8 @@ class SandboxSettings:
     authorizer: bool = False
     topics: int = 0
     partitions: int = 1
+    records_per_partition: int = 0  # emulator: records written to each --topics partition at creation
+    compression: str = "none"  # the codec of those records' batches (none, gzip, snappy, lz4, zstd)
     replication_factor: int | None = None  # default: min(3, brokers)
     release_version: str | None = None  # metadata.version of a new sandbox (default: latest production)
     racks: tuple[str, ...] = ()  # broker.rack of each broker, round-robin by broker id (empty: no racks)
@@ -106,6 +116,8 @@ CREATION_ONLY = (
     "brokers",
     "topics",
     "partitions",
+    "records_per_partition",
+    "compression",
     "cluster_id",
     "release_version",
     "log_dirs",
@@ -125,6 +137,8 @@ def saved_fields(settings: SandboxSettings, cluster_id: str) -> dict[str, object
         "authorizer": settings.authorizer,
         "topics": settings.topics,
         "partitions": settings.partitions,
+        "records_per_partition": settings.records_per_partition,
+        "compression": settings.compression,
         "racks": ",".join(settings.racks) or None,
         "log_dirs": settings.log_dirs,
         "release_version": settings.release_version,

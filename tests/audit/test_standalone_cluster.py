@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from kcli.processes import kill_child, signal_child
 from tests.conftest import KRAFT_FIXTURES, invoke
 
 pytestmark = [pytest.mark.spark, pytest.mark.sandbox, pytest.mark.slow]
@@ -93,12 +95,12 @@ def standalone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Standalone]
         yield Standalone(master=url, python=python_env / "bin" / "python", work=work)
     finally:
         for process in reversed(started):
-            process.terminate()
+            signal_child(process, signal.SIGTERM)
         for process in started:
             try:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                process.kill()
+                kill_child(process)
                 process.wait(timeout=30)
 
 

@@ -1,7 +1,7 @@
 """KIP-1312 on the emulator: `kcli cluster unregister-controller` and `metadata-quorum remove-controller
 --unregister` against the sandbox's UnregisterController (94), through brokers and controllers.
 
-The emulator answers as Kafka 4.4's controller does (kcli/sandbox/apis/k94_unregister_controller.py);
+The emulator answers as Kafka 4.4's controller does (kcli/sandbox/emulator/apis/k94_unregister_controller.py);
 tests/kafka_diff/test_destructive.py runs the same commands against real Kafka 4.4.0.
 """
 
@@ -15,7 +15,7 @@ import pytest
 
 from kcli.metadata import records
 from kcli.ops.features import METADATA_VERSION
-from kcli.sandbox.apis.k94_unregister_controller import FIRST_LEVEL
+from kcli.sandbox.emulator.apis.k94_unregister_controller import FIRST_LEVEL
 
 pytestmark = pytest.mark.sandbox
 
@@ -27,7 +27,7 @@ UNSUPPORTED = "The target cluster does not support the controller unregistration
 def sb(tmp_path: Path) -> Iterator[Any]:
     """Three controllers, one broker, and controller 104 registered as an observer (not a voter), at
     metadata.version 4.3-IV0: the level below the one that can unregister controllers."""
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     with Sandbox(
         directory=tmp_path / "sandbox", controllers=3, brokers=1, release_version="4.3-IV0"

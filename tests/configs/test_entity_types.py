@@ -20,7 +20,7 @@ from kcli.ops.config_spec import (
     EntityType,
     entity_type_of_resource,
 )
-from kcli.sandbox.configdefs import definitions
+from kcli.sandbox.emulator.configdefs import definitions
 
 
 def test_every_entity_type_has_exactly_one_row() -> None:

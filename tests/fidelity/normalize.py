@@ -1,7 +1,7 @@
 """What may differ between a sandbox node and a real Kafka node of the same shape, written down once.
 
 The comparison of tests/fidelity replaces, on both sides alike and nothing else:
-1. The values that name a node (kcli.sandbox.registration.NODE_VALUES: ids, addresses, directories)
+1. The values that name a node (kcli.sandbox.emulator.registration.NODE_VALUES: ids, addresses, directories)
    in an entry of that name and in its synonyms of the same name: every node's host:port by
    `<broker N>` / `<controller N>` (N its id), a directory by `<dir>`.
 2. The order of entries: compared by name (a real node lists them in a Java hash map's order).
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kcli.sandbox.registration import NODE_VALUES
+from kcli.sandbox.emulator.registration import NODE_VALUES
 
 DIRECTORY_KEYS = ("log.dirs", "metadata.log.dir", "ssl.keystore.location", "ssl.truststore.location")
 

@@ -3,7 +3,7 @@ says what may differ).
 
 The real cluster is Kafka 4.4.0 started for the module by the real-Kafka engine (`KafkaSandbox`: one
 controller, three brokers, PLAINTEXT, no authorizer), whose nodes are written with the settings a sandbox
-node reports (kcli.sandbox.registration.static_config) and the sandbox's node ids (brokers 1..,
+node reports (kcli.sandbox.emulator.registration.static_config) and the sandbox's node ids (brokers 1..,
 controllers 101..). Another cluster can be named instead:
 
     KCLI_TEST_REAL_BOOTSTRAP_SERVER=127.0.0.1:29501       its brokers
@@ -35,6 +35,14 @@ import pytest
 
 from tests.fidelity import calls, normalize
 from tests.fidelity.calls import Endpoint
+
+# The data plane's scenarios run in this module, on its real cluster (one real cluster for the suite).
+from tests.fidelity.data_plane import (  # noqa: F401
+    clients,
+    test_an_unserved_request_closes_the_connection_as_kafka,
+    test_data_plane_answers_as_kafka,
+)
+from tests.fidelity.topic_admin import test_topic_admin_answers_as_kafka  # noqa: F401
 
 SERVER_ENV = "KCLI_TEST_REAL_BOOTSTRAP_SERVER"
 CONTROLLER_ENV = "KCLI_TEST_REAL_BOOTSTRAP_CONTROLLER"
@@ -121,7 +129,7 @@ def sides(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Side, Side
 
 
 def _beside_a_sandbox(real: Side, directory: Path, topic: str) -> Iterator[tuple[Side, Side]]:
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     with Sandbox(
         directory=directory, controllers=len(real.controller_ids), brokers=len(real.broker_ids)
@@ -366,7 +374,7 @@ def test_alterations_answered_as_kafka(sides: tuple[Side, Side], via: str, resou
 
 @pytest.mark.parametrize("kind", ["broker", "controller"])
 def test_api_versions_as_kafka_but_what_is_not_served(sides: tuple[Side, Side], kind: str) -> None:
-    from kcli.sandbox.registry import NOT_SERVED, Listener
+    from kcli.sandbox.emulator.registry import NOT_SERVED, Listener
 
     real, emulated = (
         calls.api_versions(

@@ -189,7 +189,7 @@ def fix_crcs(data: bytes) -> bytes:
 
 def request_kinds() -> list[tuple[str, int, int]]:
     """(kio schema name, api key, version) of every request version the emulator serves."""
-    from kcli.sandbox.registry import load_all
+    from kcli.sandbox.emulator.registry import load_all
 
     return [
         (spec.name, spec.key, version)
@@ -206,7 +206,7 @@ def request_class(name: str, version: int) -> type:
 
 def request_frame(value: Any, correlation_id: int = 7) -> bytes:
     """A request frame without its size prefix: header (v1 or v2), body."""
-    from kcli.sandbox.wire import encode_request
+    from kcli.sandbox.emulator.wire import encode_request
 
     return encode_request(value, correlation_id, "kcli-fuzz")
 

@@ -148,8 +148,8 @@ def test_the_emulator_refuses_a_request_declaring_2_to_the_32_topics() -> None:
     body = b"\xff\xff\xff\xff\x0f" + struct.pack(">i?", 30000, False) + b"\x00"  # 2**32 - 2 topics
     program = (
         "import sys\n"
-        "from kcli.sandbox import wire\n"
-        "from kcli.sandbox.server import decode\n"
+        "from kcli.sandbox.emulator import wire\n"
+        "from kcli.sandbox.emulator.server import decode\n"
         "try:\n"
         "    decode('create_topics', 19, 7, bytes.fromhex(sys.argv[1]))\n"
         "except wire.FrameError as error:\n"

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from kcli.processes import kill_child
+
 HERE = Path(__file__).resolve().parent
 SOURCES = (HERE / "ToolDriver.java", HERE.parent / "peers" / "java" / "Json.java")
 ANSWER_PREFIX = "@@answer "
@@ -153,5 +155,5 @@ class KafkaTools:
             process.stdin.close()
             process.wait(timeout=15)
         except (OSError, subprocess.TimeoutExpired):
-            process.kill()
+            kill_child(process)
             process.wait(timeout=5)

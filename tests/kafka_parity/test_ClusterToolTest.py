@@ -54,7 +54,7 @@ ID_FORMS = {"kcli-cluster-id": ("cluster-id",), "kcli-cluster-cluster-id": ("clu
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """This module's sandbox (brokers get stopped and unregistered here), with the mock's cluster id."""
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("cluster-tool"),
@@ -67,7 +67,7 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 def _stopped(sb: Any, node_id: int) -> int:
     """Stop a node (already stopped is fine: the cases that stop brokers run in file order)."""
-    from kcli.sandbox.cluster import ClusterError
+    from kcli.sandbox.emulator.node import ClusterError
 
     with contextlib.suppress(ClusterError):
         sb.stop_node(node_id)
@@ -205,7 +205,7 @@ def _expected_api_lines(node_kind: Any) -> list[str]:
     from kio.schema.index import api_key_map, schema_name_map
 
     from kcli.client.protocol import NAMED_ONLY, NOT_IN_KIO, request_class
-    from kcli.sandbox.registry import specs_for
+    from kcli.sandbox.emulator.registry import specs_for
 
     def versions(schema: str, key: int) -> list[int]:
         if schema in schema_name_map:
@@ -234,7 +234,7 @@ def _expected_api_lines(node_kind: Any) -> list[str]:
 
 
 def _check_api_versions(sb: Any, controllers: bool) -> None:
-    from kcli.sandbox.registry import Listener
+    from kcli.sandbox.emulator.registry import Listener
 
     flag, address = (
         ("--bootstrap-controller", sb.bootstrap_controllers)
@@ -269,7 +269,7 @@ def test_ClusterToolTest_testPrintClusterId(own: Any) -> None:
 
 def test_ClusterToolTest_testClusterTooOldToHaveId(own: Any, hooks: Any) -> None:
     """A broker too old for DescribeCluster and for Metadata's ClusterId (v2+) reports no id."""
-    from kcli.sandbox.apis.k18_api_versions import handle_api_versions
+    from kcli.sandbox.emulator.apis.k18_api_versions import handle_api_versions
 
     async def old_broker(context: Any, request: Any) -> Any:
         response = await handle_api_versions(context, request)
@@ -292,7 +292,7 @@ def test_ClusterToolTest_testClusterTooOldToHaveId(own: Any, hooks: Any) -> None
 
 def test_ClusterToolTest_testLegacyModeClusterCannotUnregisterBroker(own: Any, hooks: Any) -> None:
     """A cluster that does not offer UnregisterBroker: kafka-cluster says so on stdout and exits 0."""
-    from kcli.sandbox.apis.k18_api_versions import handle_api_versions
+    from kcli.sandbox.emulator.apis.k18_api_versions import handle_api_versions
 
     async def without_unregister(context: Any, request: Any) -> Any:
         response = await handle_api_versions(context, request)
@@ -322,7 +322,7 @@ def test_ClusterToolTest_testUnregisterController(own: Any, hooks: Any) -> None:
 
 def test_ClusterToolTest_testLegacyModeClusterCannotUnregisterController(tmp_path: Path) -> None:
     """A cluster below metadata.version 4.4-IV2 refuses UnregisterController: said on stdout, exit 0."""
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     with Sandbox(directory=tmp_path, controllers=1, brokers=1, release_version="4.3-IV0") as older:
         result = kcli("cluster", "unregister-controller", "--bootstrap-server", older.bootstrap_servers, "--id", "0")

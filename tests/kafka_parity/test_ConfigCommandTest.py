@@ -105,7 +105,7 @@ EXACT, DEFAULT, ANY = 0, 1, 2  # DescribeClientQuotas match types
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """This module's sandbox: its quotas, defaults and configs are changed here."""
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
     from tests.reassign.peer import create_topic
 
     with Sandbox(directory=tmp_path_factory.mktemp("config-command"), controllers=1, brokers=3) as sb:
@@ -773,7 +773,7 @@ def test_ConfigCommandTest_shouldDescribeConfigSynonyms(own: Any, recorder: Any)
 
 def _with_loggers(hooks: Any, sb: Any, names: list[str]) -> list[Any]:
     """Broker 1's loggers are `names` (all INFO), as Kafka's mock admin holds them; alters are recorded."""
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     async def describe(context: Any, request: Any) -> Any:
         if not all(int(r.resource_type) == BROKER_LOGGER for r in request.resources):
@@ -1080,7 +1080,7 @@ def test_ConfigCommandTest_shouldNotAlterGroupConfigWithoutEntityName() -> None:
 
 def test_ConfigCommandTest_testDescribeGroupConfigOldBroker(own: Any, hooks: Any) -> None:
     """A broker without ListConfigResources (before 4.1): groups are still described, without error."""
-    from kcli.sandbox.apis.k18_api_versions import handle_api_versions
+    from kcli.sandbox.emulator.apis.k18_api_versions import handle_api_versions
 
     async def old_broker(context: Any, request: Any) -> Any:
         response = await handle_api_versions(context, request)

@@ -79,7 +79,7 @@ DEFAULTS_AT_LATEST = {
 @pytest.fixture(scope="module")
 def sandbox_at(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], Any]]:
     """`sandbox_at("3.8-IV0")`: a 1-controller, 1-broker sandbox formatted at that metadata.version."""
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     started: list[Any] = []
 
@@ -113,7 +113,7 @@ def _without_epoch(line: str) -> str:
 
 
 def _check_describe(sb: Any, finalized_mv: str, controllers: bool) -> None:
-    from kcli.sandbox.features import supported_features
+    from kcli.sandbox.emulator.features import supported_features
 
     result = features(sb, "describe", controllers=controllers)
     assert result.code == 0, result.stderr
@@ -154,7 +154,7 @@ def test_FeatureCommandTest_testUpgradeMetadataVersionWithKraft(sandbox_at: Any)
 
 def _answer_updates(hooks: Any, sb: Any, message: str, code: int = 48) -> list[Any]:
     """UpdateFeatures fails as a Kafka 4.x controller answers (one top-level error); requests are recorded."""
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     requests: list[Any] = []
 
@@ -307,7 +307,7 @@ def test_FeatureCommandTest_testParseNameAndLevel(sandbox: Any, hooks: Any) -> N
 
 def _mock_features(hooks: Any, sb: Any) -> None:
     """ApiVersions carries the features of Kafka's buildAdminClient(): foo.bar and metadata.version."""
-    from kcli.sandbox.apis.k18_api_versions import handle_api_versions
+    from kcli.sandbox.emulator.apis.k18_api_versions import handle_api_versions
 
     async def mock(context: Any, request: Any) -> Any:
         response = await handle_api_versions(context, request)

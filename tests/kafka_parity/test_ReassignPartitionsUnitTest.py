@@ -68,7 +68,7 @@ def k(broker: int) -> int:
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Four brokers with two log dirs each, and the mock's topics foo (2 partitions) and bar (1)."""
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
     from tests.reassign.peer import create_topic
 
     with Sandbox(
@@ -508,7 +508,7 @@ def test_ReassignPartitionsUnitTest_testCurrentPartitionReplicaAssignmentToStrin
 ) -> None:
     """The current assignment before an execute: each replica's real log dir, "any" where unknown
     (here broker 4 cannot describe its log dirs), only for the partitions being moved."""
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     async def unknown_on_4(context: Any, request: Any) -> Any:
         if context.node.node_id != k(3):

@@ -79,7 +79,7 @@ def test_add_then_remove_a_controller(kcli: Any, make_sandbox: Any) -> None:
 
 
 def test_an_added_controller_stays_a_voter_after_a_restart(kcli: Any, tmp_path: Path) -> None:
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     with Sandbox(directory=tmp_path / "sb", controllers=1, brokers=1) as sb:
         config = sb.prepare_controller(NEW)
@@ -106,8 +106,8 @@ def test_a_voter_change_that_timed_out_but_committed_is_reported_done(kcli: Any,
     from kio.schema.errors import ErrorCode
 
     from kcli.kafka import ApiKey
-    from kcli.sandbox.apis.k80_add_raft_voter import handle_add_raft_voter
-    from kcli.sandbox.apis.k81_remove_raft_voter import handle_remove_raft_voter
+    from kcli.sandbox.emulator.apis.k80_add_raft_voter import handle_add_raft_voter
+    from kcli.sandbox.emulator.apis.k81_remove_raft_voter import handle_remove_raft_voter
 
     sb = make_sandbox(controllers=3, brokers=1)
     config = sb.prepare_controller(NEW)

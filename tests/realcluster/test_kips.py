@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from kcli.processes import kill_child, signal_child
 from tests.conftest import invoke
 from tests.realcluster.conftest import cluster_of
 from tests.realcluster.peers import kcli_process, peer_admin, topic_configs
@@ -195,12 +196,12 @@ def test_every_broker_replaced_while_kcli_runs(make_real_kafka: Any, tmp_path: P
             f"cannot connect to {old_bootstrap}" in dead[-1]["error"]
         ), dead[-1]
     finally:
-        watch.send_signal(signal.SIGINT)
+        signal_child(watch, signal.SIGINT)
         try:
             watch.wait(timeout=20)
         finally:
             if watch.poll() is None:
-                watch.kill()
+                kill_child(watch)
     # a new run with the dead list fails at once with what to check; the new address works
     fresh = invoke("cluster-id", "--bootstrap-server", old_bootstrap)
     assert fresh.code == 1

@@ -26,8 +26,7 @@ def test_added_settings_reach_every_node(tmp_path: Path) -> None:
 def test_new_ids_never_hold_a_dash_as_kafkas_own_never_do() -> None:
     """Kafka's Uuid.randomUuid redraws an id with "-" in it; StorageTool reads `--cluster-id -x...` as an
     option. A random id has a "-" about three times in ten."""
-    from kcli.sandbox.cluster import new_cluster_id
-    from kcli.sandbox.kafka.storage import new_directory_id
+    from kcli.sandbox.nodes import new_cluster_id, new_directory_id
 
     drawn = [new_cluster_id() for _ in range(500)] + [new_directory_id() for _ in range(500)]
     assert all(len(text) == 22 and "-" not in text for text in drawn)

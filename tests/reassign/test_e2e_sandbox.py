@@ -1,7 +1,7 @@
 """kcli reassign-partitions end to end on the sandbox, checked with kafka-python as an independent peer.
 
-The sandbox copies a simulated partition (1-9 MiB) to each new replica at the throttled rate, so a
-throttle decides how long a reassignment takes.
+The sandbox copies a partition's records to each new replica at the throttled rate, so the bytes
+filled in (tests/dataplane/filling.py) and a throttle decide how long a reassignment takes.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 
 from kcli.ops.reassign.model import TopicPartition
 from tests.conftest import CliResult, invoke
+from tests.dataplane.filling import fill
 from tests.polling import wait_for
 from tests.reassign.peer import broker_configs, create_topic, replicas_of, topic_configs
 
@@ -47,6 +48,7 @@ def reassign(bootstrap: str, *args: str) -> CliResult:
 def test_generate_execute_watch_verify_removes_throttles(sandbox: Any, tmp_path: Path) -> None:
     b = sandbox.bootstrap_servers
     create_topic(b, "rs-flow", [[1, 2]] * 6)
+    fill(sandbox, "rs-flow", range(6), 2_000)
     topics = tmp_path / "topics.json"
     topics.write_text('{"version":1,"topics":[{"topic":"rs-flow"}]}')
 
@@ -134,6 +136,7 @@ def test_wait_with_preserve_throttles_leaves_them_for_verify(sandbox: Any, tmp_p
 def test_wait_keeps_the_throttles_while_another_reassignment_runs(sandbox: Any, tmp_path: Path) -> None:
     b = sandbox.bootstrap_servers
     create_topic(b, "rs-slow", [[1, 2]])
+    fill(sandbox, "rs-slow", [0], 5_000)
     create_topic(b, "rs-quick", [[1, 2]])
     slow = plan_file(tmp_path, "slow.json", "rs-slow", [[3, 2]])
     started = reassign(b, "--execute", "--reassignment-json-file", slow, "--throttle", "10000",
@@ -165,6 +168,7 @@ def test_progress_is_reported_while_copying(sandbox: Any, tmp_path: Path) -> Non
 
     b = sandbox.bootstrap_servers
     create_topic(b, "rs-progress", [[1, 2], [2, 1]])
+    fill(sandbox, "rs-progress", [0, 1], 40_000)  # about 5 MB a partition: seconds at 3 MB/s
     target = [[2, 3], [3, 1]]
     plan = plan_file(tmp_path, "plan.json", "rs-progress", target)
     started = reassign(b, "--execute", "--reassignment-json-file", plan, "--throttle", "3000000",
@@ -190,6 +194,7 @@ def test_progress_is_reported_while_copying(sandbox: Any, tmp_path: Path) -> Non
 def test_cancel_mid_way_restores_the_replicas(sandbox: Any, tmp_path: Path) -> None:
     b = sandbox.bootstrap_servers
     create_topic(b, "rs-cancel", [[1, 2], [2, 1], [1, 2]])
+    fill(sandbox, "rs-cancel", range(3), 3_000)
     before = replicas_of(b, "rs-cancel")
     plan = plan_file(tmp_path, "plan.json", "rs-cancel", [[3, 2], [3, 1], [1, 3]])
     started = reassign(b, "--execute", "--reassignment-json-file", plan, "--throttle", "10000",
@@ -271,6 +276,7 @@ def test_controller_failover_during_execute_converges(fresh_sandbox: Any, tmp_pa
     sb = fresh_sandbox
     b = sb.bootstrap_servers
     create_topic(b, "rs-failover", [[1, 2], [2, 1], [1, 2], [2, 1]])
+    fill(sb, "rs-failover", range(4), 30_000)  # about 4 MB a partition: a second or so at 4 MB/s
     target = [[3, 2], [3, 1], [1, 3], [2, 3]]
     plan = plan_file(tmp_path, "plan.json", "rs-failover", target)
     box: dict[str, CliResult] = {}
@@ -363,7 +369,7 @@ def test_generate_unknown_topic_and_controller_only_actions(sandbox: Any, tmp_pa
 def test_wait_whose_throttles_cannot_be_cleared_says_so_in_one_error_line(sandbox: Any, tmp_path: Path) -> None:
     """The partitions moved, then the brokers refused to drop the throttles: exit 1 with one `Error:`
     line on stderr naming what is left and what to run (--verify), not a line among the results."""
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     async def refuse_deletes(ctx: Any, request: Any) -> Any:
         if not any(op.config_operation == 1 for r in request.resources for op in r.configs):
@@ -413,7 +419,7 @@ def test_wait_reads_the_replicas_until_the_brokers_metadata_catches_up(sandbox: 
     (a real cluster's brokers follow its log a moment later): --wait reads again until the replicas
     are the targets, instead of reporting 'replica set is 3,1 rather than 3' for a move that completed.
     Here ListPartitionReassignments answers 'none' at once while the sandbox still copies."""
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     async def nothing_running(ctx: Any, request: Any) -> Any:
         return ctx.r(

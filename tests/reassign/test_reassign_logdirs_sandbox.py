@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from kcli.sandbox.reassign import partition_size
 from tests.conftest import invoke
+from tests.dataplane.filling import fill
 from tests.reassign.peer import broker_configs, create_topic
 from tests.sandbox.raw import RawConnection
 
@@ -60,12 +60,14 @@ def test_execute_moves_replicas_between_log_dirs_at_the_throttled_rate(
     sb = make_sandbox(controllers=1, brokers=3, log_dirs=2)
     b = sb.bootstrap_servers
     create_topic(b, "ld", [[1, 2], [2, 3]])
+    fill(sb, "ld", [0, 1], 20_000)  # about 2.5 MB a partition
     before1, before3 = log_dirs(sb, 1, "ld"), log_dirs(sb, 3, "ld")
+    size = {0: before1[dir_of(before1, 0)][0][0], 1: before3[dir_of(before3, 1)][1][0]}
     assert len(before1) == 2 and len(before3) == 2  # both log dirs of each broker are listed
     # move broker 1's replica of ld-0 and broker 3's replica of ld-1 to their other log dir
     target1 = next(d for d in before1 if d != dir_of(before1, 0))
     target3 = next(d for d in before3 if d != dir_of(before3, 1))
-    rate = max(partition_size("ld", 0), partition_size("ld", 1)) // 3  # about three seconds a move
+    rate = max(size.values()) // 3  # about three seconds a move
     plan = tmp_path / "plan.json"
     plan.write_text(
         json.dumps(
@@ -89,7 +91,7 @@ def test_execute_moves_replicas_between_log_dirs_at_the_throttled_rate(
     # the future replica copies into the target dir, throttled: partial at first
     moving = log_dirs(sb, 1, "ld")
     assert dir_of(moving, 0, future=True) == target1
-    assert moving[target1][0][0] < partition_size("ld", 0)
+    assert moving[target1][0][0] < size[0]
     first = reassign(b, "--verify", "--reassignment-json-file", str(plan))
     assert first.code == 0, first.stderr
     assert "Reassignment of replica ld-0-1 is still in progress." in first.lines
@@ -106,7 +108,7 @@ def test_execute_moves_replicas_between_log_dirs_at_the_throttled_rate(
     assert "Reassignment of replica ld-1-3 completed successfully." in verified.lines
     assert LOG_DIR_RATE not in broker_configs(b, 1)  # throttles cleared once nothing moves
     after1 = log_dirs(sb, 1, "ld")
-    assert dir_of(after1, 0) == target1 and after1[target1][0] == (partition_size("ld", 0), False)
+    assert dir_of(after1, 0) == target1 and after1[target1][0] == (size[0], False)
     assert dir_of(log_dirs(sb, 3, "ld"), 1) == target3
 
     # the controller learned the new directories: PartitionChangeRecords in the metadata log
@@ -126,6 +128,7 @@ def test_unknown_dir_and_missing_replica_are_refused(make_sandbox: Any) -> None:
 
     sb = make_sandbox(controllers=1, brokers=2, log_dirs=2)
     create_topic(sb.bootstrap_servers, "ld-bad", [[1]])
+    fill(sb, "ld-bad", [0], 5_000)
     slow = invoke(
         "configs", "--bootstrap-server", sb.bootstrap_servers, "--alter", "--entity-type", "brokers",
         "--entity-name", "1", "--add-config", f"{LOG_DIR_RATE}=1000",
@@ -156,6 +159,7 @@ def test_cancel_sends_a_running_move_back_to_its_current_dir(make_sandbox: Any, 
     sb = make_sandbox(controllers=1, brokers=2, log_dirs=2)
     b = sb.bootstrap_servers
     create_topic(b, "ld-cancel", [[1, 2]])
+    fill(sb, "ld-cancel", [0], 5_000)
     before = log_dirs(sb, 1, "ld-cancel")
     current = dir_of(before, 0)
     target = next(d for d in before if d != current)

@@ -384,7 +384,7 @@ def render(
         lines.append("(the durability tests did not record figures in this run)")
     lines += [
         "",
-        "How the sandbox keeps them (kcli/sandbox/metalog.py, kcli/sandbox/replica.py): every node keeps its own",
+        "How the sandbox keeps them (kcli/sandbox/emulator/metalog.py, kcli/sandbox/emulator/replica.py): every node keeps its own",
         "replica of `__cluster_metadata-0`; only the active controller appends, and replication rounds run one",
         "at a time: each running node fetches at its log end and last epoch, truncates where its log diverged",
         "from the leader's (Kafka's validateOffsetAndEpoch / truncateToEndOffset) and appends the leader's",

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -32,6 +31,8 @@ from typing import Any
 
 import pytest
 
+from kcli.processes import kill_child
+from kcli.processes import send as send_signal
 from tests.reliability.logcheck import kcli_configs, read_node_log
 
 pytestmark = pytest.mark.sandbox
@@ -138,7 +139,7 @@ async def write_under_failover(directory: Path, bootstrap: str, *, kill_after: i
     With `kill_after`, the sandbox process gets SIGKILL once that many writes are acknowledged;
     the writes still running are cancelled (not acknowledged).
     """
-    from kcli.sandbox.control import SandboxControlError, read_info, send
+    from kcli.sandbox.emulator.control import SandboxControlError, read_info, send
 
     info = read_info(directory)
     run = Run()
@@ -171,7 +172,7 @@ async def write_under_failover(directory: Path, bootstrap: str, *, kill_after: i
                     and len(run.acknowledged) >= kill_after
                     and run.failovers >= MIN_FAILOVERS
                 ):
-                    os.kill(info.pid, signal.SIGKILL)
+                    send_signal(info.process, signal.SIGKILL)
                     killed.set()
             elif error is not None:
                 run.failed[index] = error
@@ -194,7 +195,7 @@ async def write_under_failover(directory: Path, bootstrap: str, *, kill_after: i
     async def cancel_after_kill() -> None:
         await killed.wait()
         for process in list(processes):
-            process.kill()
+            kill_child(process)
         for task in writers:
             task.cancel()
 
@@ -207,12 +208,13 @@ async def write_under_failover(directory: Path, bootstrap: str, *, kill_after: i
 
 
 def _wait_dead(pid: int) -> None:
-    from kcli.sandbox.control import process_alive
+    from kcli.processes import ProcessRecord, is_running
 
+    process = ProcessRecord(pid=pid)
     deadline = time.monotonic() + 10
-    while process_alive(pid) and time.monotonic() < deadline:
+    while is_running(process) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not process_alive(pid)
+    assert not is_running(process)
 
 
 async def _described(bootstrap: str) -> dict[str, str | None]:

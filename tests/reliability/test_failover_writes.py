@@ -61,7 +61,7 @@ class FailoverOnce:
 
 
 def _features_refusal(ctx: Any, request: Any) -> Any:
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     return ctx.r(
         "UpdateFeaturesResponse",
@@ -73,7 +73,7 @@ def _features_refusal(ctx: Any, request: Any) -> Any:
 
 
 def _configs_refusal(ctx: Any, request: Any) -> Any:
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     return ctx.r(
         "IncrementalAlterConfigsResponse",
@@ -92,7 +92,7 @@ def _configs_refusal(ctx: Any, request: Any) -> Any:
 
 
 def _reassign_refusal(ctx: Any, request: Any) -> Any:
-    from kcli.sandbox.context import ZERO
+    from kcli.sandbox.emulator.context import ZERO
 
     return ctx.r(
         "AlterPartitionReassignmentsResponse",

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from kcli.sandbox.emulator import faults
 from tests.conftest import CliResult, invoke
 from tests.reliability.relay import Relay
 
@@ -45,7 +46,7 @@ def test_broker_stopped_mid_describe_finishes_with_what_it_got(fresh_sandbox: An
 
     async def die_on_arrival(ctx: Any, request: Any) -> None:
         if ctx.node.node_id == victim and ctx.node.running:
-            asyncio.get_running_loop().create_task(ctx.cluster.stop_node(victim))
+            asyncio.get_running_loop().create_task(faults.stop_node(ctx.cluster, victim))
             await asyncio.sleep(0)  # let the stop begin: this answer is never written
         return None
 
@@ -72,7 +73,7 @@ def _replace_brokers_after(calls: list[int], n: int, *, fresh_ports: bool, relay
 
             async def later() -> None:
                 await asyncio.sleep(0.05)  # after this answer went out
-                await ctx.cluster.replace_brokers(fresh_ports=fresh_ports)
+                await faults.replace_brokers(ctx.cluster, fresh_ports=fresh_ports)
                 first = ctx.cluster.brokers()[0]
                 relay.point_at(first.address)
 
@@ -205,7 +206,7 @@ def test_cluster_id_change_on_rebootstrap_is_refused_and_nothing_is_written(
                 relay.point_at(second.bootstrap_servers.split(",")[0])
                 for broker in list(ctx.cluster.brokers()):
                     if broker.running:
-                        asyncio.get_running_loop().create_task(ctx.cluster.stop_node(broker.node_id))
+                        asyncio.get_running_loop().create_task(faults.stop_node(ctx.cluster, broker.node_id))
                 await asyncio.sleep(0.05)
                 raise ConnectionResetError("broker going away")  # the sandbox drops this connection
             return None

@@ -9,13 +9,13 @@ from the environment the previous one ended with (`set -a` exports what a step a
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kcli.processes import kill_child
 from tests.runbooks.markdown import Step
 
 STEP_DEADLINE_S = 900.0  # a rolling restart of real nodes on a busy 2-core machine
@@ -96,7 +96,7 @@ class Shell:
             try:
                 code = process.wait(timeout=deadline_s)
             except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+                kill_child(process, group=True)
                 process.wait(timeout=30)
                 code = -1
                 stderr.write(f"\n[the runner stopped the step after {deadline_s:.0f} s]\n")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.dataplane.filling import fill
 from tests.sandbox.peers import admin
 
 pytestmark = pytest.mark.sandbox
@@ -133,6 +134,7 @@ def test_reassignment_progresses_under_throttle_then_completes(fresh_sandbox: An
     sb = fresh_sandbox
     with admin(sb.bootstrap_servers) as client:
         client.create_topics([NewTopic("moving", -1, -1, replica_assignments={0: [1]})])
+        fill(sb, "moving", [0], 20_000)  # about 2.5 MB: most of a second at 4 MB/s
         client.alter_configs(
             [
                 ConfigResource(

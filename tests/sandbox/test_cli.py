@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from kcli.processes import kill_child
 from tests.conftest import invoke
 from tests.sandbox.peers import admin
 
@@ -220,7 +221,9 @@ class _Screen:
 def _stop_with_ctrl_c(process: Any, directory: Path) -> None:
     import signal
 
-    process.send_signal(signal.SIGINT)
+    from kcli.processes import signal_child
+
+    signal_child(process, signal.SIGINT)
     assert process.wait(timeout=20) == 0
     assert b"Traceback" not in process.stderr.read()
     assert not (directory / "sandbox.json").exists()
@@ -245,7 +248,7 @@ def test_foreground_up_shows_a_live_panel_on_a_terminal(tmp_path: Path) -> None:
         _stop_with_ctrl_c(process, directory)
     finally:
         if process.poll() is None:
-            process.kill()
+            kill_child(process)
             process.wait(timeout=10)
         os.close(master)
 
@@ -264,6 +267,6 @@ def test_foreground_up_with_no_color_prints_the_status_lines(tmp_path: Path) -> 
         _stop_with_ctrl_c(process, directory)
     finally:
         if process.poll() is None:
-            process.kill()
+            kill_child(process)
             process.wait(timeout=10)
         os.close(master)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kcli.sandbox.cluster import new_cluster_id
+from kcli.sandbox.nodes import new_cluster_id
 
 
 def test_an_id_that_would_start_with_a_dash_is_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:

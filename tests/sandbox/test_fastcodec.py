@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kcli.sandbox import fastcodec
+from kcli.sandbox.emulator import fastcodec
 
 
 def kio_bytes(value: Any) -> bytes:

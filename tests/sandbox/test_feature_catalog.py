@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kcli.ops.features import load_catalog, version_mapping
-from kcli.sandbox.features import bootstrap_levels, release_level, supported_features
+from kcli.sandbox.emulator.features import bootstrap_levels, release_level, supported_features
 from tests.sandbox.raw import RawConnection, first
 
 INVALID_UPDATE_VERSION = 95
@@ -40,7 +40,7 @@ def test_unknown_or_removed_release_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown release version"):
         release_level("9.9")
     with pytest.raises(ValueError):
-        from kcli.sandbox import Sandbox
+        from kcli.sandbox.emulator import Sandbox
 
         Sandbox(release_version="nope")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -83,13 +84,16 @@ def test_describe_topic_partitions_pages_with_a_cursor(sandbox: Any) -> None:
     assert seen == [0, 1, 2, 3, 4]
 
 
-def test_log_dirs_report_simulated_sizes(sandbox: Any) -> None:
+def test_log_dirs_report_the_bytes_their_replicas_hold(sandbox: Any) -> None:
     from kafka.admin import NewTopic
     from kio.schema.describe_log_dirs.v4.request import DescribableLogDirTopic, DescribeLogDirsRequest
+
+    from tests.dataplane.filling import fill
 
     name = f"sized-{uuid.uuid4().hex[:6]}"
     with admin(sandbox.bootstrap_servers) as client:
         client.create_topics([NewTopic(name, -1, -1, replica_assignments={0: [1], 1: [2]})])
+    written = fill(sandbox, name, [0], 3000)
     with RawConnection(f"127.0.0.1:{sandbox.port_of(1)}") as conn:
         answer = conn.call(
             DescribeLogDirsRequest(topics=(DescribableLogDirTopic(topic=name, partitions=(0, 1)),))
@@ -98,7 +102,8 @@ def test_log_dirs_report_simulated_sizes(sandbox: Any) -> None:
     assert result.log_dir.endswith("/1")
     partitions = {p.partition_index: p.partition_size for t in result.topics for p in t.partitions}
     assert list(partitions) == [0]  # partition 1 lives on broker 2 only
-    assert 1 << 20 <= partitions[0] <= 9 << 20
+    on_disk = sum(f.stat().st_size for f in (Path(result.log_dir) / f"{name}-0").glob("*.log"))
+    assert partitions[0] == on_disk == written
     assert result.total_bytes > result.usable_bytes > 0
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from kcli.sandbox.progress import PROGRESS_FILE, load
-from kcli.sandbox.reassign import partition_size
+from kcli.sandbox.emulator.progress import PROGRESS_FILE, load
 from tests.conftest import invoke
+from tests.dataplane.filling import fill
 from tests.polling import wait_for
 from tests.reassign.peer import create_topic
 from tests.sandbox.raw import RawConnection
@@ -42,12 +42,16 @@ def set_broker_config(sb: Any, broker: int, entry: str) -> None:
 
 
 def test_reassignment_and_log_dir_move_resume_after_restart(tmp_path: Path) -> None:
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     directory = tmp_path / "sb"
     rate = 400_000  # bytes/s: each copy takes several seconds
     with Sandbox(directory=directory, controllers=1, brokers=3, log_dirs=2) as sb:
-        create_topic(sb.bootstrap_servers, TOPIC, [[1, 2], [1]])
+        create_topic(sb.bootstrap_servers, TOPIC, [[1, 2], [1, 3]])
+        wait_for(lambda: sizes(sb, 1).get((0, False)) == 0, timeout=20, what="the topic on broker 1")
+        fill(sb, TOPIC, [0, 1], 20_000)  # about 2.5 MB a partition
+        full = {p: sizes(sb, 1)[(p, False)] for p in (0, 1)}  # broker 1 leads both
+        assert min(full.values()) > 2_000_000
         for broker in (1, 2, 3):
             set_broker_config(sb, broker, f"follower.replication.throttled.rate={rate}")
         set_broker_config(sb, 1, f"replica.alter.log.dirs.io.max.bytes.per.second={rate}")
@@ -64,7 +68,7 @@ def test_reassignment_and_log_dir_move_resume_after_restart(tmp_path: Path) -> N
             return now if now[0] > 0 and now[1] > 0 else None
 
         before = wait_for(copying, timeout=20, what="both copies under way")
-        assert 0 < before[0] < partition_size(TOPIC, 0) and 0 < before[1] < partition_size(TOPIC, 1)
+        assert 0 < before[0] < full[0] and 0 < before[1] < full[1]
     saved = load(directory)  # written at shutdown
     assert saved.copies and saved.moves
 
@@ -77,20 +81,20 @@ def test_reassignment_and_log_dir_move_resume_after_restart(tmp_path: Path) -> N
         set_broker_config(sb, 1, "replica.alter.log.dirs.io.max.bytes.per.second=100000000")
         wait_for(
             lambda: (
-                sizes(sb, 3).get((0, False)) == partition_size(TOPIC, 0) and (1, True) not in sizes(sb, 1)
+                sizes(sb, 3).get((0, False)) == full[0] and (1, True) not in sizes(sb, 1)
             ),
             timeout=20,
             what="both copies finished",
         )
         final = sizes(sb, 1)
-        assert (1, True) not in final and final[(1, False)] == partition_size(TOPIC, 1)
-        assert sizes(sb, 3)[(0, False)] == partition_size(TOPIC, 0)
+        assert (1, True) not in final and final[(1, False)] == full[1]
+        assert sizes(sb, 3)[(0, False)] == full[0]
     assert not (directory / PROGRESS_FILE).exists()  # nothing in flight any more
 
 
 async def _start_moves(cluster: Any) -> bool:
     """Move partition 0 from [1, 2] to [1, 3] and broker 1's replica of partition 1 to its other dir."""
-    from kcli.sandbox.logdirs import replica_directory
+    from kcli.sandbox.emulator.logdirs import replica_directory
 
     topic = cluster.image.topic(TOPIC)
     p0, p1 = topic.partitions[0], topic.partitions[1]

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from kcli.metadata import records as _records
-from kcli.sandbox.logwriter import control_batch, data_batches
-from kcli.sandbox.replica import ReplicaError, ReplicaLog, fetch
+from kcli.sandbox.emulator.logwriter import control_batch, data_batches
+from kcli.sandbox.emulator.replica import ReplicaError, ReplicaLog, fetch
 from tests.reliability.logcheck import read_node_log
 
 R: Any = _records
@@ -184,7 +184,7 @@ def _logs(directory: Path) -> dict[int, Any]:
 
 def test_reopening_repairs_diverged_and_damaged_replicas(tmp_path: Path) -> None:
     """A crash left three different voter logs; `up` elects the most up-to-date one and the rest converge."""
-    from kcli.sandbox import Sandbox
+    from kcli.sandbox.emulator import Sandbox
 
     directory = tmp_path / "sb"
     with Sandbox(directory=directory, controllers=3, brokers=1) as sb:
@@ -217,8 +217,8 @@ def test_reopening_repairs_diverged_and_damaged_replicas(tmp_path: Path) -> None
 
 
 def test_a_write_needs_a_majority_of_the_voters(tmp_path: Path) -> None:
-    from kcli.sandbox import Sandbox
-    from kcli.sandbox.cluster import ClusterError
+    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.node import ClusterError
 
     with Sandbox(directory=tmp_path / "sb", controllers=3, brokers=1) as sb:
         follower = next(c for c in sb.controller_ids if c != sb.active_controller_id)
@@ -275,8 +275,8 @@ def test_a_failed_fsync_counts_nothing_as_durable_and_the_next_sync_flushes_it(
 def test_voters_whose_fsync_fails_do_not_acknowledge_a_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kcli.sandbox import Sandbox
-    from kcli.sandbox.metalog import NoQuorum
+    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.metalog import NoQuorum
 
     with Sandbox(directory=tmp_path / "sb", controllers=3, brokers=1) as sb:
         followers = [str(sb.metadata_log_dir(n)) for n in (102, 103)]  # 101 leads: 2 of 3 voters fail

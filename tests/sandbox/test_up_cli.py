@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from kcli.processes import kill_child
 from kcli.sandbox.settings import DEFAULT_USERS, Security, reopen
 from tests.conftest import invoke
 
@@ -100,7 +101,8 @@ def _log_line(line: str) -> bool:
 
 
 def test_foreground_up_says_where_it_runs_and_that_down_stopped_it(tmp_path: Path) -> None:
-    from kcli.sandbox.control import process_alive, wait_for_info
+    from kcli.processes import is_running
+    from kcli.sandbox.emulator.control import wait_for_info
 
     directory = tmp_path / "sb"
     config = tmp_path / "kcli.toml"
@@ -140,9 +142,9 @@ def test_foreground_up_says_where_it_runs_and_that_down_stopped_it(tmp_path: Pat
         out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
-            process.kill()
+            kill_child(process)
             process.communicate()
-    assert process.returncode == 0 and not process_alive(info.pid)
+    assert process.returncode == 0 and not is_running(info.process)
     assert [line for line in err.splitlines() if not _log_line(line)] == [
         f"Sandbox {info.cluster_id} is running in {directory} (pid {info.pid}). "
         f"Stop it with Ctrl-C or: kcli sandbox down --dir {directory}",

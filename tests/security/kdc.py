@@ -11,13 +11,14 @@ import contextlib
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from kcli.processes import kill_child
 
 REALM = "KCLI.TEST"
 TOOLS = ("krb5kdc", "kdb5_util", "kadmin.local", "kinit")
@@ -64,8 +65,7 @@ class Kdc:
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
+            kill_child(self.process, group=True)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=10)
 

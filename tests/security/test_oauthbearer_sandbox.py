@@ -39,7 +39,7 @@ def unsecured(options: str) -> dict[str, str]:
 
 
 def test_unsecured_login_carries_its_extensions(sasl_sandbox: Any, tmp_path: Path) -> None:
-    from kcli.sandbox.registry import load_all
+    from kcli.sandbox.emulator.registry import load_all
 
     sb = sasl_sandbox
     handler = load_all()[SASL_AUTHENTICATE].handler

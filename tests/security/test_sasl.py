@@ -51,7 +51,7 @@ def test_wrong_password_is_one_line_without_the_password(sasl_sandbox: Any, tmp_
 
 def test_scram_server_that_cannot_prove_the_password_is_rejected(sasl_sandbox: Any) -> None:
     """The server-final message's signature is replaced: the client refuses the server, sends nothing else."""
-    from kcli.sandbox.registry import load_all
+    from kcli.sandbox.emulator.registry import load_all
 
     sb = sasl_sandbox
     handler = load_all()[SASL_AUTHENTICATE].handler

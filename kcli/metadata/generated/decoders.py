@@ -8,7 +8,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from kcli.metadata.fastdecode import (
+from kcli.metadata.unpack import (
     UUIDS,
     NotCanonical,
     ValuesReader,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from kcli.metadata.dump import int_array_text, int_text, json_string, raw_uuid_text, uuid_json
+from kcli.metadata.json_text import int_array_text, int_text, json_string, raw_uuid_text, uuid_json
 
 ZERO_UUID = bytes(16)  # a uuid field's default (Kafka's Uuid.ZERO_UUID)
 U = raw_uuid_text.__getitem__  # a uuid's 16 raw bytes -> its JSON text

@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from kcli.errors import KcliError
+from kcli.processes import ProcessRecord
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.distribution import KafkaDistribution
 from kcli.sandbox.kafka.layout import ClusterLayout, NodeSpec, load_layout, new_layout, save_layout
-from kcli.sandbox.kafka.server_properties import node_dir, write_server_properties
+from kcli.sandbox.kafka.processes import node_record
+from kcli.sandbox.kafka.server_properties import write_server_properties
 from kcli.sandbox.kafka.storage import format_arguments, format_nodes, supports_dynamic_quorum
+from kcli.sandbox.nodes import new_cluster_id, node_dir
 from kcli.sandbox.settings import BROKER_USER, SandboxSettings
+from kcli.sandbox.tls import generate_tls
 
 STATE_FILE = "sandbox.json"
 ENGINE = "kafka"
@@ -50,13 +54,13 @@ class KafkaCluster:
         distribution: KafkaDistribution,
         layout: ClusterLayout,
         *,
-        pids: dict[int, int] | None = None,
+        launched: dict[int, ProcessRecord] | None = None,
         progress: Progress = _quiet,
     ) -> None:
         self.settings = settings
         self.distribution = distribution
         self.layout = layout
-        self.pids: dict[int, int] = dict(pids or {})
+        self.launched: dict[int, ProcessRecord] = dict(launched or {})  # node id -> its running JVM
         self.progress = progress
         self.created = False
 
@@ -72,8 +76,6 @@ class KafkaCluster:
         layout = load_layout(directory)
         if layout is not None:
             return cls(settings, distribution, layout, progress=progress)
-        from kcli.sandbox.cluster import new_cluster_id
-
         layout = new_layout(
             settings,
             cluster_id=settings.cluster_id or new_cluster_id(),
@@ -95,12 +97,10 @@ class KafkaCluster:
         return self.settings.directory / "tls" if self.settings.security.tls else None
 
     def _prepare_tls(self, node_ids: list[int]) -> None:
-        """Node and client certificates (kcli.sandbox.security), and each node's PEM keystore (key + chain)."""
+        """Node and client certificates (kcli.sandbox.emulator.security), and each node's PEM keystore (key + chain)."""
         tls = self.tls_dir
         if tls is None:
             return
-        from kcli.sandbox.security import generate_tls
-
         generate_tls(tls, node_ids)
         for node_id in node_ids:
             keystore = tls / f"node-{node_id}-keystore.pem"
@@ -196,9 +196,15 @@ class KafkaCluster:
 
     # ---------------------------------------------------------------- running
 
+    def refresh(self) -> None:
+        """The running nodes as DIR/sandbox.json has them now: a `kcli sandbox` command beside this one
+        may have stopped or restarted some."""
+        if (self.settings.directory / STATE_FILE).exists():
+            self.launched = launched_processes(self.settings.directory)
+
     def running(self, node_id: int) -> bool:
-        pid = self.pids.get(node_id)
-        return pid is not None and processes.is_node(pid, self.properties(node_id))
+        record = self.launched.get(node_id)
+        return record is not None and processes.is_node(record)
 
     def start(self, *, timeout: float = START_TIMEOUT_S) -> None:
         """Start every node that is not running (controllers first) and wait until the cluster serves."""
@@ -225,7 +231,7 @@ class KafkaCluster:
             started = processes.start(
                 self.distribution, self.properties(spec.node_id), self.log_file(spec.node_id), log4j=log4j
             )
-            self.pids[spec.node_id] = started.pid
+            self.launched[spec.node_id] = started.record
             runs.append((spec, started))
         self.write_state()  # a failed start can still be stopped with `sandbox down`
         for spec, started in runs:
@@ -263,10 +269,10 @@ class KafkaCluster:
             list(self.layout.controllers()),
         ):
             for spec in specs:
-                pid = self.pids.get(spec.node_id)
-                if pid is not None:
-                    processes.stop(pid, self.properties(spec.node_id))
-        self.pids.clear()
+                record = self.launched.get(spec.node_id)
+                if record is not None:
+                    processes.stop(record)
+        self.launched.clear()
         (self.settings.directory / STATE_FILE).unlink(missing_ok=True)
 
     # ---------------------------------------------------------------- state
@@ -294,11 +300,20 @@ class KafkaCluster:
                     "host": self.layout.host,
                     "port": spec.client_port,
                     "controller_port": spec.controller_port,
-                    "pid": self.pids.get(spec.node_id),
+                    "pid": self.pid_of(spec.node_id),
+                    "pid_started": self.started_of(spec.node_id),
                 }
                 for spec in self.layout.nodes
             ],
         }
+
+    def pid_of(self, node_id: int) -> int | None:
+        record = self.launched.get(node_id)
+        return record.pid if record is not None else None
+
+    def started_of(self, node_id: int) -> str | None:
+        record = self.launched.get(node_id)
+        return record.started if record is not None else None
 
     def write_state(self) -> None:
         path = self.settings.directory / STATE_FILE
@@ -316,6 +331,28 @@ class KafkaCluster:
             replace(self.settings, **changes),
             self.distribution,
             self.layout,
-            pids=self.pids,
+            launched=self.launched,
             progress=self.progress,
         )
+
+
+def launched_processes(directory: Path) -> dict[int, ProcessRecord]:
+    """The JVM sandbox.json recorded for each node (alive or not: KafkaCluster.running checks)."""
+    from kcli.files import read_text
+
+    path = directory / STATE_FILE
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(read_text(path, what="sandbox state file"))
+        found: dict[int, ProcessRecord] = {}
+        for node in data["nodes"]:
+            if node.get("pid") is None:
+                continue
+            node_id = int(node["id"])
+            pid = ProcessRecord.from_json(node["pid"], node.get("pid_started")).pid
+            properties = node_dir(directory, node_id) / "server.properties"
+            found[node_id] = node_record(pid, node.get("pid_started"), properties)
+        return found
+    except (ValueError, KeyError, TypeError) as error:
+        raise KafkaSandboxError(f"{path} is not a sandbox state file: {error}") from None

@@ -6,11 +6,10 @@ kafka-cluster.json, and sandbox.json for the pids of the running nodes).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from kcli.sandbox.kafka.cluster import STATE_FILE, KafkaCluster, KafkaSandboxError, Progress, _quiet
+from kcli.sandbox.kafka.cluster import KafkaCluster, KafkaSandboxError, Progress, _quiet, launched_processes
 from kcli.sandbox.kafka.distribution import open_distribution
 from kcli.sandbox.kafka.layout import LAYOUT_FILE, load_layout
 from kcli.sandbox.settings import SandboxSettings, Security, load_settings
@@ -43,20 +42,6 @@ def settings_of(directory: Path, saved: dict[str, Any]) -> SandboxSettings:
     )
 
 
-def running_pids(directory: Path) -> dict[int, int]:
-    """The pids sandbox.json recorded for each node (alive or not: KafkaCluster.running checks)."""
-    from kcli.files import read_text
-
-    path = directory / STATE_FILE
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(read_text(path, what="sandbox state file"))
-        return {int(node["id"]): int(node["pid"]) for node in data["nodes"] if node.get("pid") is not None}
-    except (ValueError, KeyError, TypeError) as error:
-        raise KafkaSandboxError(f"{path} is not a sandbox state file: {error}") from None
-
-
 def load(directory: Path, *, progress: Progress = _quiet) -> KafkaCluster:
     """The real-Kafka sandbox in `directory`, with the pids of its running nodes."""
     directory = directory.resolve()  # the nodes' command lines name their files by absolute path
@@ -75,7 +60,7 @@ def load(directory: Path, *, progress: Progress = _quiet) -> KafkaCluster:
     settings = settings_of(directory, saved)
     assert settings.kafka_home is not None
     cluster = KafkaCluster(settings, open_distribution(settings.kafka_home), layout, progress=progress)
-    cluster.pids = running_pids(directory)
+    cluster.launched = launched_processes(directory)
     return cluster
 
 

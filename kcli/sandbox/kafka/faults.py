@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kcli.sandbox.engine import NodeStatus, NotSupported, SandboxStatus
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.cluster import START_TIMEOUT_S, KafkaCluster, KafkaSandboxError
 from kcli.sandbox.kafka.layout import BROKER, CONTROLLER, NodeSpec, free_ports
-from kcli.sandbox.kafka.storage import new_directory_id
+from kcli.sandbox.nodes import new_directory_id
 
 FAILOVER_TIMEOUT_S = 60.0
 EMULATOR_ONLY = {
@@ -25,21 +26,22 @@ EMULATOR_ONLY = {
 }
 
 
-def refuse_emulator_fault(fault: str) -> KafkaSandboxError:
-    return KafkaSandboxError(
-        f"`sandbox {fault}` is a fault only the emulator can fake: {EMULATOR_ONLY[fault]}"
+def emulator_only(fault: str) -> NotSupported:
+    """The answer to a fault real nodes cannot have: why, in one line."""
+    return NotSupported(
+        command=fault, reason=f"`sandbox {fault}` is a fault only the emulator can fake: {EMULATOR_ONLY[fault]}"
     )
 
 
 def stop_node(cluster: KafkaCluster, node_id: int, *, kill: bool = False) -> None:
     """SIGTERM (an orderly shutdown: a broker moves its leaderships first) or SIGKILL (kill -9)."""
     spec = _spec(cluster, node_id)
-    pid = cluster.pids.get(node_id)
-    if pid is None or not cluster.running(node_id):
+    record = cluster.launched.get(spec.node_id)
+    if record is None or not cluster.running(node_id):
         raise KafkaSandboxError(f"node {node_id} is already stopped")
     signal_node = processes.kill if kill else processes.stop
-    signal_node(pid, cluster.properties(spec.node_id))
-    cluster.pids.pop(node_id, None)
+    signal_node(record)
+    cluster.launched.pop(node_id, None)
     cluster.write_state()
 
 
@@ -53,7 +55,7 @@ def start_node(cluster: KafkaCluster, node_id: int, *, timeout: float = START_TI
     started = processes.start(
         cluster.distribution, cluster.properties(node_id), cluster.log_file(node_id), log4j=cluster._log4j()
     )
-    cluster.pids[node_id] = started.pid
+    cluster.launched[node_id] = started.record
     cluster.write_state()
     processes.wait_ready(started, deadline=deadline, what=f"Kafka node {node_id}")
     if spec.is_broker:
@@ -193,8 +195,8 @@ def prepare_controller(cluster: KafkaCluster, node_id: int, *, timeout: float = 
     return path
 
 
-def status(cluster: KafkaCluster) -> dict[str, Any]:
-    """The emulator's status keys, filled from the real cluster (quorum from DescribeQuorum, topics from Metadata)."""
+def status(cluster: KafkaCluster) -> SandboxStatus:
+    """The sandbox's status, filled from the real cluster (quorum from DescribeQuorum, topics from Metadata)."""
     quorum: Any = None
     topics: int | None = None
     if any(cluster.running(spec.node_id) for spec in cluster.layout.controllers()):
@@ -210,34 +212,33 @@ def status(cluster: KafkaCluster) -> dict[str, Any]:
         except Exception:
             topics = None
     leader = quorum.leader if quorum is not None else None
-    return {
-        "engine": "kafka",
-        "kafka_version": cluster.distribution.version_text,
-        "kafka_home": str(cluster.distribution.home),
-        "cluster_id": cluster.cluster_id,
-        "active_controller_id": quorum.leader_id if quorum is not None else None,
-        "leader_epoch": quorum.leader_epoch if quorum is not None else None,
-        "log_end_offset": leader.log_end_offset if leader is not None else None,
-        "high_watermark": quorum.high_watermark if quorum is not None else None,
-        "security": cluster.settings.security.value,
-        "bootstrap_servers": cluster.bootstrap_servers,
-        "bootstrap_controllers": cluster.bootstrap_controllers,
-        "topics": topics,
-        "nodes": [
-            {
-                "id": spec.node_id,
-                "role": spec.role,
-                "host": cluster.layout.host,
-                "port": spec.client_port,
-                "running": cluster.running(spec.node_id),
-                "pid": cluster.pids.get(spec.node_id),
-                "delay_ms": 0,
-                "advertises": None,
-                "rack": cluster.settings.rack_of(spec.node_id) if spec.is_broker else None,
-            }
+    return SandboxStatus(
+        engine="kafka",
+        kafka_version=cluster.distribution.version_text,
+        kafka_home=str(cluster.distribution.home),
+        cluster_id=cluster.cluster_id,
+        active_controller_id=quorum.leader_id if quorum is not None else None,
+        leader_epoch=quorum.leader_epoch if quorum is not None else None,
+        log_end_offset=leader.log_end_offset if leader is not None else None,
+        high_watermark=quorum.high_watermark if quorum is not None else None,
+        security=cluster.settings.security.value,
+        bootstrap_servers=cluster.bootstrap_servers,
+        bootstrap_controllers=cluster.bootstrap_controllers,
+        topics=topics,
+        nodes=tuple(
+            NodeStatus(
+                node_id=spec.node_id,
+                role=spec.role,
+                host=cluster.layout.host,
+                port=spec.client_port,
+                running=cluster.running(spec.node_id),
+                pid=cluster.pid_of(spec.node_id),
+                real=True,
+                rack=cluster.settings.rack_of(spec.node_id) if spec.is_broker else None,
+            )
             for spec in cluster.layout.nodes
-        ],
-    }
+        ),
+    )
 
 
 def _next_port(cluster: KafkaCluster) -> int:

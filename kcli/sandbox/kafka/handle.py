@@ -90,6 +90,7 @@ class KafkaSandbox:
 
     def stop(self) -> None:
         if self.cluster is not None:
+            self.cluster.refresh()  # the nodes a `kcli sandbox` command restarted are stopped too
             self.cluster.stop()
         if self._temporary:
             shutil.rmtree(self.directory, ignore_errors=True)
@@ -98,6 +99,7 @@ class KafkaSandbox:
     def _cluster(self) -> KafkaCluster:
         if self.cluster is None:
             raise RuntimeError("the sandbox is not started")
+        self.cluster.refresh()  # `kcli sandbox` commands on its directory may have restarted nodes
         return self.cluster
 
     # ---------------------------------------------------------------- what clients need
@@ -158,7 +160,7 @@ class KafkaSandbox:
         return write_properties(path, self.client_settings(principal, mechanism))
 
     def status(self) -> dict[str, Any]:
-        return faults.status(self._cluster)
+        return faults.status(self._cluster).to_json()
 
     # ---------------------------------------------------------------- faults and changes
 

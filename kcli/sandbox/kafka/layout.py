@@ -13,9 +13,9 @@ import socket
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from kcli.sandbox.nodes import KAFKA_LAYOUT_FILE as LAYOUT_FILE
 from kcli.sandbox.settings import BROKER_ID_BASE, CONTROLLER_ID_BASE, HOST, SandboxSettings
 
-LAYOUT_FILE = "kafka-cluster.json"
 BROKER, CONTROLLER = "broker", "controller"
 
 
@@ -113,7 +113,7 @@ def new_layout(
     settings: SandboxSettings, *, cluster_id: str, kafka_version: str, dynamic_quorum: bool, combined: bool
 ) -> ClusterLayout:
     """The nodes of a new sandbox: ports from --base-port (brokers' listeners first), else free ones."""
-    from kcli.sandbox.kafka.storage import new_directory_id
+    from kcli.sandbox.nodes import new_directory_id
 
     if combined:
         shared = max(settings.controllers, 0)

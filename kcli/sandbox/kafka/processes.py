@@ -1,15 +1,13 @@
 """Kafka nodes as operating-system processes: start one JVM, wait until it is up, stop or kill it.
 
 A node runs detached from kcli (its own session), so `sandbox up --detach` returns and later commands
-find it by the pid in sandbox.json. A pid is only signalled after /proc shows it is still that node's
-JVM (its command line names the node's server.properties): a stale sandbox.json never kills a process
-that took the pid over.
+find it by the pid in sandbox.json. A pid is only signalled through kcli.processes, while it is still
+that node's JVM (the start time recorded at launch, a command line naming the node's server.properties):
+a stale sandbox.json never kills a process that took the pid over.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import signal
 import subprocess
 import time
@@ -17,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kcli.errors import KcliError
+from kcli.processes import ProcessRecord, is_running, send
 from kcli.sandbox.kafka.distribution import SERVER_CLASS, KafkaDistribution
 
 READY_LINE = "Kafka Server started"  # KafkaRaftServer, for brokers, controllers and combined nodes
@@ -31,6 +30,7 @@ class NodeStartError(KcliError):
 @dataclass(frozen=True, slots=True)
 class Started:
     process: subprocess.Popen[bytes]
+    record: ProcessRecord
     log: Path
     offset: int  # where this run's output begins in the log
 
@@ -53,22 +53,22 @@ def start(distribution: KafkaDistribution, properties: Path, log: Path, *, log4j
             start_new_session=True,
             close_fds=True,
         )
-    return Started(process=process, log=log, offset=offset)
+    return Started(
+        process=process, record=node_record(process.pid, None, properties, now=True), log=log, offset=offset
+    )
 
 
-def is_node(pid: int, properties: Path) -> bool:
-    """Whether `pid` is alive and is the JVM running `properties` (a zombie counts as gone)."""
-    try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    if stat.rpartition(")")[2].split()[0] == "Z":
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, os.WNOHANG)  # reap our own child
-        return False
-    arguments = cmdline.split(b"\0")
-    return SERVER_CLASS.encode() in arguments and str(properties).encode() in arguments
+def node_record(pid: int, started: str | None, properties: Path, *, now: bool = False) -> ProcessRecord:
+    """The record of node `properties`'s JVM: its start time (read `now`, at launch), its command line's words."""
+    words = (SERVER_CLASS, str(properties))
+    if now:
+        return ProcessRecord.of(pid, argv_has=words)
+    return ProcessRecord(pid=pid, started=started, argv_has=words)
+
+
+def is_node(record: ProcessRecord) -> bool:
+    """Whether the node's JVM of `record` is still running (a zombie counts as gone)."""
+    return is_running(record)
 
 
 def wait_ready(started: Started, *, deadline: float, what: str) -> None:
@@ -105,30 +105,26 @@ def last_error(text: str) -> str:
     return lines[-1] if lines else "it wrote nothing to its log"
 
 
-def stop(pid: int, properties: Path, *, timeout: float = STOP_TIMEOUT_S) -> bool:
+def stop(record: ProcessRecord, *, timeout: float = STOP_TIMEOUT_S) -> bool:
     """SIGTERM (Kafka's orderly shutdown), SIGKILL after `timeout`; False when it was not running."""
-    if not is_node(pid, properties):
+    if not send(record, signal.SIGTERM):
         return False
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGTERM)
-    if not _gone(pid, properties, time.monotonic() + timeout):
-        kill(pid, properties)
+    if not _gone(record, time.monotonic() + timeout):
+        kill(record)
     return True
 
 
-def kill(pid: int, properties: Path) -> bool:
+def kill(record: ProcessRecord) -> bool:
     """SIGKILL (kill -9: no shutdown, no flush); False when it was not running."""
-    if not is_node(pid, properties):
+    if not send(record, signal.SIGKILL):
         return False
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
-    _gone(pid, properties, time.monotonic() + 10.0)
+    _gone(record, time.monotonic() + 10.0)
     return True
 
 
-def _gone(pid: int, properties: Path, deadline: float) -> bool:
+def _gone(record: ProcessRecord, deadline: float) -> bool:
     while time.monotonic() < deadline:
-        if not is_node(pid, properties):
+        if not is_node(record):
             return True
         time.sleep(POLL_S)
-    return not is_node(pid, properties)
+    return not is_node(record)

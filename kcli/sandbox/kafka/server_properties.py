@@ -8,7 +8,7 @@ The choices mirror the emulator's so that the same client settings reach both en
   written at format with --add-scram). Nodes talk to each other as User:broker over PLAIN, because a
   controller cannot check SCRAM credentials before it has read them from the metadata log it is
   still forming (Kafka's docs say SCRAM is not for the controller listener);
-- TLS: PEM stores made by the sandbox (kcli.sandbox.security), client certificates requested, not required;
+- TLS: PEM stores made by the sandbox (kcli.sandbox.emulator.security), client certificates requested, not required;
   the nodes' own certificates (CN=node-N) map to the principal User:broker;
 - the authorizer is Kafka's StandardAuthorizer, with the emulator's super users.
 """
@@ -19,19 +19,19 @@ from pathlib import Path
 
 from kcli.sandbox.clientconfig import PLAIN_MODULE, SCRAM_MODULE
 from kcli.sandbox.kafka.layout import ClusterLayout, NodeSpec
-from kcli.sandbox.logdirs import extra_log_dir_paths
-from kcli.sandbox.registration import INTERNAL_TOPIC_FACTORS, INTERNAL_TOPIC_MIN_ISR
-from kcli.sandbox.settings import BROKER_USER, SandboxSettings, Security
+from kcli.sandbox.nodes import extra_log_dir_paths, node_dir
+from kcli.sandbox.settings import (
+    BROKER_USER,
+    INTERNAL_TOPIC_FACTORS,
+    INTERNAL_TOPIC_MIN_ISR,
+    SandboxSettings,
+    Security,
+)
 
 CONTROLLER_LISTENER = "CONTROLLER"
 AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
 BROKER_MECHANISMS = "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
 NODE_PRINCIPAL_RULES = "RULE:^CN=node-[0-9]+$/broker/,DEFAULT"
-
-
-def node_dir(directory: Path, node_id: int) -> Path:
-    """DIR/<id>: the node's first log dir (holding __cluster_metadata-0), its properties and its log."""
-    return directory / str(node_id)
 
 
 def log_dirs(directory: Path, spec: NodeSpec, count: int) -> list[Path]:

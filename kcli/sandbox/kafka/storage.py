@@ -27,13 +27,6 @@ class FormatError(KcliError):
     """Kafka's StorageTool refused to format a node."""
 
 
-def new_directory_id() -> str:
-    """A directory id as Kafka writes it (a random Uuid in URL-safe base64, without "-" as Kafka's)."""
-    from kcli.sandbox.cluster import new_cluster_id
-
-    return new_cluster_id()
-
-
 def supports_dynamic_quorum(release_version: str | None) -> bool:
     """Whether a cluster formatted at `release_version` may use a dynamic quorum (kraft.version 1)."""
     if release_version is None:

@@ -18,6 +18,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
+from kcli.processes import kill_child
+
 DISTRIBUTION = "shigawire-apache-flink-libraries"
 JARS = ("kafka-clients.jar", "slf4j-api.jar")
 SOURCES = Path(__file__).resolve().parent
@@ -168,7 +170,7 @@ class JavaPeer:
                 self._process.stdin.close()
                 self._process.wait(timeout=15)
             except (OSError, subprocess.TimeoutExpired):
-                self._process.kill()
+                kill_child(self._process)
                 self._process.wait(timeout=5)
         self._log.close()
 

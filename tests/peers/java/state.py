@@ -96,7 +96,7 @@ def quorum_view(sb: Any) -> dict[str, Any]:
 
 def features_view(sb: Any) -> dict[str, Any]:
     """Finalized levels (non-zero, kraft.version from the quorum), their epoch, and supported ranges."""
-    from kcli.sandbox.features import supported_features
+    from kcli.sandbox.emulator.features import supported_features
 
     def read(c: Any) -> dict[str, Any]:
         levels = {**c.image.features, "kraft.version": c.kraft_version}
@@ -185,9 +185,8 @@ def quotas_view(sb: Any) -> list[dict[str, Any]]:
 
 
 def log_dirs_view(sb: Any, broker_id: int) -> dict[str, dict[str, Any]]:
-    """One broker's log dirs: path -> the replicas it holds (not moving or being added: full size)."""
-    from kcli.sandbox.logdirs import replica_directory
-    from kcli.sandbox.reassign import partition_size
+    """One broker's log dirs: path -> the replicas it holds, with the bytes of their segments."""
+    from kcli.sandbox.emulator.logdirs import replica_directory
 
     def read(c: Any) -> dict[str, dict[str, Any]]:
         dirs = c.log_dirs[broker_id]
@@ -197,7 +196,8 @@ def log_dirs_view(sb: Any, broker_id: int) -> dict[str, dict[str, Any]]:
             for p in t.partitions.values():
                 if broker_id in p.replicas:
                     where = by_id.get(replica_directory(c, p, broker_id), str(dirs[0].path))
-                    out[where][f"{t.name}-{p.partition_id}"] = partition_size(t.name, p.partition_id)
+                    size = c.partition_logs.replicas.replica_size(p.topic_id, p.partition_id, broker_id)
+                    out[where][f"{t.name}-{p.partition_id}"] = size
         return out
 
     return sb.run(read)  # type: ignore[no-any-return]

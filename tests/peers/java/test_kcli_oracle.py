@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import invoke
+from tests.dataplane.filling import fill
 from tests.peers.java import state
 from tests.peers.java.conftest import client_props
 from tests.peers.java.peer import JavaAdmin, JavaPeer, unwrap
@@ -504,6 +505,7 @@ def test_reassignment_in_flight(java_brokers: JavaAdmin, peer_sandbox: Any, tmp_
     unwrap(
         java_brokers.call("createTopics", topics=[{"name": topic, "assignments": [[1, 2], [2, 3]]}])[topic]
     )
+    fill(peer_sandbox, topic, [0], 2_000)  # bytes to copy, so the throttle keeps the move in flight
     target = {
         "version": 1,
         "partitions": [{"topic": topic, "partition": 0, "replicas": [3, 1], "log_dirs": ["any", "any"]}],

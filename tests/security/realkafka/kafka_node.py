@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -22,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from kcli.processes import kill_child
 
 KAFKA_HOME_ENV = "KCLI_KAFKA_HOME"
 START_DEADLINE_S = 150.0  # a loaded CI machine starts a JVM slowly
@@ -89,8 +90,7 @@ class KafkaNode:
         process = self.process
         if process is None or process.poll() is not None:
             return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+        kill_child(process, group=True)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=10)
 
