@@ -34,57 +34,61 @@ for tool in java mvn; do
 done
 
 MARKER="$DIR/.kafka-dist"
+LAYOUT=3  # bump when config/ or bin/ below change: a cached libs/ then only gets those written again
+SHELL_JAR=""
 if [[ -f "$MARKER" ]] && [[ "$(head -1 "$MARKER")" == "$VERSION" ]]; then
-    echo "$DIR"
-    exit 0
+    grep -qx "layout=$LAYOUT" "$MARKER" && { echo "$DIR"; exit 0; }
+    SHELL_JAR="$(sed -n 's/^kafka-shell=//p' "$MARKER")"
 fi
 
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-MVN=(mvn -B -q -C -Dstyle.color=never -f "$WORK/pom.xml")
+if [[ -z "$SHELL_JAR" ]]; then  # not cached: download the jars
+    WORK="$(mktemp -d)"
+    trap 'rm -rf "$WORK"' EXIT
+    MVN=(mvn -B -q -C -Dstyle.color=never -f "$WORK/pom.xml")
 
-dep() { printf '<dependency><groupId>%s</groupId><artifactId>%s</artifactId><version>%s</version></dependency>\n' "$1" "$2" "$3"; }
+    dep() { printf '<dependency><groupId>%s</groupId><artifactId>%s</artifactId><version>%s</version></dependency>\n' "$1" "$2" "$3"; }
 
-served() {  # whether org.apache.kafka:$1:$VERSION resolves
-    mvn -B -q -C -Dstyle.color=never dependency:get -Dartifact="org.apache.kafka:$1:$VERSION:pom" -Dtransitive=false >/dev/null 2>&1
-}
+    served() {  # whether org.apache.kafka:$1:$VERSION resolves
+        mvn -B -q -C -Dstyle.color=never dependency:get -Dartifact="org.apache.kafka:$1:$VERSION:pom" -Dtransitive=false >/dev/null 2>&1
+    }
 
-SHELL_JAR=yes
-if ! served kafka-shell; then
-    SHELL_JAR=no
-    echo "kafka-dist: org.apache.kafka:kafka-shell:$VERSION is not on Maven Central: this layout has no kafka-metadata-shell.sh" >&2
+    SHELL_JAR=yes
+    if ! served kafka-shell; then
+        SHELL_JAR=no
+        echo "kafka-dist: org.apache.kafka:kafka-shell:$VERSION is not on Maven Central: this layout has no kafka-metadata-shell.sh" >&2
+    fi
+
+    write_pom() {
+        {
+            echo '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
+            echo '<groupId>kcli.local</groupId><artifactId>kafka-dist</artifactId><version>0</version><packaging>pom</packaging>'
+            echo '<dependencies>'
+            dep org.apache.kafka kafka_2.13 "$VERSION"
+            dep org.apache.kafka kafka-tools "$VERSION"
+            [[ "$SHELL_JAR" == yes ]] && dep org.apache.kafka kafka-shell "$VERSION"
+            for artifact in log4j-api log4j-core log4j-slf4j-impl log4j-1.2-api; do
+                dep org.apache.logging.log4j "$artifact" "$LOG4J2"
+            done
+            [[ -n "${1:-}" ]] && dep com.fasterxml.jackson.dataformat jackson-dataformat-yaml "$1"
+            echo '</dependencies></project>'
+        } >"$WORK/pom.xml"
+    }
+
+    # The yaml data format has to match the jackson-databind Kafka resolves: resolve once, then add it.
+    write_pom
+    "${MVN[@]}" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$WORK/probe" >&2
+    JACKSON="$(find "$WORK/probe" -name 'jackson-databind-*.jar' -printf '%f\n' | sed -E 's/^jackson-databind-(.*)\.jar$/\1/' | head -1)"
+    [[ -n "$JACKSON" ]] || { echo "kafka-dist: no jackson-databind among Kafka $VERSION's jars" >&2; exit 1; }
+    write_pom "$JACKSON"
+    rm -rf "$WORK/libs"
+    "${MVN[@]}" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$WORK/libs" >&2
+    # Maven resolves one version per artifact; drop a jar the tarball would not hold twice.
+    find "$WORK/libs" -name '*-sources.jar' -o -name '*-javadoc.jar' | xargs -r rm -f
+
+    mkdir -p "$DIR"
+    rm -rf "$DIR/libs" "$DIR/bin"
+    mv "$WORK/libs" "$DIR/libs"
 fi
-
-write_pom() {
-    {
-        echo '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
-        echo '<groupId>kcli.local</groupId><artifactId>kafka-dist</artifactId><version>0</version><packaging>pom</packaging>'
-        echo '<dependencies>'
-        dep org.apache.kafka kafka_2.13 "$VERSION"
-        dep org.apache.kafka kafka-tools "$VERSION"
-        [[ "$SHELL_JAR" == yes ]] && dep org.apache.kafka kafka-shell "$VERSION"
-        for artifact in log4j-api log4j-core log4j-slf4j-impl log4j-1.2-api; do
-            dep org.apache.logging.log4j "$artifact" "$LOG4J2"
-        done
-        [[ -n "${1:-}" ]] && dep com.fasterxml.jackson.dataformat jackson-dataformat-yaml "$1"
-        echo '</dependencies></project>'
-    } >"$WORK/pom.xml"
-}
-
-# The yaml data format has to match the jackson-databind Kafka resolves: resolve once, then add it.
-write_pom
-"${MVN[@]}" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$WORK/probe" >&2
-JACKSON="$(find "$WORK/probe" -name 'jackson-databind-*.jar' -printf '%f\n' | sed -E 's/^jackson-databind-(.*)\.jar$/\1/' | head -1)"
-[[ -n "$JACKSON" ]] || { echo "kafka-dist: no jackson-databind among Kafka $VERSION's jars" >&2; exit 1; }
-write_pom "$JACKSON"
-rm -rf "$WORK/libs"
-"${MVN[@]}" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$WORK/libs" >&2
-# Maven resolves one version per artifact; drop a jar the tarball would not hold twice.
-find "$WORK/libs" -name '*-sources.jar' -o -name '*-javadoc.jar' | xargs -r rm -f
-
-mkdir -p "$DIR"
-rm -rf "$DIR/libs" "$DIR/bin"
-mv "$WORK/libs" "$DIR/libs"
 mkdir -p "$DIR/config" "$DIR/bin"
 
 cat >"$DIR/config/log4j2.properties" <<'EOF'
@@ -135,10 +139,19 @@ tool kafka-topics org.apache.kafka.tools.TopicCommand
 if ((MINOR >= 4)); then tool kafka-configs org.apache.kafka.tools.ConfigCommand; else tool kafka-configs kafka.admin.ConfigCommand; fi
 if ((MINOR >= 3)); then tool kafka-dump-log org.apache.kafka.tools.DumpLogSegments; else tool kafka-dump-log kafka.tools.DumpLogSegments; fi
 [[ "$SHELL_JAR" == yes ]] && tool kafka-metadata-shell org.apache.kafka.shell.MetadataShell
+tool kafka-consumer-groups org.apache.kafka.tools.consumer.group.ConsumerGroupCommand
+tool kafka-share-groups org.apache.kafka.tools.consumer.group.ShareGroupCommand
+tool kafka-groups org.apache.kafka.tools.GroupsCommand
+tool kafka-get-offsets org.apache.kafka.tools.GetOffsetShell
+tool kafka-console-producer org.apache.kafka.tools.ConsoleProducer
+tool kafka-console-consumer org.apache.kafka.tools.consumer.ConsoleConsumer
+tool kafka-console-share-consumer org.apache.kafka.tools.consumer.ConsoleShareConsumer
+((MINOR >= 1)) && tool kafka-streams-groups org.apache.kafka.tools.streams.StreamsGroupCommand
 
 {
     echo "$VERSION"
     echo "kafka-shell=$SHELL_JAR"
+    echo "layout=$LAYOUT"
     (cd "$DIR/libs" && ls)
 } >"$MARKER"
 echo "$DIR"

@@ -12,7 +12,8 @@ through tests/kafka_diff/ToolDriver.java) and records every option: its tool, su
 tests/test_compat_options.py checks that kcli accepts every option of it with the same arity.
 
 Help texts come in two shapes: jopt-simple's table (kafka-configs, kafka-acls,
-kafka-reassign-partitions: `--name <Type>` in the left column, which may continue on the next line)
+kafka-reassign-partitions, kafka-topics and the group and offset tools: `--name <Type>` in the left
+column, which may continue on the next line)
 and argparse4j's groups (kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell:
 `  --name METAVAR, -n METAVAR` entries).
 """
@@ -40,6 +41,11 @@ TOOLS = (
     "kafka-metadata-shell",
     "kafka-reassign-partitions",
     "kafka-topics",
+    "kafka-consumer-groups",
+    "kafka-groups",
+    "kafka-share-groups",
+    "kafka-streams-groups",
+    "kafka-get-offsets",
 )
 # kcli topics mirrors kafka-topics.sh's reads only (--list, --describe): the options those take
 READ_ONLY = {
@@ -67,16 +73,20 @@ class Option:
 
 def jopt_options(tool: str, text: str) -> list[Option]:
     """Options of a jopt-simple help table: entries start at column 0 with `--`; the left column's width
-    is where `Description` starts in the header, and an entry's left column may continue below."""
+    is where `Description` starts in the header, and an entry's left column may continue below (a
+required option's entry starts with `* `)."""
     lines = text.splitlines()
-    header = next((i for i, line in enumerate(lines) if re.match(r"^Option\s+Description", line)), None)
+    # `Option (* = required)` heads the tables of tools with a required option, marked `* --name`
+    header = next(
+        (i for i, line in enumerate(lines) if re.match(r"^Option(?: \(\* = required\))?\s+Description", line)), None
+    )
     if header is None:
         raise ValueError(f"{tool}: no `Option  Description` table in its help")
     width = lines[header].index("Description")
     entries: list[str] = []
     for line in lines[header + 2 :]:
-        left = line[:width].rstrip()
-        if line.startswith("--"):
+        left = line[:width].rstrip().removeprefix("* ")
+        if line.startswith(("--", "* --")):
             entries.append(left)
         elif entries and left.startswith("  ") and left.strip():
             entries[-1] += " " + left.strip()

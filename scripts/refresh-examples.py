@@ -76,6 +76,7 @@ class Spec:
     comment: str = ""
     files: Mapping[str, str] = field(default_factory=dict)
     before: Callable[[Any], None] | None = None  # an action on the in-process Sandbox
+    prepare: Callable[[Any], None] | None = None  # an unshown action of the Runner (real Kafka examples)
     max_lines: int = 14  # of output per command; longer output ends in "..."
 
 
@@ -274,6 +275,56 @@ REAL_SPECS: tuple[Spec, ...] = (
     ),
 )
 
+# The group and offset tools, on a real Kafka node with a topic of 300 records and a group made by
+# Kafka's own ConsoleConsumer (read 100 records, committed, left: Empty, with lag).
+GROUPS_DEMO = "demo-groups"
+GROUP_TOPIC = "sandbox-topic-00000"
+
+
+def _groups_cluster(runner: Any) -> None:
+    """Take demo-kafka down, start demo-groups (one combined node), write records, make a group."""
+    if (runner.workdir / REAL_DEMO / "sandbox.json").exists():
+        runner.run(f"kcli sandbox down --dir {REAL_DEMO}")
+    runner.run(
+        f"kcli sandbox up --kafka-home {KAFKA_SHOWN} --dir {GROUPS_DEMO} --base-port {DISPLAY_BASE} "
+        f"--cluster-id {CLUSTER_ID} --controllers 1 --brokers 1 --combined --topics 1 --partitions 3 --detach"
+    )
+    bootstrap = runner._resolve(B)
+    home = runner.workdir / KAFKA_SHOWN
+    tools = {"KAFKA_HEAP_OPTS": "-Xmx256M", **runner.environ()}
+    records = "".join(f"k{i}:order {i}\n" for i in range(300))
+    subprocess.run(
+        [str(home / "bin" / "kafka-console-producer.sh"), "--bootstrap-server", bootstrap, "--topic", GROUP_TOPIC,
+         "--property", "parse.key=true", "--property", "key.separator=:"],
+        input=records, text=True, capture_output=True, env=tools, timeout=COMMAND_TIMEOUT_S, check=True,
+    )  # fmt: skip
+    subprocess.run(
+        [str(home / "bin" / "kafka-console-consumer.sh"), "--bootstrap-server", bootstrap, "--topic", GROUP_TOPIC,
+         "--group", "orders-app", "--from-beginning", "--max-messages", "100"],
+        text=True, capture_output=True, env=tools, timeout=COMMAND_TIMEOUT_S, check=True,
+    )  # fmt: skip
+
+
+GROUP_SPECS: tuple[Spec, ...] = (
+    Spec(
+        path="consumer-groups",
+        prepare=_groups_cluster,
+        commands=(
+            f"kcli consumer-groups -b {B} --list --state --type",
+            f"kcli consumer-groups -b {B} --describe --group orders-app",
+            f"kcli consumer-groups -b {B} --describe --group orders-app --fail-on-lag 1000",
+            f"kcli consumer-groups -b {B} --reset-offsets --group orders-app --topic {GROUP_TOPIC}:0 --shift-by -10 --dry-run",
+        ),
+    ),
+    Spec(path="groups", commands=(f"kcli groups -b {B} --list",)),
+    Spec(
+        path="get-offsets",
+        commands=(f"kcli get-offsets -b {B} --topic {GROUP_TOPIC}", f"kcli get-offsets -b {B} --topic-partitions '{GROUP_TOPIC}:0-2' --time earliest"),
+    ),
+    Spec(path="share-groups", commands=(f"kcli share-groups -b {B} --list --state",)),
+    Spec(path="streams-groups", commands=(f"kcli streams-groups -b {B} --list --state",)),
+)
+
 # Groups show the first command of each of their commands' examples.
 GROUPS = ("cluster", "completion", "features", "metadata-quorum", "profile", "sandbox", "spark")
 ROOT_TOUR = ("cluster-id", "configs", "acls", "metadata-quorum describe", "cluster doctor")
@@ -360,6 +411,8 @@ def record(spec: Spec, runner: Runner) -> str:
         path.write_text(text, encoding="utf-8")
     if spec.before is not None:
         spec.before(runner.sandbox)
+    if spec.prepare is not None:
+        spec.prepare(runner)
     lines = [spec.comment] if spec.comment else []
     for command in spec.commands:
         command = runner.fill(command)
@@ -438,7 +491,7 @@ def expected_commands() -> dict[str, list[str]]:
     """Command path -> the commands the specs run, with run-time placeholders left as patterns."""
     return {
         spec.path: [f"$ {command}" for command in spec.commands]
-        for spec in (*SPECS, *SANDBOX_SPECS, *REAL_SPECS)
+        for spec in (*SPECS, *SANDBOX_SPECS, *REAL_SPECS, *GROUP_SPECS)
     }
 
 
@@ -495,6 +548,15 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 if (workdir / REAL_DEMO / "sandbox.json").exists():
                     runner.run(f"kcli sandbox down --dir {REAL_DEMO}")
+        if not wanted or wanted & {spec.path for spec in GROUP_SPECS}:
+            if not (workdir / KAFKA_SHOWN).exists():
+                (workdir / KAFKA_SHOWN).symlink_to(_kafka_home())
+            try:
+                for spec in GROUP_SPECS:
+                    examples[spec.path] = _recorded(spec, runner)
+            finally:
+                if (workdir / GROUPS_DEMO / "sandbox.json").exists():
+                    runner.run(f"kcli sandbox down --dir {GROUPS_DEMO}")
     examples.update(group_blocks(examples))
     if options.print:
         for path in sorted(wanted or examples):

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job on the embedded sandbox: start an emulated KRaft cluster, walk through every tool
 # against it (cluster-id, cluster, metadata-quorum, features, configs, acls, profile, completion,
-# reassign-partitions, topics, sandbox faults with the doctor catching one, metadata-shell, spark), then stop
-# it. Needs `kcli` on PATH (see README.md). Exits non-zero if any step does not end as shown.
+# reassign-partitions, topics, get-offsets and the group tools, sandbox faults with the doctor catching
+# one, metadata-shell, spark), then stop it. Needs `kcli` on PATH (see README.md). Exits non-zero if any
+# step does not end as shown.
 set -euo pipefail
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/kcli-tour.XXXXXX")
@@ -62,6 +63,12 @@ step kcli reassign-partitions --bootstrap-server "$B" --execute --reassignment-j
 step kcli reassign-partitions --bootstrap-server "$B" --verify --reassignment-json-file "$dir/plan.json"
 step kcli topics --bootstrap-server "$B" --describe --topic "$topic"
 step kcli topics --bootstrap-server "$B" --describe --under-replicated-partitions   # nothing: all in sync
+
+step kcli get-offsets --bootstrap-server "$B" --topic "$topic"
+step kcli groups --bootstrap-server "$B" --list                  # every group type; none yet
+step kcli consumer-groups --bootstrap-server "$B" --list
+step kcli share-groups --bootstrap-server "$B" --list
+step kcli streams-groups --bootstrap-server "$B" --list
 
 step kcli cluster doctor --bootstrap-server "$B" --bootstrap-controller "$C"
 step kcli sandbox misroute 2 --dir "$dir"

@@ -1199,6 +1199,349 @@ command(
 )
 
 
+# ---- the group and offset tools
+
+
+def _listing() -> Schema:
+    return obj(
+        "--list.",
+        {
+            "groups": array(
+                obj(
+                    "One group (ListGroups).",
+                    {
+                        "group": string("Group id."),
+                        "type": nullable(string("Classic, Consumer, Share or Streams (null: the broker did not say).")),
+                        "state": nullable(string("Stable, Empty, PreparingRebalance, ... (null: the broker did not say).")),
+                        "protocol_type": string("consumer, share, streams, connect, or empty (a simple consumer group)."),
+                    },
+                ),
+                "Sorted by id.",
+            )
+        },
+    )
+
+
+COORDINATOR = obj(
+    "The group's coordinator.", {"id": integer("Broker id."), "host": string("Host."), "port": integer("Port.")}
+)
+GROUP_ERRORS = array(
+    obj("A group that could not be described.", {"group": string("Group id."), "error": string("Why (one line).")}),
+    "Groups that failed (kcli exits 1 when there are any).",
+)
+DELETE_OFFSETS = obj(
+    "--delete-offsets.",
+    {
+        "group": string("Group id."),
+        "error": nullable(string("The group's error.")),
+        "partitions": array(
+            obj(
+                "One partition.",
+                {
+                    "topic": string("Topic."),
+                    "partition": nullable(integer("Partition (null: the whole topic could not be read).")),
+                    "error": nullable(string("Why its offset was kept (null: deleted).")),
+                },
+            ),
+            "Sorted.",
+        ),
+    },
+)
+RESET = obj(
+    "--reset-offsets (a dry run unless executed).",
+    {
+        "executed": boolean("Whether the offsets were changed (--execute)."),
+        "rollback_file": nullable(string("Where the offsets before the change were saved (--execute).")),
+        "groups": array(
+            obj(
+                "One group.",
+                {
+                    "group": string("Group id."),
+                    "error": nullable(string("Why this group was not reset (active members, ...).")),
+                    "partitions": array(
+                        obj(
+                            "One partition.",
+                            {
+                                "topic": string("Topic."),
+                                "partition": integer("Partition."),
+                                "previous_offset": nullable(integer("The committed offset before (null: none).")),
+                                "new_offset": integer("The new offset."),
+                            },
+                        ),
+                        "Sorted.",
+                    ),
+                },
+            ),
+            "Sorted by id.",
+        ),
+        "warnings": array(string("A partition's offset moved into range, or a time with no record."), "As Kafka words them."),
+        "unconfirmed": array(string("`group topic-partition` whose offset did not read back as set."), "After --execute."),
+    },
+)
+command(
+    "consumer-groups",
+    "--list; --describe (offsets with lag per partition, group and topic, --time-lag; --members; --state); "
+    "--reset-offsets; --delete; --delete-offsets; --validate-regex.",
+    one_of(
+        "kcli consumer-groups -o json",
+        _listing(),
+        obj(
+            "--describe.",
+            {
+                "view": enum("What was described.", "offsets", "members", "state"),
+                "groups": array(
+                    obj(
+                        "One group.",
+                        {
+                            "group": string("Group id."),
+                            "type": string("Classic or Consumer (KIP-848)."),
+                            "state": string("Stable, Empty, PreparingRebalance, Dead, ..."),
+                            "coordinator": COORDINATOR,
+                            "assignment_strategy": nullable(string("The partition assignor (classic: the protocol).")),
+                            "group_epoch": nullable(integer("KIP-848 groups only.")),
+                            "target_assignment_epoch": nullable(integer("KIP-848 groups only.")),
+                            "members": array(
+                                obj(
+                                    "One member.",
+                                    {
+                                        "consumer_id": string("Member id."),
+                                        "group_instance_id": nullable(string("Static membership id (KIP-345).")),
+                                        "host": string("Client host."),
+                                        "client_id": string("Client id."),
+                                        "partitions": integer("Partitions assigned."),
+                                        "assignment": array(string("topic-partition."), "Assigned, sorted."),
+                                        "target_assignment": nullable(array(string("topic-partition."), "KIP-848: where the member is headed.")),
+                                        "member_epoch": nullable(integer("KIP-848 groups only.")),
+                                        "upgraded": nullable(boolean("KIP-848 groups: false for a member still on the classic protocol.")),
+                                    },
+                                ),
+                                "In the coordinator's order.",
+                            ),
+                            "lag": integer("Lag summed over the group's partitions (offsets view)."),
+                            "lag_by_topic": mapping(integer("Lag."), "Topic -> lag summed over its partitions."),
+                            "max_time_lag_ms": nullable(integer("--time-lag: the oldest partition's age (ms).")),
+                            "partitions": array(
+                                obj(
+                                    "One partition row, as kafka-consumer-groups prints it.",
+                                    {
+                                        "topic": nullable(string("Topic.")),
+                                        "partition": nullable(integer("Partition.")),
+                                        "current_offset": nullable(integer("Committed offset (null: none).")),
+                                        "log_end_offset": nullable(integer("High watermark (null: no leader).")),
+                                        "lag": nullable(integer("log_end_offset - current_offset.")),
+                                        "time_lag_ms": nullable(integer("--time-lag: now minus the timestamp of the record at current_offset.")),
+                                        "leader_epoch": nullable(integer("Of the commit.")),
+                                        "consumer_id": nullable(string("The member holding it (null: none).")),
+                                        "host": nullable(string("Its host.")),
+                                        "client_id": nullable(string("Its client id.")),
+                                    },
+                                ),
+                                "Members with most partitions first, then the unassigned ones.",
+                            ),
+                        },
+                        optional=("lag", "lag_by_topic", "max_time_lag_ms", "partitions"),
+                    ),
+                    "Sorted by id.",
+                ),
+                "errors": GROUP_ERRORS,
+            },
+        ),
+        RESET,
+        obj(
+            "--delete.",
+            {"deleted": array(string("Group id."), "Deleted."), "errors": GROUP_ERRORS},
+        ),
+        DELETE_OFFSETS,
+        obj(
+            "--validate-regex.",
+            {"regex": string("The expression."), "valid": boolean("Whether it compiles."), "error": nullable(string("Why not."))},
+        ),
+        obj(
+            "--describe --watch: one object per line, per refresh.",
+            {
+                "time": string("HH:MM:SS of the refresh."),
+                "groups": array(
+                    obj(
+                        "One group's lag.",
+                        {
+                            "group": string("Group id."),
+                            "lag": integer("Lag summed over its partitions."),
+                            "change": nullable(integer("Since the previous refresh (null: the first).")),
+                            "per_second": nullable(number("Change per second.")),
+                            "max_time_lag_ms": nullable(integer("--time-lag: the oldest partition's age.")),
+                            "trend": nullable(enum("Direction.", "growing", "shrinking", "steady")),
+                        },
+                    ),
+                    "Sorted by id.",
+                ),
+            },
+        ),
+    ),
+)
+command("groups", "--list: the groups of every type.", _listing())
+command(
+    "get-offsets",
+    "The offsets of the chosen partitions at --time.",
+    obj(
+        "kcli get-offsets -o json",
+        {
+            "time": integer("The --time asked (-1 latest, -2 earliest, -3 max-timestamp, ..., or epoch ms)."),
+            "offsets": array(
+                obj(
+                    "One partition.",
+                    {
+                        "topic": string("Topic."),
+                        "partition": integer("Partition."),
+                        "offset": integer("The offset."),
+                        "timestamp": nullable(integer("The record's timestamp, where Kafka gives one (max-timestamp, a time).")),
+                    },
+                ),
+                "Sorted by topic-partition as text, as Kafka's tool sorts them.",
+            ),
+            "skipped": array(
+                obj("A partition that failed.", {"topic": string("Topic."), "partition": integer("Partition."), "error": string("Why.")}),
+                "Partitions skipped (as kafka-get-offsets skips them).",
+            ),
+        },
+    ),
+)
+command(
+    "share-groups",
+    "--list; --describe (start offsets and lag, --members, --state); --reset-offsets; --delete; --delete-offsets.",
+    one_of(
+        "kcli share-groups -o json",
+        _listing(),
+        obj(
+            "--describe.",
+            {
+                "view": enum("What was described.", "offsets", "members", "state"),
+                "groups": array(
+                    obj(
+                        "One share group.",
+                        {
+                            "group": string("Group id."),
+                            "state": string("Stable, Empty or Dead."),
+                            "coordinator": COORDINATOR,
+                            "group_epoch": nullable(integer("Group epoch.")),
+                            "assignment_epoch": nullable(integer("Assignment epoch.")),
+                            "members": array(
+                                obj(
+                                    "One member.",
+                                    {
+                                        "consumer_id": string("Member id."),
+                                        "host": string("Host."),
+                                        "client_id": string("Client id."),
+                                        "member_epoch": nullable(integer("Member epoch.")),
+                                        "assignment": array(string("topic-partition."), "Sorted."),
+                                    },
+                                ),
+                                "Sorted by id.",
+                            ),
+                            "lag": integer("Lag summed (offsets view)."),
+                            "partitions": array(
+                                obj(
+                                    "One share-partition.",
+                                    {
+                                        "topic": string("Topic."),
+                                        "partition": integer("Partition."),
+                                        "start_offset": nullable(integer("Start offset (null: not initialized).")),
+                                        "leader_epoch": nullable(integer("Leader epoch.")),
+                                        "lag": nullable(integer("Lag (null: unknown).")),
+                                    },
+                                ),
+                                "Sorted.",
+                            ),
+                        },
+                        optional=("lag", "partitions"),
+                    ),
+                    "Sorted by id.",
+                ),
+                "errors": GROUP_ERRORS,
+            },
+        ),
+        RESET,
+        obj("--delete.", {"deleted": array(string("Group id."), "Deleted."), "errors": GROUP_ERRORS}),
+        obj(
+            "--delete-offsets.",
+            {
+                "group": string("Group id."),
+                "topics": array(obj("One topic.", {"topic": string("Topic."), "error": nullable(string("Why kept."))}), "Sorted."),
+            },
+        ),
+    ),
+)
+command(
+    "streams-groups",
+    "--list; --describe (offsets and lag of the active tasks' partitions, --members, --state); --reset-offsets; "
+    "--delete; --delete-offsets.",
+    one_of(
+        "kcli streams-groups -o json",
+        _listing(),
+        obj(
+            "--describe.",
+            {
+                "groups": array(
+                    obj(
+                        "One streams group.",
+                        {
+                            "group": string("Group id (application.id)."),
+                            "state": string("Stable, Empty, NotReady, Assigning, Reconciling or Dead."),
+                            "coordinator": COORDINATOR,
+                            "group_epoch": integer("Group epoch."),
+                            "target_assignment_epoch": integer("Target assignment epoch."),
+                            "topology_epoch": integer("Topology epoch (-1: none)."),
+                            "members": array(
+                                obj(
+                                    "One member.",
+                                    {
+                                        "member_id": string("Member id."),
+                                        "process_id": string("Process id."),
+                                        "client_id": string("Client id."),
+                                        "host": string("Host."),
+                                        "member_epoch": integer("Member epoch."),
+                                        "protocol": enum("The member's protocol.", "classic", "streams"),
+                                        "active_tasks": array(string("subtopology:[partitions]."), "Active tasks."),
+                                    },
+                                ),
+                                "In the coordinator's order.",
+                            ),
+                            "lag": integer("Lag summed over the partitions."),
+                            "partitions": array(
+                                obj(
+                                    "One input partition.",
+                                    {
+                                        "topic": string("Topic."),
+                                        "partition": integer("Partition."),
+                                        "current_offset": nullable(integer("Committed offset.")),
+                                        "leader_epoch": nullable(integer("Of the commit.")),
+                                        "log_end_offset": integer("Log end offset."),
+                                        "lag": integer("Lag (end - committed, or end - start without a commit)."),
+                                    },
+                                ),
+                                "Sorted.",
+                            ),
+                        },
+                    ),
+                    "In the order asked.",
+                ),
+                "errors": GROUP_ERRORS,
+            },
+        ),
+        RESET,
+        obj(
+            "--delete.",
+            {
+                "deleted": array(string("Group id."), "Deleted."),
+                "errors": GROUP_ERRORS,
+                "internal_topics_deleted_for": array(string("Group id."), "Groups whose internal topics went too."),
+                "internal_topic_errors": GROUP_ERRORS,
+            },
+        ),
+        DELETE_OFFSETS,
+    ),
+)
+
+
 # ------------------------------------------------------------------ files
 
 

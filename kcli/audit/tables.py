@@ -225,6 +225,33 @@ SNAPSHOT_TABLES: tuple[Table, ...] = (
         ),
     ),
     Table(
+        name="groups",
+        kind=TableKind.SNAPSHOT,
+        doc="Every group ListGroups lists, of every type (classic, consumer, share, streams).",
+        columns=(
+            _c("group_id", S, "Group id."),
+            _c("type", S, "Classic, Consumer, Share or Streams (GroupType); null before ListGroups v5."),
+            _c("protocol_type", S, "consumer, connect, share, streams; empty for offsets only."),
+            _c("state", S, "Stable, Empty, PreparingRebalance, ... (GroupState); null before ListGroups v4."),
+        ),
+    ),
+    Table(
+        name="group_offsets",
+        kind=TableKind.SNAPSHOT,
+        doc="Committed offsets of every group but share groups (OffsetFetch), beside the log offsets of "
+        "their partitions at collection time (ListOffsets).",
+        columns=(
+            _c("group_id", S, "Group id."),
+            _c("topic", S, "Topic name (it may no longer exist)."),
+            _c("partition", N, "Partition index."),
+            _c("committed_offset", L, "The group's committed offset."),
+            _c("leader_epoch", N, "Leader epoch of the commit, null when it had none."),
+            _c("log_start_offset", L, "The partition's log start offset, null when gone or leaderless."),
+            _c("log_end_offset", L, "The partition's log end offset, null when gone or leaderless."),
+            _c("lag", L, "log_end_offset - committed_offset (0 at least), null when the end is unknown."),
+        ),
+    ),
+    Table(
         name="topic_configs",
         kind=TableKind.SNAPSHOT,
         doc="Every topic config entry, defaults included, with its source.",

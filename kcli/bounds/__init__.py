@@ -44,6 +44,7 @@ _KCLI_MODULES = {
     "kcli.client.protocol.api_versions_v5": "api_versions",
     "kcli.client.protocol.unregister_controller": "unregister_controller",
     "kcli.metadata.generated.records": "metadata_records",
+    "kcli.sandbox.emulator.groups.generated_records": "coordinator_records",
 }
 
 

@@ -9,6 +9,8 @@ makes kcli accept the same lines:
 - an unambiguous abbreviation of a long option (`describe --re --hu`); when kcli's extra options
   make a prefix ambiguous, the option the Kafka tool has wins (`acls --o Read` is --operation);
 - jopt-simple tools only: a long option with one dash (`-add-config`);
+- an option whose value is optional in the Kafka tool (`--state` of kafka-consumer-groups), given
+  without one: click sees `--state=`;
 
 It also records what click forgets: the order of the options given (kafka-configs pairs
 --entity-name and --entity-default with --entity-type by position) and which spelling of the
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from typing import Any, NamedTuple
 
-from kcli.cli.kafka_options import Style, kafka_option_names, style
+from kcli.cli.kafka_options import Style, kafka_option_names, optional_value, style
 from kcli.env import Env
 from kcli.ops.arguments import refuse_stray as refuse_stray  # the tools' check, kept beside their parsing
 
@@ -121,6 +123,13 @@ def normalize(root: Any, ctx: Any, args: Sequence[str]) -> ParsedLine:
             line.order.append(option.canonical)
             line.spelled.append(rewritten.split("=", 1)[0])
             attached = "=" in rewritten if rewritten.startswith("--") else len(rewritten) > 2
+            if (
+                optional_value(path, option.canonical)
+                and not attached
+                and (index >= len(args) or args[index].startswith("-"))
+            ):
+                line.args[-1] = f"{rewritten}="  # jopt-simple's withOptionalArg: given without a value
+                continue
             if option.takes_value and not attached and index < len(args):
                 line.args.append(args[index])
                 index += 1

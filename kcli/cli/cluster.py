@@ -8,13 +8,13 @@ Connection options go after the subcommand, as kafka-cluster.sh takes them (befo
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from kcli.cli import connection_options
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin, tool_group
-from kcli.errors import ExitCode
+from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
@@ -220,11 +220,37 @@ def doctor(
     bootstrap_controller: connection_options.BootstrapControllerOpt = None,
     command_config: connection_options.CommandConfigOpt = None,
     profile: connection_options.ProfileOpt = None,
+    group: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--group",
+            help="Also check this consumer group's lag (repeatable; brokers only).",
+            rich_help_panel="Groups",
+        ),
+    ] = None,
+    max_lag: Annotated[
+        int | None,
+        typer.Option(
+            "--max-lag",
+            min=0,
+            help="With --group: a partition lagging more records is a high finding.",
+            rich_help_panel="Groups",
+        ),
+    ] = None,
+    max_time_lag: Annotated[
+        str | None,
+        typer.Option(
+            "--max-time-lag",
+            help="With --group: a partition further behind (30s, 5m, PT1H) is a high finding.",
+            rich_help_panel="Groups",
+        ),
+    ] = None,
 ) -> None:
     """Check every advertised endpoint, node identity, the controller, quorum, fencing and metadata.version.
 
     Both --bootstrap-server and --bootstrap-controller may be given to check brokers and controllers
-    from both sides. Exit 0 healthy, 1 findings at or above --fail-on, 2 usage.
+    from both sides; --group adds the lag of consumer groups. Exit 0 healthy, 1 findings at or above
+    --fail-on, 2 usage.
     """
     from kcli.kafka import Severity
     from kcli.ops.doctor import diagnose
@@ -244,12 +270,40 @@ def doctor(
     else:
         configs = [connection_options.client_config(connection, env)]
 
+    groups = _group_check(group, max_lag, max_time_lag, connection)
+
     async def go() -> ClusterFacts:
         return await collect_facts(configs, timeout_ms=timeout_ms)
 
     report = diagnose(run(go()), fail_on=threshold)
+    if groups is not None:
+        from kcli.ops.doctor_groups import with_group_findings
+        from kcli.workflows.doctor_groups import group_findings_of
+
+        found = run_admin(configs[0], lambda admin: group_findings_of(admin, groups, timeout_ms=timeout_ms))
+        report = with_group_findings(report, found)
     emit(env, output, report, text=render.text_lines, json_value=render.json_value, table=render.table)
     exit_with(ExitCode.ERROR if report.failed else ExitCode.OK)
+
+
+def _group_check(
+    groups: list[str] | None,
+    max_lag: int | None,
+    max_time_lag: str | None,
+    connection: connection_options.ConnectionArgs,
+) -> Any:
+    """The --group check's settings (GroupCheck), None without --group; refuses what it cannot do."""
+    if not groups:
+        if max_lag is not None or max_time_lag is not None:
+            raise UsageError("--max-lag and --max-time-lag go with --group")
+        return None
+    if not connection.bootstrap_server:
+        raise UsageError("--group needs --bootstrap-server: consumer groups live on the brokers")
+    from kcli.ops.groups.lag import threshold_ms
+    from kcli.workflows.doctor_groups import GroupCheck
+
+    time_ms = threshold_ms(max_time_lag) if max_time_lag is not None else None
+    return GroupCheck(groups=tuple(groups), max_lag=max_lag, max_time_lag_ms=time_ms)
 
 
 def register(root: typer.Typer) -> None:

@@ -149,6 +149,27 @@ EXAMPLES: dict[str, str] = {
         "  cleanup.policy: [topic sandbox-topic-00000] compact  [topic sandbox-topic-00001] (unset)\n"
         "  retention.ms: [topic sandbox-topic-00000] 86400000  [topic sandbox-topic-00001] (unset)\n"
     ),
+    "consumer-groups": (
+        "$ kcli consumer-groups -b 127.0.0.1:9092 --list --state --type\n"
+        "GROUP                     TYPE                 STATE\n"
+        "orders-app                Classic              Empty\n"
+        "$ kcli consumer-groups -b 127.0.0.1:9092 --describe --group orders-app\n"
+        "\n"
+        "GROUP           TOPIC               PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\n"
+        "orders-app      sandbox-topic-00000 0          0               98              98              -               -               -\n"
+        "orders-app      sandbox-topic-00000 1          0               95              95              -               -               -\n"
+        "orders-app      sandbox-topic-00000 2          100             107             7               -               -               -\n"
+        "$ kcli consumer-groups -b 127.0.0.1:9092 --describe --group orders-app --fail-on-lag 1000\n"
+        "\n"
+        "GROUP           TOPIC               PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\n"
+        "orders-app      sandbox-topic-00000 0          0               98              98              -               -               -\n"
+        "orders-app      sandbox-topic-00000 1          0               95              95              -               -               -\n"
+        "orders-app      sandbox-topic-00000 2          100             107             7               -               -               -\n"
+        "$ kcli consumer-groups -b 127.0.0.1:9092 --reset-offsets --group orders-app --topic sandbox-topic-00000:0 --shift-by -10 --dry-run\n"
+        "\n"
+        "GROUP           TOPIC               PARTITION  NEW-OFFSET\n"
+        "orders-app      sandbox-topic-00000 0          0\n"
+    ),
     "features": (
         "$ kcli features describe -b 127.0.0.1:9092\n"
         "$ kcli features disable -b 127.0.0.1:9092 --feature group.version --dry-run\n"
@@ -214,6 +235,20 @@ EXAMPLES: dict[str, str] = {
         "eligible.leader.replicas.version=0\n"
         "share.version=0\n"
         "streams.version=0\n"
+    ),
+    "get-offsets": (
+        "$ kcli get-offsets -b 127.0.0.1:9092 --topic sandbox-topic-00000\n"
+        "sandbox-topic-00000:0:98\n"
+        "sandbox-topic-00000:1:95\n"
+        "sandbox-topic-00000:2:107\n"
+        "$ kcli get-offsets -b 127.0.0.1:9092 --topic-partitions 'sandbox-topic-00000:0-2' --time earliest\n"
+        "sandbox-topic-00000:0:0\n"
+        "sandbox-topic-00000:1:0\n"
+    ),
+    "groups": (
+        "$ kcli groups -b 127.0.0.1:9092 --list\n"
+        "GROUP                TYPE                 PROTOCOL\n"
+        "orders-app           Classic              consumer\n"
     ),
     "metadata-quorum": (
         "$ kcli metadata-quorum add-controller -C 127.0.0.1:9095 --command-config controller-104.properties --dry-run\n"
@@ -414,6 +449,10 @@ EXAMPLES: dict[str, str] = {
         "bootstrap.servers=127.0.0.1:9092,127.0.0.1:9093,127.0.0.1:9094\n"
         "bootstrap.controllers=127.0.0.1:9095,127.0.0.1:9096,127.0.0.1:9097\n"
     ),
+    "share-groups": (
+        "$ kcli share-groups -b 127.0.0.1:9092 --list --state\n"
+        "GROUP           STATE\n"
+    ),
     "spark": (
         "$ kcli spark audit --input snapshots --out findings --fail-on high -o text\n"
         "$ kcli spark collect -b 127.0.0.1:9092 --out snapshots\n"
@@ -443,6 +482,10 @@ EXAMPLES: dict[str, str] = {
         "under-replicated-partitions\tmedium\tPartitions whose ISR is smaller than their replica set.\n"
         "offline-partitions\thigh\tPartitions without a leader, or led by a broker that is fenced or not registered.\n"
         "...\n"
+    ),
+    "streams-groups": (
+        "$ kcli streams-groups -b 127.0.0.1:9092 --list --state\n"
+        "GROUP           STATE\n"
     ),
     "topics": (
         "$ kcli topics -b 127.0.0.1:9092 --list\n"

@@ -70,11 +70,37 @@ def original_options() -> tuple[tuple[tuple[str, ...], str, bool], ...]:
 class Style(Enum):
     """How the Kafka tool parses its command line."""
 
-    JOPT = "jopt-simple"  # kafka-configs, kafka-acls, kafka-reassign-partitions, kafka-topics
+    JOPT = "jopt-simple"  # kafka-configs, -acls, -reassign-partitions, -topics, the group tools
     ARGPARSE = "argparse4j"  # kafka-cluster, kafka-features, kafka-metadata-quorum, kafka-metadata-shell
 
 
-_JOPT_TOOLS = frozenset({"configs", "acls", "reassign-partitions", "topics"})
+_JOPT_TOOLS = frozenset(
+    {
+        "configs",
+        "acls",
+        "reassign-partitions",
+        "topics",
+        "consumer-groups",
+        "share-groups",
+        "streams-groups",
+        "groups",
+        "get-offsets",
+    }
+)
+# jopt-simple options declared withOptionalArg: `--state` alone, or `--state stable,empty`.
+_OPTIONAL_VALUE = frozenset(
+    {
+        ("consumer-groups", "--state"),
+        ("consumer-groups", "--type"),
+        ("share-groups", "--state"),
+        ("streams-groups", "--state"),
+    }
+)
+
+
+def optional_value(path: tuple[str, ...], option: str) -> bool:
+    """Whether `option` of the kcli command at `path` takes an optional value (jopt-simple's withOptionalArg)."""
+    return bool(path) and (path[0], option) in _OPTIONAL_VALUE
 
 
 @cache

@@ -48,6 +48,31 @@ TOOLS: tuple[Tool, ...] = (
         "List and describe topics (like kafka-topics.sh --list / --describe; read only).",
     ),
     Tool(
+        "consumer-groups",
+        "kcli.cli.consumer_groups",
+        "List, describe, delete consumer groups and reset their offsets (kafka-consumer-groups.sh).",
+    ),
+    Tool(
+        "share-groups",
+        "kcli.cli.share_groups",
+        "List, describe, delete share groups and reset their offsets (kafka-share-groups.sh).",
+    ),
+    Tool(
+        "streams-groups",
+        "kcli.cli.streams_groups",
+        "List, describe, delete streams groups and reset their offsets (kafka-streams-groups.sh).",
+    ),
+    Tool(
+        "groups",
+        "kcli.cli.groups",
+        "List the groups of every type: consumer, classic, share, streams (kafka-groups.sh).",
+    ),
+    Tool(
+        "get-offsets",
+        "kcli.cli.get_offsets",
+        "Print the offsets of partitions at a time: latest, earliest, ... (kafka-get-offsets.sh).",
+    ),
+    Tool(
         "reassign-partitions",
         "kcli.cli.reassign",
         "Move partition replicas between brokers (like kafka-reassign-partitions.sh).",

@@ -10,6 +10,8 @@ Behavior:
   then DescribeTopicPartitions (75, KIP-966) for ELR and last-known ELR where the brokers offer it.
 - Configs (kcli.client.api.configs), ACLs (api.acls), client quotas (api.quotas), log dirs
   (api.log_dirs), features (api.features) and the quorum (api.quorum) come from the tool modules.
+- Groups: every group ListGroups lists, and the committed offsets of all but share groups beside
+  their partitions' log start and end offsets (kcli.workflows.audit_groups).
 - Endpoints: every advertised broker and controller endpoint is dialled on its own connection, as
   `kcli cluster doctor` does (kcli.workflows.doctor.probe_endpoint), to record who answers there.
 - What could not be collected is a warning kept with the snapshot (the clusters row): an optional
@@ -47,6 +49,7 @@ STEPS = (
     "log dirs",
     "features",
     "quorum",
+    "groups",
     "endpoints",
 )
 # Each endpoint probe's deadline (at most request.timeout.ms): a healthy listener answers in ms.
@@ -130,6 +133,8 @@ async def collect_cluster(
         announce("quorum")
         quorum = await _optional(snapshot, "quorum", _quorum(admin))
         snapshot.tables["quorum"], snapshot.tables["controllers"] = quorum or ([], [])
+        announce("groups")
+        await _groups(admin, snapshot, config.default_api_timeout_ms)
         announce("endpoints")
         snapshot.tables["endpoints"] = await _endpoints(
             config, cluster_id, description.nodes, snapshot.tables["controllers"]
@@ -144,6 +149,18 @@ async def _optional(snapshot: ClusterSnapshot, what: str, work: Any) -> Any:
     except KcliError as error:
         snapshot.warnings.append(f"{snapshot.cluster_id}: {what} not collected: {error.line()}")
         return None
+
+
+async def _groups(admin: Admin, snapshot: ClusterSnapshot, timeout_ms: int) -> None:
+    """The groups and their committed offsets beside the log offsets (kcli.workflows.audit_groups)."""
+    from kcli.workflows.audit_groups import group_tables
+
+    tables = await _optional(
+        snapshot, "groups", group_tables(admin, snapshot.tables["partitions"], timeout_ms=timeout_ms)
+    )
+    groups, offsets, problems = tables or ([], [], [])
+    snapshot.tables["groups"], snapshot.tables["group_offsets"] = groups, offsets
+    snapshot.warnings.extend(f"{snapshot.cluster_id}: {problem}" for problem in problems)
 
 
 async def _configs(

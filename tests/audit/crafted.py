@@ -161,6 +161,25 @@ def _endpoint(
     }
 
 
+def _group(group_id: str, state: str) -> dict[str, Any]:
+    return {"group_id": group_id, "type": "Consumer", "protocol_type": "consumer", "state": state}
+
+
+def _group_offset(
+    group_id: str, topic: str, partition: int, *, committed: int, end: int | None, start: int | None = 0
+) -> dict[str, Any]:
+    return {
+        "group_id": group_id,
+        "topic": topic,
+        "partition": partition,
+        "committed_offset": committed,
+        "leader_epoch": None,
+        "log_start_offset": start,
+        "log_end_offset": end,
+        "lag": None if end is None else max(end - committed, 0),
+    }
+
+
 def _finish(writer: SnapshotWriter) -> None:
     writer.finish(
         {
@@ -240,6 +259,16 @@ def _dirty_a(out: Path) -> None:
         [_acl("*", "User:*", "ALL"), _acl("gone", "User:app", "READ"), _acl("shared", "User:app", "READ")],
     )
     writer.write("log_dirs", _log_dirs({1: 500, 2: 100, 3: 100, 4: 100}))
+    writer.write(
+        "groups",
+        [_group("laggy", "Empty"), _group("behind", "Stable")],
+    )
+    writer.write(
+        "group_offsets",
+        [_group_offset("laggy", "busy", i, committed=0, end=20_000) for i in range(3)]
+        + [_group_offset("laggy", "shared", 0, committed=90, end=100)]
+        + [_group_offset("behind", "forever", 0, committed=10, end=900, start=500)],
+    )
     _finish(writer)
 
 
@@ -309,6 +338,14 @@ def _clean(out: Path, cluster_id: str) -> None:
     writer.write(
         "features",
         [{"feature": "metadata.version", "finalized_level": 25, "min_supported": 1, "max_supported": 25}],
+    )
+    writer.write("groups", [_group("clean-app", "Stable")])
+    writer.write(
+        "group_offsets",
+        [
+            _group_offset("clean-app", "clean-orders", i, committed=1_000, end=1_000 + i, start=900)
+            for i in range(30)
+        ],
     )
     _finish(writer)
 

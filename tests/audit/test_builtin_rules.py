@@ -39,6 +39,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "broker-fence-churn": ("dirty-a", "broker:2"),
     "partition-leader-changes": ("dirty-a", "partition:flappy-0"),
     "endpoint-identity": ("dirty-a", "endpoint:b1:9092"),
+    "consumer-group-lag": ("dirty-a", "group:laggy"),
+    "group-offset-before-log-start": ("dirty-a", "group:behind"),
 }
 
 
@@ -135,3 +137,22 @@ def test_a_complete_input_has_no_warnings_and_empty_warning_files(audited: Any) 
     import pyarrow.parquet as pq
 
     assert pq.read_table(out / "warnings.parquet").num_rows == 0
+
+
+def test_group_rules_name_the_topic_and_how_far_behind(audited: Any) -> None:
+    _result, findings, _out = audited
+    found = {
+        (f["rule_id"], f["resource"]): f["message"]
+        for f in findings
+        if f["rule_id"].startswith(("consumer-group", "group-"))
+    }
+    assert found == {
+        ("consumer-group-lag", "group:laggy"): (
+            "3 partition(s) of topic busy lag more than 10000 records: 60000 in all, the most 20000 "
+            "(the group is Empty)"
+        ),
+        ("group-offset-before-log-start", "group:behind"): (
+            "1 partition(s) of topic forever committed below the log start offset: "
+            "490 record(s) deleted unread"
+        ),
+    }

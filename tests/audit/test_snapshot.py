@@ -14,7 +14,7 @@ from kcli.audit.tables import ALL_TABLES, SNAPSHOT_TABLES, TableKind, table
 DOCUMENTED = {
     "clusters", "brokers", "controllers", "quorum", "topics", "partitions", "topic_configs",
     "broker_configs", "acls", "client_quotas", "log_dirs", "features", "endpoints",
-    "broker_events", "leader_changes", "metadata_topics",
+    "groups", "group_offsets", "broker_events", "leader_changes", "metadata_topics",
 }  # fmt: skip
 
 

@@ -42,6 +42,7 @@ from tests.fidelity.data_plane import (  # noqa: F401
     test_an_unserved_request_closes_the_connection_as_kafka,
     test_data_plane_answers_as_kafka,
 )
+from tests.fidelity.groups import group_sides, test_group_coordinator_answers_as_kafka  # noqa: F401
 from tests.fidelity.topic_admin import test_topic_admin_answers_as_kafka  # noqa: F401
 
 SERVER_ENV = "KCLI_TEST_REAL_BOOTSTRAP_SERVER"

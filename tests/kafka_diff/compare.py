@@ -26,7 +26,10 @@ KEY_SENTENCE_RULE = (
     "argparse4j's wrapped `error:` lines joined; kcli's stderr must contain it, whitespace collapsed"
 )
 # Kafka tools that print their errors on stdout (kcli keeps stdout for data: its errors go to stderr).
-ERRORS_ON_STDOUT = frozenset({"acls", "reassign-partitions"})
+ERRORS_ON_STDOUT = frozenset({"acls", "reassign-partitions", "consumer-groups", "share-groups", "streams-groups"})
+# Of those, the ones that print a failed operation's `Error: ...` block on stdout and exit 0
+# (ConsumerGroupCommand.printError): the block is their error report, whatever the exit status.
+ERROR_BLOCKS_EXIT_0 = frozenset({"consumer-groups", "share-groups", "streams-groups"})
 _LOG_LINE = re.compile(r"^\[\d{4}-\d\d-\d\d [\d:,]+\] (?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL) ")
 _EXCEPTION_PREFIX = re.compile(r"^(?:(?:[\w$]+\.)*[\w$]*(?:Exception|Error|Failure)(?::\s*|$))+")
 _USAGE_START = re.compile(r"^(?:usage: |Option\s+Description|This tool helps|Usage: )")
@@ -47,6 +50,8 @@ class Outcome:
 
 def key_sentence(tool: str, run: Outcome) -> str | None:
     """The sentence that says why Kafka's tool failed; None when it succeeded or said nothing."""
+    if tool in ERROR_BLOCKS_EXIT_0 and _error_start(run.stdout) is not None:
+        return _first_sentence(tool, _error_part(run.stdout))
     if run.ok:
         return None
     text = run.stderr
@@ -81,11 +86,18 @@ def _first_sentence(tool: str, text: str) -> str | None:
             break  # the usage text follows the error, when there is one
         if not stripped or stripped.startswith("at "):
             continue
+        if stripped.startswith("WARN: ") and tool in ERROR_BLOCKS_EXIT_0:
+            continue  # the no-execute warning of a reset, printed before any error
         for prefix in (
+            'Exception in thread "main" ',
             "Error while executing ACL command: ",
             "Error: ",
+            "Error occurred: ",
             "Command line error: ",
             "Caused by: ",
+            "Executing consumer group command failed due to ",
+            "Executing share group command failed due to ",
+            "Executing streams group command failed due to ",
         ):
             stripped = stripped.removeprefix(prefix)
         # argparse4j's wrapper in kafka-features, and Scala's require() in the 4.0 kafka-configs
@@ -133,7 +145,7 @@ def differing_aspects(
         else:
             found["stdout"] = _first_difference(kafka_out, kcli_out)
     sentence = None if help_requested else key_sentence(tool, kafka)
-    if sentence is not None and normalize.words(sentence) not in normalize.words(kcli.stderr):
+    if sentence is not None and normalize.sentence(sentence) not in normalize.sentence(kcli.stderr):
         found["message"] = f"Kafka: {sentence!r}; kcli: {kcli.stderr.strip()!r}"
     if state_kafka != state_kcli:
         found["state"] = _first_difference(state_kafka or "", state_kcli or "")
@@ -142,12 +154,34 @@ def differing_aspects(
 
 def _data_part(tool: str, run: Outcome) -> str:
     """Kafka's stdout without its error report, for the tools that print errors on stdout."""
+    if tool in ERROR_BLOCKS_EXIT_0:
+        return _without_error_blocks(run.stdout)
     if run.ok or tool not in ERRORS_ON_STDOUT:
         return run.stdout
     start = _error_start(run.stdout)
     if start is None:
         return run.stdout
     return "".join(run.stdout.splitlines(keepends=True)[:start])
+
+
+def _without_error_blocks(stdout: str) -> str:
+    """The stdout of a group tool without its `Error: ...` blocks: the blank line before each (printError's
+    `\n`), the line, and the lines that follow it up to the next blank one (`* Group ...`, stack traces)."""
+    lines = stdout.splitlines(keepends=True)
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.startswith("Error: "):
+            if out and not out[-1].strip():
+                out.pop()
+            index += 1
+            while index < len(lines) and lines[index].strip():
+                index += 1
+            continue
+        out.append(line)
+        index += 1
+    return "".join(out)
 
 
 def _first_difference(expected: str, actual: str) -> str:

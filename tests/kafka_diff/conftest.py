@@ -36,6 +36,12 @@ class Target:
     config: Path
     controller_config: Path  # the controllers' listener may offer other SASL mechanisms than the brokers'
     placeholders: dict[str, str] = field(default_factory=dict)  # more corpus words this cluster fills in
+    groups: Any = None  # the corpus's groups being made (tests/kafka_diff/group_state.py), if any
+
+    def prepare(self, case: corpus.Case) -> None:
+        """Wait for what the case needs of the cluster: the corpus's groups for the group tools."""
+        if self.groups is not None and case.tool in corpus.corpus_groups.TOOLS:
+            self.groups.wait()
 
     def substitute(self, line: str, files: Path, corpus_case: corpus.Case | None = None) -> list[str]:
         """A corpus line made concrete for this cluster (see tests/kafka_diff/corpus.py)."""
@@ -111,12 +117,19 @@ def make_target(version: str, kafka: Any, tool_driver: Path, directory: Path) ->
 def _target(
     version: str, kafka: Any, tool_driver: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Target]:
+    from tests.kafka_diff.group_state import GroupSetup
+
     directory = tmp_path_factory.mktemp(f"kafka-diff-{version}")
     target = make_target(version, kafka, tool_driver, directory)
     try:
         create_topics(target, directory)
+        secure = kafka.settings.security.value != "plaintext"
+        settings = kafka.client_settings("admin", SCRAM) if secure else {}
+        target.groups = GroupSetup(target, directory, settings, directory / "groups-jvm.log")
         yield target
     finally:
+        if target.groups is not None:
+            target.groups.stop()
         target.tools.close()
 
 

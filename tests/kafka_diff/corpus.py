@@ -29,7 +29,10 @@ from dataclasses import dataclass, field
 
 NEWEST, OLDEST = "4.4.0", "4.0.2"
 VERSIONS = (OLDEST, NEWEST)
-TOOLS = ("acls", "cluster", "configs", "features", "metadata-quorum", "reassign-partitions")
+TOOLS = (
+    "acls", "cluster", "configs", "features", "metadata-quorum", "reassign-partitions",
+    "consumer-groups", "groups", "get-offsets", "share-groups", "streams-groups",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -1600,7 +1603,10 @@ def _parity_cases() -> list[Case]:
 
 PARITY: list[Case] = _parity_cases()
 
-CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY]
+from tests.kafka_diff import corpus_groups  # noqa: E402 - the group and offset tools' cases, and their topic
+
+TOPICS.update(corpus_groups.TOPICS)
+CASES: list[Case] = [*DOCS, *HELP, *ERRORS, *READS, *PARITY, *corpus_groups.CASES]
 
 
 def by_id() -> dict[str, Case]:

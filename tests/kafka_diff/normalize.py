@@ -55,6 +55,21 @@ def _sorted_scram_mechanisms(text: str) -> str:
     )
 
 
+def _sorted_listing(text: str) -> str:
+    """A group listing (plain ids, or a GROUP TYPE/STATE/PROTOCOL table) with its rows sorted."""
+    lines = text.splitlines()
+    if not lines or not lines[-1:]:
+        return text
+    header = re.match(r"^GROUP\s+(TYPE|STATE|PROTOCOL)\b", lines[0]) is not None
+    plain = all(line and not any(c.isspace() for c in line) for line in lines)
+    if not header and not plain:
+        return text
+    head, rows = (lines[:1], lines[1:]) if header else ([], lines)
+    return "\n".join([*head, *sorted(rows)]) + ("\n" if text.endswith("\n") else "")
+
+
+GROUP_LISTINGS = frozenset({"consumer-groups", "groups", "share-groups", "streams-groups"})
+
 RULES: list[Rule] = [
     (
         "quorum offsets and lag",
@@ -89,6 +104,13 @@ RULES: list[Rule] = [
         "Kafka's tools group ACL entries in Java hash sets whose hash codes include enum identity hashes, "
         "so the order changes from one JVM to the next",
         _sorted_acl_entries,
+    ),
+    (
+        "group listing order",
+        GROUP_LISTINGS,
+        "the brokers' group coordinators list their groups in the order of their own maps, and Kafka's Admin "
+        "client joins the brokers' answers in a Java HashSet's order of the brokers; kcli sorts the groups",
+        _sorted_listing,
     ),
     (
         "SCRAM mechanism order",
@@ -140,3 +162,18 @@ def canonical_order(text: str) -> str:
 def words(text: str) -> str:
     """Whitespace collapsed: how a key sentence is looked for in the other tool's stderr."""
     return " ".join(text.split())
+
+
+_OPTION_LIST = re.compile(r"\[[\w.-]+\](?:, \[[\w.-]+\])+")
+_NAME_LIST = re.compile(r"((?:Valid (?:states|types) are|Option\S* \S+ takes the following options): )([\w.\[\]-]+(?:, [\w.\[\]-]+)+)")
+SET_ORDER_RULE = (
+    "Kafka's group tools print a Java Set.of of option names (`[group], [all-groups]`) or of states and "
+    "types (`Valid states are: ...`), whose iteration order Java randomizes per JVM; both sentences are "
+    "compared with those lists sorted"
+)
+
+
+def sentence(text: str) -> str:
+    """`words`, and the lists Kafka prints in a Java set's random order sorted (SET_ORDER_RULE)."""
+    text = _OPTION_LIST.sub(lambda m: ", ".join(sorted(m.group(0).split(", "))), words(text))
+    return _NAME_LIST.sub(lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), text)

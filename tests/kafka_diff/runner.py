@@ -122,6 +122,7 @@ def restored(target: Target, case: Case, files: Path, before: str | None) -> str
 
 def check(target: Target, case: Case, version: str, files: Path) -> None:
     """Run `case` with both tools on `target` and judge the differences (see the module docstring)."""
+    target.prepare(case)
     for name, text in case.files.items():
         (files / name).write_text(text, encoding="utf-8")
     for line in case.setup:

@@ -148,3 +148,57 @@ def test_the_parity_lines_are_still_the_parity_suites() -> None:
         )
         result = kcli(*entry["argv"], environ={"KCLI_DEFAULT_API_TIMEOUT_MS": "1"})
         assert result.code == entry["kcli_exit"], (entry, result.stderr)
+
+
+def test_the_group_tools_error_blocks_on_stdout() -> None:
+    """kafka-consumer-groups prints a failure as `\\nError: ...` on stdout and exits 0: the block is its
+    error report (its key sentence, without the wrappers), and the rest of stdout is its data."""
+    kafka = Outcome(
+        0,
+        "\nError: Deletion of some consumer groups failed:\n* Group 'x' could not be deleted due to: y\n"
+        "\nThese consumer groups were deleted successfully: 'a'\n",
+        "",
+    )
+    assert compare.key_sentence("consumer-groups", kafka) == "Deletion of some consumer groups failed:"
+    assert (
+        compare._data_part("consumer-groups", kafka)
+        == "\nThese consumer groups were deleted successfully: 'a'\n"
+    )
+    wrapped = Outcome(
+        0,
+        "\nError: Executing consumer group command failed due to org.apache.kafka.common.errors."
+        "GroupIdNotFoundException: Group nope not found.\n",
+        "WARN: No action will be performed as the --execute option is missing.\n",
+    )
+    assert compare.key_sentence("consumer-groups", wrapped) == "Group nope not found."
+    usage = Outcome(
+        1, "", "WARN: No action will be performed\nOption [reset-offsets] takes one of these options: [x]\n"
+    )
+    assert (
+        compare.key_sentence("consumer-groups", usage)
+        == "Option [reset-offsets] takes one of these options: [x]"
+    )
+    jopt = Outcome(
+        1,
+        "",
+        'Exception in thread "main" joptsimple.UnavailableOptionException: Option(s) [members] are unavailable\n',
+    )
+    assert compare.key_sentence("consumer-groups", jopt) == "Option(s) [members] are unavailable"
+
+
+def test_javas_set_order_does_not_count() -> None:
+    kafka = Outcome(1, "", "Option [describe] takes one of these options: [all-groups], [group]\n")
+    kcli = Outcome(2, "", "Error: Option [describe] takes one of these options: [group], [all-groups]\n")
+    assert compare.differing_aspects("consumer-groups", kafka, kcli, None, None) == {}
+    states = Outcome(1, "", "Invalid state list 'x'. Valid states are: Stable, Dead, Empty\n")
+    ours = Outcome(2, "", "Error: Invalid state list 'x'. Valid states are: Dead, Empty, Stable\n")
+    assert compare.differing_aspects("share-groups", states, ours, None, None) == {}
+
+
+def test_group_listings_are_compared_as_sets() -> None:
+    assert normalize.stdout("groups", "GROUP  TYPE  PROTOCOL\nz  Classic  consumer \na  Share  share \n") == (
+        "GROUP  TYPE  PROTOCOL\na  Share  share \nz  Classic  consumer \n"
+    )
+    assert normalize.stdout("consumer-groups", "b\na\n") == "a\nb\n"
+    describe = "\nGROUP  TOPIC  PARTITION\nb  t  1\na  t  0\n"
+    assert normalize.stdout("consumer-groups", describe) == describe  # rows of a describe keep their order

@@ -72,7 +72,7 @@ class KafkaTools:
 
     def __init__(self, kafka_home: Path, classes: Path, log: Path) -> None:
         self.kafka_home = kafka_home
-        self._classes = classes
+        self.classes = classes
         self._log_path = log
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -91,7 +91,7 @@ class KafkaTools:
                 "-XX:TieredStopAtLevel=1",
                 f"-Dlog4j2.configurationFile={self.kafka_home / 'config' / 'tools-log4j2.properties'}",
                 "-cp",
-                f"{self._classes}:{self.kafka_home / 'libs'}/*",
+                f"{self.classes}:{self.kafka_home / 'libs'}/*",
                 "ToolDriver",
             ],
             stdin=subprocess.PIPE,

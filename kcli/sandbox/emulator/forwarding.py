@@ -128,6 +128,7 @@ async def forward(ctx: RequestContext, request: Any) -> Any:
     """Send the client's request to the active controller in an Envelope; return its response."""
     from kio.schema.envelope.v0.request import EnvelopeRequest
     from kio.schema.envelope.v0.response import EnvelopeResponse
+    from kio.serial.errors import OutOfBoundValue
 
     cluster = ctx.cluster
     channel = cluster.channels.get(ctx.node.node_id)
@@ -153,4 +154,7 @@ async def forward(ctx: RequestContext, request: Any) -> Any:
     from kcli.sandbox.emulator.registry import load_all
 
     response_cls = wire.classes(load_all()[ctx.api_key].name, ctx.version)[1]
-    return wire.decode_response(answer.response_data, response_cls)
+    try:
+        return wire.decode_response(answer.response_data, response_cls)
+    except OutOfBoundValue:  # a value kio cannot hold (a -1 timestamp): the controller's bytes as they are
+        return wire.PreEncoded(cls=response_cls, body=wire.response_body(answer.response_data, response_cls))

@@ -104,6 +104,19 @@ class ScramCredential:
     iterations: int
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DelegationToken:
+    """One delegation token (DelegationTokenRecord): principals as "User:name"."""
+
+    token_id: str
+    owner: str
+    requester: str
+    renewers: tuple[str, ...]
+    issue_timestamp: int
+    max_timestamp: int
+    expiration_timestamp: int
+
+
 QuotaEntity = tuple[tuple[str, str | None], ...]
 
 
@@ -121,6 +134,7 @@ class Image:
     quotas: dict[QuotaEntity, dict[str, float]] = field(default_factory=dict)
     scram: dict[tuple[str, int], ScramCredential] = field(default_factory=dict)
     next_producer_id: int = 0
+    tokens: dict[str, DelegationToken] = field(default_factory=dict)
     broker_version: int = 0  # bumped on every broker registration change (fencing, endpoints)
     broker_config_version: int = 0  # bumped on every broker-level config change
     features_epoch: int = -1
@@ -327,6 +341,22 @@ def _remove_scram(image: Image, r: Any) -> None:
     image.scram.pop((r.name, int(r.mechanism)), None)
 
 
+def _token(image: Image, r: Any) -> None:
+    image.tokens[r.token_id] = DelegationToken(
+        token_id=r.token_id,
+        owner=r.owner,
+        requester=r.requester,
+        renewers=tuple(r.renewers),
+        issue_timestamp=int(r.issue_timestamp),
+        max_timestamp=int(r.max_timestamp),
+        expiration_timestamp=int(r.expiration_timestamp),
+    )
+
+
+def _remove_token(image: Image, r: Any) -> None:
+    image.tokens.pop(r.token_id, None)
+
+
 def _producer_ids(image: Image, r: Any) -> None:
     image.next_producer_id = int(r.next_producer_id)
 
@@ -349,4 +379,6 @@ _APPLIERS: dict[str, Callable[[Image, Any], None]] = {
     "UserScramCredentialRecord": _scram,
     "RemoveUserScramCredentialRecord": _remove_scram,
     "ProducerIdsRecord": _producer_ids,
+    "DelegationTokenRecord": _token,
+    "RemoveDelegationTokenRecord": _remove_token,
 }

@@ -147,6 +147,8 @@ def static_config(cluster: ClusterView, node_id: int) -> dict[str, str]:
         if broker:
             values["sasl.mechanism.inter.broker.protocol"] = "PLAIN"
         values["sasl.jaas.config"] = "org.apache.kafka.common.security.plain.PlainLoginModule required;"
+        # delegation tokens (KIP-48) need the key on every node; a sandbox's key, as its passwords, is fixed
+        values["delegation.token.secret.key"] = f"kcli-sandbox-{cluster.cluster_id}"
     if security.tls and cluster.security is not None:
         values["ssl.keystore.location"] = str(cluster.security.cert_file(node_id))
         values["ssl.keystore.password"] = "sandbox"

@@ -61,7 +61,11 @@ def scram_credential(user: str, password: str, mechanism: int, iterations: int =
 
 @dataclass(slots=True)
 class ScramExchange:
-    """Server side of one SCRAM conversation (client-first -> server-first -> client-final -> server-final)."""
+    """Server side of one SCRAM conversation (client-first -> server-first -> client-final -> server-final).
+
+    A client-first message with the extension tokenauth=true logs in with a delegation token: `tokens`
+    gives (the token's credential, its owner) for the token id the message names as its user.
+    """
 
     mechanism: int
     user: str = ""
@@ -69,6 +73,13 @@ class ScramExchange:
     client_first_bare: str = ""
     server_first: str = ""
     done: bool = False
+    tokens: Any = None  # (token id, mechanism) -> (ScramCredential, owner principal) | None
+    token: Any = None  # the token's (credential, owner) once the client-first message named one
+
+    def _credential(self, image: Image) -> Any:
+        if self.token is not None:
+            return self.token[0]
+        return image.scram.get((self.user, self.mechanism))
 
     def first(self, image: Image, message: bytes) -> bytes:
         text = message.decode()
@@ -78,7 +89,14 @@ class ScramExchange:
         fields = dict(part.split("=", 1) for part in bare.split(",") if "=" in part)
         self.user = fields.get("n", "").replace("=2C", ",").replace("=3D", "=")
         client_nonce = fields.get("r", "")
-        credential = image.scram.get((self.user, self.mechanism))
+        if fields.get("tokenauth", "").lower() == "true":
+            self.token = self.tokens(self.user, self.mechanism) if self.tokens is not None else None
+            if self.token is None:
+                raise ValueError(
+                    "Authentication failed during authentication due to invalid credentials with SASL mechanism "
+                    + SCRAM_MECHANISMS[self.mechanism]
+                )
+        credential = self._credential(image)
         if credential is None or not client_nonce:
             raise ValueError(
                 "Authentication failed during authentication due to invalid credentials with SASL mechanism "
@@ -94,7 +112,7 @@ class ScramExchange:
         text = message.decode()
         without_proof, _, proof_text = text.rpartition(",p=")
         fields = dict(part.split("=", 1) for part in without_proof.split(",") if "=" in part)
-        credential = image.scram.get((self.user, self.mechanism))
+        credential = self._credential(image)
         if credential is None or fields.get("r") != self.nonce:
             raise ValueError("invalid SCRAM nonce")
         name = HASHES[self.mechanism]

@@ -98,5 +98,15 @@ def image_records(image: Image) -> Iterator[Any]:
             server_key=credential.server_key,
             iterations=credential.iterations,
         )
+    for token in image.tokens.values():
+        yield R.DelegationTokenRecord(
+            owner=token.owner,
+            requester=token.requester,
+            renewers=token.renewers,
+            issue_timestamp=token.issue_timestamp,
+            max_timestamp=token.max_timestamp,
+            expiration_timestamp=token.expiration_timestamp,
+            token_id=token.token_id,
+        )
     if image.next_producer_id:
         yield R.ProducerIdsRecord(broker_id=1, broker_epoch=-1, next_producer_id=image.next_producer_id)

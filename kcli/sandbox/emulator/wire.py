@@ -138,6 +138,12 @@ def encode_request(request: Any, correlation_id: int, client_id: str | None) -> 
     return encode_entity(header) + encode_entity(request)
 
 
+def response_body(data: bytes, cls: Any) -> bytes:
+    """The body of a response (its header left out), undecoded."""
+    _header, offset = _reader(cls.__header_schema__)(data, 0)
+    return bytes(data[offset:])
+
+
 def decode_response(data: bytes, cls: Any) -> Any:
     """Decode a response body (after its header) into `cls`."""
     _header, offset = _reader(cls.__header_schema__)(data, 0)

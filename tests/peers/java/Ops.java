@@ -126,7 +126,7 @@ final class Ops {
                         Uuid.fromString((String) args.get("directoryId"))).all());
                 yield null;
             }
-            default -> throw new IllegalArgumentException("unknown op " + op);
+            default -> GroupOps.run(admin, op, args);
         };
     }
 

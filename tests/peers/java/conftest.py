@@ -6,6 +6,7 @@ A missing jar, `java` or `javac` fails the tests (pytest.fail), never skips them
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,13 +23,21 @@ CLIENT_TIMEOUTS = {
 
 
 @pytest.fixture(scope="session")
-def java_peer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JavaPeer]:
-    """The JVM running AdminPeer (kafka-clients from the installed wheel), shared by the session."""
+def java_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, tuple[Path, ...]]:
+    """The peer programs compiled once per session: (their class directory, the client jars)."""
     try:
         jars = find_jars()
-        classes = compile_peer(jars, tmp_path_factory.mktemp("java-peer-classes"))
+        return compile_peer(jars, tmp_path_factory.mktemp("java-peer-classes")), jars
     except PeerSetupError as error:
         pytest.fail(f"Java peer unavailable: {error}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def java_peer(
+    tmp_path_factory: pytest.TempPathFactory, java_build: tuple[Path, tuple[Path, ...]]
+) -> Iterator[JavaPeer]:
+    """The JVM running AdminPeer (kafka-clients from the installed wheel), shared by the session."""
+    classes, jars = java_build
     peer = JavaPeer(classes, jars, tmp_path_factory.mktemp("java-peer") / "jvm.log")
     try:
         yield peer

@@ -206,3 +206,30 @@ class JavaAdmin:
 
     def close(self) -> None:
         self.peer.request({"op": "close", "name": self.name})
+
+
+def run_group_peer(
+    build: tuple[Path, tuple[Path, ...]], settings: Mapping[str, Any], timeout_s: float = 150
+) -> Any:
+    """One run of GroupPeer (Kafka's Java producer and consumers, see GroupPeer.java) in its own JVM: its
+    JSON answer."""
+    classes, jars = build
+    classpath = ":".join([str(classes), *map(str, jars)])
+    done = subprocess.run(
+        [
+            find_tool("java"),
+            *JIT_OPTIONS,
+            "-Xmx256m",
+            "-cp",
+            classpath,
+            "GroupPeer",
+            json.dumps(dict(settings)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+    )
+    if done.returncode != 0 or not done.stdout.strip():
+        tail = "\n".join(line for line in done.stderr.splitlines() if "SLF4J" not in line)[-3000:]
+        raise RuntimeError(f"GroupPeer failed ({done.returncode}):\n{tail}")
+    return json.loads(done.stdout.strip().splitlines()[-1])

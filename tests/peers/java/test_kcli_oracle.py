@@ -365,8 +365,12 @@ def users_and_quotas(java_brokers: JavaAdmin) -> Iterator[None]:
     ])  # fmt: skip
     yield
     for mechanism in ("SCRAM-SHA-256", "SCRAM-SHA-512"):
-        java_brokers.call("alterUserScramCredentials", deletions=[{"user": "oracle-erin", "mechanism": mechanism}])
-    java_brokers.call("alterUserScramCredentials", deletions=[{"user": "oracle-frank", "mechanism": "SCRAM-SHA-512"}])
+        java_brokers.call(
+            "alterUserScramCredentials", deletions=[{"user": "oracle-erin", "mechanism": mechanism}]
+        )
+    java_brokers.call(
+        "alterUserScramCredentials", deletions=[{"user": "oracle-frank", "mechanism": "SCRAM-SHA-512"}]
+    )
     for q in java_brokers.call("describeClientQuotas"):
         java_brokers.call("alterClientQuotas", alterations=[
             {"entity": q["entity"], "values": dict.fromkeys(q["values"])},

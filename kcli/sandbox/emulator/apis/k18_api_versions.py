@@ -110,6 +110,10 @@ def _kip1242_error(ctx: RequestContext, request: Any) -> int:
         return ErrorCode.invalid_request
     session = ctx.extra.get("session")
     checked = ctx.node.is_broker and (session is None or session.authenticated)
-    if checked and cluster_id is not None and (cluster_id != ctx.cluster.cluster_id or node_id != ctx.node.node_id):
+    if (
+        checked
+        and cluster_id is not None
+        and (cluster_id != ctx.cluster.cluster_id or node_id != ctx.node.node_id)
+    ):
         return ErrorCode.rebootstrap_required
     return 0

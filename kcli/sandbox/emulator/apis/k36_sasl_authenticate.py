@@ -3,7 +3,8 @@
 Behavior:
 - PLAIN: `authzid NUL user NUL password` against the sandbox's users (authzid empty or the user).
 - SCRAM-SHA-256/512: client-first then client-final (RFC 5802) against the credentials in the
-  metadata image; the server-final message carries the server signature.
+  metadata image; the server-final message carries the server signature. With tokenauth=true the
+  user is a delegation token id, the password its HMAC, and the principal the token's owner (KIP-48).
 - OAUTHBEARER: Kafka's unsecured validator, or an MSK IAM token checked against the sandbox's IAM
   table (kcli.sandbox.emulator.bearer_checks); a refused token gets the RFC 7628 JSON error challenge, and
   the client's 0x01 answer then SASL_AUTHENTICATION_FAILED. AWS_MSK_IAM: the signed JSON message.
@@ -58,7 +59,11 @@ def sasl_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None
     exchange = session.sasl_state
     try:
         if exchange is None:
-            exchange = session.sasl_state = ScramExchange(mechanism=SCRAM_IDS[session.mechanism])
+            from kcli.sandbox.emulator.coordination import token_login
+
+            exchange = session.sasl_state = ScramExchange(
+                mechanism=SCRAM_IDS[session.mechanism], tokens=token_login(cluster)
+            )
             return 0, None, exchange.first(cluster.image, token)
         reply = exchange.final(cluster.image, token)
     except (ValueError, UnicodeDecodeError, KeyError) as error:
@@ -67,6 +72,9 @@ def sasl_step(cluster: Any, session: Any, token: bytes) -> tuple[int, str | None
         return ErrorCode.sasl_authentication_failed, str(error) or "Authentication failed", b""
     session.authenticated = True
     session.principal = f"User:{exchange.user}"
+    if exchange.token is not None:  # a delegation token: its owner, token-authenticated (KIP-48)
+        session.principal = exchange.token[1]
+        session.sasl_extensions = {**session.sasl_extensions, "tokenauth": "true"}
     return 0, None, reply
 
 

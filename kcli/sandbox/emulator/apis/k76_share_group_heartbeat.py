@@ -1,0 +1,28 @@
+"""ShareGroupHeartbeat (76), versions 1-1: a share group member's heartbeat, refused as by a broker with the feature off.
+
+Behavior: answered as a Kafka 4.4.0 broker whose share.version and streams.version are 0 answers
+(kcli.sandbox.emulator.groups_off): the emulator keeps no share or streams groups.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.kafka import ApiKey
+from kcli.sandbox.emulator import groups_off
+from kcli.sandbox.emulator.context import ZERO, RequestContext
+from kcli.sandbox.emulator.registry import Listener, api
+
+
+@api(ApiKey.SHARE_GROUP_HEARTBEAT, (1, 1), listeners=Listener.BROKER)
+async def handle_share_group_heartbeat(ctx: RequestContext, request: Any) -> Any:
+    """Refuse, as a broker without share (streams) groups does."""
+    return ctx.answer(
+        "ShareGroupHeartbeatResponse",
+        groups_off.UNSUPPORTED,
+        None,
+        member_id=None,
+        member_epoch=0,
+        heartbeat_interval=ZERO,
+        assignment=None,
+    )

@@ -1,0 +1,26 @@
+"""ReadShareGroupStateSummary (87), versions 0-1: a share partition state summary read, refused as by a broker with the feature off.
+
+Behavior: answered as a Kafka 4.4.0 broker whose share.version and streams.version are 0 answers
+(kcli.sandbox.emulator.groups_off): the emulator keeps no share or streams groups.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.kafka import ApiKey
+from kcli.sandbox.emulator import groups_off
+from kcli.sandbox.emulator.context import RequestContext
+from kcli.sandbox.emulator.registry import Listener, api
+
+
+@api(ApiKey.READ_SHARE_GROUP_STATE_SUMMARY, (0, 1), listeners=Listener.BROKER)
+async def handle_read_share_group_state_summary(ctx: RequestContext, request: Any) -> Any:
+    """Refuse, as a broker without share (streams) groups does."""
+    return groups_off.refused_state(
+        ctx,
+        "ReadShareGroupStateSummaryResponse",
+        "ReadStateSummaryResult",
+        "read share group state summary",
+        request,
+    )

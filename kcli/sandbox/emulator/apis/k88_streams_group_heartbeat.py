@@ -1,0 +1,37 @@
+"""StreamsGroupHeartbeat (88), versions 0-0: a streams group member's heartbeat, refused as by a broker with the feature off.
+
+Behavior: answered as a Kafka 4.4.0 broker whose share.version and streams.version are 0 answers
+(kcli.sandbox.emulator.groups_off): the emulator keeps no share or streams groups.
+
+Version notes: Kafka 4.4 serves v0-v1; kio has no v1 schema, so v0 only (clients negotiate it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.kafka import ApiKey
+from kcli.sandbox.emulator import groups_off
+from kcli.sandbox.emulator.context import ZERO, RequestContext
+from kcli.sandbox.emulator.registry import Listener, api
+
+
+@api(ApiKey.STREAMS_GROUP_HEARTBEAT, (0, 0), listeners=Listener.BROKER)
+async def handle_streams_group_heartbeat(ctx: RequestContext, request: Any) -> Any:
+    """Refuse, as a broker without share (streams) groups does."""
+    return ctx.answer(
+        "StreamsGroupHeartbeatResponse",
+        groups_off.UNSUPPORTED,
+        None,
+        member_id="",
+        member_epoch=0,
+        heartbeat_interval=ZERO,
+        acceptable_recovery_lag=0,
+        task_offset_interval=ZERO,
+        status=(),
+        active_tasks=None,
+        standby_tasks=None,
+        warmup_tasks=None,
+        endpoint_information_epoch=0,
+        partitions_by_user_endpoint=None,
+    )

@@ -1,0 +1,22 @@
+"""StreamsGroupDescribe (89), versions 0-0: streams groups described, refused as by a broker with the feature off.
+
+Behavior: answered as a Kafka 4.4.0 broker whose share.version and streams.version are 0 answers
+(kcli.sandbox.emulator.groups_off): the emulator keeps no share or streams groups.
+
+Version notes: Kafka 4.4 serves v0-v1; kio has no v1 schema, so v0 only (clients negotiate it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.kafka import ApiKey
+from kcli.sandbox.emulator import groups_off
+from kcli.sandbox.emulator.context import RequestContext
+from kcli.sandbox.emulator.registry import Listener, api
+
+
+@api(ApiKey.STREAMS_GROUP_DESCRIBE, (0, 0), listeners=Listener.BROKER)
+async def handle_streams_group_describe(ctx: RequestContext, request: Any) -> Any:
+    """Refuse, as a broker without share (streams) groups does."""
+    return groups_off.refused_groups(ctx, "StreamsGroupDescribeResponse", request.group_ids)

@@ -1,0 +1,26 @@
+"""AlterShareGroupOffsets (91), versions 0-0: a share group's start offsets altered, refused as by a broker with the feature off.
+
+Behavior: answered as a Kafka 4.4.0 broker whose share.version and streams.version are 0 answers
+(kcli.sandbox.emulator.groups_off): the emulator keeps no share or streams groups.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kcli.kafka import ApiKey
+from kcli.sandbox.emulator import groups_off
+from kcli.sandbox.emulator.context import RequestContext
+from kcli.sandbox.emulator.groups.model import default_message
+from kcli.sandbox.emulator.registry import Listener, api
+
+
+@api(ApiKey.ALTER_SHARE_GROUP_OFFSETS, (0, 0), listeners=Listener.BROKER)
+async def handle_alter_share_group_offsets(ctx: RequestContext, request: Any) -> Any:
+    """Refuse, as a broker without share (streams) groups does."""
+    return ctx.answer(
+        "AlterShareGroupOffsetsResponse",
+        groups_off.UNSUPPORTED,
+        default_message(groups_off.UNSUPPORTED),
+        responses=(),
+    )
