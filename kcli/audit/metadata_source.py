@@ -44,6 +44,7 @@ _SEGMENT = re.compile(r"^\d{20}\.log$")
 _SNAPSHOT = re.compile(r"^(\d{20})-(\d{10})\.checkpoint$")
 # TopicRecord, the broker registration records and the partition records (api keys).
 AUDITED_RECORD_TYPES = frozenset({0, 1, 2, 3, 5, 7, 8, 17})
+TRANSACTION_MARKERS = frozenset({23, 24, 25})  # Begin/End/AbortTransactionRecord
 # Keys that identify one record's row(s) across copies of the same log on different nodes.
 DEDUP_KEYS = {
     "broker_events": ["cluster_id", "offset", "broker_id", "event"],
@@ -145,40 +146,61 @@ def _snapshot_position(info: Any) -> tuple[int, int]:
 def read_file_rows(task: FileTask, data: bytes | None = None) -> Iterator[tuple[str, tuple[Any, ...]]]:
     """The history rows of one file as (table, row) pairs, plus (problem, (message,)) for trouble.
 
-    Runs in a Spark task on the file's bytes (`data`; None reads `task.path` as a local file):
+    Records are taken as kcli.metadata.delta's replay rule takes them: a metadata transaction's records
+    count once it ends (an aborted one's never), a change's fencing and controlled shutdown as Kafka
+    reads them. Runs in a Spark task on the file's bytes (`data`; None reads `task.path` as a local file):
     imports only kcli.metadata (no Spark).
     """
     from kcli.errors import KcliError
+    from kcli.metadata.delta import Transaction
     from kcli.metadata.projection import read_records
     from kcli.metadata.read_model import ReadStats
 
     stats = ReadStats()
-    # only the record types the tables hold are decoded; a snapshot gives topic names alone
-    keys = AUDITED_RECORD_TYPES if task.kind == "segment" else {2}
-    cluster, node = task.cluster_id, task.node_id
+    # only the record types the tables hold are decoded (and the transaction markers: records of an
+    # aborted metadata transaction never happened); a snapshot gives topic names alone
+    keys = AUDITED_RECORD_TYPES | TRANSACTION_MARKERS if task.kind == "segment" else {2}
+    transaction = Transaction()
     flagged: set[int] = set()  # out-of-range timestamps already warned about
     try:
         for entry in read_records(Path(task.path), keys, stats=stats, skip_corrupt=True, data=data):
             if entry.control or entry.record is None:
                 continue
-            record = entry.record
-            name = getattr(type(record), "__record_name__", "")
-            if name == "TopicRecord":
-                yield "metadata_topics", (cluster, _uuid(record.topic_id), str(record.name))
-                continue
-            if task.kind != "segment":
-                continue  # snapshots summarise state; events come from the log itself
-            ts = event_time(entry.timestamp)
-            if ts is None and entry.timestamp not in flagged:
-                flagged.add(entry.timestamp)
-                where = f"{task.path}: the batch of offset {entry.offset} has timestamp {entry.timestamp} ms"
-                yield PROBLEM, (f"{where}, outside the years 1 to 9999: its events have a null ts",)
-            for table, row in _events(name, record):
-                yield table, (cluster, node, int(entry.offset), ts, *row)
+            if entry.key in TRANSACTION_MARKERS:
+                for held in transaction.mark(entry.key):
+                    yield from _rows(task, held, flagged)
+            elif not transaction.hold(entry):
+                yield from _rows(task, entry, flagged)
     except (KcliError, OSError, ValueError) as error:
         yield PROBLEM, (f"{task.path}: {error}",)
+    if transaction.held:
+        yield (
+            PROBLEM,
+            (
+                f"{task.path}: a metadata transaction is open at the end of the file: its "
+                f"{len(transaction.held)} records are left out (they apply only when it ends)",
+            ),
+        )
     for problem in stats.problems:
         yield PROBLEM, (f"{task.path}: {problem}",)
+
+
+def _rows(task: FileTask, entry: Any, flagged: set[int]) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """The history rows of one applied record (and a problem for a timestamp out of range)."""
+    record = entry.record
+    name = getattr(type(record), "__record_name__", "")
+    if name == "TopicRecord":
+        yield "metadata_topics", (task.cluster_id, _uuid(record.topic_id), str(record.name))
+        return
+    if task.kind != "segment":
+        return  # snapshots summarise state; events come from the log itself
+    ts = event_time(entry.timestamp)
+    if ts is None and entry.timestamp not in flagged:
+        flagged.add(entry.timestamp)
+        where = f"{task.path}: the batch of offset {entry.offset} has timestamp {entry.timestamp} ms"
+        yield PROBLEM, (f"{where}, outside the years 1 to 9999: its events have a null ts",)
+    for table, row in _events(name, record):
+        yield table, (task.cluster_id, task.node_id, int(entry.offset), ts, *row)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -194,6 +216,8 @@ def event_time(timestamp_ms: int) -> datetime | None:
 
 def _events(name: str, record: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:
     """broker_events / leader_changes rows (without the common leading columns) of one record."""
+    from kcli.metadata.delta import NO_LEADER_CHANGE, enters_controlled_shutdown, fencing_change
+
     if name == "RegisterBrokerRecord":
         yield "broker_events", (int(record.broker_id), int(record.broker_epoch), "register")
     elif name == "UnregisterBrokerRecord":
@@ -203,19 +227,20 @@ def _events(name: str, record: Any) -> Iterator[tuple[str, tuple[Any, ...]]]:
     elif name == "UnfenceBrokerRecord":
         yield "broker_events", (int(record.id), int(record.epoch), "unfence")
     elif name == "BrokerRegistrationChangeRecord":
-        fenced = int(record.fenced)
-        if fenced == 1:
-            yield "broker_events", (int(record.broker_id), int(record.broker_epoch), "fence")
-        elif fenced == -1:
-            yield "broker_events", (int(record.broker_id), int(record.broker_epoch), "unfence")
-        if int(getattr(record, "in_controlled_shutdown", 0)) == 1:
+        fencing = fencing_change(record)
+        if fencing is not None:
+            yield (
+                "broker_events",
+                (int(record.broker_id), int(record.broker_epoch), "fence" if fencing else "unfence"),
+            )
+        if enters_controlled_shutdown(record):
             yield "broker_events", (int(record.broker_id), int(record.broker_epoch), "controlled_shutdown")
     elif name == "PartitionRecord":
         yield (
             "leader_changes",
             (_uuid(record.topic_id), int(record.partition_id), int(record.leader), "create"),
         )
-    elif name == "PartitionChangeRecord" and int(record.leader) != -2:  # -2: leader unchanged
+    elif name == "PartitionChangeRecord" and int(record.leader) != NO_LEADER_CHANGE:
         yield (
             "leader_changes",
             (_uuid(record.topic_id), int(record.partition_id), int(record.leader), "elect"),

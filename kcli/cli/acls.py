@@ -9,20 +9,13 @@ kcli acls -b HOST:9092 --import acls.json --prune  # make the cluster match the 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
+from kcli.cli import connection_options
+from kcli.cli.argv import JOPT_CONTEXT
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
-from kcli.cli.connection_options import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ProfileOpt,
-    client_config,
-    connection_args,
-)
 from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
@@ -279,6 +272,90 @@ MISSING_BOOTSTRAP = "One of --bootstrap-server or --bootstrap-controller must be
 BOTH_BOOTSTRAPS = "Only one of --bootstrap-server or --bootstrap-controller must be specified"
 
 
+AddOpt = Annotated[bool, typer.Option("--add", help="Add ACLs.")]
+RemoveOpt = Annotated[bool, typer.Option("--remove", help="Remove ACLs (asks first unless --force).")]
+ListActionOpt = Annotated[
+    bool, typer.Option("--list", help="List ACLs for the given resources (all without one).")
+]
+ExportOpt = Annotated[
+    str | None,
+    typer.Option("--export", help="Write the ACLs (of the given resources) to a JSON file, - = stdout."),
+]
+ImportOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--import", help="Create the ACLs of a JSON file (from --export) that are missing, - = stdin."
+    ),
+]
+PruneOpt = Annotated[
+    bool, typer.Option("--prune", help="With --import: also remove ACLs not in the file (asks first).")
+]
+DryRunOpt = Annotated[
+    bool,
+    typer.Option("--dry-run", help="With --add/--remove/--import: show what would change, change nothing."),
+]
+TopicOpt = Annotated[
+    ListOpt, typer.Option("--topic", help="Topic (repeatable; * = all).", rich_help_panel=_R)
+]
+GroupOpt = Annotated[ListOpt, typer.Option("--group", help="Group (repeatable).", rich_help_panel=_R)]
+ClusterOpt = Annotated[bool, typer.Option("--cluster", help="The cluster resource.", rich_help_panel=_R)]
+TransactionalIdOpt = Annotated[
+    ListOpt, typer.Option("--transactional-id", help="Transactional id (repeatable).", rich_help_panel=_R)
+]
+DelegationTokenOpt = Annotated[
+    ListOpt, typer.Option("--delegation-token", help="Delegation token id (repeatable).", rich_help_panel=_R)
+]
+UserPrincipalOpt = Annotated[
+    ListOpt, typer.Option("--user-principal", help="User resource (repeatable).", rich_help_panel=_R)
+]
+PatternTypeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--resource-pattern-type",
+        help="literal (default), prefixed; for --list/--remove also any, match.",
+        rich_help_panel=_R,
+    ),
+]
+OperationOpt = Annotated[
+    ListOpt, typer.Option("--operation", help="Operation (repeatable, default All).", rich_help_panel=_P)
+]
+AllowPrincipalOpt = Annotated[
+    ListOpt, typer.Option("--allow-principal", help="Type:name to allow (repeatable).", rich_help_panel=_P)
+]
+DenyPrincipalOpt = Annotated[
+    ListOpt, typer.Option("--deny-principal", help="Type:name to deny (repeatable).", rich_help_panel=_P)
+]
+AllowHostOpt = Annotated[
+    ListOpt, typer.Option("--allow-host", help="Host for allow entries (default *).", rich_help_panel=_P)
+]
+DenyHostOpt = Annotated[
+    ListOpt, typer.Option("--deny-host", help="Host for deny entries (default *).", rich_help_panel=_P)
+]
+PrincipalOpt = Annotated[
+    ListOpt,
+    typer.Option(
+        "--principal",
+        help="With --list, --export or --import: only this principal's ACLs (--import --prune "
+        "removes no other's).",
+        rich_help_panel=_P,
+    ),
+]
+ProducerOpt = Annotated[
+    bool,
+    typer.Option(
+        "--producer", help="Write, Describe, Create on topics (+ transactional ids).", rich_help_panel=_P
+    ),
+]
+ConsumerOpt = Annotated[
+    bool, typer.Option("--consumer", help="Read, Describe on topics, Read on groups.", rich_help_panel=_P)
+]
+IdempotentOpt = Annotated[
+    bool,
+    typer.Option("--idempotent", help="With --producer: IdempotentWrite on the cluster.", rich_help_panel=_P),
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Do not ask for confirmation.")]
+
+
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
 
@@ -286,126 +363,45 @@ def register(app: typer.Typer) -> None:
     @guarded
     def acls(
         ctx: typer.Context,
-        add: Annotated[bool, typer.Option("--add", help="Add ACLs.")] = False,
-        remove: Annotated[
-            bool, typer.Option("--remove", help="Remove ACLs (asks first unless --force).")
-        ] = False,
-        list_: Annotated[
-            bool, typer.Option("--list", help="List ACLs for the given resources (all without one).")
-        ] = False,
-        export: Annotated[
-            str | None,
-            typer.Option(
-                "--export", help="Write the ACLs (of the given resources) to a JSON file, - = stdout."
-            ),
-        ] = None,
-        import_: Annotated[
-            str | None,
-            typer.Option(
-                "--import", help="Create the ACLs of a JSON file (from --export) that are missing, - = stdin."
-            ),
-        ] = None,
-        prune: Annotated[
-            bool,
-            typer.Option("--prune", help="With --import: also remove ACLs not in the file (asks first)."),
-        ] = False,
-        dry_run: Annotated[
-            bool,
-            typer.Option(
-                "--dry-run", help="With --add/--remove/--import: show what would change, change nothing."
-            ),
-        ] = False,
-        topic: Annotated[
-            ListOpt, typer.Option("--topic", help="Topic (repeatable; * = all).", rich_help_panel=_R)
-        ] = None,
-        group: Annotated[
-            ListOpt, typer.Option("--group", help="Group (repeatable).", rich_help_panel=_R)
-        ] = None,
-        cluster: Annotated[
-            bool, typer.Option("--cluster", help="The cluster resource.", rich_help_panel=_R)
-        ] = False,
-        transactional_id: Annotated[
-            ListOpt,
-            typer.Option("--transactional-id", help="Transactional id (repeatable).", rich_help_panel=_R),
-        ] = None,
-        delegation_token: Annotated[
-            ListOpt,
-            typer.Option("--delegation-token", help="Delegation token id (repeatable).", rich_help_panel=_R),
-        ] = None,
-        user_principal: Annotated[
-            ListOpt, typer.Option("--user-principal", help="User resource (repeatable).", rich_help_panel=_R)
-        ] = None,
-        resource_pattern_type: Annotated[
-            str | None,
-            typer.Option(
-                "--resource-pattern-type",
-                help="literal (default), prefixed; for --list/--remove also any, match.",
-                rich_help_panel=_R,
-            ),
-        ] = None,
-        operation: Annotated[
-            ListOpt,
-            typer.Option("--operation", help="Operation (repeatable, default All).", rich_help_panel=_P),
-        ] = None,
-        allow_principal: Annotated[
-            ListOpt,
-            typer.Option("--allow-principal", help="Type:name to allow (repeatable).", rich_help_panel=_P),
-        ] = None,
-        deny_principal: Annotated[
-            ListOpt,
-            typer.Option("--deny-principal", help="Type:name to deny (repeatable).", rich_help_panel=_P),
-        ] = None,
-        allow_host: Annotated[
-            ListOpt,
-            typer.Option("--allow-host", help="Host for allow entries (default *).", rich_help_panel=_P),
-        ] = None,
-        deny_host: Annotated[
-            ListOpt,
-            typer.Option("--deny-host", help="Host for deny entries (default *).", rich_help_panel=_P),
-        ] = None,
-        principal: Annotated[
-            ListOpt,
-            typer.Option(
-                "--principal",
-                help="With --list, --export or --import: only this principal's ACLs (--import --prune "
-                "removes no other's).",
-                rich_help_panel=_P,
-            ),
-        ] = None,
-        producer: Annotated[
-            bool,
-            typer.Option(
-                "--producer",
-                help="Write, Describe, Create on topics (+ transactional ids).",
-                rich_help_panel=_P,
-            ),
-        ] = False,
-        consumer: Annotated[
-            bool,
-            typer.Option("--consumer", help="Read, Describe on topics, Read on groups.", rich_help_panel=_P),
-        ] = False,
-        idempotent: Annotated[
-            bool,
-            typer.Option(
-                "--idempotent", help="With --producer: IdempotentWrite on the cluster.", rich_help_panel=_P
-            ),
-        ] = False,
-        force: Annotated[bool, typer.Option("--force", help="Do not ask for confirmation.")] = False,
-        bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
-        command_config: CommandConfigOpt = None,
-        profile: ProfileOpt = None,
+        add: AddOpt = False,
+        remove: RemoveOpt = False,
+        list_: ListActionOpt = False,
+        export: ExportOpt = None,
+        import_: ImportOpt = None,
+        prune: PruneOpt = False,
+        dry_run: DryRunOpt = False,
+        topic: TopicOpt = None,
+        group: GroupOpt = None,
+        cluster: ClusterOpt = False,
+        transactional_id: TransactionalIdOpt = None,
+        delegation_token: DelegationTokenOpt = None,
+        user_principal: UserPrincipalOpt = None,
+        resource_pattern_type: PatternTypeOpt = None,
+        operation: OperationOpt = None,
+        allow_principal: AllowPrincipalOpt = None,
+        deny_principal: DenyPrincipalOpt = None,
+        allow_host: AllowHostOpt = None,
+        deny_host: DenyHostOpt = None,
+        principal: PrincipalOpt = None,
+        producer: ProducerOpt = False,
+        consumer: ConsumerOpt = False,
+        idempotent: IdempotentOpt = False,
+        force: ForceOpt = False,
+        bootstrap_server: connection_options.BootstrapServerOpt = None,
+        bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+        command_config: connection_options.CommandConfigOpt = None,
+        profile: connection_options.ProfileOpt = None,
         version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Add, remove, list, export or import ACLs (kafka-acls.sh)."""
-        from kcli.ops.acls import AclOptions, check_options
+        from kcli.ops.acl_request import AclsRequest, check_request
+        from kcli.ops.acls import AclOptions
 
-        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
-        env = env_of(ctx)
-        config = client_config(
-            connection, env, missing_bootstrap=MISSING_BOOTSTRAP, both_bootstraps=BOTH_BOOTSTRAPS
+        connection = connection_options.connection_args(
+            bootstrap_server, bootstrap_controller, command_config, profile
         )
+        env = env_of(ctx)
         opts = AclOptions(
             add=add,
             remove=remove,
@@ -427,21 +423,23 @@ def register(app: typer.Typer) -> None:
             consumer=consumer,
             idempotent=idempotent,
         )
-        extra = [flag for flag, value in (("--export", export), ("--import", import_)) if value is not None]
-        check_options(opts, actions_extra=extra)
-        _check_beyond(opts, extra, prune=prune, dry_run=dry_run)
-        refuse_stray(ctx.args)
-        if add:
-            from kcli.ops.acls import bindings_to_add
-
-            bindings_to_add(opts)  # every usage error before connecting
+        request = AclsRequest(
+            options=opts, export=export, import_=import_, prune=prune, dry_run=dry_run, stray=tuple(ctx.args)
+        )
+        checked = check_request(
+            request,
+            resolve=lambda: connection_options.client_config(
+                connection, env, missing_bootstrap=MISSING_BOOTSTRAP, both_bootstraps=BOTH_BOOTSTRAPS
+            ),
+        )
+        config = checked.config
         asker = _Asker(env, force=force, output=output)
         code = 0
-        if list_:
+        if checked.action == "--list":
             _do_list(env, output, config, opts)
-        elif add:
+        elif checked.action == "--add":
             code = _do_add(env, output, config, opts, dry_run)
-        elif remove:
+        elif checked.action == "--remove":
             code = _do_remove(env, output, config, opts, asker, dry_run)
         elif export is not None:
             _do_export(env, config, opts, export)
@@ -449,25 +447,3 @@ def register(app: typer.Typer) -> None:
             assert import_ is not None
             code = _do_import(env, output, config, opts, import_, asker, prune, dry_run)
         exit_with(code)
-
-
-def _check_beyond(opts: AclOptions, extra: list[str], *, prune: bool, dry_run: bool) -> None:
-    """Rules of the options kafka-acls.sh does not have."""
-    action = extra[0] if extra else ("--list" if opts.list else "--add" if opts.add else "--remove")
-    if prune and action != "--import":
-        raise UsageError(f'Option "--prune" can only be used with "--import", not "{action}"')
-    if dry_run and action in ("--list", "--export"):
-        raise UsageError(f'Option "{action}" can\'t be used with option "--dry-run"')
-    if extra:
-        given: dict[str, Any] = {
-            "--producer": opts.producer,
-            "--consumer": opts.consumer,
-            "--operation": opts.operations,
-            "--allow-principal": opts.allow_principals,
-            "--deny-principal": opts.deny_principals,
-            "--allow-host": opts.allow_hosts,
-            "--deny-host": opts.deny_hosts,
-        }
-        for flag, value in given.items():
-            if value:
-                raise UsageError(f'Option "{action}" can\'t be used with option "{flag}"')

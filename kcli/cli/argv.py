@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from kcli.cli.kafka_options import Style, kafka_option_names, optional_value, style
 from kcli.env import Env
+from kcli.ops.arguments import refuse_stray as refuse_stray  # the tools' check, kept beside their parsing
 
 DEBUG = "--debug"
 HELP_NAMES = ("-h", "--help")
@@ -252,15 +253,6 @@ def suggest_visible(error: Any) -> None:
 # The commands that mirror jopt-simple tools accept words that belong to no option, as jopt-simple
 # does, so that their own checks report what the Kafka tool reports; they refuse the words after.
 JOPT_CONTEXT = {"allow_extra_args": True}
-
-
-def refuse_stray(words: Sequence[str]) -> None:
-    """After a jopt-simple tool's own checks: words that belong to no option are an error in kcli."""
-    if words:
-        from kcli.errors import UsageError
-
-        text = " ".join(repr(word) for word in words)
-        raise UsageError(f"Unexpected argument(s) {text}: every value follows its option (--option VALUE)")
 
 
 def env_of(ctx: Any = None) -> Env:

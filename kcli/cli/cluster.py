@@ -12,20 +12,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from kcli.cli import connection_options
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, java_int, run, run_admin, tool_group
-from kcli.cli.connection_options import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ProfileOpt,
-    client_config,
-    connection_args,
-)
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
-    from kcli.cli.connection_options import ConnectionArgs
+    from collections.abc import Awaitable, Callable
+
+    from kcli.client.admin import Admin
     from kcli.ops.doctor import ClusterFacts
 
 app = tool_group(
@@ -37,15 +32,17 @@ app = tool_group(
 @guarded
 def cluster_id(
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Print the cluster id, as kafka-cluster.sh cluster-id does (the same as `kcli cluster-id`)."""
     from kcli.cli import cluster_id as tool
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     tool.show(connection, output)
 
 
@@ -55,39 +52,23 @@ def unregister(
     ctx: typer.Context,
     broker_id: Annotated[int, typer.Option("--id", "-i", help="Id of the (shut down) broker to unregister.")],
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Unregister a broker that is gone for good (UnregisterBroker)."""
     from kcli.client.api import cluster as wire
-    from kcli.client.errors import UnsupportedByServer
     from kcli.render import cluster as render
 
     java_int(broker_id, "--id/-i")
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
-    env = env_of(ctx)
-    config = client_config(connection, env)
-    try:
-        run_admin(config, lambda admin: wire.unregister_broker(admin, broker_id))
-    except UnsupportedByServer:
-        # kafka-cluster.sh reports this on stdout and exits 0.
-        emit(
-            env,
-            output,
-            None,
-            text=lambda _: [render.UNREGISTER_UNSUPPORTED],
-            json_value=lambda _: {"broker_id": broker_id, "unregistered": False, "supported": False},
-        )
-        return
-    emit(
-        env,
-        output,
-        broker_id,
-        text=lambda b: [render.unregister_line(b)],
-        json_value=lambda b: {"broker_id": b, "unregistered": True},
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
     )
+    _unregister(
+        ctx, output, connection, ("broker_id", broker_id), lambda admin: wire.unregister_broker(admin, broker_id),
+        unsupported=render.UNREGISTER_UNSUPPORTED, done=render.unregister_line(broker_id),
+    )  # fmt: skip
 
 
 @app.command("unregister-controller")
@@ -101,10 +82,10 @@ def unregister_controller(
         ),
     ],
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Unregister a controller that is gone for good (UnregisterController, KIP-1312, Kafka 4.4).
 
@@ -112,32 +93,42 @@ def unregister_controller(
     in the same step with --unregister); the active controller cannot unregister itself.
     """
     from kcli.client.api import cluster as wire
-    from kcli.client.errors import UnsupportedByServer
     from kcli.render import cluster as render
 
     java_int(controller_id, "--id/-i")
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
-    env = env_of(ctx)
-    config = client_config(connection, env)
-    try:
-        run_admin(config, lambda admin: wire.unregister_controller(admin, controller_id))
-    except UnsupportedByServer:
-        # kafka-cluster.sh reports this on stdout and exits 0, as for brokers.
-        emit(
-            env,
-            output,
-            None,
-            text=lambda _: [render.UNREGISTER_CONTROLLER_UNSUPPORTED],
-            json_value=lambda _: {"controller_id": controller_id, "unregistered": False, "supported": False},
-        )
-        return
-    emit(
-        env,
-        output,
-        controller_id,
-        text=lambda c: [render.unregister_controller_line(c)],
-        json_value=lambda c: {"controller_id": c, "unregistered": True},
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
     )
+    _unregister(
+        ctx, output, connection, ("controller_id", controller_id),
+        lambda admin: wire.unregister_controller(admin, controller_id),
+        unsupported=render.UNREGISTER_CONTROLLER_UNSUPPORTED, done=render.unregister_controller_line(controller_id),
+    )  # fmt: skip
+
+
+def _unregister(
+    ctx: typer.Context,
+    output: OutputFormat,
+    connection: connection_options.ConnectionArgs,
+    node: tuple[str, int],
+    call: Callable[[Admin], Awaitable[None]],
+    *,
+    unsupported: str,
+    done: str,
+) -> None:
+    """Unregister a broker or controller (`node`: its JSON key and id); a server without the API is
+    reported on stdout with exit 0, as kafka-cluster.sh reports it."""
+    from kcli.client.errors import UnsupportedByServer
+
+    env = env_of(ctx)
+    key, node_id = node
+    try:
+        run_admin(connection_options.client_config(connection, env), call)
+    except UnsupportedByServer:
+        emit(env, output, None, text=lambda _: [unsupported],
+             json_value=lambda _: {key: node_id, "unregistered": False, "supported": False})  # fmt: skip
+        return
+    emit(env, output, None, text=lambda _: [done], json_value=lambda _: {key: node_id, "unregistered": True})
 
 
 @app.command("list-endpoints")
@@ -148,10 +139,10 @@ def list_endpoints(
         bool, typer.Option("--include-fenced-brokers", help="Also list fenced brokers (DescribeCluster v2).")
     ] = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """List the brokers (or, with --bootstrap-controller, the controllers) and their endpoints."""
     from kcli.client.api import cluster as wire
@@ -159,13 +150,15 @@ def list_endpoints(
     from kcli.errors import UsageError
     from kcli.render import cluster as render
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     env = env_of(ctx)
     if include_fenced_brokers and connection.bootstrap_controller:
         raise UsageError(
             "The option --include-fenced-brokers is only supported with --bootstrap-server option"
         )
-    config = client_config(connection, env)
+    config = connection_options.client_config(connection, env)
     try:
         result = run_admin(
             config, lambda admin: wire.list_endpoints(admin, include_fenced=include_fenced_brokers)
@@ -189,10 +182,10 @@ def list_endpoints(
 def api_versions(
     ctx: typer.Context,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Show the API versions each broker (or, with --bootstrap-controller, each controller) offers.
 
@@ -202,9 +195,11 @@ def api_versions(
     from kcli.client.api import cluster as wire
     from kcli.render import cluster as render
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     env = env_of(ctx)
-    result = run_admin(client_config(connection, env), wire.api_versions)
+    result = run_admin(connection_options.client_config(connection, env), wire.api_versions)
     emit(env, output, result, text=render.api_versions_lines, json_value=render.api_versions_json)
     exit_with(ExitCode.ERROR if any(node.error for node in result[1]) else ExitCode.OK)
 
@@ -232,10 +227,10 @@ def doctor(
         ),
     ] = None,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
     group: Annotated[
         list[str] | None,
         typer.Option(
@@ -274,16 +269,18 @@ def doctor(
     from kcli.render import doctor as render
     from kcli.workflows.doctor import collect_facts
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     threshold = Severity.parse(fail_on)
     env = env_of(ctx)
     if connection.bootstrap_server and connection.bootstrap_controller:
         configs = [
-            client_config(replace(connection, bootstrap_controller=None), env),
-            client_config(replace(connection, bootstrap_server=None), env),
+            connection_options.client_config(replace(connection, bootstrap_controller=None), env),
+            connection_options.client_config(replace(connection, bootstrap_server=None), env),
         ]
     else:
-        configs = [client_config(connection, env)]
+        configs = [connection_options.client_config(connection, env)]
 
     from kcli.cli.transactions import command_prefix
 
@@ -309,7 +306,10 @@ def doctor(
 
 
 def _group_check(
-    groups: list[str] | None, max_lag: int | None, max_time_lag: str | None, connection: ConnectionArgs
+    groups: list[str] | None,
+    max_lag: int | None,
+    max_time_lag: str | None,
+    connection: connection_options.ConnectionArgs,
 ) -> Any:
     """The --group check's settings (GroupCheck), None without --group; refuses what it cannot do."""
     if not groups:

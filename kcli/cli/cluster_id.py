@@ -7,16 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from kcli.cli import connection_options
 from kcli.cli.common import OutputOpt, env_of, guarded, run
-from kcli.cli.connection_options import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ConnectionArgs,
-    ProfileOpt,
-    client_config,
-    connection_args,
-)
 from kcli.render import OutputFormat, emit
 
 if TYPE_CHECKING:
@@ -51,12 +43,14 @@ async def describe(config: ClientConfig, trace: Callable[[str], None] | None = N
         return admin.description
 
 
-def show(args: ConnectionArgs, output: OutputFormat) -> None:
+def show(args: connection_options.ConnectionArgs, output: OutputFormat) -> None:
     """The command body shared by `kcli cluster-id` and `kcli cluster cluster-id`."""
     from kcli.render.cluster import cluster_id_table
 
     env = env_of()
-    description = run(describe(client_config(args, env), trace=env.err if env.debug else None))
+    description = run(
+        describe(connection_options.client_config(args, env), trace=env.err if env.debug else None)
+    )
     emit(env, output, description, text=text_lines, json_value=json_value, table=cluster_id_table)
 
 
@@ -66,12 +60,14 @@ def register(app: typer.Typer) -> None:
     @app.command("cluster-id")
     @guarded
     def cluster_id(
-        bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
-        command_config: CommandConfigOpt = None,
-        profile: ProfileOpt = None,
+        bootstrap_server: connection_options.BootstrapServerOpt = None,
+        bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+        command_config: connection_options.CommandConfigOpt = None,
+        profile: connection_options.ProfileOpt = None,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Print the cluster id (like kafka-cluster.sh cluster-id), from brokers or controllers."""
-        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+        connection = connection_options.connection_args(
+            bootstrap_server, bootstrap_controller, command_config, profile
+        )
         show(connection, output)

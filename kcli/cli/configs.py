@@ -12,18 +12,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
+from kcli.cli import connection_options
+from kcli.cli.argv import JOPT_CONTEXT
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run, run_admin
 from kcli.cli.completers import config_names, entity_types, profile_names
-from kcli.cli.connection_options import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ConnectionArgs,
-    ProfileOpt,
-    client_config,
-    connection_args,
-)
 from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, UsageError
 from kcli.render import OutputFormat
@@ -34,46 +26,12 @@ if TYPE_CHECKING:
     from kcli.client.config import ClientConfig
     from kcli.env import Env
     from kcli.ops.config_model import AlterOutcome, ConfigDiff, DescribeResult
+    from kcli.ops.config_request import CheckedConfigs
     from kcli.ops.config_spec import Selection
 
 _E = "Entity"
 _C = "Changes"
 ListOpt = list[str] | None
-
-
-def _changes_given(
-    add_config: str | None,
-    add_config_file: Path | None,
-    delete_config: ListOpt,
-    append_config: ListOpt,
-    subtract_config: ListOpt,
-) -> list[str]:
-    given = [
-        ("--add-config", add_config is not None),
-        ("--add-config-file", add_config_file is not None),
-        ("--delete-config", bool(delete_config)),
-        ("--append-config", bool(append_config)),
-        ("--subtract-config", bool(subtract_config)),
-    ]
-    return [flag for flag, on in given if on]
-
-
-def _action(describe: bool, alter: bool, diff: bool, change_flags: list[str], dry_run: bool) -> str:
-    """kafka-configs' first checks: exactly one action, and no changes with --describe."""
-    actions = [name for name, on in (("--describe", describe), ("--alter", alter), ("--diff", diff)) if on]
-    if len(actions) != 1:
-        if diff:
-            raise UsageError(
-                f"Command must include exactly one action: --describe, --alter, --diff (given: {', '.join(actions)})"
-            )
-        raise UsageError(
-            "Command must include exactly one action: --describe, --alter", hint="or kcli's --diff"
-        )
-    action = actions[0]
-    if action != "--alter":
-        for flag in [*change_flags, *(["--dry-run"] if dry_run else [])]:
-            raise UsageError(f'Option "[{action[2:]}]" can\'t be used with option "[{flag[2:]}]"')
-    return action
 
 
 MISSING_BOOTSTRAP = "Either --bootstrap-server or --bootstrap-controller must be specified."
@@ -190,6 +148,122 @@ def _emit_alter(env: Env, output: OutputFormat, outcome: AlterOutcome) -> None:
         env.err(view.alter_error_line(outcome))
 
 
+DescribeOpt = Annotated[bool, typer.Option("--describe", help="List configs for the given entity.")]
+AlterOpt = Annotated[bool, typer.Option("--alter", help="Alter the configuration of the entity.")]
+DiffOpt = Annotated[
+    bool, typer.Option("--diff", help="Show the configs that differ between two or more entities.")
+]
+AllOpt = Annotated[
+    bool, typer.Option("--all", help="With --describe/--diff: every config, not only the dynamic ones.")
+]
+EntityTypeOpt = Annotated[
+    ListOpt,
+    typer.Option(
+        "--entity-type",
+        help="topics, clients, users, brokers, broker-loggers, ips, client-metrics or groups.",
+        rich_help_panel=_E,
+        autocompletion=entity_types,
+    ),
+]
+EntityNameOpt = Annotated[
+    ListOpt,
+    typer.Option(
+        "--entity-name", help="Name of the entity (paired in order with --entity-type).", rich_help_panel=_E
+    ),
+]
+EntityDefaultOpt = Annotated[
+    bool,
+    typer.Option(
+        "--entity-default", help="The default entity (users, clients, brokers, ips).", rich_help_panel=_E
+    ),
+]
+TopicOpt = Annotated[
+    str | None, typer.Option("--topic", help="= --entity-type topics --entity-name T.", rich_help_panel=_E)
+]
+ClientOpt = Annotated[str | None, typer.Option("--client", help="A client id.", rich_help_panel=_E)]
+UserOpt = Annotated[str | None, typer.Option("--user", help="A user principal.", rich_help_panel=_E)]
+BrokerOpt = Annotated[str | None, typer.Option("--broker", help="A broker id.", rich_help_panel=_E)]
+BrokerLoggerOpt = Annotated[
+    str | None, typer.Option("--broker-logger", help="A broker id, for its loggers.", rich_help_panel=_E)
+]
+IpOpt = Annotated[str | None, typer.Option("--ip", help="An IP address or host.", rich_help_panel=_E)]
+GroupOpt = Annotated[str | None, typer.Option("--group", help="A group id.", rich_help_panel=_E)]
+ClientMetricsOpt = Annotated[
+    str | None, typer.Option("--client-metrics", help="A client-metrics resource.", rich_help_panel=_E)
+]
+ClientDefaultsOpt = Annotated[
+    bool,
+    typer.Option("--client-defaults", help="The default quotas for all client ids.", rich_help_panel=_E),
+]
+UserDefaultsOpt = Annotated[
+    bool, typer.Option("--user-defaults", help="The default quotas for all users.", rich_help_panel=_E)
+]
+BrokerDefaultsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--broker-defaults", help="The cluster-wide default config of all brokers.", rich_help_panel=_E
+    ),
+]
+IpDefaultsOpt = Annotated[
+    bool, typer.Option("--ip-defaults", help="The default quotas for all IPs.", rich_help_panel=_E)
+]
+AddConfigOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--add-config",
+        help="k1=v1,k2=[v1,v2,v2],k3=v3 to set.",
+        rich_help_panel=_C,
+        autocompletion=config_names,
+    ),
+]
+AddConfigFileOpt = Annotated[
+    Path | None,
+    typer.Option("--add-config-file", help="A .properties file of configs to set.", rich_help_panel=_C),
+]
+DeleteConfigOpt = Annotated[
+    ListOpt,
+    typer.Option(
+        "--delete-config",
+        help="k1,k2 to remove (repeatable).",
+        rich_help_panel=_C,
+        autocompletion=config_names,
+    ),
+]
+AppendConfigOpt = Annotated[
+    ListOpt,
+    typer.Option(
+        "--append-config",
+        help="k=[v1,v2]: add items to a list config (APPEND).",
+        rich_help_panel=_C,
+        autocompletion=config_names,
+    ),
+]
+SubtractConfigOpt = Annotated[
+    ListOpt,
+    typer.Option(
+        "--subtract-config",
+        help="k=[v1]: remove items from a list config (SUBTRACT).",
+        rich_help_panel=_C,
+        autocompletion=config_names,
+    ),
+]
+DryRunOpt = Annotated[
+    bool,
+    typer.Option("--dry-run", help="With --alter: validate only (validateOnly) and show before -> after."),
+]
+DiffProfileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--diff-profile",
+        help="With --diff: compare with the same entities on this profile's cluster.",
+        autocompletion=profile_names,
+    ),
+]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", hidden=True, help="Accepted for compatibility; no effect.")
+]
+
+
 def register(app: typer.Typer) -> None:
     """Add this tool's commands to the root app."""
 
@@ -197,169 +271,49 @@ def register(app: typer.Typer) -> None:
     @guarded
     def configs(
         ctx: typer.Context,
-        describe: Annotated[
-            bool, typer.Option("--describe", help="List configs for the given entity.")
-        ] = False,
-        alter: Annotated[
-            bool, typer.Option("--alter", help="Alter the configuration of the entity.")
-        ] = False,
-        diff: Annotated[
-            bool, typer.Option("--diff", help="Show the configs that differ between two or more entities.")
-        ] = False,
-        describe_all: Annotated[
-            bool,
-            typer.Option("--all", help="With --describe/--diff: every config, not only the dynamic ones."),
-        ] = False,
-        entity_type: Annotated[
-            ListOpt,
-            typer.Option(
-                "--entity-type",
-                help="topics, clients, users, brokers, broker-loggers, ips, client-metrics or groups.",
-                rich_help_panel=_E,
-                autocompletion=entity_types,
-            ),
-        ] = None,
-        entity_name: Annotated[
-            ListOpt,
-            typer.Option(
-                "--entity-name",
-                help="Name of the entity (paired in order with --entity-type).",
-                rich_help_panel=_E,
-            ),
-        ] = None,
-        entity_default: Annotated[
-            bool,
-            typer.Option(
-                "--entity-default",
-                help="The default entity (users, clients, brokers, ips).",
-                rich_help_panel=_E,
-            ),
-        ] = False,
-        topic: Annotated[
-            str | None,
-            typer.Option("--topic", help="= --entity-type topics --entity-name T.", rich_help_panel=_E),
-        ] = None,
-        client: Annotated[
-            str | None, typer.Option("--client", help="A client id.", rich_help_panel=_E)
-        ] = None,
-        user: Annotated[
-            str | None, typer.Option("--user", help="A user principal.", rich_help_panel=_E)
-        ] = None,
-        broker: Annotated[
-            str | None, typer.Option("--broker", help="A broker id.", rich_help_panel=_E)
-        ] = None,
-        broker_logger: Annotated[
-            str | None,
-            typer.Option("--broker-logger", help="A broker id, for its loggers.", rich_help_panel=_E),
-        ] = None,
-        ip: Annotated[
-            str | None, typer.Option("--ip", help="An IP address or host.", rich_help_panel=_E)
-        ] = None,
-        group: Annotated[str | None, typer.Option("--group", help="A group id.", rich_help_panel=_E)] = None,
-        client_metrics: Annotated[
-            str | None,
-            typer.Option("--client-metrics", help="A client-metrics resource.", rich_help_panel=_E),
-        ] = None,
-        client_defaults: Annotated[
-            bool,
-            typer.Option(
-                "--client-defaults", help="The default quotas for all client ids.", rich_help_panel=_E
-            ),
-        ] = False,
-        user_defaults: Annotated[
-            bool,
-            typer.Option("--user-defaults", help="The default quotas for all users.", rich_help_panel=_E),
-        ] = False,
-        broker_defaults: Annotated[
-            bool,
-            typer.Option(
-                "--broker-defaults",
-                help="The cluster-wide default config of all brokers.",
-                rich_help_panel=_E,
-            ),
-        ] = False,
-        ip_defaults: Annotated[
-            bool,
-            typer.Option("--ip-defaults", help="The default quotas for all IPs.", rich_help_panel=_E),
-        ] = False,
-        add_config: Annotated[
-            str | None,
-            typer.Option(
-                "--add-config",
-                help="k1=v1,k2=[v1,v2,v2],k3=v3 to set.",
-                rich_help_panel=_C,
-                autocompletion=config_names,
-            ),
-        ] = None,
-        add_config_file: Annotated[
-            Path | None,
-            typer.Option(
-                "--add-config-file", help="A .properties file of configs to set.", rich_help_panel=_C
-            ),
-        ] = None,
-        delete_config: Annotated[
-            ListOpt,
-            typer.Option(
-                "--delete-config",
-                help="k1,k2 to remove (repeatable).",
-                rich_help_panel=_C,
-                autocompletion=config_names,
-            ),
-        ] = None,
-        append_config: Annotated[
-            ListOpt,
-            typer.Option(
-                "--append-config",
-                help="k=[v1,v2]: add items to a list config (APPEND).",
-                rich_help_panel=_C,
-                autocompletion=config_names,
-            ),
-        ] = None,
-        subtract_config: Annotated[
-            ListOpt,
-            typer.Option(
-                "--subtract-config",
-                help="k=[v1]: remove items from a list config (SUBTRACT).",
-                rich_help_panel=_C,
-                autocompletion=config_names,
-            ),
-        ] = None,
-        dry_run: Annotated[
-            bool,
-            typer.Option(
-                "--dry-run", help="With --alter: validate only (validateOnly) and show before -> after."
-            ),
-        ] = False,
-        diff_profile: Annotated[
-            str | None,
-            typer.Option(
-                "--diff-profile",
-                help="With --diff: compare with the same entities on this profile's cluster.",
-                autocompletion=profile_names,
-            ),
-        ] = None,
-        force: Annotated[
-            bool, typer.Option("--force", hidden=True, help="Accepted for compatibility; no effect.")
-        ] = False,
-        bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: BootstrapControllerOpt = None,
-        command_config: CommandConfigOpt = None,
-        profile: ProfileOpt = None,
+        describe: DescribeOpt = False,
+        alter: AlterOpt = False,
+        diff: DiffOpt = False,
+        describe_all: AllOpt = False,
+        entity_type: EntityTypeOpt = None,
+        entity_name: EntityNameOpt = None,
+        entity_default: EntityDefaultOpt = False,
+        topic: TopicOpt = None,
+        client: ClientOpt = None,
+        user: UserOpt = None,
+        broker: BrokerOpt = None,
+        broker_logger: BrokerLoggerOpt = None,
+        ip: IpOpt = None,
+        group: GroupOpt = None,
+        client_metrics: ClientMetricsOpt = None,
+        client_defaults: ClientDefaultsOpt = False,
+        user_defaults: UserDefaultsOpt = False,
+        broker_defaults: BrokerDefaultsOpt = False,
+        ip_defaults: IpDefaultsOpt = False,
+        add_config: AddConfigOpt = None,
+        add_config_file: AddConfigFileOpt = None,
+        delete_config: DeleteConfigOpt = None,
+        append_config: AppendConfigOpt = None,
+        subtract_config: SubtractConfigOpt = None,
+        dry_run: DryRunOpt = False,
+        diff_profile: DiffProfileOpt = None,
+        force: ForceOpt = False,
+        bootstrap_server: connection_options.BootstrapServerOpt = None,
+        bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+        command_config: connection_options.CommandConfigOpt = None,
+        profile: connection_options.ProfileOpt = None,
         version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Describe, alter or compare configs of topics, brokers, loggers, users, clients, ips, groups (kafka-configs.sh)."""
-        from kcli.ops.config_spec import EntityFlags, build_changes, check_duplicate_types, resolve_selection
+        from kcli.ops.config_request import ConfigsRequest, check_request
+        from kcli.ops.config_spec import EntityFlags
 
-        connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
-        env = env_of(ctx)
-        change_flags = _changes_given(
-            add_config, add_config_file, delete_config, append_config, subtract_config
+        connection = connection_options.connection_args(
+            bootstrap_server, bootstrap_controller, command_config, profile
         )
-        action = _action(describe, alter, diff, change_flags, dry_run)
-        if diff_profile is not None and action != "--diff":
-            raise UsageError('Option "--diff-profile" needs "--diff"')
-        flags = EntityFlags(
+        env = env_of(ctx)
+        entities = EntityFlags(
             entity_types=entity_type or (),
             entity_names=_entity_names_in_order(ctx, entity_name),
             entity_default=entity_default,
@@ -376,65 +330,73 @@ def register(app: typer.Typer) -> None:
             broker_defaults=broker_defaults,
             ip_defaults=ip_defaults,
         )
-        # kafka-configs' order: duplicate types, the missing bootstrap, then the entity checks.
-        check_duplicate_types(flags)
-        both = bool(connection.bootstrap_server and connection.bootstrap_controller)
-        config = None if both else client_config(connection, env, missing_bootstrap=MISSING_BOOTSTRAP)
-        selection = resolve_selection(
-            flags, alter=action == "--alter", both_bootstraps=both, resolvable=resolvable
+        request = ConfigsRequest(
+            describe=describe,
+            alter=alter,
+            diff=diff,
+            entities=entities,
+            add_config=add_config,
+            add_config_file=add_config_file,
+            delete_config=tuple(delete_config or ()),
+            append_config=tuple(append_config or ()),
+            subtract_config=tuple(subtract_config or ()),
+            dry_run=dry_run,
+            diff_profile=diff_profile,
+            both_bootstraps=bool(connection.bootstrap_server and connection.bootstrap_controller),
+            stray=tuple(ctx.args),
         )
-        assert config is not None
-        changes = None
-        if action == "--alter":
-            if add_config is not None and add_config_file is not None:
-                raise UsageError("Only one of --add-config or --add-config-file must be specified")
-            file_values = _read_config_file(add_config_file) if add_config_file is not None else None
-            changes = build_changes(
-                add_config=add_config,
-                add_config_file=file_values,
-                delete_config=delete_config or (),
-                append_config=append_config or (),
-                subtract_config=subtract_config or (),
-            )
-            if selection.is_quota:
-                from kcli.ops.quota_plan import plan_quota_alter
-
-                plan_quota_alter(selection, changes)  # quota/SCRAM usage errors before connecting
-        if action == "--diff":
-            _check_diff(selection, diff_profile)
-        refuse_stray(ctx.args)
-        from kcli.workflows import configs as config_run
-
-        config_run.check_endpoint(config, selection, altering=action == "--alter")
-        if action == "--describe":
-            result = run_admin(
-                config, lambda admin: config_run.describe(admin, selection, describe_all=describe_all)
-            )
-            _emit_describe(env, output, result)
-            exit_with(ExitCode.ERROR if result.failed else ExitCode.OK)
-        elif action == "--alter":
-            assert changes is not None
-            outcome = run_admin(
-                config, lambda admin: config_run.alter(admin, selection, changes, dry_run=dry_run)
-            )
-            _emit_alter(env, output, outcome)
-            exit_with(ExitCode.ERROR if outcome.error is not None else ExitCode.OK)
-        else:
-            _run_diff(env, output, connection, config, selection, describe_all, diff_profile)
-
-
-def _check_diff(selection: Selection, diff_profile: str | None) -> None:
-    if selection.is_quota:
-        raise UsageError(
-            "--diff compares topics, brokers, broker-loggers, groups or client-metrics, not quotas"
+        checked = check_request(
+            request,
+            resolve=lambda: connection_options.client_config(
+                connection, env, missing_bootstrap=MISSING_BOOTSTRAP
+            ),
+            read_properties=_read_config_file,
+            resolvable=resolvable,
         )
-    if any(e.name is None and not e.default for e in selection.entities):
-        raise UsageError("--diff needs named entities: give --entity-name for each")
-    if len(selection.entities) < 2 and diff_profile is None:
-        raise UsageError("--diff needs at least two entities (or one entity and --diff-profile)")
+        _run(
+            env,
+            output,
+            connection,
+            checked,
+            describe_all=describe_all,
+            dry_run=dry_run,
+            diff_profile=diff_profile,
+        )
 
 
-def _cluster_label(args: ConnectionArgs, env: Env) -> str:
+def _run(
+    env: Env,
+    output: OutputFormat,
+    connection: connection_options.ConnectionArgs,
+    checked: CheckedConfigs[ClientConfig],
+    *,
+    describe_all: bool,
+    dry_run: bool,
+    diff_profile: str | None,
+) -> None:
+    """The checked request's action, its result rendered and its exit status."""
+    from kcli.workflows import configs as config_run
+
+    config, selection, changes = checked.config, checked.selection, checked.changes
+    config_run.check_endpoint(config, selection, altering=checked.action == "--alter")
+    if checked.action == "--describe":
+        result = run_admin(
+            config, lambda admin: config_run.describe(admin, selection, describe_all=describe_all)
+        )
+        _emit_describe(env, output, result)
+        exit_with(ExitCode.ERROR if result.failed else ExitCode.OK)
+    elif checked.action == "--alter":
+        assert changes is not None
+        outcome = run_admin(
+            config, lambda admin: config_run.alter(admin, selection, changes, dry_run=dry_run)
+        )
+        _emit_alter(env, output, outcome)
+        exit_with(ExitCode.ERROR if outcome.error is not None else ExitCode.OK)
+    else:
+        _run_diff(env, output, connection, config, selection, describe_all, diff_profile)
+
+
+def _cluster_label(args: connection_options.ConnectionArgs, env: Env) -> str:
     """How --diff names the command line's cluster: the address given, else the profile in use."""
     from kcli.client.toml_profiles import default_profile_name
 
@@ -448,7 +410,7 @@ def _cluster_label(args: ConnectionArgs, env: Env) -> str:
 def _run_diff(
     env: Env,
     output: OutputFormat,
-    args: ConnectionArgs,
+    args: connection_options.ConnectionArgs,
     config: ClientConfig,
     selection: Selection,
     describe_all: bool,
@@ -459,7 +421,7 @@ def _run_diff(
 
     configs: list[tuple[str | None, ClientConfig]] = [(_cluster_label(args, env), config)]
     if diff_profile is not None:
-        other = ConnectionArgs(profile=diff_profile)
-        configs.append((diff_profile, client_config(other, env)))
+        other = connection_options.ConnectionArgs(profile=diff_profile)
+        configs.append((diff_profile, connection_options.client_config(other, env)))
     result = run(_diff(configs, selection, describe_all))
     emit(env, output, result, text=view.diff_text, json_value=view.diff_json, table=view.diff_table)

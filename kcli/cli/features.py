@@ -10,16 +10,8 @@ from typing import Annotated
 
 import typer
 
+from kcli.cli import connection_options
 from kcli.cli.common import OutputOpt, env_of, guarded, java_int, run_admin, tool_group
-from kcli.cli.connection_options import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ConnectionArgs,
-    ProfileOpt,
-    client_config,
-    connection_args,
-)
 from kcli.errors import PartialFailure
 from kcli.render import OutputFormat, emit
 
@@ -60,10 +52,10 @@ def describe(
         int | None, typer.Option("--node-id", help="Describe the features of this node.")
     ] = None,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Describe supported and finalized features (ApiVersions)."""
     from kcli.client.api import features as wire
@@ -75,9 +67,13 @@ def describe(
         java_int(node_id, "--node-id")
     if node_id is not None and node_id < 0:
         raise UsageError(f"Invalid node id {node_id}: must be non-negative.")  # FeatureCommand's words
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     env = env_of(ctx)
-    result = run_admin(client_config(connection, env), lambda admin: wire.describe(admin, node_id))
+    result = run_admin(
+        connection_options.client_config(connection, env), lambda admin: wire.describe(admin, node_id)
+    )
     catalog = load_catalog()
     emit(
         env,
@@ -99,7 +95,7 @@ def _update(
     unsafe: bool,
     dry_run: bool,
     output: OutputFormat,
-    connection: ConnectionArgs,
+    connection: connection_options.ConnectionArgs,
 ) -> None:
     from kcli.client.api import features as wire
     from kcli.errors import KcliError
@@ -124,7 +120,9 @@ def _update(
         raise
     for notice in plan.notices:
         env.out(notice)
-    result = run_admin(client_config(connection, env), lambda admin: wire.update(admin, plan))
+    result = run_admin(
+        connection_options.client_config(connection, env), lambda admin: wire.update(admin, plan)
+    )
     emit(
         env,
         output,
@@ -146,13 +144,15 @@ def upgrade(
     release_version: ReleaseVersionOpt = None,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Upgrade features (UpdateFeatures)."""
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     _update(
         ctx,
         "upgrade",
@@ -176,13 +176,15 @@ def downgrade(
     unsafe: UnsafeOpt = False,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Downgrade features (UpdateFeatures, SAFE_DOWNGRADE or with --unsafe UNSAFE_DOWNGRADE)."""
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     _update(
         ctx,
         "downgrade",
@@ -204,13 +206,15 @@ def disable(
     unsafe: UnsafeOpt = False,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Disable features (set their level to 0)."""
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     _update(
         ctx,
         "disable",

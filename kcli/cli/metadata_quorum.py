@@ -12,16 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from kcli.cli import connection_options
 from kcli.cli.common import OutputOpt, env_of, guarded, java_int, run_admin, tool_group
-from kcli.cli.connection_options import (
-    BootstrapControllerOpt,
-    BootstrapServerOpt,
-    CommandConfigOpt,
-    ConnectionArgs,
-    ProfileOpt,
-    client_config,
-    connection_args,
-)
 from kcli.errors import KcliError, UsageError
 from kcli.render import OutputFormat, emit
 
@@ -41,7 +33,7 @@ app = tool_group(
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would be done; send nothing.")]
 
 
-def _check_properties_file(args: ConnectionArgs) -> None:
+def _check_properties_file(args: connection_options.ConnectionArgs) -> None:
     """A missing --command-config file is kafka-metadata-quorum's first check."""
     if args.command_config is not None and not args.command_config.exists():
         raise UsageError(f"Properties file {args.command_config} does not exists!")
@@ -70,10 +62,10 @@ def describe(
         int | None, typer.Option("--count", min=1, help="With --watch: stop after this many refreshes.")
     ] = None,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Describe the metadata quorum (DescribeCluster + DescribeQuorum)."""
     import time
@@ -81,7 +73,9 @@ def describe(
     from kcli.ops.quorum import quorum_status, replication_rows
     from kcli.render import quorum as render
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     _check_properties_file(connection)
     if watch and not replication:
         status = True
@@ -95,7 +89,7 @@ def describe(
         raise UsageError("The option --human-readable is only supported along with --replication")
 
     env = env_of(ctx)
-    config = client_config(connection, env)
+    config = connection_options.client_config(connection, env)
     if watch:
         _watch(env, config, replication=replication, interval=interval, count=count, output=output)
         return
@@ -218,16 +212,18 @@ def add_controller(
     ctx: typer.Context,
     dry_run: DryRunOpt = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Add the controller whose server.properties is --command-config as a voter (AddRaftVoter)."""
     from kcli.ops.quorum import ControllerChange, controller_to_add
     from kcli.properties import read_properties_file
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     env = env_of(ctx)
     _check_properties_file(connection)
     if connection.command_config is None:
@@ -235,7 +231,7 @@ def add_controller(
             "You must supply the configuration file of the controller you are adding when using add-controller."
         )
     controller = controller_to_add(read_properties_file(connection.command_config), _load_meta)
-    config = client_config(connection, env)
+    config = connection_options.client_config(connection, env)
     if not dry_run:
         from kcli.client.api import quorum as wire
 
@@ -281,22 +277,24 @@ def remove_controller(
         ),
     ] = False,
     output: OutputOpt = OutputFormat.text,
-    bootstrap_server: BootstrapServerOpt = None,
-    bootstrap_controller: BootstrapControllerOpt = None,
-    command_config: CommandConfigOpt = None,
-    profile: ProfileOpt = None,
+    bootstrap_server: connection_options.BootstrapServerOpt = None,
+    bootstrap_controller: connection_options.BootstrapControllerOpt = None,
+    command_config: connection_options.CommandConfigOpt = None,
+    profile: connection_options.ProfileOpt = None,
 ) -> None:
     """Remove a voter from the metadata quorum (RemoveRaftVoter), and with --unregister its registration."""
     from kcli.ops.quorum import ControllerChange, parse_kafka_uuid
 
-    connection = connection_args(bootstrap_server, bootstrap_controller, command_config, profile)
+    connection = connection_options.connection_args(
+        bootstrap_server, bootstrap_controller, command_config, profile
+    )
     _check_properties_file(connection)
     java_int(controller_id, "--controller-id/-i")
     if controller_id < 0:
         raise UsageError(f"Invalid negative --controller-id: {controller_id}")
     directory_id = parse_kafka_uuid(controller_directory_id)
     env = env_of(ctx)
-    config = client_config(connection, env)
+    config = connection_options.client_config(connection, env)
     change = ControllerChange(
         action="remove",
         node_id=controller_id,

@@ -51,6 +51,12 @@ RulesOpt = Annotated[
         "--rules", help="A TOML rule file to add (repeatable); a rule with a built-in id replaces it."
     ),
 ]
+RulesOutputOpt = Annotated[
+    OutputFormat, typer.Option("--output", "-o", help="Output format: text, table or json.")
+]
+CollectOutputOpt = Annotated[
+    OutputFormat, typer.Option("--output", "-o", help="Output format: text or json.")
+]
 NoBuiltinOpt = Annotated[
     bool, typer.Option("--no-builtin-rules", help="Run only the rules of --rules files.")
 ]
@@ -90,9 +96,7 @@ def register(root: typer.Typer) -> None:
 def rules_command(
     rules: RulesOpt = None,
     no_builtin_rules: NoBuiltinOpt = False,
-    output: Annotated[
-        OutputFormat, typer.Option("--output", "-o", help="Output format: text, table or json.")
-    ] = OutputFormat.table,
+    output: RulesOutputOpt = OutputFormat.table,
 ) -> None:
     """List the audit rules (built-in and from --rules files): id, severity, description."""
     from kcli.audit import summary
@@ -125,9 +129,7 @@ def collect_command(
     bootstrap_server: BootstrapServersOpt = None,
     profile: ProfilesOpt = None,
     command_config: CommandConfigOpt = None,
-    output: Annotated[
-        OutputFormat, typer.Option("--output", "-o", help="Output format: text or json.")
-    ] = OutputFormat.text,
+    output: CollectOutputOpt = OutputFormat.text,
 ) -> None:
     """Collect a snapshot of each cluster (no Spark needed, only pyarrow) as Parquet partitioned by cluster and time."""
     from kcli.audit import summary
@@ -159,75 +161,83 @@ def collect_command(
     emit(env, output, written, text=summary.collect_text, json_value=summary.collect_json)
 
 
+InputOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--input",
+        "-i",
+        metavar="DIR|URI",
+        help="A snapshot directory written by `kcli spark collect`: a local path or any Hadoop URI "
+        "(hdfs://, s3a://, file://) (repeatable).",
+    ),
+]
+MetadataDirOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--metadata-dir",
+        metavar="DIR|URI",
+        help="A KRaft log dir, a __cluster_metadata-0 dir, or a tree of them; a local path or any "
+        "Hadoop URI (repeatable).",
+    ),
+]
+MasterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--master",
+        help="Spark master URL. Default: the one spark-submit, PYSPARK_SUBMIT_ARGS or spark.master in "
+        "spark-defaults.conf sets, else local[*].",
+    ),
+]
+ConfOpt = Annotated[
+    list[str] | None, typer.Option("--conf", help="Spark configuration KEY=VALUE (repeatable).")
+]
+AuditOutOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--out",
+        metavar="DIR|URI",
+        help="Where to write findings.parquet/, findings.jsonl, warnings.parquet, warnings.jsonl "
+        "(and collected snapshots, under snapshots/): a local path or any Hadoop URI.",
+    ),
+]
+FailOnOpt = Annotated[
+    str | None,
+    typer.Option("--fail-on", help="Exit 1 when a finding is at least this severe: info|low|medium|high."),
+]
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict", help="Stop with exit 3 before any rule runs when the input is incomplete (a warning)."
+    ),
+]
+WorstOpt = Annotated[int, typer.Option("--worst", help="How many of the worst findings to show.")]
+AuditOutputOpt = Annotated[
+    OutputFormat,
+    typer.Option(
+        "--output",
+        "-o",
+        help="Output format: text (rich tables on a terminal, plain lines otherwise), table or json.",
+    ),
+]
+
+
 @app.command("audit")
 @guarded
 def audit_command(
-    input: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--input",
-            "-i",
-            metavar="DIR|URI",
-            help="A snapshot directory written by `kcli spark collect`: a local path or any Hadoop URI "
-            "(hdfs://, s3a://, file://) (repeatable).",
-        ),
-    ] = None,
-    metadata_dir: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--metadata-dir",
-            metavar="DIR|URI",
-            help="A KRaft log dir, a __cluster_metadata-0 dir, or a tree of them; a local path or any "
-            "Hadoop URI (repeatable).",
-        ),
-    ] = None,
+    input: InputOpt = None,
+    metadata_dir: MetadataDirOpt = None,
     rules: RulesOpt = None,
     no_builtin_rules: NoBuiltinOpt = False,
-    master: Annotated[
-        str | None,
-        typer.Option(
-            "--master",
-            help="Spark master URL. Default: the one spark-submit, PYSPARK_SUBMIT_ARGS or spark.master in "
-            "spark-defaults.conf sets, else local[*].",
-        ),
-    ] = None,
-    conf: Annotated[
-        list[str] | None, typer.Option("--conf", help="Spark configuration KEY=VALUE (repeatable).")
-    ] = None,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out",
-            metavar="DIR|URI",
-            help="Where to write findings.parquet/, findings.jsonl, warnings.parquet, warnings.jsonl "
-            "(and collected snapshots, under snapshots/): a local path or any Hadoop URI.",
-        ),
-    ] = None,
-    fail_on: Annotated[
-        str | None,
-        typer.Option(
-            "--fail-on", help="Exit 1 when a finding is at least this severe: info|low|medium|high."
-        ),
-    ] = None,
-    strict: Annotated[
-        bool,
-        typer.Option(
-            "--strict",
-            help="Stop with exit 3 before any rule runs when the input is incomplete (a warning).",
-        ),
-    ] = False,
-    worst: Annotated[int, typer.Option("--worst", help="How many of the worst findings to show.")] = 10,
+    master: MasterOpt = None,
+    conf: ConfOpt = None,
+    out: AuditOutOpt = None,
+    fail_on: FailOnOpt = None,
+    strict: StrictOpt = False,
+    worst: WorstOpt = 10,
     bootstrap_server: BootstrapServersOpt = None,
     profile: ProfilesOpt = None,
     command_config: CommandConfigOpt = None,
-    output: Annotated[
-        OutputFormat,
-        typer.Option(
-            "--output",
-            "-o",
-            help="Output format: text (rich tables on a terminal, plain lines otherwise), table or json.",
-        ),
-    ] = OutputFormat.text,
+    output: AuditOutputOpt = OutputFormat.text,
 ) -> None:
     """Audit snapshots and/or KRaft metadata logs with the rules, as a Spark job.
 
@@ -236,33 +246,24 @@ def audit_command(
     file) and nothing reached --fail-on.
     """
     from kcli.audit import summary
-    from kcli.audit.job import AuditFailed, parse_conf
-    from kcli.audit.rules import parse_severity, rule_set
-    from kcli.audit.storage import local_path, to_uri
+    from kcli.audit.job import AuditFailed
+    from kcli.audit.request import AuditOptions, plan_audit, verdict
+    from kcli.audit.storage import to_uri
 
     env = env_of()
     require_extra("pyspark", "pyarrow", command="kcli spark audit", exit_code=ExitCode.INCOMPLETE)
-    threshold = None
-    if fail_on is not None:
-        try:
-            threshold = parse_severity(fail_on)
-        except ValueError as error:
-            raise UsageError(f"--fail-on: {error}") from None
-    if worst < 0:
-        raise UsageError("--worst must be 0 or more")
-    chosen = rule_set(list(rules or ()), builtin=not no_builtin_rules)
-    spark_conf = parse_conf(list(conf or ()))
-    inputs = [to_uri(text) for text in input or ()]
-    metadata_dirs = [to_uri(text) for text in metadata_dir or ()]
-    for flag, given, uri in [
-        *(("--input", text, uri) for text, uri in zip(input or (), inputs, strict=True)),
-        *(("--metadata-dir", text, uri) for text, uri in zip(metadata_dir or (), metadata_dirs, strict=True)),
-    ]:
-        directory = local_path(uri)
-        if directory is not None and not directory.is_dir():  # other filesystems are checked by Spark
-            raise UsageError(f"{flag} {given}: no such directory")
-    if not inputs and not metadata_dirs and not (bootstrap_server or profile):
-        raise UsageError("nothing to audit: give --input DIR, --metadata-dir DIR or --bootstrap-server")
+    plan = plan_audit(
+        AuditOptions(
+            inputs=tuple(input or ()),
+            metadata_dirs=tuple(metadata_dir or ()),
+            rules=tuple(rules or ()),
+            builtin_rules=not no_builtin_rules,
+            conf=tuple(conf or ()),
+            fail_on=fail_on,
+            worst=worst,
+            live=bool(bootstrap_server or profile),
+        )
+    )
     try:
         live = []
         if bootstrap_server or profile:
@@ -275,13 +276,13 @@ def audit_command(
                 )
         result = _audit(
             env,
-            inputs=inputs,
-            metadata_dirs=metadata_dirs,
+            inputs=list(plan.inputs),
+            metadata_dirs=list(plan.metadata_dirs),
             live=live,
-            rules=chosen,
+            rules=plan.rules,
             out=to_uri(out) if out is not None else None,
             master=master,
-            conf=spark_conf,
+            conf=plan.conf,
             worst=worst,
             strict=strict,
         )
@@ -296,18 +297,10 @@ def audit_command(
     emit(
         env, shown, result, text=summary.audit_text, json_value=summary.audit_json, table=summary.audit_table
     )
-    worst_found = result.max_severity()
-    if threshold is not None and worst_found is not None and worst_found >= threshold:
-        failing = sum(count.findings for count in result.counts if count.severity >= threshold)
-        env.err(f"Error: {failing} findings at or above {threshold.name} (--fail-on {threshold.name})")
-        raise typer.Exit(int(ExitCode.ERROR))
-    if result.warnings:
-        count = len(result.warnings)
-        env.err(
-            f"Error: the audit's input is incomplete ({count} warning{'s' if count != 1 else ''} above): "
-            "findings that need the missing data may be absent"
-        )
-        raise typer.Exit(int(ExitCode.INCOMPLETE))
+    code, line = verdict(result, plan.threshold)
+    if line is not None:
+        env.err(line)
+        raise typer.Exit(int(code))
 
 
 def _audit(

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import functools
 import struct
 import time
 from collections.abc import Callable
@@ -44,9 +43,7 @@ from kcli.client.errors import (
     code_of,
     error_info,
 )
-from kcli.kafka import ApiKey
 
-ILLEGAL_SASL_STATE = code_of("ILLEGAL_SASL_STATE")
 REBOOTSTRAP_REQUIRED = code_of("REBOOTSTRAP_REQUIRED")
 UNSUPPORTED_VERSION = code_of("UNSUPPORTED_VERSION")
 
@@ -273,53 +270,13 @@ class Connection:
         )
 
     async def _authenticate(self, deadline: float) -> None:
-        """SaslHandshake v1, then the mechanism's SaslAuthenticate exchange (also used to re-authenticate)."""
-        settings = self.config.sasl
-        assert settings is not None
-        if ApiKey.SASL_HANDSHAKE not in self.supported or ApiKey.SASL_AUTHENTICATE not in self.supported:
-            raise AuthenticationFailed(
-                f"{self.where} does not offer SASL authentication",
-                hint="the listener may not be a SASL listener; check security.protocol",
-            )
-        mechanism = settings.mechanism
-        handshake_version = self.version_for(ApiKey.SASL_HANDSHAKE, (1, 1))
-        handshake = protocol.request_class("sasl_handshake", handshake_version)(mechanism=mechanism)
-        response = await self.request(handshake, deadline=deadline, auth=True)
-        if int(response.error_code) == ILLEGAL_SASL_STATE:
-            # What Kafka answers on a listener without SASL (KafkaApis.handleSaslHandshakeRequest).
-            raise AuthenticationFailed(
-                f"{self.where} does not use SASL (SaslHandshake: ILLEGAL_SASL_STATE)",
-                hint="for a listener without SASL set security.protocol=PLAINTEXT (or SSL)",
-            )
-        if int(response.error_code) != 0:
-            offered = ", ".join(response.mechanisms) or "none"
-            raise AuthenticationFailed(
-                f"SASL mechanism {mechanism} is not enabled on {self.where} (it offers: {offered})",
-                hint="set sasl.mechanism to one it offers",
-            )
-        version = self.version_for(ApiKey.SASL_AUTHENTICATE, (0, 2))
+        """The SASL exchange (kcli.client.sasl_exchange; also used to re-authenticate), then when to
+        re-authenticate: Kafka's client does it at a random 85-95% of the session lifetime (KIP-368)."""
+        from kcli.client.sasl_exchange import authenticate
+
         self._session_lifetime_ms = 0
-        if mechanism == "PLAIN":
-            from kcli.client.sasl import plain_initial_response
-
-            await self._sasl_round(
-                version, plain_initial_response(settings.username, settings.password), deadline
-            )
-        elif mechanism.startswith("SCRAM-"):
-            from kcli.client.sasl import ScramClient
-
-            scram = ScramClient(mechanism, settings.username, settings.password)
-            server_first = await self._sasl_round(version, scram.first_message(), deadline)
-            server_final = await self._sasl_round(version, scram.final_message(server_first), deadline)
-            scram.verify_server_final(server_final)
-        elif mechanism == "GSSAPI":
-            await self._gssapi(version, deadline)
-        elif mechanism == "OAUTHBEARER":
-            await self._oauthbearer(version, deadline)
-        else:
-            await self._msk_iam(version, deadline)
+        await authenticate(self, deadline)
         if self._session_lifetime_ms > 0:
-            # Kafka's client re-authenticates at a random 85-95% of the session lifetime (KIP-368).
             import random
 
             share = 0.85 + random.random() * 0.10
@@ -329,74 +286,8 @@ class Connection:
         else:
             self._reauth_at = None
 
-    async def _gssapi(self, version: int, deadline: float) -> None:
-        from kcli.client.blocking import run_blocking
-        from kcli.client.sasl_gssapi import GssapiExchange, acquire_credentials, service_host
-
-        settings = self.config.sasl
-        assert settings is not None and settings.kerberos is not None
-        login = settings.kerberos
-        hint = "check the KDC in krb5.conf (KRB5_CONFIG) is up and reachable"
-
-        def start() -> tuple[GssapiExchange, bytes]:
-            credentials = self.memory.logins.get("GSSAPI")
-            if credentials is None:
-                credentials = self.memory.logins["GSSAPI"] = acquire_credentials(login)
-            exchange = GssapiExchange(credentials, login.service_name, service_host(self.endpoint.host))
-            return exchange, exchange.step(None)
-
-        exchange, token = await run_blocking(
-            start, timeout=deadline - time.monotonic(), what=f"Kerberos login for {self.where}", hint=hint
-        )
-        while True:
-            challenge = await self._sasl_round(version, token, deadline)
-            if exchange.done:
-                return
-            token = await run_blocking(
-                functools.partial(exchange.step, challenge),
-                timeout=deadline - time.monotonic(),
-                what=f"Kerberos exchange with {self.where}",
-                hint=hint,
-            )
-
-    async def _oauthbearer(self, version: int, deadline: float) -> None:
-        from kcli.client import sasl_oauthbearer
-        from kcli.client.oauth_token import TokenSource
-
-        settings = self.config.sasl
-        assert settings is not None and settings.oauth is not None
-        source = self.memory.logins.get("OAUTHBEARER")
-        if source is None:
-            source = self.memory.logins["OAUTHBEARER"] = TokenSource(settings.oauth, trace=self.trace)
-        token = await source.token(deadline=deadline, host=self.endpoint.host)
-        message = sasl_oauthbearer.initial_response(token.value, settings.oauth.extensions)
-        challenge = await self._sasl_round(version, message, deadline)
-        if challenge:
-            status = sasl_oauthbearer.error_status(challenge)
-            try:
-                await self._sasl_round(version, sasl_oauthbearer.ERROR_ACK, deadline)
-            except AuthenticationFailed as error:
-                raise AuthenticationFailed(
-                    f"{error.message} (token status: {status})", hint=error.hint
-                ) from None
-            raise AuthenticationFailed(f"SASL OAUTHBEARER authentication to {self.where} failed: {status}")
-
-    async def _msk_iam(self, version: int, deadline: float) -> None:
-        from kcli.client.blocking import run_blocking
-        from kcli.client.msk_iam import check_iam_response, iam_payload
-
-        settings = self.config.sasl
-        assert settings is not None and settings.oauth is not None
-        options = settings.oauth.aws_options
-        payload = await run_blocking(
-            lambda: iam_payload(options, self.endpoint.host),
-            timeout=deadline - time.monotonic(),
-            what="signing the AWS_MSK_IAM request",
-            hint="check the AWS credentials (environment, profile or role) can be loaded",
-        )
-        check_iam_response(await self._sasl_round(version, payload, deadline), self.where)
-
-    async def _sasl_round(self, version: int, token: bytes, deadline: float) -> bytes:
+    async def sasl_round(self, version: int, token: bytes, deadline: float) -> bytes:
+        """One SaslAuthenticate round: the token sent, the server's answer (its session lifetime kept)."""
         request = protocol.request_class("sasl_authenticate", version)(auth_bytes=token)
         try:
             response = await self.request(request, deadline=deadline, auth=True)

@@ -3,17 +3,12 @@
 `ImageBuilder.apply(entry)` replays one record; `build_image(path)` reads a directory (newest
 snapshot, then the log) and returns the finished `MetadataImage`, which callers treat as read-only.
 
-Behavior (as Kafka's MetadataDelta/replay code):
-- RegisterBrokerRecord replaces a registration; BrokerRegistrationChangeRecord, Fence/UnfenceBroker
-  update it; UnregisterBrokerRecord removes it. Controllers likewise (RegisterController/Unregister).
-- TopicRecord creates a topic; PartitionRecord sets a partition; PartitionChangeRecord changes only
-  the fields it carries, bumps the leader epoch when the leader changes and always the partition epoch.
-- RemoveTopicRecord drops the topic, its partitions and its TOPIC configs.
-- ConfigRecord with a null value deletes the key; ClientQuotaRecord with Remove deletes the key.
-- FeatureLevelRecord with level 0 removes the feature; metadata.version is kept as a level.
-- Records between BeginTransactionRecord and EndTransactionRecord apply together at the end;
-  AbortTransactionRecord discards them (KIP-868). An unfinished transaction is left unapplied.
-- Control records: LeaderChangeMessage, KRaftVersionRecord and VotersRecord feed the quorum view.
+Each record changes the image by the one replay rule, kcli.metadata.delta (Kafka's MetadataDelta):
+partitions merged as PartitionRegistration.merge, registrations, features, configs, quotas, ACLs,
+SCRAM credentials, delegation tokens and producer ids as their deltas apply them, metadata
+transactions (KIP-868) held until they end. Control records (LeaderChangeMessage, KRaftVersionRecord,
+VotersRecord) feed the quorum view. A record Kafka's replay refuses changes nothing and is one of the
+read's warnings.
 """
 
 from __future__ import annotations
@@ -26,12 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from kcli.bounds.model import entity
+from kcli.metadata import delta
 from kcli.metadata.directory import LogDirectory, find_log_directory, read_sources
 from kcli.metadata.fastdecode import values_of
 from kcli.metadata.framing import FastHandler, RunHandler
-from kcli.metadata.image_model import _STATE_TAIL, BrokerState, MetadataImage, TopicState, merge_change
+from kcli.metadata.image_model import BrokerState, MetadataImage, TopicState
 from kcli.metadata.read_model import BatchSpan, Entry, RawRecord, ReadStats
 
+# The keys of the image's keyed areas (ClusterDelta, AclsDelta, ScramDelta, DelegationTokenDelta).
+_CONTROLLER = operator.attrgetter("controller_id")
+_ACL = operator.attrgetter("id")
+_SCRAM = operator.attrgetter("mechanism", "name")
+_TOKEN = operator.attrgetter("token_id")
 # Record types whose handlers take field-value tuples (the reader's `values=True` shape): the hot
 # ones. The others take the record dataclass.
 _VALUE_KEYS = frozenset({2, 3, 4, 5, 12})
@@ -45,7 +46,8 @@ class ImageBuilder:
 
     def __init__(self, image: MetadataImage | None = None) -> None:
         self.image = image or MetadataImage()
-        self._pending: list[Any] | None = None
+        self._transaction = delta.Transaction()
+        self.snapshot_time: int | None = None  # a snapshot's SnapshotHeaderRecord.LastContainedLogTimestamp
         # topics by the uuid's int value: C-level hashing on the hot path (UUID.__hash__ is Python)
         self._by_raw: dict[bytes, TopicState] = {
             t.topic_id.bytes: t for t in self.image.topics.values() if t.topic_id is not None
@@ -60,21 +62,20 @@ class ImageBuilder:
             7: self._fence_broker,
             8: self._unfence_broker,
             9: self._remove_topic,
-            10: self._delegation_token,
-            11: self._scram,
+            10: self._keyed("delegation_tokens", _TOKEN),
+            11: self._keyed("scram", _SCRAM),
             12: self._feature_level,
             14: self._client_quota,
             15: self._producer_ids,
             16: self._remove_feature_level,
             17: self._broker_registration_change,
-            18: self._acl,
-            19: self._remove_acl,
-            21: self._zk_migration,
-            22: self._remove_scram,
-            26: self._remove_delegation_token,
-            27: self._register_controller,
+            18: self._keyed("acls", _ACL),
+            19: self._keyed("acls", _ACL, remove=True),
+            22: self._keyed("scram", _SCRAM, remove=True),
+            26: self._keyed("delegation_tokens", _TOKEN, remove=True),
+            27: self._keyed("controllers", _CONTROLLER),
             28: self._clear_elr,
-            29: self._unregister_controller,
+            29: self._keyed("controllers", _CONTROLLER, remove=True),
         }
 
     def apply(self, entry: Entry) -> None:
@@ -90,26 +91,19 @@ class ImageBuilder:
         key = entry.key
         if key == 20 or record is None or type(record) is RawRecord:
             return
-        if key == 23:
-            self._pending = []
-            self.image.open_transaction = record.name or ""
-            return
-        if key == 24 or key == 25:
-            pending, self._pending = self._pending or [], None
-            self.image.open_transaction = None
-            if key == 24:
-                for key_pending, record_pending in pending:
-                    self._dispatch[key_pending](record_pending)
+        transaction = self._transaction
+        if 23 <= key <= 25:
+            for key_held, record_held in transaction.mark(key, getattr(record, "name", None)):
+                self._dispatch[key_held](record_held)
+            self.image.open_transaction = transaction.name
             return
         handler = self._dispatch.get(key)
         if handler is None:
             return
         if key in _VALUE_KEYS and type(record) is not tuple:
             record = values_of(record)
-        if self._pending is not None:
-            self._pending.append((key, record))
-            return
-        handler(record)
+        if not transaction.hold((key, record)):
+            handler(record)
 
     def apply_snapshot_record(self, entry: Entry) -> None:
         """A snapshot record: state only (its batch offsets are not log offsets)."""
@@ -123,15 +117,32 @@ class ImageBuilder:
                 record = values_of(record)
             handler(record)
 
+    def _keyed(self, area: str, key: Callable[[Any], Any], *, remove: bool = False) -> Callable[[Any], None]:
+        """The handler of a record that sets (or removes) one entry of an area of the image, the
+        record itself, by its key: controllers, ACLs, SCRAM credentials, delegation tokens."""
+        entries: dict[Any, Any] = getattr(self.image, area)
+
+        def put(record: Any) -> None:
+            entries[key(record)] = record
+
+        def drop(record: Any) -> None:
+            entries.pop(key(record), None)
+
+        return drop if remove else put
+
     @property
     def in_transaction(self) -> bool:
         """Records are being held until an EndTransactionRecord (KIP-868)."""
-        return self._pending is not None
+        return self._transaction.open
 
     def finish(self) -> MetadataImage:
         image = self.image
-        image.unapplied_records = len(self._pending or ())
+        image.unapplied_records = len(self._transaction.held or ())
         return image
+
+    def refused(self, what: str) -> None:
+        """A record Kafka's replay refuses: it changes nothing, and the read says so."""
+        self.image.stats.warnings.append(f"{what}: Kafka's replay refuses it; not applied")
 
     # -- control records ---------------------------------------------------------------------------
 
@@ -144,6 +155,8 @@ class ImageBuilder:
             quorum.voters = tuple(voter.voter_id for voter in record.voters)
             quorum.granting_voters = tuple(voter.voter_id for voter in record.granting_voters)
             quorum.leader_epoch = self.image.provenance.epoch
+        elif control_type == 3:
+            self.snapshot_time = record.last_contained_log_timestamp
         elif control_type == 5:
             quorum.kraft_version = record.k_raft_version
         elif control_type == 6:
@@ -163,35 +176,31 @@ class ImageBuilder:
     def _unregister_broker(self, record: Any) -> None:
         self.image.brokers.pop(record.broker_id, None)
 
+    def _broker_change(self, record: Any, broker_id: int) -> None:
+        """A FenceBrokerRecord, UnfenceBrokerRecord or BrokerRegistrationChangeRecord."""
+        broker = self.image.brokers.get(broker_id)
+        if broker is None:
+            return self.refused(
+                f"{type(record).__record_name__} of broker {broker_id}, which is not registered"
+            )
+        changed = delta.broker_change(
+            broker.record.broker_epoch, broker.fenced, broker.in_controlled_shutdown, broker.log_dirs, record
+        )
+        if changed is None:
+            return self.refused(
+                f"{type(record).__record_name__} of broker {broker_id} (epoch {broker.record.broker_epoch})"
+            )
+        broker.fenced, broker.in_controlled_shutdown, broker.log_dirs = changed
+        return None
+
     def _fence_broker(self, record: Any) -> None:
-        broker = self.image.brokers.get(record.id)
-        if broker is not None:
-            broker.fenced = True
+        self._broker_change(record, record.id)
 
     def _unfence_broker(self, record: Any) -> None:
-        broker = self.image.brokers.get(record.id)
-        if broker is not None:
-            broker.fenced = False
+        self._broker_change(record, record.id)
 
     def _broker_registration_change(self, record: Any) -> None:
-        broker = self.image.brokers.get(record.broker_id)
-        if broker is None:
-            return
-        if record.fenced == 1:
-            broker.fenced = True
-        elif record.fenced == -1:
-            broker.fenced = False
-        if getattr(record, "in_controlled_shutdown", 0) == 1:
-            broker.in_controlled_shutdown = True
-        log_dirs = getattr(record, "log_dirs", ())
-        if log_dirs:
-            broker.log_dirs = log_dirs
-
-    def _register_controller(self, record: Any) -> None:
-        self.image.controllers[record.controller_id] = record
-
-    def _unregister_controller(self, record: Any) -> None:
-        self.image.controllers.pop(record.controller_id, None)
+        self._broker_change(record, record.broker_id)
 
     # -- topics ------------------------------------------------------------------------------------
 
@@ -206,9 +215,13 @@ class ImageBuilder:
     def _partition(self, values: tuple[Any, ...]) -> None:
         topic = self._by_raw.get(_raw(values[1]) or b"")
         if topic is not None:
-            topic.partitions[values[0]] = (
-                values + _STATE_TAIL[len(values) - 10 :] if len(values) < 13 else values
-            )
+            state = delta.new_partition(values)
+            if state is None:
+                return self.refused(
+                    f"PartitionRecord of {topic.name}-{values[0]}, its directories not its replicas"
+                )
+            topic.partitions[values[0]] = state
+        return None
 
     def _partition_change(self, values: tuple[Any, ...]) -> None:
         topic = self._by_raw.get(_raw(values[1]) or b"")
@@ -216,7 +229,18 @@ class ImageBuilder:
             return
         state = topic.partitions.get(values[0])
         if state is not None:
-            topic.partitions[values[0]] = merge_change(state, values)
+            self._merge(topic, values[0], state, values)
+
+    def _merge(
+        self, topic: TopicState, partition: int, state: tuple[Any, ...], change: tuple[Any, ...]
+    ) -> None:
+        merged = delta.merge_partition(state, change)
+        if merged is None:
+            self.refused(
+                f"PartitionChangeRecord of {topic.name}-{partition}, its directories not its replicas"
+            )
+        else:
+            topic.partitions[partition] = merged
 
     def _remove_topic(self, record: Any) -> None:
         topic = self.image.topics.pop(record.topic_id, None)
@@ -239,71 +263,31 @@ class ImageBuilder:
         for topic in topics:
             partitions = topic.partitions
             for partition_id, state in partitions.items():
-                if len(state) > 11:
-                    partitions[partition_id] = (*state[:11], None, None)
+                cleared = delta.cleared_elr(state)
+                if cleared is not None:
+                    partitions[partition_id] = cleared
 
     # -- configs, quotas, security -----------------------------------------------------------------
 
     def _config(self, values: tuple[Any, ...]) -> None:
         resource_type, resource_name, name, value = values
-        resource = (resource_type, resource_name)
-        if value is None:
-            keys = self.image.configs.get(resource)
-            if keys is not None:
-                keys.pop(name, None)
-                if not keys:
-                    del self.image.configs[resource]
-            return
-        self.image.configs.setdefault(resource, {})[name] = value
+        delta.set_config(self.image.configs, (resource_type, resource_name), name, value)
 
     def _client_quota(self, record: Any) -> None:
-        # a map of entity type to name, as Kafka builds it (ClientQuotaEntity): a type given twice
-        # keeps its last name, so no two parts compare by name (which may be null)
-        entity = tuple(sorted({part.entity_type: part.entity_name for part in record.entity}.items()))
-        if record.remove:
-            quotas = self.image.client_quotas.get(entity)
-            if quotas is not None:
-                quotas.pop(record.key, None)
-                if not quotas:
-                    del self.image.client_quotas[entity]
-            return
-        self.image.client_quotas.setdefault(entity, {})[record.key] = record.value
+        entity = delta.quota_entity(record.entity)
+        delta.set_quota(self.image.client_quotas, entity, record.key, record.value, record.remove)
 
     def _producer_ids(self, record: Any) -> None:
         self.image.next_producer_id = record.next_producer_id
-
-    def _acl(self, record: Any) -> None:
-        self.image.acls[record.id] = record
-
-    def _remove_acl(self, record: Any) -> None:
-        self.image.acls.pop(record.id, None)
-
-    def _scram(self, record: Any) -> None:
-        self.image.scram[(record.mechanism, record.name)] = record
-
-    def _remove_scram(self, record: Any) -> None:
-        self.image.scram.pop((record.mechanism, record.name), None)
-
-    def _delegation_token(self, record: Any) -> None:
-        self.image.delegation_tokens[record.token_id] = record
-
-    def _remove_delegation_token(self, record: Any) -> None:
-        self.image.delegation_tokens.pop(record.token_id, None)
 
     # -- features ----------------------------------------------------------------------------------
 
     def _feature_level(self, values: tuple[Any, ...]) -> None:
         name, level = values
-        if level == 0:
-            self.image.features.pop(name, None)
-        else:
-            self.image.features[name] = level
+        delta.set_feature(self.image.features, name, level)
 
     def _remove_feature_level(self, record: Any) -> None:
         self.image.features.pop(record.name, None)
-
-    def _zk_migration(self, record: Any) -> None:
-        self.image.zk_migration_state = record.zk_migration_state
 
 
 def _raw(topic_id: Any) -> bytes | None:
@@ -343,9 +327,11 @@ def build_image(
                     provenance.epoch = reader.last_epoch
                     provenance.timestamp = reader.last_timestamp
             elif source.kind == "snapshot":
+                # MetadataLoader's provenance of a snapshot: its end, and the time its header names
                 provenance.offset = source.offset - 1
                 provenance.epoch = source.epoch
-                provenance.timestamp = reader.last_timestamp
+                time = builder.snapshot_time
+                provenance.timestamp = reader.last_timestamp if time is None else time
     finally:
         if collecting:
             gc.freeze()  # what was built stays: later collections need not walk it
@@ -392,36 +378,6 @@ class ImageSink:
         self.builder.apply_snapshot_record(entry)
 
 
-def _change_picks(layout: Any) -> list[int | slice] | None:
-    """Where each of a partition state's 13 fields comes from after a PartitionChangeRecord of this
-    layout, as indexes into `state + t + (-2,)` (the state's 13 fields, the change's unpacked items,
-    the leader of a change without one): the change's value where it carries one, the state's
-    otherwise; the leader is the change's (its -2, "unchanged", is resolved by the caller), and so
-    is the recovery state when it has one.
-    None when the change carries replicas (merge_change decides the directories then)."""
-    by_name = {source.field.name: source for source in layout.sources}
-
-    def item(name: str) -> int | slice | None:
-        source = by_name.get(name)
-        if source is None or source.kind in ("default", "null"):
-            return None
-        if source.kind == "items":
-            return slice(13 + source.slot, 13 + source.slot + source.length)
-        return 13 + source.slot  # a value, or a blob: raw uuids, as the state keeps them
-
-    if item("replicas") is not None:
-        return None
-    names = (None, None, None, "isr", "removing_replicas", "adding_replicas", "leader",
-             "leader_recovery_state", None, None, "directories", "eligible_leader_replicas", "last_known_elr")  # fmt: skip
-    picks: list[int | slice] = []
-    for index, name in enumerate(names):
-        found = item(name) if name else None
-        picks.append(index if found is None else found)
-    if item("leader") is None:  # no leader in the change: -2, "unchanged", after the items
-        picks[6] = 13 + layout.width
-    return picks
-
-
 def _skipped_headers(keys: frozenset[int] | None) -> dict[bytes, FastHandler | None]:
     """Frame headers of the known record types outside `keys` (not the transaction markers): None."""
     if keys is None:
@@ -454,11 +410,21 @@ def _fast_handlers(
 
     def partition(layout: Layout) -> Act:
         """A PartitionRecord of this layout: its values (padded to 13 fields) stored in place."""
+        if not delta.directories_fit(layout):  # delta.new_partition decides, record by record
+            getter, tail = layout.getter, layout.tail
+
+            def checked(t: tuple[Any, ...], offset: int) -> bool:
+                builder._partition(getter(t + tail))
+                return True
+
+            return checked
         many = partitions(layout)
         return lambda t, offset: many((t,), offset) or True
 
     def partitions(layout: Layout) -> Many:
         """A run of PartitionRecords of this layout (a snapshot's), in one loop."""
+        if not delta.directories_fit(layout):
+            return each(partition(layout))
         getter, tail = layout.getter, layout.tail
         partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
 
@@ -471,13 +437,13 @@ def _fast_handlers(
         return many
 
     def change(layout: Layout) -> Act:
-        """A PartitionChangeRecord of this layout merged into the partition's state
-        (PartitionRegistration.merge): `merge_change`, or, when the layout carries no new
-        replicas (the usual leader and ISR changes), one tuple picked out of the state and the
-        change's items at once, its leader and epochs set as merge_change sets them."""
+        """A PartitionChangeRecord of this layout merged into the partition's state by the replay
+        rule: `delta.merge_partition`, or, when the layout carries no replicas or directories (the
+        usual leader and ISR changes), one tuple picked out of the state and the change's items at
+        once (`delta.change_picks`), its leader and epochs set as merge_partition sets them."""
         getter, tail = layout.getter, layout.tail
         partition_id, topic_id = layout.sources[0].slot, layout.sources[1].slot
-        picks = _change_picks(layout)
+        picks = delta.change_picks(layout)
         if picks is None:
 
             def merge(t: tuple[Any, ...], offset: int) -> bool:
@@ -486,7 +452,7 @@ def _fast_handlers(
                     partitions = topic.partitions
                     state = partitions.get(t[partition_id])
                     if state is not None:
-                        partitions[t[partition_id]] = merge_change(state, getter(t + tail))
+                        builder._merge(topic, t[partition_id], state, getter(t + tail))
                 return True
 
             return merge
@@ -495,7 +461,7 @@ def _fast_handlers(
 
     def changes(layout: Layout) -> Many:
         """A run of PartitionChangeRecords of this layout (a controller's batch), in one loop."""
-        picks = _change_picks(layout)
+        picks = delta.change_picks(layout)
         if picks is None:
             return each(change(layout))
         merged = operator.itemgetter(*picks)

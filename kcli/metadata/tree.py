@@ -30,14 +30,13 @@ METADATA_VERSIONS: Mapping[int, str] = {
     8: "3.4-IV0", 9: "3.5-IV0", 10: "3.5-IV1", 11: "3.5-IV2", 12: "3.6-IV0", 13: "3.6-IV1", 14: "3.6-IV2",
     15: "3.7-IV0", 16: "3.7-IV1", 17: "3.7-IV2", 18: "3.7-IV3", 19: "3.7-IV4", 20: "3.8-IV0", 21: "3.9-IV0",
     22: "4.0-IV0", 23: "4.0-IV1", 24: "4.0-IV2", 25: "4.0-IV3", 26: "4.1-IV0", 27: "4.1-IV1", 28: "4.2-IV0",
-    29: "4.2-IV1", 30: "4.3-IV0",
+    29: "4.2-IV1", 30: "4.3-IV0", 31: "4.4-IV0", 32: "4.4-IV1", 33: "4.4-IV2",
 }  # fmt: skip
 CONFIG_TYPES: Mapping[int, str] = {
     0: "UNKNOWN", 2: "TOPIC", 4: "BROKER", 8: "BROKER_LOGGER", 16: "CLIENT_METRICS", 32: "GROUP",
 }  # fmt: skip
 SECURITY_PROTOCOLS: Mapping[int, str] = {0: "PLAINTEXT", 1: "SSL", 2: "SASL_PLAINTEXT", 3: "SASL_SSL"}
 SCRAM_MECHANISMS: Mapping[int, str] = {0: "UNKNOWN", 1: "SCRAM-SHA-256", 2: "SCRAM-SHA-512"}
-ZK_MIGRATION_STATES: Mapping[int, str] = {0: "NONE", 1: "MIGRATION", 2: "PRE_MIGRATION", 3: "POST_MIGRATION"}
 LEADER_RECOVERY_STATES: Mapping[int, str] = {0: "RECOVERED", 1: "RECOVERING"}
 RESOURCE_TYPES: Mapping[int, str] = {
     0: "UNKNOWN", 1: "ANY", 2: "TOPIC", 3: "GROUP", 4: "CLUSTER", 5: "TRANSACTIONAL_ID", 6: "DELEGATION_TOKEN",
@@ -186,15 +185,18 @@ def _ids(values: Any) -> str:
 
 
 def _features(features: Any) -> str:
-    parts = sorted(f"{f.name}: {f.min_supported_version}-{f.max_supported_version}" for f in features)
-    return "{" + ", ".join(parts) + "}"
+    """A registration's supported features: a map by name (the last of a name given twice), by name."""
+    ranges = {f.name: f"{f.min_supported_version}-{f.max_supported_version}" for f in features}
+    return "{" + ", ".join(f"{name}: {ranges[name]}" for name in sorted(ranges)) + "}"
 
 
 def _listeners(endpoints: Any) -> str:
+    from kcli.metadata.delta import endpoints_by_name
+
     parts = [
         f"Endpoint(listenerName='{e.name}', securityProtocol={SECURITY_PROTOCOLS.get(e.security_protocol, e.security_protocol)}, "
         f"host='{e.host}', port={e.port})"
-        for e in endpoints
+        for e in endpoints_by_name(endpoints)
     ]
     return "[" + ", ".join(parts) + "]"
 
@@ -431,10 +433,6 @@ def _features_node(image: MetadataImage) -> dict[str, Node]:
     for name, level in image.features.items():
         if name != "metadata.version":
             out[f"finalized_{name}"] = FileNode(str(level))
-    if image.zk_migration_state is not None:
-        out["zkMigrationState"] = FileNode(
-            ZK_MIGRATION_STATES.get(image.zk_migration_state, str(image.zk_migration_state))
-        )
     return out
 
 

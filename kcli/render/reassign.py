@@ -292,16 +292,7 @@ def wait_json(wait: WaitResult, cleanup: ThrottleCleanup | None = None) -> dict[
             for p in wait.progress
         ],
         "states": [_state_json(s) for s in wait.states],
-        "log_dir_moves": [
-            {
-                "partition": str(m.partition),
-                "broker": m.broker,
-                "log_dir": m.target,
-                "done": m.done,
-                "status": m.line,
-            }
-            for m in wait.log_dirs
-        ],
+        "log_dir_moves": _log_dir_moves_json(wait.log_dirs),
     }
 
 
@@ -445,22 +436,26 @@ def verify_text(report: VerifyReport) -> Iterator[str]:
         yield f"Error clearing throttles: {line}"
 
 
+def _log_dir_moves_json(moves: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "partition": str(m.partition),
+            "broker": m.broker,
+            "log_dir": m.target,
+            "done": m.done,
+            "status": m.line,
+        }
+        for m in moves
+    ]
+
+
 def verify_json(report: VerifyReport) -> dict[str, Any]:
     r = report.result
     return {
         "complete": r.all_complete,
         "any_reassignment_running": r.any_ongoing,
         "partitions": [_state_json(s) for s in r.states],
-        "log_dir_moves": [
-            {
-                "partition": str(m.partition),
-                "broker": m.broker,
-                "log_dir": m.target,
-                "done": m.done,
-                "status": m.line,
-            }
-            for m in report.log_dirs
-        ],
+        "log_dir_moves": _log_dir_moves_json(report.log_dirs),
         "throttles_cleared": {"brokers": list(r.cleared_brokers), "topics": list(r.cleared_topics)},
         "clear_errors": list(report.clear_errors),
     }

@@ -51,15 +51,21 @@ class Command(Protocol):
     def reads(self) -> Reads: ...
 
 
+class ReadsNothing:
+    """A command that needs no record of the image (`reads` is empty)."""
+
+    __slots__ = ()
+
+    def reads(self) -> Reads:
+        return ()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ErroneousCommand:
+class ErroneousCommand(ReadsNothing):
     """A line that did not parse; running it prints why."""
 
     name: ClassVar[str] = "<error>"
     message: str
-
-    def reads(self) -> Reads:
-        return ()
 
     def run(self, shell: Shell) -> bool:
         shell.err(self.message)
@@ -67,13 +73,10 @@ class ErroneousCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class NoOpCommand:
+class NoOpCommand(ReadsNothing):
     """A blank line."""
 
     name: ClassVar[str] = ""
-
-    def reads(self) -> Reads:
-        return ()
 
     def run(self, shell: Shell) -> bool:
         return True
@@ -153,13 +156,10 @@ class CdCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PwdCommand:
+class PwdCommand(ReadsNothing):
     """pwd: print the working directory."""
 
     name: ClassVar[str] = "pwd"
-
-    def reads(self) -> Reads:
-        return ()
 
     def run(self, shell: Shell) -> bool:
         shell.out(display(shell.cwd))
@@ -325,13 +325,10 @@ class HistoryCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class HelpCommand:
+class HelpCommand(ReadsNothing):
     """help: list the commands."""
 
     name: ClassVar[str] = "help"
-
-    def reads(self) -> Reads:
-        return ()
 
     def run(self, shell: Shell) -> bool:
         shell.out("Welcome to the kcli metadata shell.")
@@ -342,14 +339,11 @@ class HelpCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ManCommand:
+class ManCommand(ReadsNothing):
     """man <command>: describe one command."""
 
     name: ClassVar[str] = "man"
     command: str
-
-    def reads(self) -> Reads:
-        return ()
 
     def run(self, shell: Shell) -> bool:
         spec = COMMANDS.get(self.command)
@@ -363,13 +357,10 @@ class ManCommand:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExitCommand:
+class ExitCommand(ReadsNothing):
     """exit: leave the shell."""
 
     name: ClassVar[str] = "exit"
-
-    def reads(self) -> Reads:
-        return ()
 
     def run(self, shell: Shell) -> bool:
         shell.exit_requested = True

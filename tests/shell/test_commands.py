@@ -99,7 +99,8 @@ def test_ls_cat_find_tree(small_log: Path) -> None:
     out.clear()
     assert _run(shell, "cat /image/topics/byName/orders/1")
     assert out == [
-        "PartitionRegistration(replicas=[1, 2], directories=[], isr=[1], removingReplicas=[], addingReplicas=[], "
+        "PartitionRegistration(replicas=[1, 2], directories=[AAAAAAAAAAAAAAAAAAAAAA, AAAAAAAAAAAAAAAAAAAAAA], isr=[1], "
+        "removingReplicas=[], addingReplicas=[], "
         "elr=[], lastKnownElr=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=1, partitionEpoch=1)"
     ]
     out.clear()

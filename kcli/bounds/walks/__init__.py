@@ -3,3 +3,6 @@
 Do not edit: change scripts/decoders.py and run `python scripts/decoders.py generate`.
 """
 
+# The kio release the walks were generated from: pyproject.toml pins kio to it
+# (tests/test_kio_pin.py), so that pip installs no kio whose classes they would refuse.
+KIO_VERSION = "0.6.5"

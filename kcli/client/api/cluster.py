@@ -74,36 +74,37 @@ async def list_endpoints(admin: Admin, *, include_fenced: bool) -> ClusterEndpoi
 
 async def unregister_broker(admin: Admin, broker_id: int) -> None:
     """UnregisterBroker: forget a broker's registration (it must be shut down)."""
-    from kcli.client.admin import Target
-    from kcli.client.protocol import request_class
-
-    response = await admin.call(
-        ApiKey.UNREGISTER_BROKER,
-        lambda version: request_class("unregister_broker", version)(broker_id=broker_id),
-        versions=(0, 0),
-        target=Target.CONTROLLER,
-        idempotent=False,
+    code, message = await _unregister(
+        admin, ApiKey.UNREGISTER_BROKER, "unregister_broker", broker_id=broker_id
     )
-    check(int(response.error_code), response.error_message, what=f"UnregisterBroker of broker {broker_id}")
+    check(code, message, what=f"UnregisterBroker of broker {broker_id}")
 
 
 async def unregister_controller(admin: Admin, controller_id: int) -> None:
     """UnregisterController: remove a controller's registration from the cluster metadata."""
-    from kcli.client.admin import Target
     from kcli.client.errors import UnsupportedByServer, code_of
+
+    code, message = await _unregister(
+        admin, ApiKey.UNREGISTER_CONTROLLER, "unregister_controller", controller_id=controller_id
+    )
+    if code == code_of("UNSUPPORTED_VERSION"):
+        raise UnsupportedByServer(message or "UnregisterController is not supported")
+    check(code, message, what=f"UnregisterController of controller {controller_id}")
+
+
+async def _unregister(admin: Admin, api_key: ApiKey, schema: str, **node: int) -> tuple[int, str | None]:
+    """One Unregister* request (v0) to the active controller: the answer's error code and message."""
+    from kcli.client.admin import Target
     from kcli.client.protocol import request_class
 
     response = await admin.call(
-        ApiKey.UNREGISTER_CONTROLLER,
-        lambda version: request_class("unregister_controller", version)(controller_id=controller_id),
+        api_key,
+        lambda version: request_class(schema, version)(**node),
         versions=(0, 0),
         target=Target.CONTROLLER,
         idempotent=False,
     )
-    code = int(response.error_code)
-    if code == code_of("UNSUPPORTED_VERSION"):
-        raise UnsupportedByServer(response.error_message or "UnregisterController is not supported")
-    check(code, response.error_message, what=f"UnregisterController of controller {controller_id}")
+    return int(response.error_code), response.error_message
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
