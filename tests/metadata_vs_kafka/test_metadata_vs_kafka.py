@@ -276,35 +276,3 @@ def test_ls_cat_find_tree_are_kafka_metadata_shell(oldest: Populated, shell_driv
         if kafka != kcli:
             differences.append(f"{' '.join(words)}\n  Kafka: {kafka[:300]!r}\n  kcli:  {kcli[:300]!r}")
     assert not differences, f"{len(differences)} of {len(commands)} commands differ:\n" + "\n".join(differences[:20])
-
-
-# ---- the replay rule ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("cluster", ["newest", "oldest"])
-def test_the_log_replays_into_the_images_kafka_wrote_and_read(
-    cluster: str, request: pytest.FixtureRequest, tmp_path: Path
-) -> None:
-    """kcli's replay rule on this cluster's log: up to each snapshot, the image the controller wrote
-    there; and the image of the whole directory, of its newest snapshot and of its log from offset 0
-    as Kafka 4.4's own replay builds them (tests/metadata_vs_kafka/kafka_replay.py)."""
-    from tests.metadata.replay_checks import differences_from_snapshots
-    from tests.metadata_vs_kafka import kafka_replay
-
-    populated: Populated = request.getfixturevalue(cluster)
-    compared, differences = differences_from_snapshots(populated.log)
-    assert compared >= 2 and not differences, differences[:20]
-    whole = tmp_path / "whole" / populated.log.name  # the segments alone
-    whole.mkdir(parents=True)
-    segments = sorted(populated.log.glob("*.log"))
-    for segment in segments:
-        (whole / segment.name).symlink_to(segment)
-    newest = populated.snapshots()[-1]
-    inputs = [[newest, *segments], [newest], segments]
-    arguments = [["--directory", str(populated.log.parent)], ["--snapshot", str(newest)], ["--directory", str(whole.parent)]]
-    classes = kafka_replay.compile_driver(tmp_path / "classes")
-    kafkas = kafka_replay.kafka_outputs(classes, inputs, [["tree", "/image"]], tmp_path / "out")
-    for args, kafka in zip(arguments, kafkas, strict=True):
-        ours = _kcli("metadata-shell", *args, "tree", "/image")
-        assert ours.returncode == 0, ours.stderr
-        assert "PartitionRegistration(" in kafka[0] and kafka_replay.kcli_text(ours.stdout) == kafka[0], args
