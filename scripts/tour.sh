@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the embedded sandbox: start an emulated KRaft cluster, walk through every tool
 # against it (cluster-id, cluster, metadata-quorum, features, configs, acls, profile, completion,
-# reassign-partitions, topics, get-offsets and the group tools, sandbox faults with the doctor catching
+# reassign-partitions, topics, log-dirs, leader-election, delete-records, get-offsets, the group tools,
+# transactions, client-metrics, delegation-tokens, broker-api-versions, sandbox faults with the doctor catching
 # one, metadata-shell, spark), then stop it. Needs `kcli` on PATH (see README.md). Exits non-zero if any
 # step does not end as shown.
 set -euo pipefail
@@ -30,7 +31,7 @@ trap cleanup EXIT
 # Profiles written by the tour stay in its directory, not in ~/.config/kcli.
 export KCLI_CONFIG="$dir/config.toml"
 
-step kcli sandbox up --detach --dir "$dir" --base-port "$port" --brokers 4 --topics 4 --partitions 3 --authorizer
+step kcli sandbox up --detach --dir "$dir" --base-port "$port" --brokers 4 --topics 4 --partitions 3 --authorizer --records-per-partition 100
 B=127.0.0.1:$port                 # brokers 1-4
 C=127.0.0.1:$((port + 4))         # controllers 101-103
 topic=sandbox-topic-00000
@@ -63,12 +64,29 @@ step kcli reassign-partitions --bootstrap-server "$B" --execute --reassignment-j
 step kcli reassign-partitions --bootstrap-server "$B" --verify --reassignment-json-file "$dir/plan.json"
 step kcli topics --bootstrap-server "$B" --describe --topic "$topic"
 step kcli topics --bootstrap-server "$B" --describe --under-replicated-partitions   # nothing: all in sync
+step kcli log-dirs --bootstrap-server "$B" --describe -o table --by broker   # bytes, usable and total space
+step kcli leader-election --bootstrap-server "$B" --election-type preferred --all-topic-partitions --dry-run
+echo '{"partitions":[{"topic":"sandbox-topic-00001","partition":0,"offset":30}],"version":1}' > "$dir/delete.json"
+step kcli delete-records --bootstrap-server "$B" --offset-json-file "$dir/delete.json" --dry-run
+step kcli delete-records --bootstrap-server "$B" --offset-json-file "$dir/delete.json"
 
 step kcli get-offsets --bootstrap-server "$B" --topic "$topic"
 step kcli groups --bootstrap-server "$B" --list                  # every group type; none yet
+# a group's first offsets: a reset of a new group commits them (as kafka-consumer-groups.sh does)
+step kcli consumer-groups --bootstrap-server "$B" --reset-offsets --group tour-app --topic "$topic" --to-offset 40 --execute --rollback-file "$dir/offsets-before.csv"
+step kcli consumer-groups --bootstrap-server "$B" --describe --group tour-app --time-lag   # lag 60 a partition, and its age
+step_fails 1 kcli consumer-groups --bootstrap-server "$B" --describe --group tour-app --fail-on-lag 50   # what a CI check sees
+step kcli consumer-groups --bootstrap-server "$B" --reset-offsets --group tour-app --topic "$topic" --to-latest --execute --rollback-file "$dir/offsets-rollback.csv"
+step kcli consumer-groups --bootstrap-server "$B" --reset-offsets --group tour-app --from-file "$dir/offsets-rollback.csv" --execute --rollback-file "$dir/offsets-undone.csv"   # the undo: back to 40
 step kcli consumer-groups --bootstrap-server "$B" --list
 step kcli share-groups --bootstrap-server "$B" --list
 step kcli streams-groups --bootstrap-server "$B" --list
+step kcli transactions --bootstrap-server "$B" list
+step kcli transactions --bootstrap-server "$B" find-hanging --broker-id 1   # none: no transaction is stuck
+step kcli client-metrics --bootstrap-server "$B" --alter --name tour-metrics --metrics org.apache.kafka.producer. --interval 60000
+step kcli client-metrics --bootstrap-server "$B" --describe --name tour-metrics
+step_fails 2 kcli delegation-tokens --bootstrap-server "$B" --describe   # tokens need SASL or TLS: refused before any request
+step kcli broker-api-versions --bootstrap-server "$B"
 
 step kcli cluster doctor --bootstrap-server "$B" --bootstrap-controller "$C"
 step kcli sandbox misroute 2 --dir "$dir"

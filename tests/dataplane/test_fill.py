@@ -59,3 +59,24 @@ def test_bad_fill_options_are_one_line_usage_errors(tmp_path: Path) -> None:
     assert real.code == 2
     assert "--records-per-partition fills the emulator's topics" in real.stderr
     assert not (tmp_path / "sb").exists() and not (tmp_path / "real").exists()
+
+
+def test_up_detach_fills_the_topics_too(tmp_path: Path) -> None:
+    """`up --detach` starts the emulator's own process with the flags it resolved: the fill among them."""
+    directory = tmp_path / "sb"
+    up = invoke(
+        "sandbox", "up", "--dir", str(directory), "--base-port", "0", "--controllers", "1", "--brokers", "1",
+        "--topics", "1", "--partitions", "2", "--records-per-partition", "25", "--compression", "lz4", "--detach",
+    )  # fmt: skip
+    assert up.code == 0, up.stderr
+    try:
+        bootstrap = next(
+            line.split("=", 1)[1] for line in up.stdout.splitlines() if line.startswith("bootstrap.servers=")
+        )
+        offsets = invoke("get-offsets", "--bootstrap-server", bootstrap, "--topic", "sandbox-topic-00000")
+        assert offsets.code == 0, offsets.stderr
+        assert offsets.lines == ["sandbox-topic-00000:0:25", "sandbox-topic-00000:1:25"]
+        headers = headers_in(_batches(directory / "1" / "sandbox-topic-00000-0"))
+        assert headers and all(h.compression == 3 for h in headers)  # lz4
+    finally:
+        assert invoke("sandbox", "down", "--dir", str(directory)).code == 0

@@ -127,9 +127,22 @@ def test_tour_passes_and_logs_plain_text(tmp_path: Path) -> None:
         r"after it, each of the 3 target brokers holds 3 replicas and 1 leader of these partitions",
         plan,
     ), plan
-    misrouted = [i for i, line in enumerate(lines) if line == "(exit code 1, as expected)"]
-    assert len(misrouted) == 1 and lines[misrouted[0] - 1].startswith("UNHEALTHY: ")
-    assert any("node-id-mismatch" in line for line in lines[misrouted[0] - 3 : misrouted[0]])
+    expected_failures = [i for i, line in enumerate(lines) if line == "(exit code 1, as expected)"]
+    assert len(expected_failures) == 2  # the lag check, then the doctor catching the misroute
+    lag_check, misrouted = expected_failures
+    assert lines[lag_check - 1].startswith("Error: 3 partition(s) of 1 group(s) over the lag threshold (50 records)")
+    assert lines[misrouted - 1].startswith("UNHEALTHY: ")
+    assert any("node-id-mismatch" in line for line in lines[misrouted - 3 : misrouted])
+    groups = f"consumer-groups --bootstrap-server 127.0.0.1:{environ['KCLI_TOUR_PORT']} "
+    lagging = [line.split() for line in after(f"{groups}--describe --group tour-app --time-lag")]
+    lagging = [row for row in lagging if row[0] == "tour-app"]
+    # GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG TIME-LAG ...: 40 of 100 records read
+    assert sorted(row[2:6] for row in lagging) == [[str(p), "40", "100", "60"] for p in range(3)]
+    caught_up = after(f"{groups}--reset-offsets --group tour-app --topic sandbox-topic-00000 --to-latest")
+    undo = [line for line in caught_up if line.startswith("Saved")]
+    assert undo and "to undo: kcli consumer-groups" in undo[-1]
+    undone = after(f"{groups}--reset-offsets --group tour-app --from-file")
+    assert sorted(line.split()[-1] for line in undone if line.startswith("tour-app")) == ["40", "40", "40"]
     profile_step = lines.index("$ kcli cluster-id")
     assert re.fullmatch(r"Cluster ID: [\w-]{22}", lines[profile_step + 1])
     acl_rows = [line for line in after("acls --bootstrap-server 127.0.0.1") if "User:alice" in line]

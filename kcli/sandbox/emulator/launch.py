@@ -168,6 +168,8 @@ def _flags(settings: SandboxSettings) -> list[str]:
         f"--topics={settings.topics}",
         f"--partitions={settings.partitions}",
         f"--log-dirs={settings.log_dirs}",
+        f"--records-per-partition={settings.records_per_partition}",
+        f"--compression={settings.compression}",
     ]
     if settings.cluster_id is not None:
         flags.append(f"--cluster-id={settings.cluster_id}")
