@@ -257,6 +257,9 @@ class PermissionType(IntEnum):
     ALLOW = 3
 
 
+# kio-free error codes for the pure models of kcli/ops (kio's ErrorCode elsewhere)
+ELECTION_NOT_NEEDED = 84
+
 CLUSTER_NAME = "kafka-cluster"  # the one resource name of ResourceType.CLUSTER
 WILDCARD = "*"  # a LITERAL resource name that matches every name
 

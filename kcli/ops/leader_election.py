@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from kcli.errors import KcliError, UsageError
+from kcli.kafka import ELECTION_NOT_NEEDED
 from kcli.ops.java_order import hash_set_order, topic_partition_hash
 from kcli.ops.reassign.model import TopicPartition
 
@@ -104,7 +105,6 @@ class ElectionOutcome:
     message: str | None = None
 
 
-ELECTION_NOT_NEEDED = 84
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

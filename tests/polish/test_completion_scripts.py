@@ -14,11 +14,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "completions"
 
-# Each shell sources the script and asks for the completions of `kcli con`, printing them one a line.
+# Each shell sources the script and asks for the completions of `kcli conf` (configs alone: consumer-groups also starts with con), printing them one a line.
 PROBES = {
     "bash": (
         ["bash", "--norc", "--noprofile", "-c"],
-        f"source {SCRIPTS / 'kcli.bash'}; COMP_WORDS=(kcli con); COMP_CWORD=1; _kcli_completion kcli; "
+        f"source {SCRIPTS / 'kcli.bash'}; COMP_WORDS=(kcli conf); COMP_CWORD=1; _kcli_completion kcli; "
         'printf "%s\\n" "${COMPREPLY[@]}"',
         "configs",
     ),
@@ -26,12 +26,12 @@ PROBES = {
         # outside an interactive completion, _arguments (what the script evals) just prints its spec
         ["zsh", "-f", "-c"],
         f"compdef() {{ :; }}; _arguments() {{ print -r -- $@; }}; source {SCRIPTS / 'kcli.zsh'}; "
-        "words=(kcli con); CURRENT=2; _kcli_completion",
+        "words=(kcli conf); CURRENT=2; _kcli_completion",
         '*: :(("configs":"Describe, alter or compare configs of..."))',
     ),
     "fish": (
         ["fish", "--no-config", "-c"],
-        f"source {SCRIPTS / 'kcli.fish'}; complete -C 'kcli con'",
+        f"source {SCRIPTS / 'kcli.fish'}; complete -C 'kcli conf'",
         "configs\tDescribe, alter or compare configs of...",
     ),
 }

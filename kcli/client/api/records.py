@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kcli.client.errors import code_of
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey
 from kcli.ops.reassign.model import TopicPartition
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
     from kcli.client.admin import Admin
 
 EARLIEST, LATEST = -2, -1
-UNKNOWN_TOPIC_OR_PARTITION = 3
-LEADER_NOT_AVAILABLE = 5
+UNKNOWN_TOPIC_OR_PARTITION = code_of("UNKNOWN_TOPIC_OR_PARTITION")
+LEADER_NOT_AVAILABLE = code_of("LEADER_NOT_AVAILABLE")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
