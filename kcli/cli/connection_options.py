@@ -61,6 +61,10 @@ ProfileOpt = Annotated[
     ),
 ]
 
+# For the tools Kafka gives no --bootstrap-controller (kafka-topics, kafka-log-dirs, ...): taken only to be
+# refused with a reason, hidden so never suggested; listed after the connection options.
+NoControllerOpt = Annotated[str | None, typer.Option("--bootstrap-controller", "-C", hidden=True)]
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ConnectionArgs:

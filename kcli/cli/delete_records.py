@@ -14,7 +14,13 @@ import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
-from kcli.cli.connection_options import BootstrapServerOpt, ProfileOpt, connection_args
+from kcli.cli.connection_options import (
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    NoControllerOpt,
+    ProfileOpt,
+    connection_args,
+)
 from kcli.cli.version import VersionOpt
 from kcli.errors import KcliError, UsageError
 from kcli.render import OutputFormat
@@ -52,14 +58,9 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: Annotated[
-            str | None, typer.Option("--bootstrap-controller", "-C", hidden=True)
-        ] = None,
-        command_config: Annotated[
-            Path | None,
-            typer.Option("--command-config", help="Client .properties file (security, timeouts, ...)."),
-        ] = None,
+        command_config: CommandConfigOpt = None,
         profile: ProfileOpt = None,
+        bootstrap_controller: NoControllerOpt = None,
         version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
@@ -110,7 +111,7 @@ def _config(args: ConnectionArgs, env: Env) -> ClientConfig:
     from kcli.kafka import EndpointType
 
     config = client_config(
-        args, env, missing_bootstrap='Missing required argument "[bootstrap-server]"', config_alias=False
+        args, env, missing_bootstrap='Missing required argument "[bootstrap-server]"'
     )
     if config.endpoint_type is EndpointType.CONTROLLERS:
         raise UsageError(NO_CONTROLLERS)

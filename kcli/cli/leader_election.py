@@ -15,7 +15,13 @@ import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
-from kcli.cli.connection_options import BootstrapServerOpt, ProfileOpt, connection_args
+from kcli.cli.connection_options import (
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    NoControllerOpt,
+    ProfileOpt,
+    connection_args,
+)
 from kcli.cli.version import VersionOpt
 from kcli.errors import UsageError
 from kcli.render import OutputFormat
@@ -68,16 +74,12 @@ def register(app: typer.Typer) -> None:
             bool, _opt("--dry-run", "List the partitions not led by their preferred replica; elect nothing.")
         ] = False,
         bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: Annotated[
-            str | None, typer.Option("--bootstrap-controller", "-C", hidden=True)
-        ] = None,
-        command_config: Annotated[
-            Path | None, _opt("--command-config", "Client .properties file (security, timeouts, ...).")
-        ] = None,
+        command_config: CommandConfigOpt = None,
+        profile: ProfileOpt = None,
         admin_config: Annotated[
             Path | None, _opt("--admin.config", "(deprecated) The same as --command-config.")
         ] = None,
-        profile: ProfileOpt = None,
+        bootstrap_controller: NoControllerOpt = None,
         version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
@@ -137,7 +139,7 @@ def _config(args: ConnectionArgs, env: Env, kind: ElectionType | None) -> Client
     from kcli.kafka import EndpointType
 
     try:
-        config = client_config(args, env, missing_bootstrap=f"{MISSING} bootstrap-server", config_alias=False)
+        config = client_config(args, env, missing_bootstrap=f"{MISSING} bootstrap-server")
     except UsageError as error:
         if kind is None and error.message.startswith(MISSING):
             raise UsageError(

@@ -7,14 +7,19 @@ kcli log-dirs -b HOST:9092 --describe -o table --by broker            # sizes, s
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, guarded, run_admin
-from kcli.cli.connection_options import BootstrapServerOpt, ProfileOpt, connection_args
+from kcli.cli.connection_options import (
+    BootstrapServerOpt,
+    CommandConfigOpt,
+    NoControllerOpt,
+    ProfileOpt,
+    connection_args,
+)
 from kcli.cli.version import VersionOpt
 from kcli.errors import UsageError
 from kcli.ops.log_dirs import GroupBy
@@ -52,14 +57,9 @@ def register(app: typer.Typer) -> None:
             GroupBy, typer.Option("--by", help="With -o table: one row per broker, log dir or topic.")
         ] = GroupBy.DIR,
         bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: Annotated[
-            str | None, typer.Option("--bootstrap-controller", "-C", hidden=True)
-        ] = None,
-        command_config: Annotated[
-            Path | None,
-            typer.Option("--command-config", help="Client .properties file (security, timeouts, ...)."),
-        ] = None,
+        command_config: CommandConfigOpt = None,
         profile: ProfileOpt = None,
+        bootstrap_controller: NoControllerOpt = None,
         version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:
@@ -104,7 +104,7 @@ def _config(args: ConnectionArgs, env: Env) -> ClientConfig:
     from kcli.kafka import EndpointType
 
     config = client_config(
-        args, env, missing_bootstrap='Missing required argument "[bootstrap-server]"', config_alias=False
+        args, env, missing_bootstrap='Missing required argument "[bootstrap-server]"'
     )
     if config.endpoint_type is EndpointType.CONTROLLERS:
         raise UsageError(NO_CONTROLLERS)

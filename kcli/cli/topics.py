@@ -20,7 +20,7 @@ import typer
 
 from kcli.cli.argv import JOPT_CONTEXT, refuse_stray
 from kcli.cli.common import OutputOpt, env_of, exit_with, guarded, run_admin
-from kcli.cli.connection_options import BootstrapServerOpt, ProfileOpt, connection_args
+from kcli.cli.connection_options import BootstrapServerOpt, NoControllerOpt, ProfileOpt, connection_args
 from kcli.cli.version import VersionOpt
 from kcli.errors import ExitCode, KcliError, UsageError
 from kcli.render import OutputFormat
@@ -93,8 +93,6 @@ LimitOpt = Annotated[
 DryRunOpt = Annotated[
     bool, _flag("--dry-run", "Validate and show what --create/--alter/--delete would do; change nothing.")
 ]
-# kafka-topics has no --bootstrap-controller: refused with a reason (hidden, so never suggested)
-ControllerOpt = Annotated[str | None, typer.Option("--bootstrap-controller", "-C", hidden=True)]
 # kafka-topics' --config is a topic config: the client file is --command-config only here.
 CommandConfigOpt = Annotated[
     Path | None,
@@ -136,9 +134,9 @@ def register(app: typer.Typer) -> None:
         partition_limit: LimitOpt = None,
         dry_run: DryRunOpt = False,
         bootstrap_server: BootstrapServerOpt = None,
-        bootstrap_controller: ControllerOpt = None,
         command_config: CommandConfigOpt = None,
         profile: ProfileOpt = None,
+        bootstrap_controller: NoControllerOpt = None,
         version: VersionOpt = False,
         output: OutputOpt = OutputFormat.text,
     ) -> None:

@@ -114,6 +114,33 @@ FAILING: list[tuple[str, list[str]]] = [
     ("configs", ["configs", "--describe"]),  # usage error before connecting
     ("acls", ["acls", *DEAD, "--list"]),
     ("topics", ["topics", *DEAD, "--list"]),
+    ("get-offsets", ["get-offsets", *DEAD]),
+    ("log-dirs", ["log-dirs", *DEAD, "--describe"]),
+    ("leader-election", ["leader-election", *DEAD, "--election-type", "preferred", "--all-topic-partitions"]),
+    ("delete-records", ["delete-records", *DEAD, "--offset-json-file", "/nonexistent.json"]),
+    ("broker-api-versions", ["broker-api-versions", *DEAD]),
+    ("client-metrics", ["client-metrics", *DEAD, "--list"]),
+    ("delegation-tokens", ["delegation-tokens", *DEAD, "--describe"]),  # refused without SASL or TLS settings
+    # the group tools' --timeout is their default.api.timeout.ms, as in Kafka's
+    ("consumer-groups", ["consumer-groups", *DEAD, "--list", "--timeout", "300"]),
+    ("groups", ["groups", *DEAD, "--list"]),
+    ("share-groups", ["share-groups", *DEAD, "--list", "--timeout", "300"]),
+    ("streams-groups", ["streams-groups", *DEAD, "--list", "--timeout", "300"]),
+    ("transactions list", ["transactions", "list", *DEAD]),
+    ("transactions describe", ["transactions", "describe", *DEAD, "--transactional-id", "t"]),
+    (
+        "transactions describe-producers",
+        ["transactions", "describe-producers", *DEAD, "--topic", "t", "--partition", "0"],
+    ),
+    ("transactions find-hanging", ["transactions", "find-hanging", *DEAD, "--broker-id", "1"]),
+    (
+        "transactions abort",
+        ["transactions", "abort", *DEAD, "--topic", "t", "--partition", "0", "--start-offset", "0"],
+    ),
+    (
+        "transactions forceTerminateTransaction",
+        ["transactions", "forceTerminateTransaction", *DEAD, "--transactionalId", "t"],
+    ),
     ("features describe", ["features", "describe", *DEAD]),
     ("features upgrade", ["features", "upgrade", *DEAD, "--feature", "group.version=1"]),
     ("features downgrade", ["features", "downgrade", *DEAD, "--feature", "group.version=0"]),
