@@ -9,6 +9,7 @@ from typing import Any
 
 from kio.schema.errors import ErrorCode
 
+from kcli.sandbox.emulator.groups.java_order import partition_set_order, topic_partition_hash
 from kcli.sandbox.emulator.groups.txn_coordinator import TxnCoordinator, TxnSettings
 from kcli.sandbox.emulator.groups.txn_state import TxnState
 from tests.groups.memory_logs import MemoryLogs
@@ -76,7 +77,7 @@ def test_a_commit_writes_its_markers_and_the_log_keeps_the_state() -> None:
             ("b", 0): E.transaction_abortable,
         }
         described = coordinator.describe("t")
-        assert (described.state, described.partitions) == (TxnState.ONGOING, frozenset(parts))
+        assert (described.state, described.partitions) == (TxnState.ONGOING, (("a", 0), ("a", 1)))
         markers.refusals = 1  # a partition leader refuses once: the marker is sent again
         assert (await coordinator.end_txn("t", 1000, 0, True, 0))[0] is E.none
         await settled(coordinator, "t", TxnState.COMPLETE_COMMIT)
@@ -91,6 +92,26 @@ def test_a_commit_writes_its_markers_and_the_log_keeps_the_state() -> None:
         listed, unknown = again.list(list(range(50)), set(), {"Empty", "Bogus"}, -1, None)
         assert [t.transactional_id for t in listed] == ["t"] and unknown == ["Bogus"]
         again.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_transactions_partitions_keep_the_order_they_joined_in() -> None:
+    """Two partitions of one HashSet bucket are described in the order they joined, as on a real 4.4.0
+    broker: the topic's partition (AddPartitionsToTxn), then the group's (TxnOffsetCommit v5)."""
+    topic, offsets = ("kcli-fidelity-groups-96c13c07-t", 0), ("__consumer_offsets", 12)
+    bucket = [(h ^ (h >> 16)) & 15 for h in (topic_partition_hash(*topic), topic_partition_hash(*offsets))]
+    assert bucket[0] == bucket[1] and offsets < topic  # sorting would put __consumer_offsets first
+
+    async def scenario() -> None:
+        coordinator = make(MemoryLogs(), Markers())
+        assert await coordinator.init_producer_id("t", 60_000, None) == (E.none, 1000, 0)
+        assert await coordinator.add_partitions("t", 1000, 0, {topic}, 2) is E.none
+        assert await coordinator.add_partitions("t", 1000, 0, {offsets, topic}, 2) is E.none
+        described = coordinator.describe("t").partitions
+        assert described == (topic, offsets)
+        assert partition_set_order(described) == [topic, offsets]
+        coordinator.close()
 
     asyncio.run(scenario())
 

@@ -17,7 +17,7 @@ from kcli.sandbox.emulator.node import Listener
 if TYPE_CHECKING:
     from kcli.sandbox.emulator.context import RequestContext
 
-__all__ = ["NOT_SERVED", "ApiSpec", "Handler", "Listener", "api", "load_all", "specs_for"]
+__all__ = ["NOT_SERVED", "SHORT_OF_KAFKA", "ApiSpec", "Handler", "Listener", "api", "load_all", "specs_for"]
 
 
 Handler = Callable[["RequestContext", Any], Awaitable[Any]]
@@ -100,4 +100,14 @@ NOT_SERVED: dict[Listener, dict[int, str]] = {
     Listener.CONTROLLER: {
         **dict.fromkeys((1, 52, 53, 54, 56, 59, 62, 63, 67, 70, 73, 82), _INTER_NODE),
     },
+}
+
+# The APIs served to a lower version than a Kafka 4.4 broker's: key -> (Kafka's highest version, why).
+# Clients negotiate down to the sandbox's range; tests/fidelity compares this with a real node.
+_NO_NEWER_SCHEMA = "kio 0.6.5 has no schema of Kafka 4.4's newest version"
+SHORT_OF_KAFKA: dict[int, tuple[int, str]] = {
+    28: (6, _NO_NEWER_SCHEMA),  # TxnOffsetCommit v6: topic ids (KIP-1319)
+    42: (3, _NO_NEWER_SCHEMA),  # DeleteGroups v3: a per-group ErrorMessage
+    88: (1, _NO_NEWER_SCHEMA),  # StreamsGroupHeartbeat v1 (KIP-1331)
+    89: (1, _NO_NEWER_SCHEMA),  # StreamsGroupDescribe v1 (KIP-1331)
 }

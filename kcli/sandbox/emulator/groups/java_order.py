@@ -44,8 +44,9 @@ def hash_map_order(keys: Sequence[K], hash_code: Callable[[K], int]) -> list[K]:
 
 
 def partition_set_order(partitions: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
-    """A HashSet<TopicPartition>'s order (the insertion order the state does not keep: sorted)."""
-    return hash_map_order(sorted(partitions), lambda tp: topic_partition_hash(*tp))
+    """A HashSet<TopicPartition>'s order, `partitions` given in the order they were added (two of one
+    bucket come in that order: a transaction's partition, then its group's __consumer_offsets one)."""
+    return hash_map_order(list(dict.fromkeys(partitions)), lambda tp: topic_partition_hash(*tp))
 
 
 def topic_order(topics: Iterable[str]) -> list[str]:

@@ -87,6 +87,11 @@ class TxnShard:
         current = self.txns.get(transactional_id)
         if current is not None and current.producer_id == loaded.producer_id:
             loaded = replace(loaded, last_producer_epoch=current.last_producer_epoch)
+        if current is not None:
+            # Kafka keeps the set it built in memory (the log's is grouped by topic): the partitions
+            # that stay keep the order they joined in, the new ones follow.
+            kept = tuple(p for p in current.partitions if p in loaded.partitions)
+            loaded = replace(loaded, partitions=kept + tuple(p for p in loaded.partitions if p not in kept))
         self.txns[transactional_id] = loaded
 
     def replay_marker(self, producer_id: int, commit: bool) -> None:
@@ -140,7 +145,7 @@ class TxnShard:
             return self._write(
                 aborted.markers, Ended(error=E.concurrent_transactions, markers=aborted.markers)
             )
-        empty = {"partitions": frozenset(), "start_ms": -1, "update_ms": now, "timeout_ms": timeout_ms}
+        empty = {"partitions": (), "start_ms": -1, "update_ms": now, "timeout_ms": timeout_ms}
         if txn.exhausted and (expected is None or expected[1] == txn.producer_epoch):
             last = txn.producer_epoch if expected is not None else NO_PRODUCER_EPOCH
             new = txn.to(
@@ -184,13 +189,13 @@ class TxnShard:
             return Result(response=E.producer_fenced)
         if txn.state in (T.PREPARE_COMMIT, T.PREPARE_ABORT):
             return Result(response=E.concurrent_transactions)
-        if txn.state is T.ONGOING and partitions <= txn.partitions:
+        if txn.state is T.ONGOING and partitions <= set(txn.partitions):
             return Result(response=E.none)
         now = self.clock.now_ms()
         start = now if txn.state in (T.EMPTY, T.COMPLETE_ABORT, T.COMPLETE_COMMIT) else txn.start_ms
         new = txn.to(
             T.ONGOING,
-            partitions=txn.partitions | partitions,
+            partitions=txn.partitions + tuple(sorted(partitions - set(txn.partitions))),
             start_ms=start,
             update_ms=now,
             client_version=client_version,
@@ -357,7 +362,7 @@ class TxnShard:
             producer_id=txn.next_producer_id if rotated else txn.producer_id,
             producer_epoch=0 if rotated else txn.producer_epoch,
             next_producer_id=NO_PRODUCER_ID,
-            partitions=frozenset(),
+            partitions=(),
             update_ms=self.clock.now_ms(),
         )
         return self._write(new, None)

@@ -12,7 +12,7 @@ Behavior:
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kcli.sandbox.emulator.groups import generated_records
@@ -85,7 +85,8 @@ class Txn:
     last_producer_epoch: int = NO_PRODUCER_EPOCH  # not in the log: -1 after a reload, as on Kafka
     timeout_ms: int = 60_000
     state: TxnState = T.EMPTY
-    partitions: frozenset[tuple[str, int]] = field(default_factory=frozenset)
+    # In the order they joined (a HashSet<TopicPartition> keeps it within a bucket: java_order).
+    partitions: tuple[tuple[str, int], ...] = ()
     start_ms: int = -1
     update_ms: int = -1
     client_version: int = 0  # the transaction version the client uses (EndTxn v5+: 2)
@@ -136,10 +137,10 @@ class Txn:
     @classmethod
     def from_record(cls, transactional_id: str, value: Any) -> Txn:
         state = TxnState.of(int(value.transaction_status))
-        partitions: set[tuple[str, int]] = set()
+        partitions: dict[tuple[str, int], None] = {}
         if state is not T.EMPTY:
             for schema in value.transaction_partitions or ():
-                partitions.update((schema.topic, int(p)) for p in schema.partition_ids)
+                partitions.update(dict.fromkeys((schema.topic, int(p)) for p in schema.partition_ids))
         return cls(
             transactional_id=transactional_id,
             producer_id=int(value.producer_id),
@@ -148,7 +149,7 @@ class Txn:
             producer_epoch=int(value.producer_epoch),
             timeout_ms=int(value.transaction_timeout_ms),
             state=state,
-            partitions=frozenset(partitions),
+            partitions=tuple(partitions),
             start_ms=int(value.transaction_start_timestamp_ms),
             update_ms=int(value.transaction_last_update_timestamp_ms),
             client_version=int(getattr(value, "client_transaction_version", 0)),
