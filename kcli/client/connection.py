@@ -65,6 +65,17 @@ class ConnectionLost(ConnectionFailed):
         self.clean = clean
 
 
+class CutShortByDeadline(RequestTimedOut):
+    """A request that had no answer when its caller's deadline ran out, before request.timeout.ms did;
+    `request` names it ("ApiVersions v3"), `where` the node. A caller with a deadline of its own
+    (the doctor's --timeout-ms) words it by that deadline."""
+
+    def __init__(self, message: str, *, request: str, where: str, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.request = request
+        self.where = where
+
+
 class RebootstrapRequired(KafkaError):
     """The server asked the client to forget what it learnt and bootstrap again (KIP-1102/KIP-1242)."""
 
@@ -401,13 +412,15 @@ class Connection:
             return await asyncio.wait_for(send_and_wait(), timeout=timeout)
         except TimeoutError:
             if timeout < limit_ms / 1000:  # cut short by the command's deadline, not the node's silence
-                reason = RequestTimedOut(
+                cut = CutShortByDeadline(
                     f"{what} request to {self.where} had no answer before the command's deadline "
                     f"(default.api.timeout.ms {self.config.default_api_timeout_ms} ms) ran out",
+                    request=what,
+                    where=self.where,
                     hint="earlier attempts failed or were slow; raise default.api.timeout.ms to keep trying",
                 )
-                self._fail(reason)
-                raise reason from None
+                self._fail(cut)
+                raise cut from None
             reason = RequestTimedOut(
                 f"{what} request to {self.where} timed out after {_ms(timeout)} ms",
                 hint="the node accepted the connection but did not answer; check it is a healthy Kafka "

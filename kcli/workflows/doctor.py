@@ -133,7 +133,7 @@ async def probe_endpoint(
     """
     from kcli.client import cluster as cluster_wire
     from kcli.client.api import quorum as quorum_wire
-    from kcli.client.connection import Connection, PeerMemory, RebootstrapRequired
+    from kcli.client.connection import Connection, CutShortByDeadline, PeerMemory, RebootstrapRequired
     from kcli.client.identity import check_after_login, checked_at_handshake, needs_check_after_login
     from kcli.kafka import EndpointType
 
@@ -223,6 +223,12 @@ async def probe_endpoint(
             features_epoch=epoch,
         )
         return ProbeResult(probe=probe, description=description, quorum=quorum, quorum_error=quorum_error)
+    except CutShortByDeadline as error:  # the probe's own deadline, not default.api.timeout.ms
+        return failed(
+            f"{error.request} request to {error.where} timed out after {timeout_ms} ms (--timeout-ms)",
+            "the node accepted the connection but did not answer in time; check it is a healthy Kafka "
+            "listener, or raise --timeout-ms",
+        )
     except KcliError as error:
         from kcli.client.errors import AuthenticationFailed
 

@@ -296,4 +296,5 @@ def test_deeply_nested_quorum_state_is_ignored_not_a_crash(tmp_path: Path) -> No
 
     path = tmp_path / "quorum-state"
     path.write_text("[" * 100_000 + "]" * 100_000)
-    assert _json(path) is None
+    notes: list[str] = []
+    assert _json(path, notes) is None

@@ -68,7 +68,8 @@ def start_node(cluster: KafkaCluster, node_id: int, *, timeout: float = START_TI
 
 
 def failover(cluster: KafkaCluster) -> int:
-    """Stop the active controller, wait for another voter to win the election, start the old one again."""
+    """Stop the active controller, wait for another voter to win the election, start the old one again
+    and wait until it follows the new leader (so the next DescribeQuorum, through any controller, finds it)."""
     config = cluster.admin_config(controllers=True)
     before = asking.quorum(config)
     old = before.leader_id
@@ -87,7 +88,19 @@ def failover(cluster: KafkaCluster) -> int:
         )
 
     leader = asking.wait_for(elected, deadline=deadline, what=f"a controller other than {old} elected")
+    restarted_ms = time.time() * 1000  # DescribeQuorum's timestamps are wall-clock epoch ms
     start_node(cluster, old)
+
+    def following() -> bool | None:
+        """The restarted voter fetches from the new leader: until then it may answer that none is known."""
+        info = asking.quorum(config)
+        voter = next((v for v in info.voters if v.replica_id == old), None)
+        caught_up = voter is not None and (voter.last_caught_up_timestamp or 0) >= restarted_ms
+        return True if info.leader_id == leader and caught_up else None
+
+    asking.wait_for(
+        following, deadline=time.monotonic() + FAILOVER_TIMEOUT_S, what=f"controller {old} following {leader}"
+    )
     return leader
 
 
