@@ -234,12 +234,22 @@ def request_corpus(directory: Path = CORPUS / "requests") -> list[tuple[str, int
     return out
 
 
+def register_kio_strategies() -> None:
+    """Strategies for kio types hypothesis cannot derive: Records (Produce's record batches) is
+    opaque bytes in kio's schema, read and written by length alone."""
+    from hypothesis import strategies as st
+    from kio.static.primitive import Records
+
+    st.register_type_strategy(Records, st.binary(max_size=64).map(Records))
+
+
 def _examples(cls: type, count: int) -> list[Any]:
     import warnings
 
     from hypothesis import strategies as st
     from hypothesis.errors import NonInteractiveExampleWarning
 
+    register_kio_strategies()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NonInteractiveExampleWarning)
         strategy: Any = st.from_type(cls)

@@ -124,6 +124,7 @@ def _header(kind: str, version: int) -> type:
     return getattr(module, "".join(part.capitalize() for part in kind.split("_")) + "Header")  # type: ignore[no-any-return]
 
 
+seeds.register_kio_strategies()
 RESPONSES = [seeds.response_class(n, v) for n, v in seeds.RESPONSES]
 REQUESTS = [
     seeds.request_class(name, version)

@@ -60,6 +60,7 @@ def test_api_versions_advertises_listener_apis_and_features(sandbox: Any) -> Non
     broker_keys = {k.api_key: (k.min_version, k.max_version) for k in broker.api_keys}
     controller_keys = {k.api_key for k in controller.api_keys}
     assert broker_keys[18] == (0, 5)
+    assert broker_keys[0] == (0, 13)  # Produce from 0 as Kafka 4 advertises it (KAFKA-18659), answered from 3
     assert 3 in broker_keys and 3 not in controller_keys  # Metadata: brokers only
     assert 58 in controller_keys and 58 not in broker_keys  # Envelope: controllers only
     finalized = {f.name: f.max_version_level for f in broker.finalized_features}
@@ -175,6 +176,7 @@ def test_unsupported_api_versions_version_answers_v0(sandbox: Any) -> None:
         pytest.param(struct.pack(">i", 200_000_000), id="oversized-frame"),
         pytest.param(struct.pack(">ihhi", 8, 999, 0, 1), id="unknown-api-key"),
         pytest.param(struct.pack(">ihhi", 8, 3, 77, 1), id="unknown-version"),
+        pytest.param(struct.pack(">ihhih", 10, 0, 0, 1, 0), id="produce-v0-advertised-only"),
         pytest.param(struct.pack(">ihhih", 12, 3, 12, 1, 50) + b"ab", id="malformed-body"),
         pytest.param(struct.pack(">i", 3) + b"abc", id="short-frame"),
     ],
@@ -189,6 +191,19 @@ def test_bad_input_closes_only_that_connection(sandbox: Any, payload: bytes) -> 
             bad.read_frame()
         answer = healthy.call(ApiVersionsRequest(client_software_name="t", client_software_version="1"))
     assert answer.error_code.value == 0
+
+
+def test_every_version_served_has_kio_classes() -> None:
+    """What the registry answers (and the fuzzers walk) is only what kio can decode: the versions a
+    node merely advertises (Produce 0-2) are not in the served range."""
+    from kcli.client import protocol
+    from kcli.sandbox.emulator.registry import load_all
+
+    specs = load_all()
+    for spec in specs.values():
+        for version in range(spec.min_version, spec.max_version + 1):
+            assert protocol.request_class(spec.name, version) and protocol.response_class(spec.name, version)
+    assert (specs[0].min_version, specs[0].advertised) == (3, (0, 13))
 
 
 def test_metadata_is_not_served_by_controllers(sandbox: Any) -> None:

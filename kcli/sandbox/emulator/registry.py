@@ -25,7 +25,7 @@ Handler = Callable[["RequestContext", Any], Awaitable[Any]]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ApiSpec:
-    """One served API: key, schema name, version range, listeners and handler."""
+    """One served API: key, schema name, the versions it answers, listeners and handler."""
 
     key: int
     name: str
@@ -36,6 +36,12 @@ class ApiSpec:
     forward: bool = False  # a broker forwards it to the active controller in an Envelope (KIP-590)
     needs_auth: bool = True  # False for the APIs allowed before SASL authentication completes
     forwards_itself: bool = False  # forward: the handler forwards what the broker cannot answer itself
+    advertised_min: int | None = None  # ApiVersions' low end when below min_version (None: min_version)
+
+    @property
+    def advertised(self) -> tuple[int, int]:
+        """The range ApiVersions claims: Kafka advertises Produce from 0 but answers only 3+ (KAFKA-18659)."""
+        return (self.min_version if self.advertised_min is None else self.advertised_min, self.max_version)
 
 
 _REGISTRY: dict[int, ApiSpec] = {}
@@ -50,8 +56,10 @@ def api(
     forward: bool = False,
     needs_auth: bool = True,
     forwards_itself: bool = False,
+    advertised_min: int | None = None,
 ) -> Callable[[Handler], Handler]:
-    """Register `handler` for API `key` over the inclusive `versions` range (kio names its schema)."""
+    """Register `handler` for API `key` over the inclusive `versions` range (kio names its schema);
+    `advertised_min` widens only what ApiVersions claims, the versions below `versions` stay refused."""
 
     def register(handler: Handler) -> Handler:
         _REGISTRY[key] = ApiSpec(
@@ -64,6 +72,7 @@ def api(
             forward=forward,
             needs_auth=needs_auth,
             forwards_itself=forwards_itself,
+            advertised_min=advertised_min,
         )
         return handler
 

@@ -16,7 +16,8 @@ Behavior:
   (v10+: CurrentLeader and the NodeEndpoints, KIP-951).
 
 Version notes: v8 record errors and error message; v9 flexible; v13 topic ids (UNKNOWN_TOPIC_ID).
-Versions 0-2 are advertised as Kafka 4 does (for librdkafka, KAFKA-18659), but not answered.
+Versions 0-2 are advertised as Kafka 4 does (for librdkafka, KAFKA-18659), but not answered: like
+Kafka's broker, the emulator closes a connection that sends one (kio has no class for them either).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from kcli.sandbox.emulator.registry import Listener, api
 NO_RESPONSE = None  # acks=0: the broker sends nothing back
 
 
-@api(ApiKey.PRODUCE, (0, 13), listeners=Listener.BROKER)
+@api(ApiKey.PRODUCE, (3, 13), listeners=Listener.BROKER, advertised_min=0)
 async def handle_produce(ctx: RequestContext, request: Any) -> Any:
     """Append records."""
     acks = int(request.acks)

@@ -49,7 +49,7 @@ def decode_api_versions(frame: bytes, version: int) -> tuple[Any, Any, Any]:
 def api_table(context_module: Any, kind: Any) -> tuple[Any, ...]:
     return tuple(
         wire.make(
-            context_module.ApiVersion, api_key=s.key, min_version=s.min_version, max_version=s.max_version
+            context_module.ApiVersion, api_key=s.key, min_version=s.advertised[0], max_version=s.advertised[1]
         )
         for s in specs_for(kind)
     )
