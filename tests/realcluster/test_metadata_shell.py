@@ -296,4 +296,6 @@ def test_the_controllers_log_replays_into_the_images_kafka_wrote_and_reads(real_
     kafka = kafka_replay.kafka_outputs(classes, [[_snapshots(log)[-1], *segments]], [["tree", "/image"]], tmp_path / "out")
     ours = invoke("metadata-shell", "--directory", str(copy), "tree", "/image")
     assert ours.code == 0, ours.stderr
-    assert kafka_replay.kcli_text(ours.stdout) == kafka[0][0]
+    # Kafka 4.4's StandardAcl is a Java record (`StandardAcl[...]`); the shell prints it as 4.0's class did
+    theirs = re.sub(r"StandardAcl\[(.*)\]$", r"StandardAcl(\1)", kafka[0][0], flags=re.M)
+    assert kafka_replay.kcli_text(ours.stdout) == theirs
