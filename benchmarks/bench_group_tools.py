@@ -30,8 +30,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -41,7 +42,9 @@ from benchmarks.bench_vs_kafka import NEWEST, compare, kafka_dist  # noqa: E402
 
 TOPIC, BIG_GROUP = "bench-groups", "bench-big"
 SMALL_GROUP_PARTITIONS = 3
+LINE = "kafka-consumer-groups.sh / kcli consumer-groups --bootstrap-server B"  # B: the 3 brokers
 DEADLINE_S = 600.0
+T = TypeVar("T")
 
 
 def _make_topic(bootstrap: str, partitions: int, records: int) -> None:
@@ -49,7 +52,7 @@ def _make_topic(bootstrap: str, partitions: int, records: int) -> None:
     from confluent_kafka import KafkaException, Producer
     from confluent_kafka.admin import AdminClient, NewTopic
 
-    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin = AdminClient({"bootstrap.servers": bootstrap, "log_level": 0})
     admin.create_topics([NewTopic(TOPIC, partitions, 1)], request_timeout=120)[TOPIC].result(timeout=180)
     deadline = time.monotonic() + DEADLINE_S
     while time.monotonic() < deadline:
@@ -67,7 +70,7 @@ def _make_topic(bootstrap: str, partitions: int, records: int) -> None:
             f"{TOPIC}'s {partitions:,} partitions did not all get a leader within {DEADLINE_S:.0f} s"
         )
     failed: list[str] = []
-    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20, "acks": "all"})
+    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20, "acks": "all", "log_level": 0})
 
     def delivered(error: Any, _message: Any) -> None:
         if error is not None:
@@ -95,21 +98,48 @@ def _commit_groups(bootstrap: str, partitions: int, groups: int, records: int) -
             TopicPartition(TOPIC, (first + k) % partitions, records // 2)
             for k in range(SMALL_GROUP_PARTITIONS)
         ]
-    admin = AdminClient({"bootstrap.servers": bootstrap})
-    pending = {}
-    for group, offsets in wanted.items():  # one group per call (librdkafka's limit); all in flight at once
-        pending.update(
-            admin.alter_consumer_group_offsets(
-                [ConsumerGroupTopicPartitions(group, offsets)], request_timeout=120
-            )
-        )
-    for group, future in pending.items():
-        for tp in future.result(timeout=DEADLINE_S).topic_partitions:
-            if tp.error is not None:
-                raise SystemExit(
-                    f"committing {group}'s offset of {tp.topic}-{tp.partition} failed: {tp.error}"
-                )
+    admin = AdminClient({"bootstrap.servers": bootstrap, "log_level": 0})
+    left, deadline = dict(wanted), time.monotonic() + DEADLINE_S
+    while left:  # a coordinator still loading its partition of __consumer_offsets answers "retry"
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{len(left):,} groups' offsets were not committed within {DEADLINE_S:.0f} s")
+        pending = {}
+        for group, offsets in left.items():  # one group per call (librdkafka's limit); all in flight
+            request = [ConsumerGroupTopicPartitions(group, offsets)]
+            pending.update(admin.alter_consumer_group_offsets(request, request_timeout=120))
+        retry = {}
+        for group, future in pending.items():
+            errors = _commit_errors(future)
+            if any(not _retriable(error) for error in errors):
+                raise SystemExit(f"committing {group}'s offsets failed: {errors[0]}")
+            if errors:
+                retry[group] = left[group]
+        left = retry
+        time.sleep(1 if left else 0)
     return {group: len(offsets) for group, offsets in wanted.items()}
+
+
+def _retriable(error: Any) -> bool:
+    """What a consumer's commit retries: librdkafka's retriable errors and a coordinator moving or loading."""
+    from confluent_kafka import KafkaError
+
+    moving = (
+        KafkaError.NOT_COORDINATOR,
+        KafkaError.COORDINATOR_NOT_AVAILABLE,
+        KafkaError.COORDINATOR_LOAD_IN_PROGRESS,
+    )
+    return bool(error.retriable()) or error.code() in moving
+
+
+def _commit_errors(future: Any) -> list[Any]:
+    """The KafkaErrors of one group's commit: of the whole request, or of its partitions."""
+    from confluent_kafka import KafkaException
+
+    try:
+        result = future.result(timeout=DEADLINE_S)
+    except KafkaException as error:
+        return [error.args[0]]
+    return [tp.error for tp in result.topic_partitions if tp.error is not None]
 
 
 def _rows(argv: list[str]) -> Counter[tuple[str, ...]]:
@@ -142,12 +172,12 @@ def _describe(home: Path, bootstrap: str, runs: int, committed: dict[str, int]) 
     partitions = committed[BIG_GROUP]
     cases = [
         (
-            f"consumer-groups --describe --group {BIG_GROUP} (one group over {partitions:,} partitions)",
+            f"{LINE} --describe --group {BIG_GROUP} (one group over {partitions:,} partitions)",
             ["--bootstrap-server", bootstrap, "--describe", "--group", BIG_GROUP],
             {BIG_GROUP: partitions},
         ),
         (
-            f"consumer-groups --describe --all-groups ({len(committed):,} groups, "
+            f"{LINE} --describe --all-groups ({len(committed):,} groups, "
             f"{sum(committed.values()):,} partitions' offsets)",
             ["--bootstrap-server", bootstrap, "--describe", "--all-groups"],
             committed,
@@ -156,6 +186,13 @@ def _describe(home: Path, bootstrap: str, runs: int, committed: dict[str, int]) 
     for what, arguments, expected in cases:
         _same_rows(what, [*tool, *arguments], [*kcli, *arguments], expected)
         compare(what, [*tool, *arguments], [*kcli, *arguments], runs)
+
+
+def _setup(what: str, step: Callable[..., T], *args: Any) -> T:
+    started = time.monotonic()
+    done = step(*args)
+    print(f"setup: {what} ({time.monotonic() - started:.1f} s)", flush=True)
+    return done
 
 
 def _stop_on_sigterm() -> None:
@@ -178,15 +215,19 @@ def main() -> None:
     from kcli.sandbox.kafka.handle import KafkaSandbox
 
     home = kafka_dist(NEWEST)
+    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="kcli-bench-group-tools-") as work:
         server = {"auto.leader.rebalance.enable": "false"}
         try:
             with KafkaSandbox(
                 home, Path(work) / "cluster", controllers=1, brokers=3, server_config=server
             ) as kafka:
+                print(f"setup: the cluster ({time.monotonic() - started:.1f} s)", flush=True)
                 bootstrap = kafka.bootstrap_servers
-                _make_topic(bootstrap, args.partitions, args.records)
-                committed = _commit_groups(bootstrap, args.partitions, args.groups, args.records)
+                _setup(f"{TOPIC}: {args.partitions:,} partitions, {args.records} records each", _make_topic,
+                       bootstrap, args.partitions, args.records)  # fmt: skip
+                committed = _setup(f"{args.groups:,} groups' offsets", _commit_groups,
+                                   bootstrap, args.partitions, args.groups, args.records)  # fmt: skip
                 _describe(home, bootstrap, args.runs, committed)
         except KeyboardInterrupt:
             raise SystemExit(
