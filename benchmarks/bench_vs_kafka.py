@@ -3,9 +3,9 @@
     python benchmarks/bench_vs_kafka.py [--runs N] [--directory ROOT] [--real DIR]
 
 Each pair runs the same command line with the program name replaced, one fresh process per run
-(`--runs`, default 3), under /usr/bin/time for the wall time and the peak RSS of the process tree's
-largest process (a Kafka tool is one JVM; kcli one Python process); the figure is the median wall
-time, with Kafka's median as the baseline (the ratio below 1 is kcli faster):
+(`--runs`, default 3; Kafka's and kcli's runs interleaved), under /usr/bin/time for the wall time and
+the peak RSS of the process tree's largest process (a Kafka tool is one JVM; kcli one Python process);
+the figure is the median wall time, with Kafka's median as the baseline (the ratio below 1 is kcli faster):
 
 - dump: `kafka-dump-log.sh --cluster-metadata-decoder --files F` (Kafka 4.4.0's DumpLogSegments)
   against `kcli metadata-shell --snapshot F --dump -o json`, output to /dev/null;
@@ -75,8 +75,9 @@ def timed(argv: list[str]) -> tuple[float, int, int, int]:
 
 
 def compare(what: str, kafka: list[str], kcli: list[str], runs: int) -> None:
-    kafka_runs = [timed(kafka) for _ in range(runs)]
-    kcli_runs = [timed(kcli) for _ in range(runs)]
+    # interleaved, so that a change of the machine's load while they run weighs on both tools alike
+    pairs = [(timed(kafka), timed(kcli)) for _ in range(runs)]
+    kafka_runs, kcli_runs = [k for k, _ in pairs], [c for _, c in pairs]
     if any(code for *_, code in kcli_runs):
         raise SystemExit(f"kcli failed: {' '.join(kcli)}")
     empty = sum(1 for _, _, size, _ in kafka_runs if size == 0)
