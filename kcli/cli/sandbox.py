@@ -6,14 +6,12 @@ real Apache Kafka nodes from a Kafka distribution (`up --kafka-home DIR`: one JV
 Kafka's StorageTool). `up --detach` leaves the cluster running; the other commands find it in --dir.
 
 This module knows neither engine: it opens the engine of a directory (kcli.sandbox.opening), calls
-one method of kcli.sandbox.engine's interface and renders the typed result. The fault commands are
-made from that interface's table (kcli.sandbox.engine.FAULTS).
+one method of kcli.sandbox.engine's interface and renders the typed result; each fault command names
+the engine method it calls.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -318,55 +316,102 @@ def down(directory: DirOpt = None) -> None:
     env_of().out(open_engine(_directory(directory)).down().line())
 
 
-def _fault_command(fault: Any) -> Callable[..., None]:
-    """The typer command of one fault of kcli.sandbox.engine.FAULTS: open the engine, call, render."""
-
-    def command(**given: Any) -> None:
-        from kcli.sandbox.engine import NotSupported
-        from kcli.sandbox.opening import open_engine
-
-        path = _directory(given.pop("directory"))
-        output = given.pop("output")
-        result = fault.run(open_engine(path, progress=env_of().err), given)
-        if isinstance(result, NotSupported):
-            raise UsageError(result.line(), hint=result.hint)
-        emit(env_of(), output, result, text=lambda r: [r.line()], json_value=lambda r: r.to_json())
-
-    keyword = inspect.Parameter.KEYWORD_ONLY
-    parameters = [
-        inspect.Parameter(
-            p.name,
-            keyword,
-            annotation=_annotation(p),
-            default=inspect.Parameter.empty if p.option is None else p.default,  # arguments are required
-        )
-        for p in fault.parameters
-    ]
-    parameters += [
-        inspect.Parameter("directory", keyword, annotation=DirOpt, default=None),
-        inspect.Parameter("output", keyword, annotation=OutputOpt, default=OutputFormat.text),
-    ]
-    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    command.__doc__ = fault.help
-    command.__name__ = fault.method
-    return guarded(command)
+NodeArg = Annotated[int, typer.Argument(help="Node id (brokers 1..B, controllers 101..).")]
 
 
-def _annotation(parameter: Any) -> Any:
-    """The typer annotation of one fault parameter: an argument, an --option, or a flag."""
-    if parameter.flag:
-        return Annotated[bool, typer.Option(parameter.option, help=parameter.help)]
-    kind = parameter.kind if parameter.option is None else parameter.kind | None
-    if parameter.option is None:
-        return Annotated[kind, typer.Argument(min=parameter.minimum, help=parameter.help)]
-    return Annotated[kind, typer.Option(parameter.option, min=parameter.minimum, help=parameter.help)]
+def _run_fault(method: str, directory: Path | None, output: OutputFormat, **given: Any) -> None:
+    """A fault command's body: open the engine of DIR, call one fault method of its interface, render."""
+    from kcli.sandbox.engine import NotSupported
+    from kcli.sandbox.opening import open_engine
+
+    engine = open_engine(_directory(directory), progress=env_of().err)
+    result = getattr(engine, method)(**given)
+    if isinstance(result, NotSupported):
+        raise UsageError(result.line(), hint=result.hint)
+    emit(env_of(), output, result, text=lambda r: [r.line()], json_value=lambda r: r.to_json())
 
 
-def _register_faults() -> None:
-    from kcli.sandbox.engine import FAULTS
+@app.command("stop-node")
+@guarded
+def stop_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Stop one node: its listener closes; a broker is fenced and loses leadership."""
+    _run_fault("stop_node", directory, output, node_id=node_id)
 
-    for fault in FAULTS:
-        app.command(fault.command)(_fault_command(fault))
+
+@app.command("kill-node")
+@guarded
+def kill_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Kill one real Kafka node with SIGKILL (kill -9: no orderly shutdown); real nodes only."""
+    _run_fault("kill_node", directory, output, node_id=node_id)
 
 
-_register_faults()
+@app.command("start-node")
+@guarded
+def start_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Start a stopped node again on its port."""
+    _run_fault("start_node", directory, output, node_id=node_id)
+
+
+@app.command("add-node")
+@guarded
+def add_node(
+    controller: Annotated[
+        bool,
+        typer.Option(
+            "--controller",
+            help="A controller that is not a voter yet (metadata-quorum add-controller makes it one); "
+            "default: a broker.",
+        ),
+    ] = False,
+    node_id: Annotated[
+        int | None, typer.Option("--id", min=0, help="Its node id (default: the next free one).")
+    ] = None,
+    directory: DirOpt = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Start a new node: a broker that holds no replicas yet, or a controller that is not a voter yet."""
+    _run_fault("add_node", directory, output, controller=controller, node_id=node_id)
+
+
+@app.command("replace-brokers")
+@guarded
+def replace_brokers(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Replace every broker by one with a new id on another port (the KIP-899 rebootstrap case)."""
+    _run_fault("replace_brokers", directory, output)
+
+
+@app.command("failover")
+@guarded
+def failover(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
+    """Make another controller the active one (a new leader epoch)."""
+    _run_fault("failover", directory, output)
+
+
+@app.command("misroute")
+@guarded
+def misroute(
+    node_id: NodeArg,
+    target: Annotated[
+        int | None,
+        typer.Option(
+            "--as",
+            help="Advertise this node's endpoint (default: a peer; the node's own id ends the misroute).",
+        ),
+    ] = None,
+    directory: DirOpt = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Make a node advertise another node's endpoint (the KIP-1242 misrouting case), until it restarts."""
+    _run_fault("misroute", directory, output, node_id=node_id, target=target)
+
+
+@app.command("delay")
+@guarded
+def delay(
+    node_id: NodeArg,
+    ms: Annotated[int, typer.Argument(min=0, help="Delay in milliseconds (0 removes it).")],
+    directory: DirOpt = None,
+    output: OutputOpt = OutputFormat.text,
+) -> None:
+    """Delay every response of one node by MS milliseconds."""
+    _run_fault("delay", directory, output, node_id=node_id, ms=ms)

@@ -179,6 +179,9 @@ class Admin:
             assert self.config.ssl is not None
             self._ssl_context = build_ssl_context(self.config.ssl)
         failures: list[KcliError] = []
+        # The latest failure of each address over every pass: a pass the deadline cuts short still
+        # reports every address, not just those it reached.
+        latest: dict[str, KcliError] = {}
         passes = 0
         # A cluster never reached whose every address refuses is most likely not there (a wrong port,
         # nothing started yet): CI checks want a quick answer, so refusals are retried briefly unless
@@ -196,6 +199,7 @@ class Admin:
                     connection = await self._open(endpoint, deadline, node_id=None, cluster_id=None)
                 except (ConnectionFailed, RequestTimedOut) as error:
                     failures.append(error)
+                    latest[str(endpoint)] = error
                     continue
                 try:
                     description = await cluster.describe(
@@ -204,6 +208,7 @@ class Admin:
                 except (ConnectionFailed, RequestTimedOut) as error:
                     await connection.close()
                     failures.append(error)
+                    latest[str(endpoint)] = error
                     continue
                 except BaseException:
                     await connection.close()
@@ -227,9 +232,10 @@ class Admin:
                 break
             if self._trace is not None:
                 self._trace(f"bootstrap pass {passes} failed ({failures[0].message}); retrying")
+        reported = [latest[str(e)] for e in self.config.bootstrap if str(e) in latest]
         if brief and passes > 1:
-            raise refused_briefly(self.config, failures, passes=passes, seconds=time.monotonic() - started)
-        raise bootstrap_failure(self.config, failures, passes=passes)
+            raise refused_briefly(self.config, reported, passes=passes, seconds=time.monotonic() - started)
+        raise bootstrap_failure(self.config, reported, passes=passes)
 
     def _adopt(self, description: ClusterDescription, connection: Connection, endpoint: Endpoint) -> None:
         """Take a fresh description: pin and check the cluster id, keep the bootstrap connection."""

@@ -6,6 +6,7 @@ Against the Kafka-speaking test double (tests/client/kafka_double.py) on real lo
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -83,6 +84,37 @@ def test_refused_everywhere_fails_at_the_deadline_naming_the_tries() -> None:
         assert "default.api.timeout.ms=800" in message
         tries = int(message.split("(tried ")[1].split(" ")[0])
         assert tries >= 3  # backoff 50, 100, 200, 200 ms ... within 800 ms
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.timeout(60)
+def test_a_pass_the_deadline_cuts_short_still_names_every_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last pass reaches only the first address before default.api.timeout.ms runs out (a loaded
+    machine): the error still sums up both, from their latest failures."""
+    ports = [free_port(), free_port()]
+    opened = Admin._open
+    calls: list[int] = []
+
+    async def slow_after_the_first_pass(self: Admin, endpoint: Any, deadline: float, **kw: Any) -> Any:
+        calls.append(endpoint.port)
+        try:
+            return await opened(self, endpoint, deadline, **kw)
+        finally:  # refused, then the machine stalls past the deadline
+            if len(calls) > 2 and endpoint.port == ports[0]:
+                await asyncio.sleep(max(0.0, deadline - time.monotonic()) + 0.05)
+
+    monkeypatch.setattr(Admin, "_open", slow_after_the_first_pass)
+
+    async def scenario() -> None:
+        config = _config(",".join(f"127.0.0.1:{p}" for p in ports), **{"default.api.timeout.ms": "800"})
+        with pytest.raises(ConnectionFailed) as failure:
+            async with Admin(config):
+                pass
+        message = failure.value.message
+        assert calls[-1] == ports[0] and calls.count(ports[1]) >= 1, calls
+        assert "none of the bootstrap brokers answered" in message, message
+        assert all(f"127.0.0.1:{p}" in message for p in ports), message
 
     asyncio.run(scenario())
 

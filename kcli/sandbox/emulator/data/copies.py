@@ -137,15 +137,20 @@ class Copies:
         return final
 
     def sweep(self, keep: Iterable[tuple[ReplicaKey, Path]]) -> None:
-        """Delete the future dirs found on open but those of the moves resumed ((replica, target dir))."""
+        """Delete the future dirs found on open but those of the moves resumed ((replica, target dir)),
+        and open those: a resumed move shows what its future replica holds at once, as Kafka loads
+        future logs at start-up."""
+        resumed = list(keep)
         kept = {
             (target, partition_dir_name(self.topology.topic_name(topic_id) or "?", partition))
-            for (topic_id, partition, _broker), target in keep
+            for (topic_id, partition, _broker), target in resumed
         }
         for path in self.replicas.futures:
             if not any(path.parent == target and path.name.startswith(f"{name}.") for target, name in kept):
                 remove_tree(path)
         self.replicas.futures = [p for p in self.replicas.futures if p.exists()]
+        for (topic_id, partition, broker), target in resumed:
+            self.future(topic_id, partition, broker, target)
 
     def drop(self, topic_id: uuid.UUID, partition: int, broker: int) -> None:
         """A move that ends unfinished (cancelled, or the replica left the broker): its copy goes."""
