@@ -55,6 +55,29 @@ def _sorted_scram_mechanisms(text: str) -> str:
     )
 
 
+def _group_blocks_by_bucket(text: str) -> str:
+    """kafka-configs --describe --entity-type groups: its `Dynamic configs for group G are:` blocks
+    follow a Java HashMap of the group ids, whose ids of one bucket come in the order the brokers
+    answered: each run of blocks of one bucket is sorted by id, the order of the buckets is kept."""
+    import itertools
+
+    from kcli.ops.java_order import string_hash
+
+    blocks = re.split(r"(?m)^(?=Dynamic configs for group )", text)
+    head, groups = blocks[0], [b for b in blocks[1:] if b]
+    names = [block.splitlines()[0].removeprefix("Dynamic configs for group ").removesuffix(" are:") for block in groups]
+    capacity = 16
+    while len(names) > capacity * 3 // 4:
+        capacity *= 2
+
+    def bucket(name: str) -> int:
+        h = string_hash(name) & 0xFFFFFFFF
+        return (h ^ (h >> 16)) & (capacity - 1)
+
+    runs = itertools.groupby(zip(names, groups, strict=True), key=lambda pair: bucket(pair[0]))
+    return head + "".join(block for _, run in runs for _, block in sorted(run))
+
+
 def _sorted_listing(text: str) -> str:
     """A group listing (plain ids, or a GROUP TYPE/STATE/PROTOCOL table) with its rows sorted."""
     lines = text.splitlines()
@@ -180,6 +203,13 @@ RULES: list[Rule] = [
         "the brokers' group coordinators list their groups in the order of their own maps, and Kafka's Admin "
         "client joins the brokers' answers in a Java HashSet's order of the brokers; kcli sorts the groups",
         _sorted_listing,
+    ),
+    (
+        "order of groups in one hash bucket",
+        frozenset({"configs"}),
+        "kafka-configs describes the groups in a Java HashMap's order of their ids; ids of one bucket come "
+        "in the order the brokers answered ListGroups",
+        _group_blocks_by_bucket,
     ),
     (
         "SCRAM mechanism order",

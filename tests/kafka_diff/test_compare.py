@@ -132,6 +132,25 @@ def test_normalizations_keep_what_must_stay() -> None:
     )
 
 
+def _group_blocks(*groups: str) -> str:
+    return "".join(f"Dynamic configs for group {g} are:\n" for g in groups)
+
+
+def test_configs_groups_in_one_hash_bucket_may_swap_but_the_buckets_keep_their_order() -> None:
+    # Kafka 4.4.0 on a real cluster: my-other-group and my-share-group share bucket 13 of 16
+    kafka = _group_blocks(
+        "cg-active-classic", "my-group", "cg-active-848", "my-share-group", "my-other-group"
+    )
+    swapped = _group_blocks(
+        "cg-active-classic", "my-group", "cg-active-848", "my-other-group", "my-share-group"
+    )
+    assert normalize.stdout("configs", kafka) == normalize.stdout("configs", swapped)
+    alphabetical = _group_blocks(
+        "cg-active-848", "cg-active-classic", "my-group", "my-other-group", "my-share-group"
+    )
+    assert normalize.stdout("configs", kafka) != normalize.stdout("configs", alphabetical)
+
+
 def test_the_parity_lines_are_still_the_parity_suites() -> None:
     """tests/kafka_diff/parity_lines.json (scripts/parity-lines.py): each line's parity case still exists,
     and kcli still answers it as recorded; a changed parity suite means running the script again."""

@@ -366,12 +366,16 @@ async def list_group_names(admin: Admin) -> list[str]:
     import contextlib
 
     from kcli.client.errors import UnsupportedByServer
+    from kcli.ops.java_order import hash_set_order, string_hash
 
-    names = set(await list_group_ids(admin))
+    # Kafka's Admin joins the brokers' ListGroups answers in a HashMap by group id: kafka-configs
+    # describes them in its order (of one bucket's ids, the order the answers came in: here sorted),
+    # then the groups only ListConfigResources knows.
+    names = hash_set_order(await list_group_ids(admin), string_hash)
     # Before 4.1 (no ListConfigResources v1) the groups ListGroups knows are all there is.
     with contextlib.suppress(UnsupportedByServer):
-        names.update(await list_config_resources(admin, ConfigResourceType.GROUP))
-    return sorted(names)
+        names += [n for n in await list_config_resources(admin, ConfigResourceType.GROUP) if n not in names]
+    return names
 
 
 async def list_group_ids(admin: Admin) -> list[str]:
