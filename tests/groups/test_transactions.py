@@ -9,7 +9,8 @@ from typing import Any
 
 from kio.schema.errors import ErrorCode
 
-from kcli.sandbox.emulator.groups.java_order import partition_set_order, topic_partition_hash
+from kcli.ops.java_order import topic_partition_hash
+from kcli.sandbox.emulator.groups.java_order import partition_set_order
 from kcli.sandbox.emulator.groups.txn_coordinator import TxnCoordinator, TxnSettings
 from kcli.sandbox.emulator.groups.txn_state import TxnState
 from tests.groups.memory_logs import MemoryLogs

@@ -21,12 +21,12 @@ from typing import Any
 
 from kio.schema.errors import ErrorCode
 
+from kcli.ops.java_order import string_hash
 from kcli.sandbox.emulator.data.interface import PartitionLogs
 from kcli.sandbox.emulator.groups.classic import JoinAnswer, SyncAnswer
 from kcli.sandbox.emulator.groups.classic_ops import JoinRequest, SyncRequest
 from kcli.sandbox.emulator.groups.consumer import ConsumerGroup
 from kcli.sandbox.emulator.groups.consumer_ops import HeartbeatAnswer, HeartbeatRequest, validate_heartbeat
-from kcli.sandbox.emulator.groups.java_order import java_string_hash
 from kcli.sandbox.emulator.groups.model import CoordinatorError, Reply, Result, TopicsView
 from kcli.sandbox.emulator.groups.offsets import FetchedPartition
 from kcli.sandbox.emulator.groups.runtime import LoopTimer, Producer, Runtime
@@ -40,7 +40,7 @@ log = logging.getLogger("kcli.sandbox")
 
 def partition_for(key: str, partitions: int) -> int:
     """Utils.abs(key.hashCode()) % partitions (Utils.abs maps Integer.MIN_VALUE to 0)."""
-    hashed = java_string_hash(key)
+    hashed = string_hash(key)
     return (0 if hashed == -(1 << 31) else abs(hashed)) % partitions
 
 

@@ -1,9 +1,6 @@
 """The orders Kafka's answers inherit from Java hash maps, where a response lists what it built from one.
 
-Behavior: a java.util.HashMap (and HashSet) iterates its table bucket by bucket, a key's bucket being
-HashMap.hash(key.hashCode()) = h ^ (h >>> 16) masked to the table size (16, doubled whenever the entries
-pass 0.75 of it), keys of one bucket in insertion order (a bucket's list is split in order on a resize;
-the trees of crowded buckets are not modelled). Kafka answers in such an order where it groups by
+Behavior: a java.util.HashMap (and HashSet) iterates as kcli.ops.java_order replays it. Kafka answers in such an order where it groups by
 partition (GroupCoordinatorService: DescribeGroups, DeleteGroups, ConsumerGroupDescribe), by topic
 (AddPartitionsToTxn) or lists a transaction's partitions (DescribeTransactions).
 """
@@ -11,47 +8,19 @@ partition (GroupCoordinatorService: DescribeGroups, DeleteGroups, ConsumerGroupD
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
 
-K = TypeVar("K")
-
-
-def java_string_hash(text: str) -> int:
-    """Java's String.hashCode (32-bit, over UTF-16 code units)."""
-    value = 0
-    raw = text.encode("utf-16-be")
-    for index in range(0, len(raw), 2):
-        value = (31 * value + ((raw[index] << 8) | raw[index + 1])) & 0xFFFFFFFF
-    return value - (1 << 32) if value >= 1 << 31 else value
-
-
-def topic_partition_hash(topic: str, partition: int) -> int:
-    """TopicPartition.hashCode: 31 * (31 + partition) + topic.hashCode(), in 32 bits."""
-    return (31 * (31 + partition) + java_string_hash(topic)) & 0xFFFFFFFF
-
-
-def hash_map_order(keys: Sequence[K], hash_code: Callable[[K], int]) -> list[K]:
-    """Distinct `keys`, given in insertion order, in the order a java.util.HashMap iterates them."""
-    size = 16
-    while len(keys) > size * 3 // 4:
-        size *= 2
-
-    def bucket(key: K) -> int:
-        hashed = hash_code(key) & 0xFFFFFFFF
-        return (hashed ^ (hashed >> 16)) & (size - 1)
-
-    return sorted(keys, key=bucket)
+from kcli.ops.java_order import hash_set_order, string_hash, topic_partition_hash
 
 
 def partition_set_order(partitions: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
     """A HashSet<TopicPartition>'s order, `partitions` given in the order they were added (two of one
     bucket come in that order: a transaction's partition, then its group's __consumer_offsets one)."""
-    return hash_map_order(list(dict.fromkeys(partitions)), lambda tp: topic_partition_hash(*tp))
+    return hash_set_order(partitions, lambda tp: topic_partition_hash(*tp))
 
 
 def topic_order(topics: Iterable[str]) -> list[str]:
     """A HashMap<String, ...>'s order of topic names (first seen first within a bucket)."""
-    return hash_map_order(list(dict.fromkeys(topics)), java_string_hash)
+    return hash_set_order(topics, string_hash)
 
 
 def grouped_by_partition(ids: Sequence[str], topic: str, partition_of: Callable[[str], int]) -> list[str]:
@@ -60,7 +29,7 @@ def grouped_by_partition(ids: Sequence[str], topic: str, partition_of: Callable[
     by_partition: dict[int, list[str]] = {}
     for key in ids:
         by_partition.setdefault(partition_of(key), []).append(key)
-    order = hash_map_order(list(by_partition), lambda p: topic_partition_hash(topic, p))
+    order = hash_set_order(by_partition, lambda p: topic_partition_hash(topic, p))
     return [key for p in order for key in by_partition[p]]
 
 
@@ -79,7 +48,7 @@ def scala_map_order(partitions: Iterable[tuple[str, int]]) -> list[tuple[str, in
         size *= 2
 
     def key(tp: tuple[str, int]) -> tuple[int, int]:
-        hashed = topic_partition_hash(*tp)
+        hashed = topic_partition_hash(*tp) & 0xFFFFFFFF
         improved = hashed ^ (hashed >> 16)
         return improved & (size - 1), _signed(improved)
 
