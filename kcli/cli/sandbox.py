@@ -39,7 +39,10 @@ BrokersOpt = Annotated[int, typer.Option("--brokers", min=1, max=99, help="Broke
 BasePortOpt = Annotated[
     int,
     typer.Option(
-        "--base-port", min=0, max=65000, help="First listener port (brokers, then controllers); 0 = free ports."
+        "--base-port",
+        min=0,
+        max=65000,
+        help="First listener port (brokers, then controllers); 0 = free ports.",
     ),
 ]
 ClusterIdOpt = Annotated[str | None, typer.Option("--cluster-id", help="Cluster id (default: random).")]
@@ -108,7 +111,9 @@ RecordsOpt = Annotated[
 CompressionOpt = Annotated[
     str, typer.Option("--compression", help="The codec of those batches: none, gzip, snappy, lz4 or zstd.")
 ]
-DetachOpt = Annotated[bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")]
+DetachOpt = Annotated[
+    bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")
+]
 DaemonOpt = Annotated[bool, typer.Option("--daemon", hidden=True)]
 
 
@@ -176,6 +181,8 @@ def up(
         from kcli.workflows.profiles import check_name
 
         check_name(profile)
+    if not daemon:  # its parent checked the directory and wrote sandbox.log into it
+        _check_directory(path)
     engine.refuse_running(path, hint=f"stop it with: kcli sandbox down --dir {quoted(path)}")
     options: dict[str, Any] = {
         "controllers": controllers,
@@ -223,6 +230,31 @@ def up(
         if view.running is not None:
             said = f" by {by}" if by else ""
             env.err(f"Sandbox {view.running.cluster_id} in {path} stopped{said}.")
+
+
+def _check_directory(path: Path) -> None:
+    """`up` writes only into a new or empty directory, or one that holds a sandbox: never into a file
+    or someone else's directory."""
+    from kcli.sandbox.nodes import KAFKA_LAYOUT_FILE
+    from kcli.sandbox.settings import SAVED_SETTINGS
+
+    if path.exists() and not path.is_dir():
+        raise UsageError(
+            f"--dir {quoted(path)} is a file, not a directory",
+            hint="name a new or empty directory, or a sandbox's",
+        )
+    if not path.is_dir() or (path / SAVED_SETTINGS).is_file() or (path / KAFKA_LAYOUT_FILE).is_file():
+        return
+    try:
+        empty = next(path.iterdir(), None) is None
+    except OSError as error:
+        raise UsageError(f"cannot read --dir {quoted(path)}: {error.strerror}") from None
+    if not empty:
+        raise UsageError(
+            f"--dir {quoted(path)} is not empty and holds no sandbox (no {SAVED_SETTINGS}): kcli starts a "
+            "sandbox only in a new or empty directory, or reopens one it made",
+            hint="name a new directory with --dir",
+        )
 
 
 def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[str, Any]:

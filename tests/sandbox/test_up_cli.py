@@ -209,6 +209,6 @@ def test_a_failed_up_leaves_no_new_directory_behind(tmp_path: Path) -> None:
         kept.mkdir()
         (kept / "notes.txt").write_text("mine")
         refused = invoke("sandbox", "up", "--dir", str(kept), "--detach", "--base-port", str(port))
-        assert (
-            refused.code == 1 and (kept / "notes.txt").read_text() == "mine"
-        )  # a directory it did not make stays
+        # a directory it did not make is refused before anything is written into it
+        assert refused.code == 2 and "holds no sandbox" in refused.stderr, refused.stderr
+        assert [p.name for p in kept.iterdir()] == ["notes.txt"] and (kept / "notes.txt").read_text() == "mine"

@@ -18,8 +18,9 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from kcli.errors import KcliError
 from kcli.metadata import records as _records
-from kcli.sandbox.emulator import progress, server
+from kcli.sandbox.emulator import node_ports, progress, server
 from kcli.sandbox.emulator.data.plane import DataPlane
 from kcli.sandbox.emulator.datalink import fill_topics, open_data_plane
 from kcli.sandbox.emulator.features import (
@@ -98,15 +99,19 @@ class Cluster:
         saved = progress.load(self.settings.directory)
         self.reassignments.restore(saved.copies)
         self.log_dir_moves.restore(saved.moves)
-        brokers = sorted(self.image.brokers) or list(self.settings.broker_ids())
+        saved_ports = node_ports.load(self.settings.directory) if existing is not None else {}
+        # the brokers of the last run (one unregistered while it lived included), else the registered
+        brokers = sorted({b for b in saved_ports if b < CONTROLLER_ID_FLOOR} | set(self.image.brokers))
+        brokers = brokers or list(self.settings.broker_ids())
         controllers = list(self.settings.controller_ids())
         if existing is not None and existing.voters:
             # controllers added with AddRaftVoter come back as voters
             controllers += sorted(
                 c for c in existing.voters if c not in controllers and c >= CONTROLLER_ID_FLOOR
             )
-        ports = self._ports(len(brokers) + len(controllers))
-        for node_id, port in zip([*brokers, *controllers], ports, strict=True):
+        controllers += sorted(c for c in saved_ports if c >= CONTROLLER_ID_FLOOR and c not in controllers)
+        ports = node_ports.assign([*brokers, *controllers], saved_ports, self.settings.base_port)
+        for node_id, port in ports.items():
             kind = Listener.BROKER if node_id < CONTROLLER_ID_FLOOR else Listener.CONTROLLER
             self.nodes[node_id] = Node(
                 node_id=node_id,
@@ -122,6 +127,7 @@ class Cluster:
         self._partition_logs = open_data_plane(self)
         for node in self.nodes.values():
             await server.bind(self, node)
+        self.save_ports()
         self.voters = {c: self.nodes[c].directory_id for c in controllers}
         if existing is not None and existing.voters:
             self.voters = {c: d for c, d in existing.voters.items() if c in self.nodes}
@@ -164,6 +170,7 @@ class Cluster:
         if self._partition_logs is not None:
             self._partition_logs.close()
         self.save_progress()
+        self.save_ports()
         await self.metalog.close()
 
     @property
@@ -204,10 +211,12 @@ class Cluster:
             return max(n.port for n in self.nodes.values()) + 1
         return 0
 
-    def _ports(self, count: int) -> list[int]:
-        if self.settings.base_port:
-            return [self.settings.base_port + index for index in range(count)]
-        return [0] * count
+    def save_ports(self) -> None:
+        """Write each node's port, so a reopen serves it there (kcli.sandbox.emulator.node_ports)."""
+        try:
+            node_ports.save(self.settings.directory, ((n.node_id, n.port) for n in self.nodes.values()))
+        except KcliError as error:  # a reopen then places the nodes by --base-port
+            log.warning("could not save the node ports: %s", error.line())
 
     async def commit(self, records: Sequence[Any], *, transaction: str | None = None) -> int:
         """Append `records` as the active controller, apply them, and return (the first offset) once

@@ -257,6 +257,7 @@ class LocalFaults:
         else:
             node_id = await add_broker(cluster, node_id)
         node = cluster.node(node_id)
+        cluster.save_ports()  # a reopen serves the new node on its port, even after a crash
         return AddedNode(
             node_id=node.node_id,
             role="controller" if controller else "broker",
@@ -268,6 +269,7 @@ class LocalFaults:
 
     async def replace_brokers(self) -> ReplacedBrokers:
         mapping = await replace_brokers(self.cluster)
+        self.cluster.save_ports()
         return ReplacedBrokers(replaced=mapping, status=self._status())
 
     async def misroute(self, node_id: int, target: int | None) -> Misrouted:

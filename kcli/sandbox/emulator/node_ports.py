@@ -1,0 +1,64 @@
+"""Each node's port, kept in DIR/node-ports.json, so a reopened sandbox serves every node where it was.
+
+Behavior:
+- Written when the cluster has bound its listeners and again when it stops: every node it runs (an
+  added one, a replaced broker's successor, a broker unregistered while it lived) with its port.
+- On reopen the nodes of the file come back on their ports: profiles and exported bootstrap lists
+  stay right after `add-node` (broker 4 does not take controller 101's port) or with --base-port 0.
+  A node the file does not know takes the first --base-port port no other node holds (0: a free one).
+- A file that cannot be read is no file: the ports follow --base-port as at creation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+PORTS_FILE = "node-ports.json"
+
+
+def load(directory: Path) -> dict[int, int]:
+    """node id -> port of the previous run ({} when none was saved or the file is damaged)."""
+    from kcli.errors import KcliError
+    from kcli.files import read_text
+
+    path = directory / PORTS_FILE
+    if not path.is_file():
+        return {}
+    try:
+        data: Any = json.loads(read_text(path, what="the sandbox's node ports", limit=1 << 20))
+        ports = {int(node): int(port) for node, port in data["nodes"].items()}
+    except (KcliError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return {}
+    return {node: port for node, port in ports.items() if node >= 0 and 0 < port < 65536}
+
+
+def save(directory: Path, ports: Iterable[tuple[int, int]]) -> None:
+    """Write node id -> port (bound ports only)."""
+    from kcli.writes import write_file
+
+    nodes = {str(node): port for node, port in sorted(ports) if port > 0}
+    write_file(
+        directory / PORTS_FILE, json.dumps({"nodes": nodes}, indent=2) + "\n", what="the sandbox's node ports"
+    )
+
+
+def assign(node_ids: Iterable[int], saved: dict[int, int], base_port: int) -> dict[int, int]:
+    """Each node's port: its saved one, else the first base_port + i free of the others (0: any)."""
+    ids = list(node_ids)
+    ports = {node: saved[node] for node in ids if node in saved}
+    taken = set(ports.values())
+    offset = 0
+    for node in ids:
+        if node in ports:
+            continue
+        if not base_port:
+            ports[node] = 0
+            continue
+        while base_port + offset in taken:
+            offset += 1
+        ports[node] = base_port + offset
+        taken.add(ports[node])
+    return ports

@@ -1,0 +1,89 @@
+"""A reopened sandbox keeps its nodes and their ports; `up` writes only where a sandbox may live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import invoke
+
+pytestmark = pytest.mark.sandbox
+
+
+def _ports(directory: Path) -> dict[int, int]:
+    status = invoke("sandbox", "status", "--dir", str(directory), "-o", "json")
+    assert status.code == 0, status.stderr
+    return {node["id"]: node["port"] for node in status.json["nodes"]}
+
+
+def _up(directory: Path, *flags: str) -> None:
+    up = invoke("sandbox", "up", "--dir", str(directory), "--detach", *flags)
+    assert up.code == 0, up.stderr
+
+
+def _down(directory: Path) -> None:
+    assert invoke("sandbox", "down", "--dir", str(directory)).code == 0
+
+
+def test_a_reopen_serves_every_node_on_its_port_after_add_node(tmp_path: Path) -> None:
+    """Free ports (--base-port 0) and an added broker: profiles and exported bootstrap lists stay right."""
+    directory = tmp_path / "sb"
+    _up(directory, "--base-port", "0", "--controllers", "1")
+    try:
+        added = invoke("sandbox", "add-node", "--dir", str(directory))
+        assert added.code == 0, added.stderr
+        before = _ports(directory)
+    finally:
+        _down(directory)
+    assert sorted(before) == [1, 2, 3, 4, 101]
+    _up(directory)
+    try:
+        assert _ports(directory) == before
+    finally:
+        _down(directory)
+
+
+def test_a_broker_unregistered_while_it_ran_comes_back_on_reopen(tmp_path: Path) -> None:
+    directory = tmp_path / "sb"
+    _up(directory, "--base-port", "0", "--controllers", "1")
+    try:
+        bootstrap = ",".join(f"127.0.0.1:{port}" for node, port in _ports(directory).items() if node < 100)
+        gone = invoke("cluster", "unregister", "--bootstrap-server", bootstrap, "--id", "3")
+        assert gone.code == 0, gone.stderr
+        before = _ports(directory)
+    finally:
+        _down(directory)
+    _up(directory)
+    try:
+        assert _ports(directory) == before and 3 in before
+        listed = invoke(
+            "cluster", "list-endpoints", "--bootstrap-server", f"127.0.0.1:{before[1]}", "-o", "json"
+        )
+        assert 3 in [n["id"] for n in listed.json["nodes"]], listed.stdout
+    finally:
+        _down(directory)
+
+
+def test_up_refuses_a_directory_that_is_not_a_sandbox_and_writes_nothing(tmp_path: Path) -> None:
+    foreign = tmp_path / "photos"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine\n")
+    refused = invoke("sandbox", "up", "--dir", str(foreign), "--detach", "--base-port", "0")
+    assert refused.code == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "is not empty and holds no sandbox" in refused.stderr
+    assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    refused = invoke("sandbox", "up", "--dir", str(a_file), "--detach", "--base-port", "0")
+    assert refused.code == 2 and "is a file, not a directory" in refused.stderr, refused.stderr
+    assert a_file.read_text() == "x"
+
+
+def test_up_takes_an_empty_directory(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    _up(empty, "--base-port", "0", "--controllers", "1", "--brokers", "1")
+    _down(empty)
+    assert (empty / "sandbox-settings.json").is_file()
