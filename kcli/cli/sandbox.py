@@ -12,6 +12,7 @@ the engine method it calls.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -181,55 +182,62 @@ def up(
         from kcli.workflows.profiles import check_name
 
         check_name(profile)
-    if not daemon:  # its parent checked the directory and wrote sandbox.log into it
+    if not daemon:  # its parent checked the directory, holds its lock and wrote sandbox.log into it
         _check_directory(path)
-    engine.refuse_running(path, hint=f"stop it with: kcli sandbox down --dir {quoted(path)}")
-    options: dict[str, Any] = {
-        "controllers": controllers,
-        "brokers": brokers,
-        "base_port": base_port,
-        "cluster_id": cluster_id,
-        "security": security.lower(),
-        "authorizer": authorizer,
-        "topics": topics,
-        "partitions": partitions,
-        "records_per_partition": records_per_partition,
-        "compression": compression,
-        "racks": ",".join(rack_names) if rack_names else None,
-        "log_dirs": log_dirs,
-        "release_version": release_version,
-        "kafka_home": str(kafka_home.resolve()) if kafka_home is not None else None,
-        "combined": combined,
-        "server_config": _server_config(server_config),
-    }
-    if not daemon:  # the daemon gets the options its parent resolved
-        options = _reopened(ctx, path, options)
     created = not path.exists()
-    settings = _settings(path, options)
-    if daemon:
-        engine.up_foreground(settings, created=created, log_stream=env.stderr, on_ready=None)
-    elif detach:
-        running = engine.up_detached(settings, created=created, progress=env.err)
-        for note in running.notes:  # the emulator's process logged them; the operator must see them
-            env.err(f"Warning: {note}")
-        emit_status(running.status, output)
-        announce(path, running, profile, detached=True)
-    else:
-        view = ForegroundView(path, profile, output, live=engine.ticks)
-        try:
-            by = engine.up_foreground(
-                settings,
-                created=created,
-                log_stream=env.stderr,
-                on_ready=view.ready,
-                on_tick=view.tick,
-                progress=env.err,
-            )
-        finally:
-            view.close()
-        if view.running is not None:
-            said = f" by {by}" if by else ""
-            env.err(f"Sandbox {view.running.cluster_id} in {path} stopped{said}.")
+    running_hint = f"stop it with: kcli sandbox down --dir {quoted(path)}"
+    engine.refuse_running(path, hint=running_hint)  # the sandbox that runs there, named with its pid
+    with contextlib.ExitStack() as held:
+        if not daemon:  # before anything is written into DIR; the emulator's process inherits it
+            from kcli.sandbox.dirlock import holding
+
+            held.enter_context(holding(path))
+            engine.refuse_running(path, hint=running_hint)  # one that finished starting meanwhile
+        options: dict[str, Any] = {
+            "controllers": controllers,
+            "brokers": brokers,
+            "base_port": base_port,
+            "cluster_id": cluster_id,
+            "security": security.lower(),
+            "authorizer": authorizer,
+            "topics": topics,
+            "partitions": partitions,
+            "records_per_partition": records_per_partition,
+            "compression": compression,
+            "racks": ",".join(rack_names) if rack_names else None,
+            "log_dirs": log_dirs,
+            "release_version": release_version,
+            "kafka_home": str(kafka_home.resolve()) if kafka_home is not None else None,
+            "combined": combined,
+            "server_config": _server_config(server_config),
+        }
+        if not daemon:  # the daemon gets the options its parent resolved
+            options = _reopened(ctx, path, options)
+        settings = _settings(path, options)
+        if daemon:
+            engine.up_foreground(settings, created=created, log_stream=env.stderr, on_ready=None)
+        elif detach:
+            running = engine.up_detached(settings, created=created, progress=env.err)
+            for note in running.notes:  # the emulator's process logged them; the operator must see them
+                env.err(f"Warning: {note}")
+            emit_status(running.status, output)
+            announce(path, running, profile, detached=True)
+        else:
+            view = ForegroundView(path, profile, output, live=engine.ticks)
+            try:
+                by = engine.up_foreground(
+                    settings,
+                    created=created,
+                    log_stream=env.stderr,
+                    on_ready=view.ready,
+                    on_tick=view.tick,
+                    progress=env.err,
+                )
+            finally:
+                view.close()
+            if view.running is not None:
+                said = f" by {by}" if by else ""
+                env.err(f"Sandbox {view.running.cluster_id} in {path} stopped{said}.")
 
 
 def _check_directory(path: Path) -> None:
@@ -245,8 +253,10 @@ def _check_directory(path: Path) -> None:
         )
     if not path.is_dir() or (path / SAVED_SETTINGS).is_file() or (path / KAFKA_LAYOUT_FILE).is_file():
         return
-    try:
-        empty = next(path.iterdir(), None) is None
+    from kcli.sandbox.dirlock import LOCK_FILE
+
+    try:  # what a failed `up` may have left is kcli's own
+        empty = not [p for p in path.iterdir() if p.name not in (LOCK_FILE, "sandbox.log")]
     except OSError as error:
         raise UsageError(f"cannot read --dir {quoted(path)}: {error.strerror}") from None
     if not empty:

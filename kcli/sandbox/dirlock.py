@@ -28,9 +28,11 @@ class SandboxBusy(KcliError):
 
 @contextlib.contextmanager
 def holding(directory: Path) -> Iterator[None]:
-    """Hold DIR's lock for the block (DIR made if missing); SandboxBusy when another process has it."""
-    from kcli.writes import make_directories, open_append
+    """Hold DIR's lock for the block (DIR made if missing); SandboxBusy when another process has it.
+    A DIR this made is removed again when the block fails leaving nothing in it but the lock."""
+    from kcli.writes import make_directories, open_append, remove_file
 
+    made = not directory.exists()
     make_directories(directory, what="the sandbox directory")
     handle = open_append(directory / LOCK_FILE, what="the sandbox's lock file", mode=0o644)
     try:
@@ -44,6 +46,12 @@ def holding(directory: Path) -> Iterator[None]:
     _HELD[directory] = handle
     try:
         yield
+    except BaseException:
+        if made and directory.is_dir() and [p.name for p in directory.iterdir()] == [LOCK_FILE]:
+            remove_file(directory / LOCK_FILE)
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+        raise
     finally:
         _HELD.pop(directory, None)
         handle.close()

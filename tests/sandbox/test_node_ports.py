@@ -87,3 +87,44 @@ def test_up_takes_an_empty_directory(tmp_path: Path) -> None:
     _up(empty, "--base-port", "0", "--controllers", "1", "--brokers", "1")
     _down(empty)
     assert (empty / "sandbox-settings.json").is_file()
+
+
+def test_a_second_up_on_a_directory_being_started_is_refused_at_once(tmp_path: Path) -> None:
+    """Before sandbox.json exists (the first `up` still starting) the lock is what refuses the second."""
+    from kcli.sandbox.dirlock import holding
+
+    directory = tmp_path / "sb"
+    with holding(directory):  # another `up` starting in DIR
+        second = invoke("sandbox", "up", "--dir", str(directory), "--detach", "--base-port", "0")
+        assert second.code == 1, second.stderr
+        assert "another kcli sandbox up is starting or running a sandbox in" in second.stderr
+        assert [p.name for p in directory.iterdir()] == ["sandbox.lock"]  # nothing written by the second
+
+
+def test_the_emulators_process_holds_the_lock_while_it_serves(tmp_path: Path) -> None:
+    from kcli.sandbox.dirlock import SandboxBusy, holding
+
+    directory = tmp_path / "sb"
+    _up(directory, "--base-port", "0", "--controllers", "1", "--brokers", "1")
+    try:
+        with pytest.raises(SandboxBusy), holding(directory):
+            pass
+    finally:
+        _down(directory)
+    with holding(directory):  # the process is gone, and the lock with it
+        pass
+
+
+def test_a_failed_up_in_a_new_directory_leaves_no_lock_behind(tmp_path: Path) -> None:
+    import socket
+
+    directory = tmp_path / "new"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        for mode in ("--detach", None):
+            argv = ["sandbox", "up", "--dir", str(directory), "--base-port", str(port), "--brokers", "1"]
+            failed = invoke(*argv, *([mode] if mode else []))
+            assert failed.code == 1 and "already in use" in failed.stderr, failed.stderr
+            assert not directory.exists(), [p.name for p in directory.iterdir()]

@@ -43,7 +43,9 @@ class EmulatorLauncher:
         self, *, combined: bool, server_config: bool, release_version: str | None, records: bool
     ) -> None:
         if combined:
-            raise UsageError("--combined needs --kafka-home: the emulator runs its controllers and brokers apart")
+            raise UsageError(
+                "--combined needs --kafka-home: the emulator runs its controllers and brokers apart"
+            )
         if server_config:
             raise UsageError("--server-config needs --kafka-home: the emulator has no server.properties")
         from kcli.sandbox.emulator.features import release_level
@@ -64,21 +66,39 @@ class EmulatorLauncher:
             return
         raise SandboxControlError(f"a sandbox is already running in {directory} (pid {info.pid})", hint=hint)
 
-    def up_detached(self, settings: SandboxSettings, *, created: bool, progress: Callable[[str], None]) -> Running:
+    def up_detached(
+        self, settings: SandboxSettings, *, created: bool, progress: Callable[[str], None]
+    ) -> Running:
         """Start the emulator's process and return once its sandbox.json says it is ready."""
         path = settings.directory
         path.mkdir(parents=True, exist_ok=True)
+        from kcli.sandbox.dirlock import held_descriptor
+
+        lock = held_descriptor(path)  # the emulator's process holds DIR's lock as long as it serves
         with open(path / "sandbox.log", "ab") as out:
             process = subprocess.Popen(
-                [sys.executable, "-m", "kcli", "sandbox", "up", "--dir", str(path), "--daemon", *_flags(settings)],
+                [
+                    sys.executable,
+                    "-m",
+                    "kcli",
+                    "sandbox",
+                    "up",
+                    "--dir",
+                    str(path),
+                    "--daemon",
+                    *_flags(settings),
+                ],
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=out,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=() if lock is None else (lock,),
             )
         try:
-            info = wait_for_info(path, process.pid, timeout=READY_TIMEOUT_S, alive=lambda: process.poll() is None)
+            info = wait_for_info(
+                path, process.pid, timeout=READY_TIMEOUT_S, alive=lambda: process.poll() is None
+            )
         except SandboxControlError:
             if created and process.poll() is not None:
                 shutil.rmtree(path, ignore_errors=True)  # the failed start leaves nothing behind
