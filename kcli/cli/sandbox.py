@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kcli.cli.common import OutputOpt, env_of, guarded, tool_group
+from kcli.cli.common import OutputOpt, env_of, guarded, tool_group, what_is_left
 from kcli.cli.sandbox_common import ForegroundView, announce, emit_status, quoted
 from kcli.errors import UsageError
 from kcli.render import OutputFormat, emit
@@ -40,10 +40,7 @@ BrokersOpt = Annotated[int, typer.Option("--brokers", min=1, max=99, help="Broke
 BasePortOpt = Annotated[
     int,
     typer.Option(
-        "--base-port",
-        min=0,
-        max=65000,
-        help="First listener port (brokers, then controllers); 0 = free ports.",
+        "--base-port", min=0, max=65000, help="First listener port (brokers, then controllers); 0 = free ports."
     ),
 ]
 ClusterIdOpt = Annotated[str | None, typer.Option("--cluster-id", help="Cluster id (default: random).")]
@@ -112,9 +109,7 @@ RecordsOpt = Annotated[
 CompressionOpt = Annotated[
     str, typer.Option("--compression", help="The codec of those batches: none, gzip, snappy, lz4 or zstd.")
 ]
-DetachOpt = Annotated[
-    bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")
-]
+DetachOpt = Annotated[bool, typer.Option("--detach", help="Return once every listener accepts; keep running.")]
 DaemonOpt = Annotated[bool, typer.Option("--daemon", hidden=True)]
 
 
@@ -217,7 +212,9 @@ def up(
         if daemon:
             engine.up_foreground(settings, created=created, log_stream=env.stderr, on_ready=None)
         elif detach:
-            running = engine.up_detached(settings, created=created, progress=env.err)
+            removed = f"{quoted(path)} removed" if created else f"{quoted(path)} kept as it was"
+            with what_is_left(f"the sandbox was still starting: what it had started is stopped, {removed}"):
+                running = engine.up_detached(settings, created=created, progress=env.err)
             for note in running.notes:  # the emulator's process logged them; the operator must see them
                 env.err(f"Warning: {note}")
             emit_status(running.status, output)

@@ -33,9 +33,7 @@ def _unique(prefix: str) -> str:
 # ---------------------------------------------------------------- any cluster
 
 
-def test_topic_config_round_trip_read_back_by_kafka_python(
-    real_cluster: RealCluster, scratch_topic: str
-) -> None:
+def test_topic_config_round_trip_read_back_by_kafka_python(real_cluster: RealCluster, scratch_topic: str) -> None:
     for number, args in enumerate(real_cluster.bootstrap_kinds()):
         retention = str(7200000 + number)
         altered = invoke(
@@ -65,11 +63,10 @@ def _wait_for_broker_config(admin: Any, broker: str, key: str, value_and_source:
     wait_for(seen, timeout=30, interval=0.3, what=f"broker {broker} reporting {key} as {value_and_source}")
 
 
+
 @pytest.mark.realkafka
 @pytest.mark.slow
-def test_describe_all_lists_what_kafka_python_reads(
-    real_kafka: Any, new_topic: Any, kafka_admin: Any
-) -> None:
+def test_describe_all_lists_what_kafka_python_reads(real_kafka: Any, new_topic: Any, kafka_admin: Any) -> None:
     cluster = cluster_of(real_kafka)
     topic = new_topic("all")
     for args in cluster.bootstrap_kinds():
@@ -94,50 +91,30 @@ def test_describe_all_lists_what_kafka_python_reads(
 
 @pytest.mark.realkafka
 @pytest.mark.slow
-def test_broker_configs_per_broker_per_controller_and_cluster_default(
-    real_kafka: Any, kafka_admin: Any
-) -> None:
+def test_broker_configs_per_broker_per_controller_and_cluster_default(real_kafka: Any, kafka_admin: Any) -> None:
     cluster = cluster_of(real_kafka)
     broker = str(real_kafka.broker_ids[-1])
     key = "log.cleaner.backoff.ms"
-    altered = invoke(
-        "configs", *cluster.broker_args(), "--alter", "--broker", broker, "--add-config", f"{key}=15001"
-    )
+    altered = invoke("configs", *cluster.broker_args(), "--alter", "--broker", broker, "--add-config", f"{key}=15001")
     assert altered.code == 0, altered.stderr
     assert altered.stdout == f"Completed updating config for broker {broker}.\n"
     # the controller applied it; each broker takes it from the metadata log a moment later
     _wait_for_broker_config(kafka_admin, broker, key, ("15001", "DYNAMIC_BROKER_CONFIG"))
 
     # the cluster-wide default, through the controllers (they own it)
-    default = invoke(
-        "configs", *cluster.controller_args(), "--alter", "--broker-defaults", "--add-config", f"{key}=15002"
-    )
+    default = invoke("configs", *cluster.controller_args(), "--alter", "--broker-defaults", "--add-config", f"{key}=15002")
     assert default.code == 0, default.stderr
     assert default.stdout == "Completed updating default config for brokers in the cluster.\n"
     other = str(real_kafka.broker_ids[0])
     _wait_for_broker_config(kafka_admin, other, key, ("15002", "DYNAMIC_DEFAULT_BROKER_CONFIG"))
-    listed = invoke(
-        "configs", *cluster.broker_args(), "--describe", "--entity-type", "brokers", "--entity-default"
-    )
-    assert (
-        f"{key}=15002 sensitive=false synonyms={{DYNAMIC_DEFAULT_BROKER_CONFIG:{key}=15002" in listed.stdout
-    )
+    listed = invoke("configs", *cluster.broker_args(), "--describe", "--entity-type", "brokers", "--entity-default")
+    assert f"{key}=15002 sensitive=false synonyms={{DYNAMIC_DEFAULT_BROKER_CONFIG:{key}=15002" in listed.stdout
 
     # a controller's own dynamic config is reached through the controllers, by its id
     controller = str(real_kafka.controller_ids[0])
-    mine = invoke(
-        "configs",
-        *cluster.controller_args(),
-        "--alter",
-        "--broker",
-        controller,
-        "--add-config",
-        f"{key}=15003",
-    )
+    mine = invoke("configs", *cluster.controller_args(), "--alter", "--broker", controller, "--add-config", f"{key}=15003")
     assert mine.code == 0, mine.stderr
-    described = invoke(
-        "configs", *cluster.controller_args(), "--describe", "--broker", controller, "-o", "json"
-    )
+    described = invoke("configs", *cluster.controller_args(), "--describe", "--broker", controller, "-o", "json")
     (resource,) = described.json["resources"]
     assert {c["name"]: c["value"] for c in resource["configs"]}[key] == "15003"
     theirs = kafka_tool(
@@ -174,31 +151,19 @@ def test_broker_loggers_change_a_level_and_reset_it(real_kafka: Any) -> None:
 
     try:
         before = level()
-        altered = invoke(
-            "configs",
-            *cluster.broker_args(),
-            "--alter",
-            "--broker-logger",
-            broker,
-            "--add-config",
-            f"{logger}=TRACE",
-        )
+        altered = invoke("configs", *cluster.broker_args(), "--alter", "--broker-logger", broker, "--add-config", f"{logger}=TRACE")
         assert altered.code == 0, altered.stderr
         assert level() == "TRACE"
         described = invoke("configs", *cluster.broker_args(), "--describe", "--broker-logger", broker)
         assert f"  {logger}=TRACE sensitive=false synonyms={{}}" in described.lines
-        reset = invoke(
-            "configs", *cluster.broker_args(), "--alter", "--broker-logger", broker, "--delete-config", logger
-        )
+        reset = invoke("configs", *cluster.broker_args(), "--alter", "--broker-logger", broker, "--delete-config", logger)
         assert reset.code == 0, reset.stderr
         assert level() == before
     finally:
         admin.close()
     # a controller's loggers, through the controllers
     controller = str(real_kafka.controller_ids[0])
-    loggers = invoke(
-        "configs", *cluster.controller_args(), "--describe", "--broker-logger", controller, "-o", "json"
-    )
+    loggers = invoke("configs", *cluster.controller_args(), "--describe", "--broker-logger", controller, "-o", "json")
     assert loggers.code == 0, loggers.stderr
     (resource,) = loggers.json["resources"]
     assert resource["error"] is None and any(c["name"] == "root" for c in resource["configs"])
@@ -219,22 +184,12 @@ def test_group_and_client_metrics_configs(real_kafka: Any, kafka_admin: Any) -> 
 
     for number, args in enumerate(cluster.bootstrap_kinds()):
         timeout = str(50000 + number)
-        altered = invoke(
-            "configs",
-            *args,
-            "--alter",
-            "--group",
-            group,
-            "--add-config",
-            f"consumer.session.timeout.ms={timeout}",
-        )
+        altered = invoke("configs", *args, "--alter", "--group", group, "--add-config", f"consumer.session.timeout.ms={timeout}")
         assert altered.code == 0, altered.stderr
         assert altered.stdout == f"Completed updating config for group {group}.\n"
         # the broker kafka-python asks applies the change once its metadata catches up
         wanted = {"consumer.session.timeout.ms": timeout}
-        wait_for(
-            lambda w=wanted: peer(ConfigResourceType.GROUP, group) == w, timeout=30, what="the group config"
-        )
+        wait_for(lambda w=wanted: peer(ConfigResourceType.GROUP, group) == w, timeout=30, what="the group config")
         interval = str(60000 + number)
         altered = invoke(
             "configs", *args, "--alter", "--client-metrics", metrics,
@@ -242,14 +197,8 @@ def test_group_and_client_metrics_configs(real_kafka: Any, kafka_admin: Any) -> 
         )  # fmt: skip
         assert altered.code == 0, altered.stderr
         wanted = {"metrics": "org.apache.kafka.producer.", "interval.ms": interval}
-        wait_for(
-            lambda w=wanted: peer(ConfigResourceType.CLIENT_METRICS, metrics) == w,
-            timeout=30,
-            what="the client metrics",
-        )
-    listed = invoke(
-        "configs", *cluster.broker_args(), "--describe", "--entity-type", "client-metrics", "-o", "json"
-    )
+        wait_for(lambda w=wanted: peer(ConfigResourceType.CLIENT_METRICS, metrics) == w, timeout=30, what="metrics")
+    listed = invoke("configs", *cluster.broker_args(), "--describe", "--entity-type", "client-metrics", "-o", "json")
     assert metrics in {r["entity"]["name"] for r in listed.json["resources"]}
     for flag, name in (("--group", group), ("--client-metrics", metrics)):
         keys = "consumer.session.timeout.ms" if flag == "--group" else "metrics,interval.ms"
@@ -284,9 +233,7 @@ def test_quotas_of_users_clients_ips_and_their_defaults(real_kafka: Any, kafka_a
     assert ips[(("ip", "127.0.0.9"),)] == {"connection_creation_rate": 7.0}
     assert ips[(("ip", None),)] == {"connection_creation_rate": 100.0}
 
-    shown = invoke(
-        "configs", *cluster.broker_args(), "--describe", "--user", user, "--client", client, "-o", "json"
-    )
+    shown = invoke("configs", *cluster.broker_args(), "--describe", "--user", user, "--client", client, "-o", "json")
     assert shown.json["quotas"] == [
         {"entity": [{"type": "user", "name": user}, {"type": "client-id", "name": client}],
          "values": {"request_percentage": 50.0}},
@@ -304,11 +251,7 @@ def test_quotas_of_users_clients_ips_and_their_defaults(real_kafka: Any, kafka_a
     for args, entity, config, _ in changes:
         deleted = invoke("configs", *args, "--alter", *entity, "--delete-config", config.split("=")[0])
         assert deleted.code == 0, (entity, deleted.stderr)
-    remaining = {
-        **client_quotas(kafka_admin, "user"),
-        **client_quotas(kafka_admin, "client-id"),
-        **client_quotas(kafka_admin, "ip"),
-    }
+    remaining = {**client_quotas(kafka_admin, "user"), **client_quotas(kafka_admin, "client-id"), **client_quotas(kafka_admin, "ip")}
     for *_, key in changes:
         if key is not None:
             assert (key,) not in remaining
@@ -322,9 +265,7 @@ def _scram_login(kafka: Any, tmp_path: Path, user: str, password: str, mechanism
 
 @pytest.mark.realkafka
 @pytest.mark.slow
-def test_scram_credentials_added_log_in_and_deleted_do_not(
-    real_kafka: Any, kafka_admin: Any, tmp_path: Path
-) -> None:
+def test_scram_credentials_added_log_in_and_deleted_do_not(real_kafka: Any, kafka_admin: Any, tmp_path: Path) -> None:
     cluster = cluster_of(real_kafka)
     for number, args in enumerate(cluster.bootstrap_kinds()):
         user, password = _unique(f"scram{number}"), f"pw-{uuid.uuid4().hex}"
@@ -342,9 +283,7 @@ def test_scram_credentials_added_log_in_and_deleted_do_not(
         )  # fmt: skip
         login = _scram_login(real_kafka, tmp_path, user, password, "SCRAM-SHA-512")
         # SCRAM over SASL_SSL with the new password, by kcli and by kafka-python
-        who = invoke(
-            "cluster-id", "--bootstrap-server", real_kafka.bootstrap_servers, "--command-config", str(login)
-        )
+        who = invoke("cluster-id", "--bootstrap-server", real_kafka.bootstrap_servers, "--command-config", str(login))
         assert who.code == 0, who.stderr
         assert who.stdout == f"Cluster ID: {real_kafka.cluster_id}\n"
         peer = peer_admin(real_kafka.bootstrap_servers, login)
@@ -356,13 +295,8 @@ def test_scram_credentials_added_log_in_and_deleted_do_not(
         head, _, credentials = described.stdout.strip().partition(" are ")
         assert head == f"SCRAM credential configs for user-principal '{user}'"
         # in the order the broker lists them, as kafka-configs.sh prints them
-        assert sorted(credentials.split(", ")) == [
-            "SCRAM-SHA-256=iterations=4096",
-            "SCRAM-SHA-512=iterations=8192",
-        ]
-        deleted = invoke(
-            "configs", *args, "--alter", "--user", user, "--delete-config", "SCRAM-SHA-512,SCRAM-SHA-256"
-        )
+        assert sorted(credentials.split(", ")) == ["SCRAM-SHA-256=iterations=4096", "SCRAM-SHA-512=iterations=8192"]
+        deleted = invoke("configs", *args, "--alter", "--user", user, "--delete-config", "SCRAM-SHA-512,SCRAM-SHA-256")
         assert deleted.code == 0, deleted.stderr
         assert user not in scram_users(kafka_admin)
         refused = invoke(
@@ -375,15 +309,11 @@ def test_scram_credentials_added_log_in_and_deleted_do_not(
 
 @pytest.mark.realkafka
 @pytest.mark.slow
-def test_dry_run_validates_on_the_cluster_and_changes_nothing(
-    real_kafka: Any, new_topic: Any, kafka_admin: Any
-) -> None:
+def test_dry_run_validates_on_the_cluster_and_changes_nothing(real_kafka: Any, new_topic: Any, kafka_admin: Any) -> None:
     cluster = cluster_of(real_kafka)
     topic = new_topic("dryrun")
     for args in cluster.bootstrap_kinds():
-        dry = invoke(
-            "configs", *args, "--alter", "--topic", topic, "--add-config", "retention.ms=1234", "--dry-run"
-        )
+        dry = invoke("configs", *args, "--alter", "--topic", topic, "--add-config", "retention.ms=1234", "--dry-run")
         assert dry.code == 0, dry.stderr
         assert dry.lines == [
             f"Dry run for topic {topic} (validated by the cluster), nothing was changed:",
@@ -391,32 +321,12 @@ def test_dry_run_validates_on_the_cluster_and_changes_nothing(
         ]
         assert topic_configs(kafka_admin, topic)["retention.ms"] == "604800000"
         # the cluster's own validation answers: a value Kafka refuses fails the dry run
-        bad = invoke(
-            "configs",
-            *args,
-            "--alter",
-            "--topic",
-            topic,
-            "--add-config",
-            "cleanup.policy=sideways",
-            "--dry-run",
-        )
+        bad = invoke("configs", *args, "--alter", "--topic", topic, "--add-config", "cleanup.policy=sideways", "--dry-run")
         assert bad.code == 1
         assert "INVALID_CONFIG" in bad.stderr and "sideways" in bad.stderr
-    quota = invoke(
-        "configs",
-        *cluster.broker_args(),
-        "--alter",
-        "--user",
-        _unique("dry"),
-        "--add-config",
-        "producer_byte_rate=5",
-        "--dry-run",
-    )
+    quota = invoke("configs", *cluster.broker_args(), "--alter", "--user", _unique("dry"), "--add-config", "producer_byte_rate=5", "--dry-run")
     assert quota.code == 0, quota.stderr
-    assert not [
-        k for k in client_quotas(kafka_admin, "user") if k and k[0][1] and k[0][1].startswith("kcli-dry-")
-    ]
+    assert not [k for k in client_quotas(kafka_admin, "user") if k and k[0][1] and k[0][1].startswith("kcli-dry-")]
 
 
 @pytest.mark.realkafka
@@ -424,9 +334,7 @@ def test_dry_run_validates_on_the_cluster_and_changes_nothing(
 def test_diff_names_the_configs_that_differ(real_kafka: Any, new_topic: Any) -> None:
     cluster = cluster_of(real_kafka)
     first, second = new_topic("diff"), new_topic("diff")
-    set_first = invoke(
-        "configs", *cluster.broker_args(), "--alter", "--topic", first, "--add-config", "retention.ms=3600000"
-    )
+    set_first = invoke("configs", *cluster.broker_args(), "--alter", "--topic", first, "--add-config", "retention.ms=3600000")
     assert set_first.code == 0, set_first.stderr
     diff = invoke(
         "configs", *cluster.broker_args(), "--diff", "--entity-type", "topics", "--entity-name", first,
@@ -458,19 +366,14 @@ def test_alice_reads_a_topic_config_only_once_an_acl_allows_it(real_kafka: Any, 
         "--topic", topic,
     )  # fmt: skip
     assert granted.code == 0, granted.stderr
-
     # every broker applies the ACL once its metadata catches up
     def described() -> Any:
         result = invoke("configs", *alice.broker_args(), "--describe", "--all", "--topic", topic)
         return result if result.code == 0 else None
 
-    allowed = wait_for(
-        described, timeout=30, interval=0.5, what="alice allowed to describe the topic's configs"
-    )
+    allowed = wait_for(described, timeout=30, interval=0.5, what="alice allowed to describe the topic's configs")
     assert "retention.ms=604800000" in allowed.stdout
-    altering = invoke(
-        "configs", *alice.broker_args(), "--alter", "--topic", topic, "--add-config", "retention.ms=1"
-    )
+    altering = invoke("configs", *alice.broker_args(), "--alter", "--topic", topic, "--add-config", "retention.ms=1")
     assert altering.code == 1 and "TOPIC_AUTHORIZATION_FAILED" in altering.stderr
 
 
@@ -484,13 +387,7 @@ def test_groups_and_client_metrics_on_the_oldest_release_read_as_its_own_tool(re
     cluster = cluster_of(real_kafka_oldest)
     group, metrics = _unique("group"), _unique("metrics")
     altered = invoke(
-        "configs",
-        *cluster.broker_args(),
-        "--alter",
-        "--client-metrics",
-        metrics,
-        "--add-config",
-        "interval.ms=60000",
+        "configs", *cluster.broker_args(), "--alter", "--client-metrics", metrics, "--add-config", "interval.ms=60000"
     )
     assert altered.code == 0, altered.stderr
     for words in (
@@ -498,7 +395,5 @@ def test_groups_and_client_metrics_on_the_oldest_release_read_as_its_own_tool(re
         ["--entity-type", "client-metrics", "--entity-name", metrics],
     ):
         ours = invoke("configs", *cluster.broker_args(), "--describe", *words)
-        theirs = kafka_tool(
-            kafka_home(OLDEST), "kafka-configs.sh", *cluster.broker_args(), "--describe", *words
-        )
+        theirs = kafka_tool(kafka_home(OLDEST), "kafka-configs.sh", *cluster.broker_args(), "--describe", *words)
         assert (ours.code, ours.stdout) == (theirs.returncode, theirs.stdout), (words, theirs.stderr)

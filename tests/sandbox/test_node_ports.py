@@ -128,3 +128,28 @@ def test_a_failed_up_in_a_new_directory_leaves_no_lock_behind(tmp_path: Path) ->
             failed = invoke(*argv, *([mode] if mode else []))
             assert failed.code == 1 and "already in use" in failed.stderr, failed.stderr
             assert not directory.exists(), [p.name for p in directory.iterdir()]
+
+
+def test_ctrl_c_while_up_detach_waits_stops_the_half_started_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kcli.sandbox.emulator import launch
+
+    started: list[int] = []
+    real_wait = launch.wait_for_info
+
+    def interrupted(directory: Path, pid: int, **kwargs: object) -> object:
+        started.append(pid)
+        real_wait(directory, pid, **kwargs)  # type: ignore[arg-type]  # the process is up and serving
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(launch, "wait_for_info", interrupted)
+    directory = tmp_path / "sb"
+    result = invoke("sandbox", "up", "--dir", str(directory), "--detach", "--base-port", "0", "--brokers", "1")
+    assert result.code == 130, result.stderr
+    assert result.stderr == (
+        f"Interrupted: the sandbox was still starting: what it had started is stopped, {directory} removed\n"
+    )
+    assert not directory.exists()
+    (pid,) = started
+    assert not Path(f"/proc/{pid}").exists()  # stopped and reaped

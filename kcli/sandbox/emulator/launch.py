@@ -43,9 +43,7 @@ class EmulatorLauncher:
         self, *, combined: bool, server_config: bool, release_version: str | None, records: bool
     ) -> None:
         if combined:
-            raise UsageError(
-                "--combined needs --kafka-home: the emulator runs its controllers and brokers apart"
-            )
+            raise UsageError("--combined needs --kafka-home: the emulator runs its controllers and brokers apart")
         if server_config:
             raise UsageError("--server-config needs --kafka-home: the emulator has no server.properties")
         from kcli.sandbox.emulator.features import release_level
@@ -66,9 +64,7 @@ class EmulatorLauncher:
             return
         raise SandboxControlError(f"a sandbox is already running in {directory} (pid {info.pid})", hint=hint)
 
-    def up_detached(
-        self, settings: SandboxSettings, *, created: bool, progress: Callable[[str], None]
-    ) -> Running:
+    def up_detached(self, settings: SandboxSettings, *, created: bool, progress: Callable[[str], None]) -> Running:
         """Start the emulator's process and return once its sandbox.json says it is ready."""
         path = settings.directory
         path.mkdir(parents=True, exist_ok=True)
@@ -77,17 +73,7 @@ class EmulatorLauncher:
         lock = held_descriptor(path)  # the emulator's process holds DIR's lock as long as it serves
         with open(path / "sandbox.log", "ab") as out:
             process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "kcli",
-                    "sandbox",
-                    "up",
-                    "--dir",
-                    str(path),
-                    "--daemon",
-                    *_flags(settings),
-                ],
+                [sys.executable, "-m", "kcli", "sandbox", "up", "--dir", str(path), "--daemon", *_flags(settings)],
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=out,
@@ -96,12 +82,15 @@ class EmulatorLauncher:
                 pass_fds=() if lock is None else (lock,),
             )
         try:
-            info = wait_for_info(
-                path, process.pid, timeout=READY_TIMEOUT_S, alive=lambda: process.poll() is None
-            )
+            info = wait_for_info(path, process.pid, timeout=READY_TIMEOUT_S, alive=lambda: process.poll() is None)
         except SandboxControlError:
             if created and process.poll() is not None:
                 shutil.rmtree(path, ignore_errors=True)  # the failed start leaves nothing behind
+            raise
+        except BaseException:  # Ctrl-C while it starts: no half-started process is left behind
+            _stop_starting(process)
+            if created:
+                shutil.rmtree(path, ignore_errors=True)
             raise
         from kcli.sandbox.emulator.engine import EmulatorEngine
 
@@ -213,3 +202,16 @@ async def _ticks(cluster: Any, stop: asyncio.Event, on_tick: Callable[[SandboxSt
     while not stop.is_set():
         await asyncio.sleep(TICK_S)
         on_tick(_status(cluster))
+
+
+def _stop_starting(process: subprocess.Popen[bytes]) -> None:
+    """Stop the emulator's process this `up` started and has not seen ready (SIGTERM, then SIGKILL)."""
+    from kcli.processes import kill_child, signal_child
+
+    if not signal_child(process, signal.SIGTERM):
+        return
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        kill_child(process)
+        process.wait(timeout=10)
