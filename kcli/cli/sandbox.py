@@ -178,7 +178,9 @@ def up(
 
         check_name(profile)
     if not daemon:  # its parent checked the directory, holds its lock and wrote sandbox.log into it
-        _check_directory(path)
+        from kcli.sandbox.directory_check import check_directory
+
+        check_directory(path)
     created = not path.exists()
     running_hint = f"stop it with: kcli sandbox down --dir {quoted(path)}"
     engine.refuse_running(path, hint=running_hint)  # the sandbox that runs there, named with its pid
@@ -235,33 +237,6 @@ def up(
             if view.running is not None:
                 said = f" by {by}" if by else ""
                 env.err(f"Sandbox {view.running.cluster_id} in {path} stopped{said}.")
-
-
-def _check_directory(path: Path) -> None:
-    """`up` writes only into a new or empty directory, or one that holds a sandbox: never into a file
-    or someone else's directory."""
-    from kcli.sandbox.nodes import KAFKA_LAYOUT_FILE
-    from kcli.sandbox.settings import SAVED_SETTINGS
-
-    if path.exists() and not path.is_dir():
-        raise UsageError(
-            f"--dir {quoted(path)} is a file, not a directory",
-            hint="name a new or empty directory, or a sandbox's",
-        )
-    if not path.is_dir() or (path / SAVED_SETTINGS).is_file() or (path / KAFKA_LAYOUT_FILE).is_file():
-        return
-    from kcli.sandbox.dirlock import LOCK_FILE
-
-    try:  # what a failed `up` may have left is kcli's own
-        empty = not [p for p in path.iterdir() if p.name not in (LOCK_FILE, "sandbox.log")]
-    except OSError as error:
-        raise UsageError(f"cannot read --dir {quoted(path)}: {error.strerror}") from None
-    if not empty:
-        raise UsageError(
-            f"--dir {quoted(path)} is not empty and holds no sandbox (no {SAVED_SETTINGS}): kcli starts a "
-            "sandbox only in a new or empty directory, or reopens one it made",
-            hint="name a new directory with --dir",
-        )
 
 
 def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[str, Any]:

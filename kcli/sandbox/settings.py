@@ -168,7 +168,10 @@ def load_settings(directory: Path) -> dict[str, object] | None:
     path = directory / SAVED_SETTINGS
     if not path.exists():
         return None
-    data = json.loads(read_text(path, what="sandbox settings file"))
+    try:
+        data = json.loads(read_text(path, what="sandbox settings file"))
+    except RecursionError:
+        raise ValueError("it nests deeper than any settings file kcli writes") from None
     if not isinstance(data, dict) or data.get("version") != SAVED_VERSION:
         raise ValueError(f"{path} is not a sandbox settings file of version {SAVED_VERSION}")
     return data

@@ -84,7 +84,8 @@ class EmulatorLauncher:
         try:
             info = wait_for_info(path, process.pid, timeout=READY_TIMEOUT_S, alive=lambda: process.poll() is None)
         except SandboxControlError:
-            if created and process.poll() is not None:
+            _stop_starting(process)  # not ready in time: no process is left behind to run unseen
+            if created:
                 shutil.rmtree(path, ignore_errors=True)  # the failed start leaves nothing behind
             raise
         except BaseException:  # Ctrl-C while it starts: no half-started process is left behind

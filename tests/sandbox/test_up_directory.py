@@ -1,4 +1,5 @@
-"""A reopened sandbox keeps its nodes and their ports; `up` writes only where a sandbox may live."""
+"""`sandbox up` and its directory: a reopen keeps each node and its port; up writes only where a sandbox
+may live, one at a time (a lock), refuses damaged own files at once, and Ctrl-C leaves no half-started process."""
 
 from __future__ import annotations
 
@@ -153,3 +154,31 @@ def test_ctrl_c_while_up_detach_waits_stops_the_half_started_process(
     assert not directory.exists()
     (pid,) = started
     assert not Path(f"/proc/{pid}").exists()  # stopped and reaped
+
+
+@pytest.mark.parametrize("damage", ["fifo-quorum-state", "device-segment", "nested-settings"])
+def test_up_on_a_sandbox_with_damaged_own_files_is_one_line_at_once(tmp_path: Path, damage: str) -> None:
+    """A FIFO or a link to /dev/zero where kcli wrote a file would block or flood the emulator's process;
+    a settings file nested past any kcli writes would overflow the parser: refused before any start."""
+    import os
+    import time
+
+    directory = tmp_path / "sb"
+    _up(directory, "--base-port", "0", "--controllers", "1", "--brokers", "1")
+    _down(directory)
+    if damage == "fifo-quorum-state":
+        state = directory / "101" / "__cluster_metadata-0" / "quorum-state"
+        state.unlink()
+        os.mkfifo(state)
+        said = "is a FIFO, not a file kcli wrote"
+    elif damage == "device-segment":
+        (directory / "1" / "__cluster_metadata-0" / "00000000000000000001.log").symlink_to("/dev/zero")
+        said = "is a device, not a file kcli wrote"
+    else:
+        (directory / "sandbox-settings.json").write_text("[" * 100_000)
+        said = "nests deeper than any settings file kcli writes"
+    started = time.monotonic()
+    refused = invoke("sandbox", "up", "--dir", str(directory), "--detach")
+    assert refused.code == 2 and refused.stderr.count("\n") == 1 and said in refused.stderr, refused.stderr
+    assert time.monotonic() - started < 10
+    assert not (directory / "sandbox.json").exists()
