@@ -6,8 +6,8 @@ real Apache Kafka nodes from a Kafka distribution (`up --kafka-home DIR`: one JV
 Kafka's StorageTool). `up --detach` leaves the cluster running; the other commands find it in --dir.
 
 This module knows neither engine: it opens the engine of a directory (kcli.sandbox.opening), calls
-one method of kcli.sandbox.engine's interface and renders the typed result; each fault command names
-the engine method it calls.
+one method of kcli.sandbox.engine's interface and renders the typed result. The fault commands are
+written from that interface's table (kcli.sandbox.engine.FAULTS) into kcli/cli/sandbox_faults.py.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Annotated, Any
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, guarded, tool_group, what_is_left
-from kcli.cli.sandbox_common import ForegroundView, announce, emit_status, quoted
+from kcli.cli.sandbox_common import DirOpt, ForegroundView, announce, directory_of, emit_status, quoted
 from kcli.errors import UsageError
-from kcli.render import OutputFormat, emit
+from kcli.render import OutputFormat
 
 app = tool_group(
     "sandbox",
@@ -31,10 +31,6 @@ app = tool_group(
 
 SECURITY_CHOICES = ("plaintext", "sasl_plaintext", "ssl", "sasl_ssl")
 COMPRESSION_CHOICES = ("none", "gzip", "snappy", "lz4", "zstd")
-DirOpt = Annotated[
-    Path | None,
-    typer.Option("--dir", help="Sandbox directory (default: $KCLI_SANDBOX_DIR or ./.kcli-sandbox)."),
-]
 ControllersOpt = Annotated[int, typer.Option("--controllers", min=1, max=9, help="Controller count.")]
 BrokersOpt = Annotated[int, typer.Option("--brokers", min=1, max=99, help="Broker count.")]
 BasePortOpt = Annotated[
@@ -118,12 +114,6 @@ def register(root: typer.Typer) -> None:
     root.add_typer(app)
 
 
-def _directory(given: Path | None) -> Path:
-    if given is not None:
-        return given
-    return Path(env_of().environ.get("KCLI_SANDBOX_DIR", ".kcli-sandbox"))
-
-
 @app.command("up")
 @guarded
 def up(
@@ -162,7 +152,7 @@ def up(
             f"--compression must be one of {', '.join(COMPRESSION_CHOICES)}, not {compression!r}"
         )
     rack_names = _racks(racks)
-    path = _directory(directory).resolve()
+    path = directory_of(directory).resolve()
     env = env_of()
     engine = launcher(real=kafka_home is not None or holds_real_kafka(path), keep_failed=env.debug)
     engine.check_flags(
@@ -318,7 +308,7 @@ def status(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> N
     """Show the nodes, ports and state of the sandbox in DIR."""
     from kcli.sandbox.opening import open_engine
 
-    emit_status(open_engine(_directory(directory)).status(), output)
+    emit_status(open_engine(directory_of(directory)).status(), output)
 
 
 @app.command("down")
@@ -327,105 +317,14 @@ def down(directory: DirOpt = None) -> None:
     """Stop the sandbox in DIR (the emulator's process, or every real node); a stale sandbox.json is removed."""
     from kcli.sandbox.opening import open_engine
 
-    env_of().out(open_engine(_directory(directory)).down().line())
+    env_of().out(open_engine(directory_of(directory)).down().line())
 
 
-NodeArg = Annotated[int, typer.Argument(help="Node id (brokers 1..B, controllers 101..).")]
+def _register_faults() -> None:
+    from kcli.cli.sandbox_faults import COMMANDS
+
+    for name, command in COMMANDS:
+        app.command(name)(command)
 
 
-def _run_fault(method: str, directory: Path | None, output: OutputFormat, **given: Any) -> None:
-    """A fault command's body: open the engine of DIR, call one fault method of its interface, render."""
-    from kcli.sandbox.engine import NotSupported
-    from kcli.sandbox.opening import open_engine
-
-    engine = open_engine(_directory(directory), progress=env_of().err)
-    result = getattr(engine, method)(**given)
-    if isinstance(result, NotSupported):
-        raise UsageError(result.line(), hint=result.hint)
-    emit(env_of(), output, result, text=lambda r: [r.line()], json_value=lambda r: r.to_json())
-
-
-@app.command("stop-node")
-@guarded
-def stop_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
-    """Stop one node: its listener closes; a broker is fenced and loses leadership."""
-    _run_fault("stop_node", directory, output, node_id=node_id)
-
-
-@app.command("kill-node")
-@guarded
-def kill_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
-    """Kill one real Kafka node with SIGKILL (kill -9: no orderly shutdown); real nodes only."""
-    _run_fault("kill_node", directory, output, node_id=node_id)
-
-
-@app.command("start-node")
-@guarded
-def start_node(node_id: NodeArg, directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
-    """Start a stopped node again on its port."""
-    _run_fault("start_node", directory, output, node_id=node_id)
-
-
-@app.command("add-node")
-@guarded
-def add_node(
-    controller: Annotated[
-        bool,
-        typer.Option(
-            "--controller",
-            help="A controller that is not a voter yet (metadata-quorum add-controller makes it one); "
-            "default: a broker.",
-        ),
-    ] = False,
-    node_id: Annotated[
-        int | None, typer.Option("--id", min=0, help="Its node id (default: the next free one).")
-    ] = None,
-    directory: DirOpt = None,
-    output: OutputOpt = OutputFormat.text,
-) -> None:
-    """Start a new node: a broker that holds no replicas yet, or a controller that is not a voter yet."""
-    _run_fault("add_node", directory, output, controller=controller, node_id=node_id)
-
-
-@app.command("replace-brokers")
-@guarded
-def replace_brokers(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
-    """Replace every broker by one with a new id on another port (the KIP-899 rebootstrap case)."""
-    _run_fault("replace_brokers", directory, output)
-
-
-@app.command("failover")
-@guarded
-def failover(directory: DirOpt = None, output: OutputOpt = OutputFormat.text) -> None:
-    """Make another controller the active one (a new leader epoch)."""
-    _run_fault("failover", directory, output)
-
-
-@app.command("misroute")
-@guarded
-def misroute(
-    node_id: NodeArg,
-    target: Annotated[
-        int | None,
-        typer.Option(
-            "--as",
-            help="Advertise this node's endpoint (default: a peer; the node's own id ends the misroute).",
-        ),
-    ] = None,
-    directory: DirOpt = None,
-    output: OutputOpt = OutputFormat.text,
-) -> None:
-    """Make a node advertise another node's endpoint (the KIP-1242 misrouting case), until it restarts."""
-    _run_fault("misroute", directory, output, node_id=node_id, target=target)
-
-
-@app.command("delay")
-@guarded
-def delay(
-    node_id: NodeArg,
-    ms: Annotated[int, typer.Argument(min=0, help="Delay in milliseconds (0 removes it).")],
-    directory: DirOpt = None,
-    output: OutputOpt = OutputFormat.text,
-) -> None:
-    """Delay every response of one node by MS milliseconds."""
-    _run_fault("delay", directory, output, node_id=node_id, ms=ms)
+_register_faults()

@@ -1,13 +1,41 @@
-"""How `kcli sandbox` shows a sandbox, whatever its engine: its status, how to reach it, its live view."""
+"""What the commands of `kcli sandbox` share, whatever the engine: --dir, a fault command's body, how a
+sandbox is shown (its status, how to reach it, its live view)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from kcli.cli.common import env_of
+from kcli.errors import UsageError
 from kcli.render import OutputFormat, emit
 from kcli.sandbox.engine import Running, SandboxStatus
+
+DirOpt = Annotated[
+    Path | None,
+    typer.Option("--dir", help="Sandbox directory (default: $KCLI_SANDBOX_DIR or ./.kcli-sandbox)."),
+]
+
+
+def directory_of(given: Path | None) -> Path:
+    """--dir, else $KCLI_SANDBOX_DIR, else ./.kcli-sandbox."""
+    if given is not None:
+        return given
+    return Path(env_of().environ.get("KCLI_SANDBOX_DIR", ".kcli-sandbox"))
+
+
+def run_fault(method: str, directory: Path | None, output: OutputFormat, **given: Any) -> None:
+    """A fault command's body: open the engine of DIR, call one fault method of its interface, render."""
+    from kcli.sandbox.engine import NotSupported
+    from kcli.sandbox.opening import open_engine
+
+    engine = open_engine(directory_of(directory), progress=env_of().err)
+    result = getattr(engine, method)(**given)
+    if isinstance(result, NotSupported):
+        raise UsageError(result.line(), hint=result.hint)
+    emit(env_of(), output, result, text=lambda r: [r.line()], json_value=lambda r: r.to_json())
 
 
 def emit_status(status: SandboxStatus, output: OutputFormat) -> None:

@@ -7,8 +7,9 @@ A fault an engine cannot do is answered with `NotSupported` (why, and what to do
 the same method: the CLI says it in one line, whatever the engine.
 
 Each result's `to_json()` is its command's `-o json` document (docs/json/sandbox-*.md) and `line()`
-its text line. FAULTS lists the fault commands and the engine method each calls: a new fault is a
-method here, in each engine, in this table and one command in kcli/cli/sandbox.py.
+its text line. FAULTS lists the fault commands: each names the engine method it calls and its
+arguments, so a new fault is a method here, in each engine and in this table (scripts/sandbox-faults.py
+writes its command, kcli/cli/sandbox_faults.py), never a change by hand in the CLI.
 """
 
 from __future__ import annotations
@@ -340,24 +341,97 @@ class SandboxEngine(Protocol):
 # ---------------------------------------------------------------- the fault commands
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Parameter:
+    """One parameter of a fault command: a positional argument or an --option."""
+
+    name: str  # the engine method's keyword
+    help: str
+    kind: type = int
+    option: str | None = None  # "--as": an option; None: an argument
+    default: Any = None
+    flag: bool = False  # a boolean --option
+    minimum: int | None = None
+
+
+NODE = Parameter(name="node_id", help="Node id (brokers 1..B, controllers 101..).")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Fault:
-    """A `kcli sandbox` fault command and the engine method it calls (the control channel's table)."""
+    """A `kcli sandbox` fault command: its name, help, parameters and the engine method it calls."""
 
     command: str
+    help: str
     method: str
+    parameters: tuple[Parameter, ...] = ()
 
 
-FAULTS: tuple[Fault, ...] = tuple(
-    Fault(command, command.replace("-", "_"))
-    for command in (
-        "stop-node",
-        "kill-node",
-        "start-node",
-        "add-node",
-        "replace-brokers",
-        "failover",
-        "misroute",
-        "delay",
-    )
+FAULTS: tuple[Fault, ...] = (
+    Fault(
+        command="stop-node",
+        help="Stop one node: its listener closes; a broker is fenced and loses leadership.",
+        method="stop_node",
+        parameters=(NODE,),
+    ),
+    Fault(
+        command="kill-node",
+        help="Kill one real Kafka node with SIGKILL (kill -9: no orderly shutdown); real nodes only.",
+        method="kill_node",
+        parameters=(NODE,),
+    ),
+    Fault(
+        command="start-node",
+        help="Start a stopped node again on its port.",
+        method="start_node",
+        parameters=(NODE,),
+    ),
+    Fault(
+        command="add-node",
+        help="Start a new node: a broker that holds no replicas yet, or a controller that is not a voter yet.",
+        method="add_node",
+        parameters=(
+            Parameter(
+                name="controller",
+                option="--controller",
+                flag=True,
+                kind=bool,
+                default=False,
+                help="A controller that is not a voter yet (metadata-quorum add-controller makes it one); "
+                "default: a broker.",
+            ),
+            Parameter(
+                name="node_id", option="--id", minimum=0, help="Its node id (default: the next free one)."
+            ),
+        ),
+    ),
+    Fault(
+        command="replace-brokers",
+        help="Replace every broker by one with a new id on another port (the KIP-899 rebootstrap case).",
+        method="replace_brokers",
+    ),
+    Fault(
+        command="failover",
+        help="Make another controller the active one (a new leader epoch).",
+        method="failover",
+    ),
+    Fault(
+        command="misroute",
+        help="Make a node advertise another node's endpoint (the KIP-1242 misrouting case), until it restarts.",
+        method="misroute",
+        parameters=(
+            NODE,
+            Parameter(
+                name="target",
+                option="--as",
+                help="Advertise this node's endpoint (default: a peer; the node's own id ends the misroute).",
+            ),
+        ),
+    ),
+    Fault(
+        command="delay",
+        help="Delay every response of one node by MS milliseconds.",
+        method="delay",
+        parameters=(NODE, Parameter(name="ms", minimum=0, help="Delay in milliseconds (0 removes it).")),
+    ),
 )
