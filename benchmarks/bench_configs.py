@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from benchmarks.figures import record
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with tempfile.TemporaryDirectory() as directory:
         started = time.perf_counter()

@@ -58,7 +58,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("KAFKA_HEAP_OPTS", "-Xms256m -Xmx512m")
 
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
     from kcli.sandbox.kafka.handle import KafkaSandbox
     from tests.dataplane.java import compile_client
 

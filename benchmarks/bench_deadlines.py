@@ -167,7 +167,7 @@ def main() -> int:
 
 def sandbox_figures(kcli: list[str], env: dict[str, str], runs: int, baseline: float) -> None:
     """The network and node faults of tests/reliability, against a sandbox."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
     from tests.reliability.relay import Relay
 
     with tempfile.TemporaryDirectory() as scratch:

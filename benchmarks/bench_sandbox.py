@@ -75,7 +75,7 @@ def main() -> int:
     from kio.schema.describe_configs.v4.request import DescribeConfigsRequest, DescribeConfigsResource
     from kio.schema.metadata.v12.request import MetadataRequest
 
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with tempfile.TemporaryDirectory(prefix="kcli-bench-sandbox-") as tmp:
         with Sandbox(directory=Path(tmp) / "warm", controllers=1, brokers=1):

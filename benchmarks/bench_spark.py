@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from kcli.audit.synthetic import FleetSpec, generate_fleet
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     kcli = [sys.executable, "-m", "kcli"]
     quiet = {"NO_COLOR": "1", "KCLI_CONFIG": "/nonexistent/kcli.toml"}

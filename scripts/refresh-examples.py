@@ -685,7 +685,7 @@ def main(argv: list[str] | None = None) -> int:
 
     sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]  # kio's optional hook: slow
     from kcli.cli.examples import EXAMPLES
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     wanted = set(options.only)
     examples = dict(EXAMPLES)

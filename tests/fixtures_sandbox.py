@@ -20,7 +20,7 @@ import pytest
 @pytest.fixture(scope="session")
 def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A shared 3-controller, 3-broker plaintext sandbox for the whole session."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path_factory.mktemp("sandbox"), controllers=3, brokers=3) as sb:
         yield sb
@@ -29,7 +29,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture
 def fresh_sandbox(tmp_path: Path) -> Iterator[Any]:
     """A 3-controller, 3-broker plaintext sandbox of this test alone."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path / "sandbox", controllers=3, brokers=3) as sb:
         yield sb
@@ -38,7 +38,7 @@ def fresh_sandbox(tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def make_sandbox(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     """`make_sandbox(security="sasl_plaintext", authorizer=True, ...)` -> a started Sandbox, stopped after the test."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     started: list[Any] = []
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.sandbox
 @pytest.fixture(scope="module")
 def acl_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A sandbox with the StandardAuthorizer on (plaintext: ANONYMOUS is a super user there)."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("acl-sandbox"), controllers=3, brokers=3, authorizer=True

@@ -27,7 +27,7 @@ def spark() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def audit_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A sandbox shaped like a small real cluster that no test changes: 3 brokers, 4 topics x 3 partitions."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path_factory.mktemp("audit-sandbox"), brokers=3, topics=4, partitions=3) as sb:
         yield sb

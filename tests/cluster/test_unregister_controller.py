@@ -27,7 +27,7 @@ UNSUPPORTED = "The target cluster does not support the controller unregistration
 def sb(tmp_path: Path) -> Iterator[Any]:
     """Three controllers, one broker, and controller 104 registered as an observer (not a voter), at
     metadata.version 4.3-IV0: the level below the one that can unregister controllers."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path / "sandbox", controllers=3, brokers=1, release_version="4.3-IV0"

@@ -26,7 +26,7 @@ TOPIC_0, TOPIC_1 = "sandbox-topic-00000", "sandbox-topic-00001"
 @pytest.fixture(scope="module")
 def secure(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256/512) with a StandardAuthorizer; admin is a super user."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("quotas"),

@@ -17,7 +17,7 @@ def _batches(log: Path) -> bytes:
 
 
 def test_up_fills_the_topics_in_a_producers_batches_and_reopens_them(tmp_path: Path) -> None:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     options = {"controllers": 1, "brokers": 1, "topics": 2, "partitions": 2}
     with Sandbox(

@@ -130,7 +130,7 @@ def sides(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Side, Side
 
 
 def _beside_a_sandbox(real: Side, directory: Path, topic: str) -> Iterator[tuple[Side, Side]]:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=directory, controllers=len(real.controller_ids), brokers=len(real.broker_ids)

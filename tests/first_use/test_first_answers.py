@@ -19,7 +19,7 @@ UNSET = {"KCLI_BOOTSTRAP_SERVER": None, "KCLI_BOOTSTRAP_CONTROLLER": None, "KCLI
 
 @pytest.fixture(scope="module")
 def sb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path_factory.mktemp("first-use"), topics=2, cluster_id=CLUSTER_ID) as sandbox:
         yield sandbox

@@ -206,7 +206,7 @@ def test_offsets_and_groups_survive_a_restart(tmp_path: Path, make_sandbox: Call
     from kafka import KafkaConsumer, TopicPartition
     from kafka.structs import OffsetAndMetadata
 
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     directory = tmp_path / "restarted"
     with Sandbox(directory=directory, controllers=1, brokers=1) as first:

@@ -84,7 +84,7 @@ TYPE_NAMES |= {DELEGATION_TOKEN: "DELEGATION_TOKEN", USER: "USER"}
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """One broker, one controller, the StandardAuthorizer on: Kafka's @ClusterTestDefaults."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("acl-command"), controllers=1, brokers=1, authorizer=True

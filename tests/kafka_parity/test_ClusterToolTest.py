@@ -54,7 +54,7 @@ ID_FORMS = {"kcli-cluster-id": ("cluster-id",), "kcli-cluster-cluster-id": ("clu
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """This module's sandbox (brokers get stopped and unregistered here), with the mock's cluster id."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("cluster-tool"),
@@ -322,7 +322,7 @@ def test_ClusterToolTest_testUnregisterController(own: Any, hooks: Any) -> None:
 
 def test_ClusterToolTest_testLegacyModeClusterCannotUnregisterController(tmp_path: Path) -> None:
     """A cluster below metadata.version 4.4-IV2 refuses UnregisterController: said on stdout, exit 0."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path, controllers=1, brokers=1, release_version="4.3-IV0") as older:
         result = kcli("cluster", "unregister-controller", "--bootstrap-server", older.bootstrap_servers, "--id", "0")

@@ -105,7 +105,7 @@ EXACT, DEFAULT, ANY = 0, 1, 2  # DescribeClientQuotas match types
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """This module's sandbox: its quotas, defaults and configs are changed here."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
     from tests.reassign.peer import create_topic
 
     with Sandbox(directory=tmp_path_factory.mktemp("config-command"), controllers=1, brokers=3) as sb:

@@ -79,7 +79,7 @@ DEFAULTS_AT_LATEST = {
 @pytest.fixture(scope="module")
 def sandbox_at(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], Any]]:
     """`sandbox_at("3.8-IV0")`: a 1-controller, 1-broker sandbox formatted at that metadata.version."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     started: list[Any] = []
 

@@ -38,7 +38,7 @@ SHAPES = {
 @pytest.fixture(scope="module")
 def cluster_of(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[int, int], Any]]:
     """`cluster_of(brokers, controllers)`: one sandbox of that shape, shared by this module's cases."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     started: dict[tuple[int, int], Any] = {}
 

@@ -289,8 +289,8 @@ HINT = "kcli cluster unregister-controller --id {}"
 def voters(tmp_path: Path) -> Iterator[Any]:
     """Three voters at metadata.version 4.4-IV2 (UnregisterController allowed), one broker."""
     from kcli.metadata import records
-    from kcli.sandbox.emulator import Sandbox
     from kcli.sandbox.emulator.apis.k94_unregister_controller import FIRST_LEVEL
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path / "sandbox", controllers=3, brokers=1) as sb:
         level: Any = records.FeatureLevelRecord(name="metadata.version", feature_level=FIRST_LEVEL)  # type: ignore[attr-defined]

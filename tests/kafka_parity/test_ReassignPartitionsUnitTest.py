@@ -75,7 +75,7 @@ RECORDS = 1_000
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Four brokers with two log dirs each, and the mock's topics foo (2 partitions) and bar (1)."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
     from tests.dataplane.filling import fill
     from tests.reassign.peer import create_topic
 

@@ -96,7 +96,7 @@ def test_validator_rejects_what_the_schemas_forbid() -> None:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A sandbox with an authorizer (for acls) and two 3-partition topics, for this module."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("json-sandbox"), authorizer=True, topics=2, partitions=3

@@ -79,7 +79,7 @@ def test_add_then_remove_a_controller(kcli: Any, make_sandbox: Any) -> None:
 
 
 def test_an_added_controller_stays_a_voter_after_a_restart(kcli: Any, tmp_path: Path) -> None:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path / "sb", controllers=1, brokers=1) as sb:
         config = sb.prepare_controller(NEW)

@@ -340,7 +340,7 @@ def test_every_setting_kcli_knows_has_a_kafka_type() -> None:
 
 @pytest.mark.sandbox
 def test_doctor_reports_a_wrong_sasl_password_as_an_authentication_failure(tmp_path: Path) -> None:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path / "sb", controllers=1, brokers=1, security="sasl_plaintext") as sb:
         properties = sb.command_config()

@@ -31,7 +31,7 @@ from tests.conftest import invoke
 @pytest.fixture(scope="module")
 def moving_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Two brokers (one controller) and one topic whose one replica can move between them."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     directory = tmp_path_factory.mktemp("moving")
     # records, so that a move copies bytes (at 1000 B/s: minutes) and is still on when interrupted

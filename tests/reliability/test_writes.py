@@ -146,7 +146,7 @@ def test_a_directory_is_refused(tmp_path: Path) -> None:
 def acl_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The smallest sandbox that keeps ACLs and can move a replica: one controller, two brokers, the
     authorizer on, one topic."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("writes-sandbox"),

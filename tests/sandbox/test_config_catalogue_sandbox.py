@@ -27,7 +27,7 @@ SAMPLE = {
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path_factory.mktemp("catalogue"), controllers=1, brokers=1, topics=1) as sb:
         yield sb

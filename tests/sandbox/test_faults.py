@@ -174,7 +174,7 @@ def test_remove_and_add_raft_voter_survive_a_restart(tmp_path: Path) -> None:
     from kio.schema.add_raft_voter.v1.request import AddRaftVoterRequest, Listener
     from kio.schema.remove_raft_voter.v0.request import RemoveRaftVoterRequest
 
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     directory = tmp_path / "voters"
     with Sandbox(directory=directory, controllers=3, brokers=1) as sb:

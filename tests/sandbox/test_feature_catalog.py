@@ -40,7 +40,7 @@ def test_unknown_or_removed_release_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown release version"):
         release_level("9.9")
     with pytest.raises(ValueError):
-        from kcli.sandbox.emulator import Sandbox
+        from kcli.sandbox.emulator.handle import Sandbox
 
         Sandbox(release_version="nope")
 

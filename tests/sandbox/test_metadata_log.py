@@ -30,7 +30,7 @@ def test_log_decodes_with_kio_and_kcli_reader(tmp_path: Path) -> None:
     from kafka.admin import NewTopic
 
     from kcli.metadata.reader import read_file
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path / "sb", controllers=1, brokers=2) as sb:
         with admin(sb.bootstrap_servers) as client:
@@ -72,7 +72,7 @@ def test_log_decodes_with_kio_and_kcli_reader(tmp_path: Path) -> None:
 def test_up_on_existing_directory_replays_state(tmp_path: Path) -> None:
     from kafka.admin import ConfigResource, ConfigResourceType, NewTopic
 
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     directory = tmp_path / "sb"
     with Sandbox(directory=directory, controllers=1, brokers=2) as sb:

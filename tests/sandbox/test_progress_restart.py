@@ -42,7 +42,7 @@ def set_broker_config(sb: Any, broker: int, entry: str) -> None:
 
 
 def test_reassignment_and_log_dir_move_resume_after_restart(tmp_path: Path) -> None:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     directory = tmp_path / "sb"
     rate = 400_000  # bytes/s: each copy takes several seconds

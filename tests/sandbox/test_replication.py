@@ -184,7 +184,7 @@ def _logs(directory: Path) -> dict[int, Any]:
 
 def test_reopening_repairs_diverged_and_damaged_replicas(tmp_path: Path) -> None:
     """A crash left three different voter logs; `up` elects the most up-to-date one and the rest converge."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     directory = tmp_path / "sb"
     with Sandbox(directory=directory, controllers=3, brokers=1) as sb:
@@ -217,7 +217,7 @@ def test_reopening_repairs_diverged_and_damaged_replicas(tmp_path: Path) -> None
 
 
 def test_a_write_needs_a_majority_of_the_voters(tmp_path: Path) -> None:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
     from kcli.sandbox.emulator.node import ClusterError
 
     with Sandbox(directory=tmp_path / "sb", controllers=3, brokers=1) as sb:
@@ -275,7 +275,7 @@ def test_a_failed_fsync_counts_nothing_as_durable_and_the_next_sync_flushes_it(
 def test_voters_whose_fsync_fails_do_not_acknowledge_a_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
     from kcli.sandbox.emulator.metalog import NoQuorum
 
     with Sandbox(directory=tmp_path / "sb", controllers=3, brokers=1) as sb:

@@ -30,7 +30,7 @@ def _batch_sizes(data: bytes) -> list[int]:
 
 def _made(directory: Path, *, controllers: int = 1, reopen: bool = False) -> None:
     """A sandbox with 3 topics, stopped (a snapshot at shutdown); `reopen`: a second run, a second snapshot."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=directory, controllers=controllers, brokers=3, topics=3):
         pass
@@ -40,7 +40,7 @@ def _made(directory: Path, *, controllers: int = 1, reopen: bool = False) -> Non
 
 
 def _topics_after_reopen(directory: Path, *, controllers: int = 1) -> tuple[int, list[str]]:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=directory, controllers=controllers, brokers=3) as sb:
         return sb.status()["topics"], sb.run(lambda c: list(c.metalog.recovered))

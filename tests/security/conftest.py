@@ -24,7 +24,7 @@ def sasl_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     Topics sandbox-topic-0 and sandbox-topic-1 exist; alice and bob start without any ACL.
     """
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("sasl"),

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.sandbox, pytest.mark.timeout(120)]  # no case hangs
 
 @pytest.fixture(scope="module")
 def tls_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("tls"), controllers=1, brokers=2, security="ssl", authorizer=True

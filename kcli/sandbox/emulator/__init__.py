@@ -1,9 +1,6 @@
 """The emulator engine of the sandbox: controllers and brokers on loopback in one Python process.
 
 They speak the real Kafka protocol (kio types) and persist their state as a real __cluster_metadata-0
-log. Importing this package is cheap; the cluster loads when started.
+log. The package itself imports nothing, so importing any of its modules loads only what that module
+needs; the handle tests and scripts start a cluster with is kcli.sandbox.emulator.handle.Sandbox.
 """
-
-from kcli.sandbox.emulator.handle import Sandbox, SandboxError
-
-__all__ = ["Sandbox", "SandboxError"]

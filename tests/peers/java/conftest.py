@@ -67,7 +67,7 @@ def client_props(
 @pytest.fixture(scope="session")
 def peer_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A plaintext 3-controller, 3-broker sandbox with racks and two log dirs per broker."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("java-peer-sandbox"),
@@ -96,7 +96,7 @@ def java_controllers(java_peer: JavaPeer, peer_sandbox: Any) -> JavaAdmin:
 @pytest.fixture(scope="session")
 def secure_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """SASL_SSL listeners (SCRAM and PLAIN over TLS) with the authorizer on; admin is the super user."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(
         directory=tmp_path_factory.mktemp("java-secure-sandbox"),

@@ -33,7 +33,7 @@ FAST = {
 @pytest.fixture(scope="module")
 def changing_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A cluster these tests change for good: voters come and go, brokers are replaced and unregistered."""
-    from kcli.sandbox.emulator import Sandbox
+    from kcli.sandbox.emulator.handle import Sandbox
 
     with Sandbox(directory=tmp_path_factory.mktemp("java-changing"), controllers=1, brokers=3) as sb:
         yield sb
