@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,6 +22,10 @@ from kcli.cli.common import OutputOpt, env_of, guarded, tool_group, what_is_left
 from kcli.cli.sandbox_common import DirOpt, ForegroundView, announce, directory_of, emit_status, quoted
 from kcli.errors import UsageError
 from kcli.render import OutputFormat
+
+if TYPE_CHECKING:
+    from kcli.sandbox.engine import Launcher
+    from kcli.sandbox.settings import SandboxSettings
 
 app = tool_group(
     "sandbox",
@@ -204,29 +208,45 @@ def up(
         if daemon:
             engine.up_foreground(settings, created=created, log_stream=env.stderr, on_ready=None)
         elif detach:
-            removed = f"{quoted(path)} removed" if created else f"{quoted(path)} kept as it was"
-            with what_is_left(f"the sandbox was still starting: what it had started is stopped, {removed}"):
-                running = engine.up_detached(settings, created=created, progress=env.err)
-            for note in running.notes:  # the emulator's process logged them; the operator must see them
-                env.err(f"Warning: {note}")
-            emit_status(running.status, output)
-            announce(path, running, profile, detached=True)
+            _up_detached(engine, settings, created=created, profile=profile, output=output)
         else:
-            view = ForegroundView(path, profile, output, live=engine.ticks)
-            try:
-                by = engine.up_foreground(
-                    settings,
-                    created=created,
-                    log_stream=env.stderr,
-                    on_ready=view.ready,
-                    on_tick=view.tick,
-                    progress=env.err,
-                )
-            finally:
-                view.close()
-            if view.running is not None:
-                said = f" by {by}" if by else ""
-                env.err(f"Sandbox {view.running.cluster_id} in {path} stopped{said}.")
+            _up_foreground(engine, settings, created=created, profile=profile, output=output)
+
+
+def _up_detached(
+    engine: Launcher, settings: SandboxSettings, *, created: bool, profile: str | None, output: OutputFormat
+) -> None:
+    """Start the sandbox, leave it running, show its status and how to reach it."""
+    env, path = env_of(), settings.directory
+    removed = f"{quoted(path)} removed" if created else f"{quoted(path)} kept as it was"
+    with what_is_left(f"the sandbox was still starting: what it had started is stopped, {removed}"):
+        running = engine.up_detached(settings, created=created, progress=env.err)
+    for note in running.notes:  # the emulator's process logged them; the operator must see them
+        env.err(f"Warning: {note}")
+    emit_status(running.status, output)
+    announce(path, running, profile, detached=True)
+
+
+def _up_foreground(
+    engine: Launcher, settings: SandboxSettings, *, created: bool, profile: str | None, output: OutputFormat
+) -> None:
+    """Run the sandbox here with its live view until Ctrl-C, SIGTERM or `sandbox down`."""
+    env, path = env_of(), settings.directory
+    view = ForegroundView(path, profile, output, live=engine.ticks)
+    try:
+        by = engine.up_foreground(
+            settings,
+            created=created,
+            log_stream=env.stderr,
+            on_ready=view.ready,
+            on_tick=view.tick,
+            progress=env.err,
+        )
+    finally:
+        view.close()
+    if view.running is not None:
+        said = f" by {by}" if by else ""
+        env.err(f"Sandbox {view.running.cluster_id} in {path} stopped{said}.")
 
 
 def _reopened(ctx: typer.Context, path: Path, options: dict[str, Any]) -> dict[str, Any]:
