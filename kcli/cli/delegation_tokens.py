@@ -11,7 +11,7 @@ not echo the one it is given, and no error carries it.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -28,6 +28,11 @@ from kcli.cli.connection_options import (
 from kcli.cli.version import VersionOpt
 from kcli.errors import UsageError
 from kcli.render import OutputFormat
+
+if TYPE_CHECKING:
+    from kcli.cli.connection_options import ConnectionArgs
+    from kcli.client.config import ClientConfig
+    from kcli.ops.delegation_tokens import Given, Request
 
 _A = "Actions"
 ONLY_BROKERS = (
@@ -113,7 +118,7 @@ def register(app: typer.Typer) -> None:
         output: OutputOpt = OutputFormat.text,
     ) -> None:
         """Create, renew, expire or describe delegation tokens (kafka-delegation-tokens.sh)."""
-        from kcli.ops.delegation_tokens import Given, action_of, plan
+        from kcli.ops.delegation_tokens import Given
         from kcli.render import delegation_tokens as view
         from kcli.render import emit
         from kcli.workflows.delegation_tokens import run_request
@@ -132,25 +137,28 @@ def register(app: typer.Typer) -> None:
             expiry_time_period=expiry_time_period,
             hmac=hmac,
         )
-        action_of(given)  # kafka-delegation-tokens' order: the action, the connection, the rest
-        if connection.bootstrap_controller:
-            raise UsageError(ONLY_BROKERS)
-        config = client_config(
-            connection, env, missing_bootstrap='Missing required argument "[bootstrap-server]"'
-        )
-        if config.security_protocol == "PLAINTEXT" and connection.command_config is None:
-            raise UsageError(NEEDS_SECURITY)
-        request = plan(given)
-        refuse_stray(ctx.args)
+        config, request = _checked(ctx, given, connection)
         if output is OutputFormat.text:
             env.out(view.calling_line(request))  # Kafka's tool says it before it asks, also when that fails
             env.stdout.flush()
         outcome = run_admin(config, lambda admin: run_request(admin, request))
-        emit(
-            env,
-            output,
-            outcome,
-            text=view.outcome_lines,
-            json_value=view.outcome_json,
-            table=view.outcome_table,
-        )
+        lines, json_value, table = view.outcome_lines, view.outcome_json, view.outcome_table
+        emit(env, output, outcome, text=lines, json_value=json_value, table=table)
+
+
+def _checked(ctx: typer.Context, given: Given, connection: ConnectionArgs) -> tuple[ClientConfig, Request]:
+    """The client config and the request, checked in kafka-delegation-tokens' order: the action, the
+    connection, the rest."""
+    from kcli.ops.delegation_tokens import action_of, plan
+
+    action_of(given)
+    if connection.bootstrap_controller:
+        raise UsageError(ONLY_BROKERS)
+    config = client_config(
+        connection, env_of(ctx), missing_bootstrap='Missing required argument "[bootstrap-server]"'
+    )
+    if config.security_protocol == "PLAINTEXT" and connection.command_config is None:
+        raise UsageError(NEEDS_SECURITY)
+    request = plan(given)
+    refuse_stray(ctx.args)
+    return config, request
