@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the cluster is loaded only where it runs (start-up of `sand
 
 STATE_FILE = "sandbox.json"
 CONTROL_TIMEOUT_S = 30.0
+CONTROL_REPLY_LIMIT = 16 << 20  # a status of hundreds of nodes is a few hundred KiB
 # what the command line of a sandbox process holds (`kcli sandbox up ...`), checked when sandbox.json
 # was written by a kcli that did not record the process's start time
 PROCESS_WORDS = ("sandbox", "up")
@@ -135,15 +136,33 @@ def read_info(directory: Path, *, check_alive: bool = True) -> SandboxInfo:
 def send(info: SandboxInfo, command: str, **args: Any) -> Any:
     """Run one control command in the sandbox process; returns its result."""
     request = json.dumps({"token": info.token, "command": command, "args": args}) + "\n"
+    # one deadline for the whole exchange and a bound on the answer: whatever listens on the port
+    # (a stale sandbox.json may name another program's) cannot keep kcli waiting or fill its memory
+    deadline = time.monotonic() + CONTROL_TIMEOUT_S
+    data = bytearray()
     try:
         with socket.create_connection(("127.0.0.1", info.control_port), timeout=CONTROL_TIMEOUT_S) as conn:
             conn.sendall(request.encode())
-            data = b""
             while not data.endswith(b"\n"):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                conn.settimeout(left)
                 chunk = conn.recv(65536)
                 if not chunk:
                     break
                 data += chunk
+                if len(data) > CONTROL_REPLY_LIMIT:
+                    raise SandboxControlError(
+                        f"the sandbox control port 127.0.0.1:{info.control_port} answered {command!r} with over "
+                        f"{CONTROL_REPLY_LIMIT >> 20} MiB: not a kcli sandbox"
+                    )
+    except TimeoutError:
+        raise SandboxControlError(
+            f"the sandbox control port 127.0.0.1:{info.control_port} (pid {info.pid}) gave no whole answer "
+            f"to {command!r} within {CONTROL_TIMEOUT_S:.0f} s",
+            hint=f"kcli sandbox status --dir {info.directory} shows whether it runs",
+        ) from None
     except OSError as error:
         raise SandboxControlError(
             f"cannot reach the sandbox control port 127.0.0.1:{info.control_port} (pid {info.pid}): {error}"
