@@ -146,4 +146,10 @@ def new_topic(real_kafka: Any, kafka_admin: Any) -> Iterator[Any]:
 
     yield make
     if made:
-        kafka_admin.delete_topics(made)
+        # a fresh client: the session's may hold a controller id from metadata that tests since
+        # changed (a broker restarted or moved), which kafka-python does not look up again
+        cleaner = cluster_of(real_kafka).peer_admin()
+        try:
+            cleaner.delete_topics(made)
+        finally:
+            cleaner.close()
