@@ -291,6 +291,54 @@ GUARANTEES: tuple[Guarantee, ...] = (
             f"{S}test_no_unsafe_calls.py::test_generated_readers_do_not_run_data_from_a_log",
         ),
     ),
+    Guarantee(
+        area="Signals",
+        promise="kcli signals only a process it started: every signal goes through kcli.processes, which "
+        "checks the pid, start time and command line it recorded at launch against /proc and refuses a pid "
+        "of 0 or below; `sandbox down` on a stale sandbox.json (pid gone, another program's, 0, -1) signals "
+        "nothing and says so. A walk of kcli/, tests/ and benchmarks/ finds no other signal call.",
+        tests=("tests/test_processes.py",),
+    ),
+    Guarantee(
+        area="Writes",
+        promise="Every file write goes through kcli.writes: beside-and-rename, fsync where the data "
+        "matters, the temporary removed on error or Ctrl-C, a full disk or read-only file system in one "
+        "line with the old file whole; stdout or stderr on /dev/full is one line and exit 1, no traceback.",
+        tests=(f"{R}test_writes.py", f"{R}test_output_errors.py"),
+    ),
+    Guarantee(
+        area="Interruptions",
+        promise="Ctrl-C, SIGTERM or SIGHUP during reassign-partitions --execute --wait says what is left "
+        "(the move goes on, the throttles stay, --verify removes them, --cancel stops it); Ctrl-C while "
+        "`sandbox up --detach` waits stops the half-started process and says so.",
+        tests=(
+            f"{R}test_interruptions.py",
+            f"{T}test_up_directory.py::test_ctrl_c_while_up_detach_waits_stops_the_half_started_process",
+        ),
+    ),
+    Guarantee(
+        area="Sandbox",
+        promise="`sandbox up` writes only into a new or empty directory or a sandbox's (a file or a foreign "
+        "directory: one line, nothing written), one `up` at a time (a lock the serving process holds); a "
+        "sandbox whose own files are a FIFO, a device or nested past any kcli writes is refused at once; "
+        "a reopen keeps every node and its port; the control channel has one deadline and a size bound.",
+        tests=(f"{T}test_up_directory.py", f"{T}test_control_channel.py"),
+    ),
+    Guarantee(
+        area="Sandbox",
+        promise="A damaged metadata log keeps what it can: a flipped bit in an early batch restarts the log "
+        "from the newest snapshot (as Kafka's truncateToLatestSnapshot), a snapshot that does not read "
+        "whole is set aside and the state rebuilt, else one error line.",
+        tests=(f"{T}test_snapshot_recovery.py",),
+    ),
+    Guarantee(
+        area="Bad input",
+        promise="Logs a running node is writing are read without a lock, the half-written batch at the end "
+        "of the last segment being the end of the data; side files that are FIFOs or devices are refused "
+        "at once; pipes (`<(...)`, /dev/stdin) are read bounded in size and time; edge values (a client.id "
+        "over 32767 bytes, lone surrogates, huge ids) are usage errors.",
+        tests=(f"{R}test_live_logs.py", f"{R}test_pipes.py", f"{R}test_edge_values.py"),
+    ),
 )
 
 

@@ -99,7 +99,7 @@ class Cluster:
         saved = progress.load(self.settings.directory)
         self.reassignments.restore(saved.copies)
         self.log_dir_moves.restore(saved.moves)
-        saved_ports = node_ports.load(self.settings.directory) if existing is not None else {}
+        saved_ports = node_ports.load(self.settings.directory, self.settings.base_port) if existing is not None else {}
         # the brokers of the last run (one unregistered while it lived included), else the registered
         brokers = sorted({b for b in saved_ports if b < CONTROLLER_ID_FLOOR} | set(self.image.brokers))
         brokers = brokers or list(self.settings.broker_ids())
@@ -214,7 +214,8 @@ class Cluster:
     def save_ports(self) -> None:
         """Write each node's port, so a reopen serves it there (kcli.sandbox.emulator.node_ports)."""
         try:
-            node_ports.save(self.settings.directory, ((n.node_id, n.port) for n in self.nodes.values()))
+            ports = ((n.node_id, n.port) for n in self.nodes.values())
+            node_ports.save(self.settings.directory, ports, self.settings.base_port)
         except KcliError as error:  # a reopen then places the nodes by --base-port
             log.warning("could not save the node ports: %s", error.line())
 

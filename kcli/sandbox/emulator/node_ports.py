@@ -6,6 +6,7 @@ Behavior:
 - On reopen the nodes of the file come back on their ports: profiles and exported bootstrap lists
   stay right after `add-node` (broker 4 does not take controller 101's port) or with --base-port 0.
   A node the file does not know takes the first --base-port port no other node holds (0: a free one).
+- A reopen with another --base-port than the file was written with follows the new --base-port.
 - A file that cannot be read is no file: the ports follow --base-port as at creation.
 """
 
@@ -19,8 +20,9 @@ from typing import Any
 PORTS_FILE = "node-ports.json"
 
 
-def load(directory: Path) -> dict[int, int]:
-    """node id -> port of the previous run ({} when none was saved or the file is damaged)."""
+def load(directory: Path, base_port: int) -> dict[int, int]:
+    """node id -> port of the previous run ({} when none was saved, it was saved under another
+    --base-port, or the file is damaged)."""
     from kcli.errors import KcliError
     from kcli.files import read_text
 
@@ -29,20 +31,21 @@ def load(directory: Path) -> dict[int, int]:
         return {}
     try:
         data: Any = json.loads(read_text(path, what="the sandbox's node ports", limit=1 << 20))
+        if int(data["base_port"]) != base_port:
+            return {}
         ports = {int(node): int(port) for node, port in data["nodes"].items()}
     except (KcliError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return {}
     return {node: port for node, port in ports.items() if node >= 0 and 0 < port < 65536}
 
 
-def save(directory: Path, ports: Iterable[tuple[int, int]]) -> None:
-    """Write node id -> port (bound ports only)."""
+def save(directory: Path, ports: Iterable[tuple[int, int]], base_port: int) -> None:
+    """Write node id -> port (bound ports only) and the --base-port they were placed under."""
     from kcli.writes import write_file
 
     nodes = {str(node): port for node, port in sorted(ports) if port > 0}
-    write_file(
-        directory / PORTS_FILE, json.dumps({"nodes": nodes}, indent=2) + "\n", what="the sandbox's node ports"
-    )
+    document = json.dumps({"base_port": base_port, "nodes": nodes}, indent=2) + "\n"
+    write_file(directory / PORTS_FILE, document, what="the sandbox's node ports")
 
 
 def assign(node_ids: Iterable[int], saved: dict[int, int], base_port: int) -> dict[int, int]:
