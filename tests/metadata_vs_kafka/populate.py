@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -34,25 +36,21 @@ TOPIC_PREFIX = "md-"
 
 
 def kcli(kafka: Any, *argv: str, controller: bool = False, check: bool = True) -> str:
-    """Run `kcli ARGV` against the cluster (as its admin user), in this process; its stdout. What is
-    compared is what the records make of the log, not how kcli was started."""
-    from tests.conftest import invoke
-
+    """Run `kcli ARGV` as a user runs it, against the cluster (as its admin user); its stdout."""
     bootstrap = (
         ["--bootstrap-controller", kafka.bootstrap_controllers]
         if controller
         else ["--bootstrap-server", kafka.bootstrap_servers]
     )
-    deadline = time.monotonic() + 30
-    while True:
-        done = invoke(*argv, *bootstrap, "--command-config", str(kafka.command_config()))
-        if done.code == 0 or not check:
-            return done.stdout
-        # a step that reads what the one before wrote (a --delete-config checks the config is set)
-        # may ask a broker whose metadata has not caught up yet
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"kcli {' '.join(argv)} exited {done.code}: {done.stderr.strip()}")
-        time.sleep(0.2)
+    done = subprocess.run(
+        [sys.executable, "-m", "kcli", *argv, *bootstrap, "--command-config", str(kafka.command_config())],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(f"kcli {' '.join(argv)} exited {done.returncode}: {done.stderr.strip()}")
+    return done.stdout
 
 
 def _ask(kafka: Any, question: Any) -> Any:
