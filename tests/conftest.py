@@ -82,29 +82,3 @@ def _text(data: bytes) -> str:
 def kcli() -> Any:
     """`kcli("configs", "--describe", ...)` -> CliResult."""
     return invoke
-
-
-# Session fixtures that start something costly (real Kafka nodes, a Spark session): every module that
-# uses one runs in one xdist group, so the suite starts it once rather than once per worker. Any other
-# module is a group of its own, as --dist loadfile would run it (its module fixtures start once).
-SHARED_FIXTURES = {
-    "real_kafka": "real-kafka",
-    "real_kafka_oldest": "real-kafka",
-    "spark": "spark",
-}
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    modules: dict[str, list[pytest.Item]] = {}
-    for item in items:
-        modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
-    for module, members in modules.items():
-        used = {
-            SHARED_FIXTURES[name]
-            for item in members
-            for name in getattr(item, "fixturenames", ())
-            if name in SHARED_FIXTURES
-        }
-        group = "real-kafka" if "real-kafka" in used else next(iter(used), module)
-        for item in members:
-            item.add_marker(pytest.mark.xdist_group(group))
