@@ -59,6 +59,27 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def free_port_run(count: int) -> int:
+    """A base port with `count` free consecutive loopback ports after it (below 60000)."""
+    import random
+
+    for _ in range(200):
+        base = random.randrange(20000, 60000 - count)
+        sockets = []
+        try:
+            for port in range(base, base + count):
+                probe = socket.socket()
+                sockets.append(probe)
+                probe.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for probe in sockets:
+                probe.close()
+    raise RuntimeError("no run of free ports")
+
+
 @contextlib.contextmanager
 def run_tansu(
     directory: Path, *, cluster_id: str = CLUSTER_ID, advertised_host: str = "127.0.0.1"

@@ -6,9 +6,7 @@ The README's tour block and the script must name the same tools, and every tool 
 from __future__ import annotations
 
 import os
-import random
 import re
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.fixtures_tansu import free_port_run
 
 TOUR = REPO / "scripts" / "tour.sh"
 NODES = 7  # the tour's sandbox: 4 brokers, 3 controllers, on consecutive ports
@@ -65,25 +64,6 @@ def test_readme_tour_and_tour_script_walk_through_every_tool_alike() -> None:
     assert any(line.startswith("step_fails 1 kcli cluster doctor") for line in script)
 
 
-def _free_port_run(count: int) -> int:
-    """A base port with `count` free consecutive loopback ports after it."""
-    for _ in range(200):
-        base = random.randrange(20000, 60000 - count)
-        sockets = []
-        try:
-            for port in range(base, base + count):
-                probe = socket.socket()
-                sockets.append(probe)
-                probe.bind(("127.0.0.1", port))
-            return base
-        except OSError:
-            continue
-        finally:
-            for probe in sockets:
-                probe.close()
-    raise RuntimeError("no run of free ports")
-
-
 @pytest.mark.sandbox
 @pytest.mark.spark
 @pytest.mark.slow
@@ -91,7 +71,7 @@ def _free_port_run(count: int) -> int:
 def test_tour_passes_and_logs_plain_text(tmp_path: Path) -> None:
     environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "KCLI_CONFIG")}
     environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environ.get('PATH', '')}"
-    environ["KCLI_TOUR_PORT"] = str(_free_port_run(NODES))
+    environ["KCLI_TOUR_PORT"] = str(free_port_run(NODES))
     environ["TMPDIR"] = str(tmp_path)
     done = subprocess.run(
         ["bash", str(TOUR)],

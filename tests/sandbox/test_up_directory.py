@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import invoke
+from tests.fixtures_tansu import free_port_run
 
 pytestmark = pytest.mark.sandbox
 
@@ -184,33 +185,11 @@ def test_up_on_a_sandbox_with_damaged_own_files_is_one_line_at_once(tmp_path: Pa
     assert not (directory / "sandbox.json").exists()
 
 
-def _free_run(count: int) -> int:
-    """A port where `count` consecutive loopback ports are free right now."""
-    import random
-    import socket
-
-    for _ in range(100):
-        base = random.randint(20000, 30000)
-        sockets = []
-        try:
-            for port in range(base, base + count):
-                probe = socket.socket()
-                sockets.append(probe)
-                probe.bind(("127.0.0.1", port))
-            return base
-        except OSError:
-            continue
-        finally:
-            for probe in sockets:
-                probe.close()
-    raise AssertionError("no run of free ports")
-
-
 def test_a_reopen_with_another_base_port_follows_it(tmp_path: Path) -> None:
     directory = tmp_path / "sb"
     _up(directory, "--base-port", "0", "--controllers", "1", "--brokers", "2")
     _down(directory)
-    base = _free_run(3)
+    base = free_port_run(3)
     _up(directory, "--base-port", str(base))
     try:
         assert _ports(directory) == {1: base, 2: base + 1, 101: base + 2}
