@@ -83,15 +83,10 @@ class EmulatorLauncher:
             )
         try:
             info = wait_for_info(path, process.pid, timeout=READY_TIMEOUT_S, alive=lambda: process.poll() is None)
-        except SandboxControlError:
-            _stop_starting(process)  # not ready in time: no process is left behind to run unseen
-            if created:
-                shutil.rmtree(path, ignore_errors=True)  # the failed start leaves nothing behind
-            raise
-        except BaseException:  # Ctrl-C while it starts: no half-started process is left behind
+        except BaseException:  # it died, was not ready in time, or Ctrl-C: nothing is left running unseen
             _stop_starting(process)
             if created:
-                shutil.rmtree(path, ignore_errors=True)
+                shutil.rmtree(path, ignore_errors=True)  # the failed start leaves nothing behind
             raise
         from kcli.sandbox.emulator.engine import EmulatorEngine
 
