@@ -212,6 +212,14 @@ RULES: list[Rule] = [
         _group_blocks_by_bucket,
     ),
     (
+        "sizes of the coordinators' own partitions",
+        frozenset({"log-dirs"}),
+        "the group, share and transaction coordinators write __consumer_offsets, __share_group_state and "
+        "__transaction_state on their own (commits, share-group state snapshots): their sizes may grow "
+        "between the two runs",
+        _sub(r'("partition":"__(?:consumer_offsets|share_group_state|transaction_state)-\d+","size":)\d+', r"\1<n>"),
+    ),
+    (
         "SCRAM mechanism order",
         frozenset({"configs"}),
         "each broker returns a user's mechanisms in the order of its own metadata image; the two tools may "

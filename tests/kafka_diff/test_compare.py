@@ -112,8 +112,13 @@ def test_errors_on_stdout_are_not_data() -> None:
             "Current ACLs for resource `R`:\n\t(principal=User:Bob, x)\n\t(principal=User:Alice, x)\n\n",
             "Current ACLs for resource `R`:\n\t(principal=User:Alice, x)\n\t(principal=User:Bob, x)\n\n",
         ),
+        (
+            "log-dirs",
+            '{"partition":"__share_group_state-46","size":300,"offsetLag":0},{"partition":"t-0","size":7}\n',
+            '{"partition":"__share_group_state-46","size":474,"offsetLag":0},{"partition":"t-0","size":7}\n',
+        ),
     ],
-    ids=["features-epoch", "quorum-offsets", "scram-order", "acl-order"],
+    ids=["features-epoch", "quorum-offsets", "scram-order", "acl-order", "coordinator-partition-size"],
 )
 def test_each_normalization_makes_equal_what_it_must(tool: str, kafka: str, kcli: str) -> None:
     assert kafka != kcli
@@ -126,6 +131,8 @@ def test_normalizations_keep_what_must_stay() -> None:
     )
     assert normalize.stdout("acls", first_entry).splitlines()[1] == " \t(principal=User:Alice, x)"
     assert normalize.stdout("configs", "Epoch: 5\n") == "Epoch: 5\n"  # each rule holds for its tool alone
+    sized = '{"partition":"t-0","size":7}\n'  # a topic of the user's keeps its size compared
+    assert normalize.stdout("log-dirs", sized) == sized
     assert (
         normalize.stdout("metadata-quorum", "LeaderId:               103\n")
         == "LeaderId:               103\n"

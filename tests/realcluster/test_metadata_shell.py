@@ -160,7 +160,8 @@ def test_the_shell_shows_the_cluster_kafka_python_sees(
     # one snapshot file on its own, as kafka-metadata-shell --snapshot reads it
     snapshot = _snapshots(copy / "__cluster_metadata-0")[-1]
     alone = invoke("metadata-shell", "--snapshot", str(snapshot), "ls", "/image/topics/byName")
-    assert topic in alone.lines or len(alone.lines) > 0
+    # it reads on its own; what it lists depends on when the controller last wrote a snapshot
+    assert alone.code == 0 and alone.stderr == "", alone.stderr
     # the running controller's own log dir, which it holds locked and appends to: read, no lock taken
     live = invoke(
         "metadata-shell",
