@@ -106,8 +106,9 @@ def _elect(client: Client, election: int, partitions: dict[str, list[int]] | Non
     return request(client.endpoint, "elect_leaders", ELECT_LEADERS, 2, build)
 
 
-def _placement(client: Client, name: str) -> Any:
-    """Each partition's replicas, ISR, leader and epoch, once the brokers know the topic."""
+def _placement(client: Client, name: str, partitions: int = 0) -> Any:
+    """Each partition's replicas, ISR, leader and epoch, once the brokers know the topic (and, with
+    `partitions`, that many of its partitions: a broker learns of added ones a moment later)."""
 
     def build(cls: type) -> Any:
         return build_of(
@@ -121,7 +122,8 @@ def _placement(client: Client, name: str) -> Any:
     deadline = time.monotonic() + 30
     while True:
         (topic,) = request(client.endpoint, "metadata", METADATA, 12, build)["topics"]
-        if topic["error_code"] == 0 and all(p["leader_id"] >= 0 for p in topic["partitions"]):
+        known = len(topic["partitions"]) >= partitions
+        if topic["error_code"] == 0 and known and all(p["leader_id"] >= 0 for p in topic["partitions"]):
             return [
                 (
                     p["partition_index"],
@@ -246,7 +248,7 @@ def _growing(client: Client, base: str) -> list[tuple[str, Any]]:
         ("a broker twice", _partitions(client, name, 3, [[1, 1]])),
         ("a replica count unlike the topic's", _partitions(client, name, 3, [[1, 2, 3]])),
         ("with assignments", _partitions(client, name, 4, [[3, 1], [2, 3]])),
-        ("the assignments' placement", _placement(client, name)[2:]),
+        ("the assignments' placement", _placement(client, name, partitions=4)[2:]),
         ("more", _partitions(client, name, 5)),
         ("placement by the controller", _shape(_placement(client, name))),
     ]
