@@ -157,10 +157,21 @@ def test_the_shell_shows_the_cluster_kafka_python_sees(
     assert sorted(map(int, controllers.lines)) == sorted(real_kafka.controller_ids)
     features = invoke("metadata-shell", "-d", str(copy), "ls", "/image/features")
     assert features.code == 0 and "metadataVersion" in features.lines
-    # one snapshot file on its own, as kafka-metadata-shell --snapshot reads it
-    snapshot = _snapshots(copy / "__cluster_metadata-0")[-1]
-    alone = invoke("metadata-shell", "--snapshot", str(snapshot), "ls", "/image/topics/byName")
-    # it reads on its own; what it lists depends on when the controller last wrote a snapshot
+    # one snapshot file on its own, as kafka-metadata-shell --snapshot reads it: more metadata than
+    # metadata.log.max.record.bytes.between.snapshots, so the controller writes one that holds the topic
+    for _ in range(4):
+        new_topic("shell-churn", partitions=8)
+
+    def snapshot_with_topic() -> Any:
+        target = tmp_path / f"snapshots-{len(list(tmp_path.iterdir()))}"
+        _copy_log_dir(real_kafka.metadata_log_dir(controller).parent, target)
+        snapshots = _snapshots(target / "__cluster_metadata-0")
+        if not snapshots:
+            return None
+        alone = invoke("metadata-shell", "--snapshot", str(snapshots[-1]), "ls", "/image/topics/byName")
+        return alone if topic in alone.lines else None
+
+    alone = wait_for(snapshot_with_topic, timeout=60, interval=1, what="a snapshot holding the new topic")
     assert alone.code == 0 and alone.stderr == "", alone.stderr
     # the running controller's own log dir, which it holds locked and appends to: read, no lock taken
     live = invoke(
