@@ -374,7 +374,8 @@ async def list_group_names(admin: Admin) -> list[str]:
     names = hash_set_order(await list_group_ids(admin), string_hash)
     # Before 4.1 (no ListConfigResources v1) the groups ListGroups knows are all there is.
     with contextlib.suppress(UnsupportedByServer):
-        names += [n for n in await list_config_resources(admin, ConfigResourceType.GROUP) if n not in names]
+        known = set(names)
+        names += [n for n in await list_config_resources(admin, ConfigResourceType.GROUP) if n not in known]
     return names
 
 

@@ -1,8 +1,9 @@
 """The orders Kafka's answers inherit from Java hash maps, where a response lists what it built from one.
 
-Behavior: a java.util.HashMap (and HashSet) iterates as kcli.ops.java_order replays it. Kafka answers in such an order where it groups by
-partition (GroupCoordinatorService: DescribeGroups, DeleteGroups, ConsumerGroupDescribe), by topic
-(AddPartitionsToTxn) or lists a transaction's partitions (DescribeTransactions).
+Behavior: a java.util.HashMap (and HashSet) iterates as kcli.ops.java_order replays it. Kafka answers
+in such an order where it groups by partition (GroupCoordinatorService: DescribeGroups, DeleteGroups,
+ConsumerGroupDescribe), by topic (AddPartitionsToTxn) or lists a transaction's partitions
+(DescribeTransactions).
 """
 
 from __future__ import annotations
