@@ -11,13 +11,20 @@ Behavior:
 - Local masters run Python workers with this interpreter (it has kcli and its readers); other
   masters get kcli shipped to the executors (kcli.audit.shipping) when a job runs Python code.
 - A session that is already active (tests share one) is reused and left running.
+- Ctrl-C raises KeyboardInterrupt as anywhere else in kcli: pyspark's own handler calls the JVM from
+  inside the signal handler, on the connection the interrupted call is reading ("reentrant call"),
+  and py4j logs each broken call with its traceback; both are kept out (py4j's log only with --debug).
+  An interrupted session is not stopped through py4j: its JVM is ended, which ends its jobs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +66,8 @@ appender.console.layout.type = PatternLayout
 appender.console.layout.pattern = spark: %p %c{{1}}: %m%n%ex
 """
 LOG_TAIL_BYTES = 64 * 1024
+# After Ctrl-C the JVM is told to exit (its stdin closes) and given this long before SIGKILL.
+INTERRUPTED_WAIT = 5.0
 
 
 def is_local(master: str) -> bool:
@@ -82,7 +91,11 @@ def spark_session(
         return
     from kcli.writes import private_directory, write_file
 
-    with private_directory(prefix="kcli-spark-") as scratch:
+    with (
+        private_directory(prefix="kcli-spark-") as scratch,
+        _own_ctrl_c() as ctrl_c,
+        _quiet_py4j(debug),
+    ):
         log_config = scratch / "log4j2.properties"
         write_file(
             log_config, LOG4J2_PROPERTIES.format(level="warn" if debug else "error"),
@@ -100,19 +113,60 @@ def spark_session(
             f"{DRIVER_JVM_OPTIONS} -Dlog4j2.configurationFile={log_config.as_uri()} {java_options}".strip()
         )
         chosen = master or settings.pop("spark.master", None)
-        gateway = _launch(settings, log_file, master=chosen)
+        with ctrl_c.deferred():
+            gateway = _launch(settings, log_file, master=chosen)
         try:
+            ctrl_c.deliver()
             resolved = chosen or _submitted_master(gateway) or FALLBACK_MASTER
             session = _create(settings, resolved, log_file, debug=debug)
-        except BaseException:
-            _shutdown(gateway)
-            raise
+            ctrl_c.reclaim()
+        except BaseException as error:
+            interrupted = _interruption(error)
+            if interrupted is None:
+                _shutdown(gateway)
+                raise
+            _shutdown(gateway, wait=INTERRUPTED_WAIT)
+            raise interrupted from None
         try:
             yield session
-        finally:
-            with contextlib.suppress(Exception):
-                session.stop()
-            _shutdown(gateway)
+        except BaseException as error:
+            interrupted = _interruption(error)
+            if interrupted is None:
+                _stop(session, gateway)
+                raise
+            _quiet_accumulators(session)
+            _shutdown(gateway, wait=INTERRUPTED_WAIT)
+            raise interrupted from None
+        _stop(session, gateway)
+
+
+def _interruption(error: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or SIGTERM/SIGHUP) behind `error`, if any: once py4j has dropped the connection a
+    Ctrl-C cut, a clean-up that calls the JVM (a setting restored, a stream closed) fails with a py4j
+    error in the interruption's place, and that error chains back to it."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def _quiet_accumulators(session: SparkSession) -> None:
+    """Stop the driver's accumulator server (as SparkContext.stop does first): once the JVM is gone
+    its reader would print a traceback for the closed connection (within a second)."""
+    server = getattr(session.sparkContext, "_accumulatorServer", None)
+    if server is not None:
+        with contextlib.suppress(Exception):
+            server.shutdown()
+
+
+def _stop(session: SparkSession, gateway: Any) -> None:
+    with contextlib.suppress(Exception):
+        session.stop()
+    _shutdown(gateway)
 
 
 def _launch(settings: Mapping[str, str], log_file: Path | None, *, master: str | None) -> Any:
@@ -169,8 +223,8 @@ def _submitted_master(gateway: Any) -> str | None:
     return str(value) if value else None
 
 
-def _shutdown(gateway: Any) -> None:
-    """End the JVM and wait for it, so no Spark process outlives the command."""
+def _shutdown(gateway: Any, *, wait: float = 20) -> None:
+    """End the JVM and wait for it (`wait` seconds, then SIGKILL), so no Spark process outlives the command."""
     from pyspark.core.context import SparkContext
 
     SparkContext._gateway = None
@@ -183,10 +237,83 @@ def _shutdown(gateway: Any) -> None:
     with contextlib.suppress(Exception):
         process.stdin.close()  # the gateway exits when its stdin closes
     try:
-        process.wait(timeout=20)
+        process.wait(timeout=wait)
     except Exception:
         kill_child(process)
         process.wait(timeout=20)
+
+
+class _CtrlC:
+    """The SIGINT handler the command had (Python's: KeyboardInterrupt), kept over pyspark's.
+
+    SparkContext installs a handler that calls cancelAllJobs through py4j from inside the signal
+    handler, while the main thread is mid-read on that same connection; ending the JVM ends its jobs.
+    While the JVM starts, Ctrl-C, SIGTERM and SIGHUP wait until its process is known (pyspark would
+    lose it), then reach the handlers the command had.
+    """
+
+    DEFERRED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+    def __init__(self) -> None:
+        # signal handlers belong to the main thread (tests run commands in others)
+        self.main = threading.current_thread() is threading.main_thread()
+        self.before = {signum: signal.getsignal(signum) for signum in self.DEFERRED} if self.main else {}
+        self.pressed: list[int] = []
+
+    def reclaim(self) -> None:
+        for signum, handler in self.before.items():
+            if handler is not None:
+                signal.signal(signum, handler)
+
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        def remember(signum: int, _frame: object) -> None:
+            self.pressed.append(signum)
+
+        for signum in self.before:
+            signal.signal(signum, remember)
+        try:
+            yield
+        finally:
+            self.reclaim()
+
+    def deliver(self) -> None:
+        """The signals that came while deferred, to the handlers the command had."""
+        for signum in dict.fromkeys(self.pressed):
+            signal.raise_signal(signum)
+
+
+@contextlib.contextmanager
+def _own_ctrl_c() -> Iterator[_CtrlC]:
+    ctrl_c = _CtrlC()
+    try:
+        yield ctrl_c
+    finally:
+        ctrl_c.reclaim()
+
+
+class _Py4jLog(logging.Filter):
+    """py4j logs every call a Ctrl-C cut short, with its traceback, on the root logger (and its own)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "py4j" not in Path(record.pathname).parts
+
+
+@contextlib.contextmanager
+def _quiet_py4j(debug: bool) -> Iterator[None]:
+    if debug:
+        yield
+        return
+    quiet = _Py4jLog()
+    root, py4j = logging.getLogger(), logging.getLogger("py4j")
+    level = py4j.level
+    root.addFilter(quiet)  # a filter of a logger sees only what is logged on that logger itself
+    py4j.setLevel(logging.CRITICAL + 1)  # py4j.clientserver, py4j.java_gateway, ...
+    try:
+        yield
+    finally:
+        root.removeFilter(quiet)
+        py4j.setLevel(level)
 
 
 def log_tail(log_file: Path | None) -> list[str]:

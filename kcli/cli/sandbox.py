@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from kcli.cli.common import OutputOpt, env_of, guarded, tool_group, what_is_left
-from kcli.cli.sandbox_common import DirOpt, ForegroundView, announce, directory_of, emit_status, quoted
+from kcli.cli.sandbox_common import (
+    DirOpt,
+    ForegroundView,
+    announce,
+    directory_of,
+    emit_status,
+    quoted,
+    resolved_directory,
+)
 from kcli.errors import UsageError
 from kcli.render import OutputFormat
 
@@ -156,7 +164,7 @@ def up(
             f"--compression must be one of {', '.join(COMPRESSION_CHOICES)}, not {compression!r}"
         )
     rack_names = _racks(racks)
-    path = directory_of(directory).resolve()
+    path = resolved_directory(directory)
     env = env_of()
     engine = launcher(real=kafka_home is not None or holds_real_kafka(path), keep_failed=env.debug)
     engine.check_flags(
@@ -198,7 +206,11 @@ def up(
             "racks": ",".join(rack_names) if rack_names else None,
             "log_dirs": log_dirs,
             "release_version": release_version,
-            "kafka_home": str(kafka_home.resolve()) if kafka_home is not None else None,
+            "kafka_home": (
+                str(resolved_directory(kafka_home, what="Kafka home", option="--kafka-home"))
+                if kafka_home is not None
+                else None
+            ),
             "combined": combined,
             "server_config": _server_config(server_config),
         }

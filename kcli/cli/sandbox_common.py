@@ -26,6 +26,24 @@ def directory_of(given: Path | None) -> Path:
     return Path(env_of().environ.get("KCLI_SANDBOX_DIR", ".kcli-sandbox"))
 
 
+def resolved_directory(given: Path | None, *, what: str = "sandbox directory", option: str = "--dir") -> Path:
+    """directory_of(given), absolute and with its links followed (a link that loops is a usage error)."""
+    path = directory_of(given)
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as error:  # RuntimeError: pathlib's word for ELOOP
+        raise UsageError(
+            f"{what} {path} cannot be used: {_loop_words(error)}",
+            hint=f"give {option} a directory",
+        ) from None
+
+
+def _loop_words(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return "it is a symbolic link that loops back on itself"
+
+
 def run_fault(method: str, directory: Path | None, output: OutputFormat, **given: Any) -> None:
     """A fault command's body: open the engine of DIR, call one fault method of its interface, render."""
     from kcli.sandbox.engine import NotSupported

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kcli.cli.common import env_of, guarded, run, tool_group
+from kcli.cli.common import env_of, guarded, run, tool_group, what_is_left
 from kcli.cli.completers import profile_names
 from kcli.cli.connection_options import CommandConfigOpt, ConnectionArgs, client_config
 from kcli.errors import ExitCode, KcliError, UsageError
@@ -274,18 +274,22 @@ def audit_command(
                 raise AuditFailed(
                     f"the audit's input is incomplete ({found} warning{'s' if found != 1 else ''} above; --strict)"
                 )
-        result = _audit(
-            env,
-            inputs=list(plan.inputs),
-            metadata_dirs=list(plan.metadata_dirs),
-            live=live,
-            rules=plan.rules,
-            out=to_uri(out) if out is not None else None,
-            master=master,
-            conf=plan.conf,
-            worst=worst,
-            strict=strict,
+        left = "the audit stopped before it finished, and Spark with it" + (
+            f"; {out} may hold part of its findings: run the audit again" if out is not None else ""
         )
+        with what_is_left(left):
+            result = _audit(
+                env,
+                inputs=list(plan.inputs),
+                metadata_dirs=list(plan.metadata_dirs),
+                live=live,
+                rules=plan.rules,
+                out=to_uri(out) if out is not None else None,
+                master=master,
+                conf=plan.conf,
+                worst=worst,
+                strict=strict,
+            )
     except UsageError:
         raise
     except KcliError as error:

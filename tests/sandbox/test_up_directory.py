@@ -195,3 +195,18 @@ def test_a_reopen_with_another_base_port_follows_it(tmp_path: Path) -> None:
         assert _ports(directory) == {1: base, 2: base + 1, 101: base + 2}
     finally:
         _down(directory)
+
+
+@pytest.mark.parametrize("option", ["--dir", "--kafka-home"])
+def test_a_symlink_loop_given_as_a_directory_is_one_usage_line(tmp_path: Path, option: str) -> None:
+    """Was "unexpected RuntimeError: Symlink loop" (pathlib's resolve), reported as a bug in kcli."""
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    argv = ["--dir", str(loop)] if option == "--dir" else ["--dir", str(tmp_path / "new"), "--kafka-home", str(loop)]
+    result = invoke("sandbox", "up", *argv)
+    assert result.code == 2
+    assert result.stderr.splitlines() == [
+        f"Error: {'sandbox directory' if option == '--dir' else 'Kafka home'} {loop} cannot be used: "
+        f"it is a symbolic link that loops back on itself (give {option} a directory)"
+    ]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["loop"]
