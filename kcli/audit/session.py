@@ -93,7 +93,7 @@ def spark_session(
 
     with (
         private_directory(prefix="kcli-spark-") as scratch,
-        _own_ctrl_c() as ctrl_c,
+        _CtrlC() as ctrl_c,
         _quiet_py4j(debug),
     ):
         log_config = scratch / "log4j2.properties"
@@ -115,19 +115,12 @@ def spark_session(
         chosen = master or settings.pop("spark.master", None)
         with ctrl_c.deferred():
             gateway = _launch(settings, log_file, master=chosen)
+        session = None
         try:
             ctrl_c.deliver()
             resolved = chosen or _submitted_master(gateway) or FALLBACK_MASTER
             session = _create(settings, resolved, log_file, debug=debug)
             ctrl_c.reclaim()
-        except BaseException as error:
-            interrupted = _interruption(error)
-            if interrupted is None:
-                _shutdown(gateway)
-                raise
-            _shutdown(gateway, wait=INTERRUPTED_WAIT)
-            raise interrupted from None
-        try:
             yield session
         except BaseException as error:
             interrupted = _interruption(error)
@@ -154,18 +147,20 @@ def _interruption(error: BaseException) -> KeyboardInterrupt | None:
     return None
 
 
-def _quiet_accumulators(session: SparkSession) -> None:
+def _quiet_accumulators(session: SparkSession | None) -> None:
     """Stop the driver's accumulator server (as SparkContext.stop does first): once the JVM is gone
     its reader would print a traceback for the closed connection (within a second)."""
-    server = getattr(session.sparkContext, "_accumulatorServer", None)
+    server = getattr(session.sparkContext, "_accumulatorServer", None) if session is not None else None
     if server is not None:
         with contextlib.suppress(Exception):
             server.shutdown()
 
 
-def _stop(session: SparkSession, gateway: Any) -> None:
-    with contextlib.suppress(Exception):
-        session.stop()
+def _stop(session: SparkSession | None, gateway: Any) -> None:
+    """Stop the session (when it was made) through py4j, then end the JVM."""
+    if session is not None:
+        with contextlib.suppress(Exception):
+            session.stop()
     _shutdown(gateway)
 
 
@@ -282,14 +277,11 @@ class _CtrlC:
         for signum in dict.fromkeys(self.pressed):
             signal.raise_signal(signum)
 
+    def __enter__(self) -> _CtrlC:
+        return self
 
-@contextlib.contextmanager
-def _own_ctrl_c() -> Iterator[_CtrlC]:
-    ctrl_c = _CtrlC()
-    try:
-        yield ctrl_c
-    finally:
-        ctrl_c.reclaim()
+    def __exit__(self, *_exc: object) -> None:
+        self.reclaim()
 
 
 class _Py4jLog(logging.Filter):
