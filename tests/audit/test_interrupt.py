@@ -21,8 +21,6 @@ import pytest
 
 from tests.conftest import KRAFT_FIXTURES
 
-pytest.importorskip("pyspark")
-
 FIXTURE = KRAFT_FIXTURES / "hiage-kafka-raft"
 DEADLINE = 90.0
 
