@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from kcli.processes import kill_child, signal_child
 from tests.conftest import KRAFT_FIXTURES
 
 FIXTURE = KRAFT_FIXTURES / "hiage-kafka-raft"
@@ -82,11 +83,11 @@ def test_an_interrupted_audit_says_one_line_and_leaves_no_jvm(
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environ)
     try:
         started = _wait_for(process, moment)
-        process.send_signal(signum)
+        signal_child(process, signum)
         _, stderr = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
-            process.kill()
+            kill_child(process)
             process.communicate()
     assert process.returncode == 128 + signum, stderr
     expected = "Interrupted: the audit stopped before it finished, and Spark with it"
