@@ -137,6 +137,8 @@ def test_a_plan_of_several_groups() -> None:
         ("orders,0,5\norders,one,7\n", "plan.csv line 2: the partition 'one' is not a whole number"),
         ("orders,0,5\norders,1\n", "plan.csv line 2: 2 columns where topic,partition,offset has 3"),
         ("g,orders,0,x\n", "plan.csv line 1: the offset 'x' is not a whole number"),
+        # a field past the csv module's limit was an escaped csv.Error ("this is a bug in kcli")
+        ("orders,0,5\n" + "[" * 200_000 + "\n", "plan.csv line 2: cannot be read as CSV (field larger than field limit (131072))"),
     ],
 )
 def test_a_bad_plan_line_is_named(text: str, where: str) -> None:

@@ -317,9 +317,26 @@ GUARANTEES: tuple[Guarantee, ...] = (
         ),
     ),
     Guarantee(
+        area="Interruptions",
+        promise="Ctrl-C, SIGTERM or SIGHUP during `spark audit` (while the JVM starts or in a job) is one "
+        "line saying the audit stopped and what --out may hold, exit 128+signal, and no JVM or Python worker "
+        "left running.",
+        tests=("tests/audit/test_interrupt.py",),
+    ),
+    Guarantee(
+        area="Bad input",
+        promise="A walk of every command from its help examples, with and without a cluster: each path "
+        "option and the config file given as a FIFO nobody writes to, a symlink loop, a dangling link, "
+        "/dev/zero, a directory or file of the wrong kind, a path under a file, deeply nested JSON or TOML "
+        "or binary; stdout on /dev/full; the config and home on a full disk. No case is a bug line or an "
+        "escaped exception, none takes past its deadline, none writes outside its own directory.",
+        tests=(f"{R}test_fault_walk.py",),
+    ),
+    Guarantee(
         area="Sandbox",
-        promise="`sandbox up` writes only into a new or empty directory or a sandbox's (a file or a foreign "
-        "directory: one line, nothing written), one `up` at a time (a lock the serving process holds); a "
+        promise="`sandbox up` writes only into a new or empty directory or a sandbox's (a file, a foreign "
+        "directory or a link that loops: one line, nothing written), one `up` at a time (a lock the "
+        "serving process holds); a "
         "sandbox whose own files are a FIFO, a device or nested past any kcli writes is refused at once; "
         "a reopen keeps every node and its port; the control channel has one deadline and a size bound.",
         tests=(f"{T}test_up_directory.py", f"{T}test_control_channel.py"),

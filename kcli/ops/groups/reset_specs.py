@@ -187,10 +187,8 @@ def parse_plan(text: str, *, source: str, single_group: str | None) -> dict[str,
     file is `topic,partition,offset` for that group; otherwise every line is
     `group,topic,partition,offset`. Blank lines are skipped; a bad line is a UsageError naming it.
     """
-    import csv
-
     lines = [(number, line.rstrip("\r")) for number, line in enumerate(text.split("\n"), start=1)]
-    rows = [(number, next(csv.reader([line]))) for number, line in lines if line.strip()]
+    rows = [(number, _csv_row(line, source, number)) for number, line in lines if line.strip()]
     three = bool(rows) and len(rows[0][1]) == 3 and _is_row(rows[0][1])
     with_group = not (single_group is not None and three)
     plan: dict[str, dict[TopicPartition, int]] = {}
@@ -210,6 +208,18 @@ def parse_plan(text: str, *, source: str, single_group: str | None) -> dict[str,
             raise UsageError(f"{source} line {number}: the {what} {clipped(bad)!r} is not a whole number")
         plan.setdefault(group, {})[TopicPartition(topic, partition)] = offset
     return plan
+
+
+def _csv_row(line: str, source: str, number: int) -> list[str]:
+    import csv  # here, not at the top: only --from-file reads CSV
+
+    try:
+        return next(csv.reader([line]))
+    except csv.Error as error:  # a field past the csv module's limit (131072 characters)
+        raise UsageError(
+            f"{source} line {number}: cannot be read as CSV ({error})",
+            hint="each line is topic,partition,offset (one --group) or group,topic,partition,offset",
+        ) from None
 
 
 def _is_row(fields: list[str]) -> bool:
