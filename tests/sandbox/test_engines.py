@@ -7,6 +7,7 @@ one line and exit 2 (NotSupported through the engine interface), nothing changed
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tests.polish.test_json_output import assert_valid
@@ -61,6 +62,24 @@ def test_a_stopped_broker_is_fenced_and_a_started_one_rejoins(engine_sandbox: An
         lambda: _fenced(engine_sandbox) == {1: False, 2: False, 3: False}, timeout=60, interval=0.5, what="unfenced"
     )
     assert all(n["running"] for n in _status(engine_sandbox)["nodes"])
+
+
+def test_a_running_broker_unregistered_stays_out_until_it_restarts(engine_sandbox: Any) -> None:
+    """As Kafka 4.4 does: `cluster unregister` of a live broker removes it (it keeps running and
+    fetching metadata, but does not register again by itself); restarted, it registers anew."""
+    gone = engine_sandbox.kcli("cluster", "unregister", "--id", "3")
+    try:
+        assert (gone.code, gone.stdout) == (0, "Broker 3 is no longer registered.\n"), gone.stderr
+        time.sleep(5)  # several heartbeat intervals: a broker that re-registered would be back by now
+        assert set(_fenced(engine_sandbox)) == {1, 2}
+        assert all(n["running"] for n in _status(engine_sandbox)["nodes"])
+    finally:
+        engine_sandbox.sandbox("stop-node", "3")
+        started = engine_sandbox.sandbox("start-node", "3")
+    assert started.code == 0, started.stderr
+    assert wait_for(
+        lambda: _fenced(engine_sandbox) == {1: False, 2: False, 3: False}, timeout=60, interval=0.5, what="back"
+    )
 
 
 def test_kill_node_on_real_kafka_and_the_emulators_answer(engine_sandbox: Any) -> None:
