@@ -32,9 +32,8 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kcli.client import cluster, protocol
 from kcli.client.bootstrap_failures import (
@@ -58,6 +57,7 @@ from kcli.client.errors import (
     code_of,
     error_info,
 )
+from kcli.client.target import Target
 from kcli.errors import KcliError
 from kcli.kafka import EndpointType
 
@@ -71,28 +71,6 @@ __all__ = ["Admin", "ClusterDescription", "NodeInfo", "Target"]
 
 T = TypeVar("T")
 _NODE_ATTEMPTS = 4  # connection-level tries of one named node before giving up
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """Where a request goes: Target.ANY, Target.CONTROLLER or Target.node(id)."""
-
-    kind: str  # "any" | "controller" | "node"
-    node_id: int | None = None
-
-    ANY: ClassVar[Target]
-    CONTROLLER: ClassVar[Target]
-
-    @staticmethod
-    def node(node_id: int) -> Target:
-        return Target("node", int(node_id))
-
-    def __str__(self) -> str:
-        return f"node {self.node_id}" if self.kind == "node" else self.kind
-
-
-Target.ANY = Target("any")
-Target.CONTROLLER = Target("controller")
 
 
 class _NoNodeLeft(Exception):

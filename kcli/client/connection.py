@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 from kcli import __version__
 from kcli.client import protocol
 from kcli.client.config import ClientConfig
+from kcli.client.connection_errors import client_certificate_hint, connect_error, not_kafka, plaintext_hint
 from kcli.client.endpoints import Endpoint
 from kcli.client.errors import (
     AuthenticationFailed,
     ConnectionFailed,
-    ConnectionRefused,
     KafkaError,
     ProtocolError,
     RequestTimedOut,
@@ -203,7 +203,7 @@ class Connection:
                 hint="check the address and that the node is up (socket.connection.setup.timeout.ms)",
             ) from None
         except OSError as error:
-            raise _connect_error(error, where, config) from None
+            raise connect_error(error, where, config) from None
         except UnicodeError:  # a host advertised by the cluster that the resolver refuses to encode
             from kcli.client.endpoints import host_name_problem
 
@@ -235,7 +235,7 @@ class Connection:
                     raise ConnectionFailed(lost.message, hint=lost.hint) from None
                 raise ConnectionFailed(
                     f"{self.where} closed the connection during the ApiVersions handshake",
-                    hint=_plaintext_hint(self.config) or _client_certificate_hint(self.config) or lost.hint,
+                    hint=plaintext_hint(self.config) or client_certificate_hint(self.config) or lost.hint,
                 ) from None
             error_code = struct.unpack_from(">h", frame, 4)[0] if len(frame) >= 6 else -1
             if error_code == UNSUPPORTED_VERSION and version > 0:
@@ -467,7 +467,7 @@ class Connection:
                     ) from None
                 size = struct.unpack(">i", head)[0]
                 if size < 4 or size > protocol.MAX_FRAME_BYTES:
-                    raise _not_kafka(head, self.where, self.config)
+                    raise not_kafka(head, self.where, self.config)
                 try:
                     frame = await self._reader.readexactly(size)
                 except asyncio.IncompleteReadError:
@@ -556,67 +556,6 @@ def _remaining(deadline: float, limit: float) -> float:
 
 def _ms(seconds: float) -> int:
     return round(seconds * 1000)
-
-
-def _plaintext_hint(config: ClientConfig) -> str | None:
-    if not config.uses_tls:
-        return "if this listener uses TLS, set security.protocol=SSL (or SASL_SSL)"
-    return None
-
-
-def _client_certificate_hint(config: ClientConfig) -> str | None:
-    # With TLS 1.3 a server refuses a missing or untrusted client certificate after the handshake.
-    if config.ssl is None:
-        return None
-    if config.ssl.keystore is None and config.ssl.key_pem is None:
-        return "the listener may require a client certificate (ssl.client.auth=required): set ssl.keystore.location"
-    return "the listener may not trust the client certificate: check the keystore's certificate and its CA"
-
-
-def _connect_error(error: OSError, where: str, config: ClientConfig) -> ConnectionFailed:
-    import ssl
-
-    if isinstance(error, ssl.SSLCertVerificationError):
-        return AuthenticationFailed(
-            f"TLS: the certificate of {where} is not trusted: {error.verify_message}",
-            hint="set ssl.truststore.location to a store holding the CA that signed it; "
-            "a host name mismatch can be allowed with ssl.endpoint.identification.algorithm=",
-        )
-    if isinstance(error, ssl.SSLError):
-        return ConnectionFailed(
-            f"TLS handshake with {where} failed: {error.reason or error}",
-            hint="check that the listener uses TLS (security.protocol) and the client certificate settings",
-        )
-    if isinstance(error, ConnectionRefusedError):
-        return ConnectionRefused(
-            f"cannot connect to {where}: connection refused", hint="is the node running on that port?"
-        )
-    if config.uses_tls and isinstance(error, ConnectionError):
-        # A plaintext Kafka listener reads the ClientHello as an absurd frame size and drops the connection.
-        return ConnectionFailed(
-            f"TLS handshake with {where} failed: the listener closed the connection",
-            hint="if this listener does not use TLS, set security.protocol=PLAINTEXT (or SASL_PLAINTEXT)",
-        )
-    reason = error.strerror or str(error) or type(error).__name__
-    return ConnectionFailed(f"cannot connect to {where}: {reason}", hint="check the host name and port")
-
-
-def _not_kafka(head: bytes, where: str, config: ClientConfig) -> ProtocolError:
-    if head.startswith(b"HTTP") or head[:4].isalpha():
-        return ProtocolError(
-            f"{where} is not a Kafka listener: it answered with HTTP",
-            hint="point kcli at the Kafka listener port",
-        )
-    if head[:1] == b"\x15" and head[1:2] == b"\x03":
-        return ProtocolError(
-            f"{where} answered with a TLS alert, not the Kafka protocol",
-            hint="this listener uses TLS: set security.protocol=SSL (or SASL_SSL)",
-        )
-    size = struct.unpack(">i", head)[0]
-    return ProtocolError(
-        f"{where} sent a frame of {size} bytes, which is not a Kafka response",
-        hint=_plaintext_hint(config) or "check that this is a Kafka listener",
-    )
 
 
 def _encoded(request: Any, correlation_id: int, client_id: str | None, what: str) -> bytes:

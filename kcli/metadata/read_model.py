@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from crc32c import crc32c
+
 from kcli.errors import DecodeError as DecodeError  # the reader's errors: kcli.errors' DecodeError family
 
 _BATCH = struct.Struct(">qiibIhiqqqhii")
@@ -28,6 +30,22 @@ _NOOP_RUN = re.compile(
 )
 # -> (base offset, epoch, CRC, base timestamp) of each batch of a run
 _NOOP_HEADS = struct.Struct(">q4xi1xI6xq8x29x")
+
+
+def noop_run_heads(buf: bytes, view: memoryview, pos: int) -> list[tuple[int, int, int, int]]:
+    """(base offset, epoch, CRC, base timestamp) of each batch in the run of one-NoOpRecord batches
+    at `pos`, up to the first whose CRC-32C does not hold ([] when none is there or the first is bad)."""
+    run = _NOOP_RUN.match(buf, pos)
+    if run is None:
+        return []
+    run_end = run.end()
+    heads = list(_NOOP_HEADS.iter_unpack(view[pos:run_end]))
+    crcs = list(map(crc32c, [view[at + 21 : at + 72] for at in range(pos, run_end, 72)]))
+    if crcs != [head[2] for head in heads]:
+        del heads[next(i for i, (head, crc) in enumerate(zip(heads, crcs, strict=True)) if head[2] != crc) :]
+    return heads
+
+
 # Bytes read from a file at a time; a batch is always whole in one window.
 WINDOW_BYTES = 8 * 1024 * 1024
 

@@ -63,9 +63,7 @@ from kcli.metadata.framing import (
 from kcli.metadata.invariants import LogInvariants
 from kcli.metadata.read_model import (
     _BATCH,
-    _NOOP_HEADS,
     _NOOP_LENGTH,
-    _NOOP_RUN,
     _NOOP_TAIL,
     BATCH_OVERHEAD,
     CONTROL_FLAG,
@@ -75,6 +73,7 @@ from kcli.metadata.read_model import (
     RawRecord,
     ReadStats,
     _span,
+    noop_run_heads,
 )
 from kcli.metadata.windows import plausible_end, refill, zero_to_end
 
@@ -400,8 +399,6 @@ class FileReader:
         skip_noop = self.skip_noop
         min_offset = self.min_offset
         unpack = _BATCH.unpack_from
-        noop_run = _NOOP_RUN.match
-        noop_heads = _NOOP_HEADS.iter_unpack
         base = 0
         pos = 0
         view = memoryview(buf)
@@ -414,32 +411,23 @@ class FileReader:
             if buf[pos + 43 : pos + 72] == _NOOP_TAIL and buf[pos + 8 : pos + 12] == _NOOP_LENGTH:
                 # The idle controller's batches of one NoOpRecord (most of every real log) in the one
                 # layout KRaft writes (only the offset, epoch, CRC and timestamps vary), a run at a time.
-                run = noop_run(buf, pos)
-                if run is not None:
-                    run_end = run.end()
-                    heads = list(noop_heads(view[pos:run_end]))
-                    crcs = list(map(crc32c, [view[at + 21 : at + 72] for at in range(pos, run_end, 72)]))
-                    if crcs != [head[2] for head in heads]:
-                        good = next(
-                            i for i, (h, crc) in enumerate(zip(heads, crcs, strict=True)) if h[2] != crc
-                        )
-                        del heads[good:]  # the general path below reports the bad batch
+                heads = noop_run_heads(buf, view, pos)  # the general path below reports a bad batch
+                if heads:
+                    invariants.check_run(heads, base + pos)
+                    stats.batches += len(heads)
+                    pos += 72 * len(heads)
+                    if min_offset:
+                        heads = [head for head in heads if head[0] >= min_offset]
                     if heads:
-                        invariants.check_run(heads, base + pos)
-                        stats.batches += len(heads)
-                        pos += 72 * len(heads)
-                        if min_offset:
-                            heads = [head for head in heads if head[0] >= min_offset]
-                        if heads:
-                            stats.records += len(heads)
-                            self.last_good_offset, self.last_epoch, _crc, self.last_timestamp = heads[-1]
-                            if not skip_noop:
-                                first = heads[0]
-                                yield _span(
-                                    BatchSpan,
-                                    (first[0], first[1], first[3], len(heads), False, None, 0, 0, 0, heads),
-                                )
-                        continue
+                        stats.records += len(heads)
+                        self.last_good_offset, self.last_epoch, _crc, self.last_timestamp = heads[-1]
+                        if not skip_noop:
+                            first = heads[0]
+                            yield _span(
+                                BatchSpan,
+                                (first[0], first[1], first[3], len(heads), False, None, 0, 0, 0, heads),
+                            )
+                    continue
             try:
                 if base + pos + BATCH_OVERHEAD > size:
                     if not any(view[pos:]):
@@ -510,21 +498,8 @@ class FileReader:
                 self.last_epoch = epoch
                 self.last_timestamp = base_ts
                 if not skip_noop:
-                    yield _span(
-                        BatchSpan,
-                        (
-                            base_offset,
-                            epoch,
-                            base_ts,
-                            1,
-                            False,
-                            None,
-                            0,
-                            0,
-                            0,
-                            [(base_offset, epoch, crc, base_ts)],
-                        ),
-                    )
+                    heads = [(base_offset, epoch, crc, base_ts)]
+                    yield _span(BatchSpan, (base_offset, epoch, base_ts, 1, False, None, 0, 0, 0, heads))
                 continue
             codec = attributes & 0x07
             if codec:

@@ -43,6 +43,7 @@ from kcli.sandbox.emulator.registration import (
 from kcli.sandbox.emulator.security import SecurityContext
 from kcli.sandbox.emulator.view import Channel
 from kcli.sandbox.nodes import new_cluster_id
+from kcli.sandbox.ports import free_ports
 from kcli.sandbox.settings import CONTROLLER_ID_FLOOR, SandboxSettings, save_settings
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
@@ -110,7 +111,9 @@ class Cluster:
                 c for c in existing.voters if c not in controllers and c >= CONTROLLER_ID_FLOOR
             )
         controllers += sorted(c for c in saved_ports if c >= CONTROLLER_ID_FLOOR and c not in controllers)
-        ports = node_ports.assign([*brokers, *controllers], saved_ports, self.settings.base_port)
+        ports = node_ports.assign(
+            [*brokers, *controllers], saved_ports, self.settings.base_port, self.settings.host
+        )
         for node_id, port in ports.items():
             kind = Listener.BROKER if node_id < CONTROLLER_ID_FLOOR else Listener.CONTROLLER
             self.nodes[node_id] = Node(
@@ -209,7 +212,7 @@ class Cluster:
         """The port of a node added later: the one after the highest in use with --base-port, else a free one."""
         if self.settings.base_port:
             return max(n.port for n in self.nodes.values()) + 1
-        return 0
+        return free_ports(1, self.settings.host)[0]
 
     def save_ports(self) -> None:
         """Write each node's port, so a reopen serves it there (kcli.sandbox.emulator.node_ports)."""

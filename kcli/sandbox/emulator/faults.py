@@ -24,6 +24,7 @@ from kcli.sandbox.emulator.node import ClusterError, Listener, Node
 from kcli.sandbox.emulator.placement import leadership_after_loss, leadership_after_return, remap_replicas
 from kcli.sandbox.emulator.registration import register_broker, register_controller
 from kcli.sandbox.engine import AddedNode, FailedOver, Misrouted, NodeChanged, ReplacedBrokers, SandboxStatus
+from kcli.sandbox.ports import free_ports
 from kcli.sandbox.settings import CONTROLLER_ID_BASE, CONTROLLER_ID_FLOOR
 
 # Record constructors take kio's phantom int types; plain ints are what they hold at runtime.
@@ -181,7 +182,7 @@ async def replace_brokers(cluster: Cluster, *, fresh_ports: bool = False) -> dic
         del cluster.nodes[node.node_id]
     await cluster.commit(records)
     # fresh_ports: new free ports, so every old address goes dead (a client must rebootstrap)
-    rotated = [0] * len(ports) if fresh_ports else ports[1:] + ports[:1]
+    rotated = free_ports(len(ports), cluster.settings.host) if fresh_ports else ports[1:] + ports[:1]
     for node, port in zip(old, rotated, strict=True):
         new_id = mapping[node.node_id]
         fresh = Node(

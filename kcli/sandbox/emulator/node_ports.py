@@ -5,7 +5,8 @@ Behavior:
   added one, a replaced broker's successor, a broker unregistered while it lived) with its port.
 - On reopen the nodes of the file come back on their ports: profiles and exported bootstrap lists
   stay right after `add-node` (broker 4 does not take controller 101's port) or with --base-port 0.
-  A node the file does not know takes the first --base-port port no other node holds (0: a free one).
+  A node the file does not know takes the first --base-port port no other node holds (0: a free one
+  below the ephemeral range).
 - A reopen with another --base-port than the file was written with follows the new --base-port.
 - A file that cannot be read is no file: the ports follow --base-port as at creation.
 """
@@ -48,17 +49,21 @@ def save(directory: Path, ports: Iterable[tuple[int, int]], base_port: int) -> N
     write_file(directory / PORTS_FILE, document, what="the sandbox's node ports")
 
 
-def assign(node_ids: Iterable[int], saved: dict[int, int], base_port: int) -> dict[int, int]:
-    """Each node's port: its saved one, else the first base_port + i free of the others (0: any)."""
+def assign(node_ids: Iterable[int], saved: dict[int, int], base_port: int, host: str) -> dict[int, int]:
+    """Each node's port: its saved one, else the first base_port + i free of the others (0: a free
+    one below the ephemeral range, kcli.sandbox.ports)."""
+    from kcli.sandbox.ports import free_ports
+
     ids = list(node_ids)
     ports = {node: saved[node] for node in ids if node in saved}
     taken = set(ports.values())
+    if not base_port:
+        new = [node for node in ids if node not in ports]
+        fresh = (port for port in free_ports(len(new) + len(taken), host) if port not in taken)
+        return ports | dict(zip(new, fresh, strict=False))
     offset = 0
     for node in ids:
         if node in ports:
-            continue
-        if not base_port:
-            ports[node] = 0
             continue
         while base_port + offset in taken:
             offset += 1

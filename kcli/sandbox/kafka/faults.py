@@ -14,8 +14,9 @@ from typing import Any
 from kcli.sandbox.engine import NodeStatus, NotSupported, SandboxStatus
 from kcli.sandbox.kafka import asking, processes
 from kcli.sandbox.kafka.cluster import START_TIMEOUT_S, KafkaCluster, KafkaSandboxError
-from kcli.sandbox.kafka.layout import BROKER, CONTROLLER, NodeSpec, free_ports
+from kcli.sandbox.kafka.layout import BROKER, CONTROLLER, NodeSpec
 from kcli.sandbox.nodes import new_directory_id
+from kcli.sandbox.ports import free_ports
 
 FAILOVER_TIMEOUT_S = 60.0
 EMULATOR_ONLY = {

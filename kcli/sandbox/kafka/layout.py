@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from kcli.sandbox.nodes import KAFKA_LAYOUT_FILE as LAYOUT_FILE
+from kcli.sandbox.ports import free_ports
 from kcli.sandbox.settings import BROKER_ID_BASE, CONTROLLER_ID_BASE, HOST, SandboxSettings
 
 BROKER, CONTROLLER = "broker", "controller"
@@ -93,20 +93,6 @@ class ClusterLayout:
 
     def without(self, node_ids: set[int]) -> ClusterLayout:
         return replace(self, nodes=tuple(n for n in self.nodes if n.node_id not in node_ids))
-
-
-def free_ports(count: int, host: str = HOST) -> list[int]:
-    """`count` distinct ports free on `host` now (held open together so none repeats)."""
-    sockets = []
-    try:
-        for _ in range(count):
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.bind((host, 0))
-            sockets.append(sock)
-        return [sock.getsockname()[1] for sock in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
 
 
 def new_layout(
