@@ -157,3 +157,47 @@ def test_the_log_replayed_up_to_each_snapshot_is_that_snapshot(log_dir: Path) ->
 
 def test_every_fixture_with_snapshots_and_its_log_is_compared() -> None:
     assert len(_LOGS) >= 5, _LOGS  # 3.5 to 4.2: greenlemont, rjmfernandes, 1stapossum, dkoh12, induswargods
+
+
+def _shell_and_emulator_images(log_dir: Path) -> tuple[MetadataImage, Any]:
+    from kcli.metadata.read_model import ReadStats
+    from kcli.metadata.reader import FileReader
+    from kcli.sandbox.emulator.image import Image
+
+    builder, emulator = ImageBuilder(MetadataImage()), Image()
+    for segment in sorted(log_dir.glob("[0-9]" * 20 + ".log")):
+        for entry in FileReader(path=segment, stats=ReadStats()).entries():
+            builder.apply(entry)
+            if not entry.control:
+                emulator.apply(entry.record)
+    return builder.finish(), emulator
+
+
+def _partition(state: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A partition's state compared field by field, in one form whichever reader kept it."""
+    replicas, isr, removing, adding, leader, recovery, leader_epoch, partition_epoch = state[2:10]
+    elr, last_known_elr = state[11] or (), state[12] or ()
+    return (
+        tuple(replicas), tuple(isr), tuple(removing), tuple(adding), leader, recovery, leader_epoch,
+        partition_epoch, delta.directories(state), tuple(elr), tuple(last_known_elr),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("log_dir", _LOGS, ids=lambda d: str(d.relative_to(KRAFT_FIXTURES)))
+def test_the_sandbox_emulator_replays_a_kafka_log_as_the_shell_does(log_dir: Path) -> None:
+    """The emulator's image (kcli/sandbox/emulator/image.py) and the shell's read the same Kafka-written
+    log to the same partitions, configs and features: both change them through kcli.metadata.delta."""
+    shell, emulator = _shell_and_emulator_images(log_dir)
+    ours = {
+        (topic.name, index): _partition(partition.state())
+        for topic in emulator.topics.values()
+        for index, partition in topic.partitions.items()
+    }
+    theirs = {
+        (topic.name, index): _partition(state)
+        for topic in shell.topics.values()
+        for index, state in topic.partitions.items()
+    }
+    assert ours and ours == theirs
+    assert emulator.configs == shell.configs
+    assert emulator.features == shell.features

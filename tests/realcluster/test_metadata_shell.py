@@ -214,10 +214,11 @@ def test_live_from_the_controllers(real_kafka: Any, kafka_admin: Any) -> None:
     assert topics.code == 1 and "not available from controllers" in topics.stderr
 
 
-def _kafka_shell(segment: Path, *command: str, attempts: int = 3) -> str:
+def _kafka_shell(segment: Path, *command: str, attempts: int = 3, holding: str = "") -> str:
     """Kafka 4.0.2's one-shot shell on `segment`. Its loader races its command: a run can print an empty
-    image or never return (tests/metadata_vs_kafka/MetadataShellDriver.java says why), so a run that
-    hangs or prints nothing is tried again, a few times."""
+    image, part of one, or never return (tests/metadata_vs_kafka/MetadataShellDriver.java says why), so a
+    run that hangs, prints nothing or lacks the line `holding` (one the log is known to hold) is tried
+    again, a few times."""
     import subprocess
 
     for _ in range(attempts):
@@ -233,9 +234,12 @@ def _kafka_shell(segment: Path, *command: str, attempts: int = 3) -> str:
         except subprocess.TimeoutExpired:
             continue
         assert done.returncode == 0, done.stderr
-        if done.stdout.strip():
+        lines = done.stdout.strip().splitlines()
+        if lines and (not holding or holding in lines):
             return done.stdout
-    raise AssertionError(f"Kafka's shell printed nothing or hung {attempts} times: {' '.join(command)}")
+    raise AssertionError(
+        f"Kafka's shell printed nothing, not {holding!r} or hung {attempts} times: {' '.join(command)}"
+    )
 
 
 def test_the_oldest_release_reads_as_kafkas_own_shell_reads_it(
@@ -258,11 +262,12 @@ def test_the_oldest_release_reads_as_kafkas_own_shell_reads_it(
     # Kafka 4.0's own `find /image` fails on /image/features (zkMigrationState): every other subtree
     paths = ("/image/topics", "/image/cluster", "/image/configs", "/image/acls", "/image/clientQuotas",
              "/image/delegationToken", "/image/provenance")  # fmt: skip
-    theirs = _kafka_shell(segment, "find", *paths)
+    created = "/image/topics/byName/kcli-shell-oldest/1"
+    theirs = _kafka_shell(segment, "find", *paths, attempts=5, holding=created)
     ours = invoke("metadata-shell", "--snapshot", str(segment), "find", *paths)
     assert ours.code == 0, ours.stderr
     assert sorted(ours.lines) == sorted(theirs.splitlines())
-    assert "/image/topics/byName/kcli-shell-oldest/1" in ours.lines
+    assert created in ours.lines
 
 
 def test_the_nodes_kafkas_shell_always_lists(real_kafka_oldest: Any, tmp_path: Path) -> None:

@@ -3,6 +3,8 @@
 Every change the controller makes is a record (kcli.metadata.records); `Image.apply` is the only
 way state changes, so replaying a metadata log rebuilds exactly the state that wrote it.
 Records are read by their Kafka field names (snake_case), dispatched on the record class name.
+Partitions, ELR clears, configs and feature levels change by kcli.metadata.delta, the replay rule
+the metadata shell and the audits use too; a record that rule refuses changes nothing here either.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcli.kafka import ConfigResourceType
+from kcli.metadata import delta
 
 # ConfigResource type ids (ConfigRecord.ResourceType)
 
@@ -28,9 +31,35 @@ class Partition:
     removing_replicas: list[int] = field(default_factory=list)
     adding_replicas: list[int] = field(default_factory=list)
     leader: int = -1
+    leader_recovery_state: int = 0
     leader_epoch: int = 0
     partition_epoch: int = 0
     directories: list[uuid.UUID] = field(default_factory=list)
+    eligible_leader_replicas: list[int] = field(default_factory=list)
+    last_known_elr: list[int] = field(default_factory=list)
+
+    def state(self) -> tuple[Any, ...]:
+        """The partition as kcli.metadata.delta's state (PartitionRecord's fields, in its order)."""
+        return (
+            self.partition_id, self.topic_id, self.replicas, self.isr, self.removing_replicas,
+            self.adding_replicas, self.leader, self.leader_recovery_state, self.leader_epoch,
+            self.partition_epoch, tuple(self.directories), self.eligible_leader_replicas, self.last_known_elr,
+        )  # fmt: skip
+
+    @classmethod
+    def of(cls, state: tuple[Any, ...]) -> Partition:
+        partition = cls(topic_id=state[1], partition_id=state[0], replicas=[], isr=[])
+        partition.take(state)
+        return partition
+
+    def take(self, state: tuple[Any, ...]) -> None:
+        """Become `state` in place (whoever holds this partition sees the change)."""
+        (_, _, replicas, isr, removing, adding, self.leader, self.leader_recovery_state, self.leader_epoch,
+         self.partition_epoch, directories, elr, last_known_elr) = state  # fmt: skip
+        self.replicas, self.isr = list(replicas), list(isr)
+        self.removing_replicas, self.adding_replicas = list(removing), list(adding)
+        self.directories = list(directories or ())
+        self.eligible_leader_replicas, self.last_known_elr = list(elr or ()), list(last_known_elr or ())
 
 
 @dataclass(slots=True, kw_only=True)
@@ -233,68 +262,71 @@ def _remove_topic(image: Image, r: Any) -> None:
         image.configs.pop((ConfigResourceType.TOPIC, topic.name), None)
 
 
+def _values(r: Any, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """A record's field values in `names`' order (None for a field its version lacks)."""
+    return tuple(getattr(r, name, None) for name in names)
+
+
+_PARTITION = (
+    "partition_id", "topic_id", "replicas", "isr", "removing_replicas", "adding_replicas", "leader",
+    "leader_recovery_state", "leader_epoch", "partition_epoch", "directories", "eligible_leader_replicas",
+    "last_known_elr",
+)  # fmt: skip
+_CHANGE = (
+    "partition_id", "topic_id", "isr", "leader", "replicas", "removing_replicas", "adding_replicas",
+    "leader_recovery_state", "directories", "eligible_leader_replicas", "last_known_elr",
+)  # fmt: skip
+
+
 def _partition(image: Image, r: Any) -> None:
     topic = image.topics.get(r.topic_id)
     if topic is None:
         return
-    topic.revision += 1
-    topic.partitions[r.partition_id] = Partition(
-        topic_id=r.topic_id,
-        partition_id=r.partition_id,
-        replicas=list(r.replicas),
-        isr=list(r.isr),
-        removing_replicas=list(r.removing_replicas),
-        adding_replicas=list(r.adding_replicas),
-        leader=r.leader,
-        leader_epoch=r.leader_epoch,
-        partition_epoch=r.partition_epoch,
-        directories=list(getattr(r, "directories", ()) or ()),
-    )
+    values = _values(r, _PARTITION)
+    state = delta.new_partition((*values[:7], values[7] or 0, *values[8:10], values[10] or (), *values[11:]))
+    if state is not None:  # else Kafka refuses it: directories that are not its replicas
+        topic.revision += 1
+        topic.partitions[r.partition_id] = Partition.of(state)
 
 
 def _partition_change(image: Image, r: Any) -> None:
     topic = image.topics.get(r.topic_id)
     partition = topic.partitions.get(r.partition_id) if topic else None
-    if partition is None:
+    if topic is None or partition is None:
         return
-    topic.revision += 1  # type: ignore[union-attr]
-    if r.isr is not None:
-        partition.isr = list(r.isr)
-    if r.leader != -2:
-        partition.leader = r.leader
-        partition.leader_epoch += 1
-    if r.replicas is not None:
-        partition.replicas = list(r.replicas)
-    if r.removing_replicas is not None:
-        partition.removing_replicas = list(r.removing_replicas)
-    if r.adding_replicas is not None:
-        partition.adding_replicas = list(r.adding_replicas)
-    directories = getattr(r, "directories", None)
-    if directories is not None:
-        partition.directories = list(directories)
-    partition.partition_epoch += 1
+    change = _values(r, _CHANGE)
+    if change[7] is None:  # a version without LeaderRecoveryState: no change to it
+        change = (*change[:7], delta.NO_RECOVERY_CHANGE, *change[8:])
+    merged = delta.merge_partition(partition.state(), change)
+    if merged is not None:  # else Kafka refuses it: directories that are not its replicas
+        topic.revision += 1
+        partition.take(merged)
+
+
+def _clear_elr(image: Image, r: Any) -> None:
+    if r.topic_name:
+        topic_id = image.topic_ids.get(r.topic_name)
+        topics = [image.topics[topic_id]] if topic_id in image.topics else []
+    else:
+        topics = list(image.topics.values())
+    for topic in topics:
+        for partition in topic.partitions.values():
+            cleared = delta.cleared_elr(partition.state())
+            if cleared is not None:
+                topic.revision += 1
+                partition.take(cleared)
 
 
 def _config(image: Image, r: Any) -> None:
     key = (int(r.resource_type), r.resource_name)
     if key[0] == ConfigResourceType.BROKER:
         image.broker_config_version += 1
-    if r.value is None:
-        entries = image.configs.get(key)
-        if entries is not None:
-            entries.pop(r.name, None)
-            if not entries:
-                del image.configs[key]
-    else:
-        image.configs.setdefault(key, {})[r.name] = r.value
+    delta.set_config(image.configs, key, r.name, r.value)
 
 
 def _feature_level(image: Image, r: Any) -> None:
     image.features_epoch = image.records_applied
-    if int(r.feature_level) == 0:
-        image.features.pop(r.name, None)
-    else:
-        image.features[r.name] = int(r.feature_level)
+    delta.set_feature(image.features, r.name, int(r.feature_level))
 
 
 def _acl(image: Image, r: Any) -> None:
@@ -371,6 +403,7 @@ _APPLIERS: dict[str, Callable[[Image, Any], None]] = {
     "RemoveTopicRecord": _remove_topic,
     "PartitionRecord": _partition,
     "PartitionChangeRecord": _partition_change,
+    "ClearElrRecord": _clear_elr,
     "ConfigRecord": _config,
     "FeatureLevelRecord": _feature_level,
     "AccessControlEntryRecord": _acl,
