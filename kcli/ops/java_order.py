@@ -24,6 +24,7 @@ the line kcli prints lists the same partitions in another order.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Iterable
 from typing import Generic, TypeVar
 
@@ -39,9 +40,14 @@ def _int32(value: int) -> int:
     return value - (1 << 32) if value >= 1 << 31 else value
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a topic's name is hashed once per partition, and twice
 def string_hash(text: str) -> int:
     """java.lang.String.hashCode (over UTF-16 code units)."""
     h = 0
+    if text.isascii():  # one code unit a character
+        for character in text:
+            h = (31 * h + ord(character)) & 0xFFFFFFFF
+        return _int32(h)
     data = text.encode("utf-16-be")
     for i in range(0, len(data), 2):
         h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
@@ -67,15 +73,19 @@ def _table_size_for(capacity: int) -> int:
 
 
 class JavaHashMap(Generic[K]):
-    """The keys of a java.util.HashMap, bucketed as Java buckets them (values are not kept)."""
+    """The keys of a java.util.HashMap, bucketed as Java buckets them (values are not kept).
+
+    Java's resize splits each bucket keeping its keys' order, so the keys of a bucket are always in
+    the order they were put: the iteration order is the keys sorted (stably) by their bucket at the
+    table's final capacity. Only the capacity is replayed as keys are put; no key is moved.
+    """
 
     def __init__(self, hash_of: Callable[[K], int], initial_capacity: int | None = None) -> None:
         self._hash_of = hash_of
         self._capacity = 0  # no table yet
         # Java keeps the capacity to allocate in `threshold` until the first put.
         self._threshold = 0 if initial_capacity is None else _table_size_for(initial_capacity)
-        self._buckets: list[list[K]] = []
-        self._spread: dict[K, int] = {}
+        self._spread: dict[K, int] = {}  # in the order the keys were put
 
     @classmethod
     def copy_of(cls, keys: Iterable[K], size: int, hash_of: Callable[[K], int]) -> JavaHashMap[K]:
@@ -108,21 +118,29 @@ class JavaHashMap(Generic[K]):
         if key in self._spread:
             return
         h = self._hash_of(key) & 0xFFFFFFFF
-        spread = h ^ (h >> 16)
         if self._capacity == 0:
             self._resize()
-        self._spread[key] = spread
-        self._buckets[spread & (self._capacity - 1)].append(key)
+        self._spread[key] = h ^ (h >> 16)
         if len(self._spread) > self._threshold:
             self._resize()
 
     def put_all(self, keys: Iterable[K]) -> None:
+        """Every key put in turn: the resizes their count calls for are done once all are in (a
+        resize moves no key here, and what it sets depends on the capacity alone)."""
+        spread, hash_of = self._spread, self._hash_of
         for key in keys:
-            self.put(key)
+            if key not in spread:
+                h = hash_of(key) & 0xFFFFFFFF
+                spread[key] = h ^ (h >> 16)
+        if spread and self._capacity == 0:
+            self._resize()
+        while len(spread) > self._threshold:
+            self._resize()
 
     def ordered(self) -> list[K]:
         """The keys in the map's iteration order."""
-        return [key for bucket in self._buckets for key in bucket]
+        mask = self._capacity - 1
+        return [key for key, _ in sorted(self._spread.items(), key=lambda item: item[1] & mask)]
 
     def _resize(self) -> None:
         old = self._capacity
@@ -134,11 +152,6 @@ class JavaHashMap(Generic[K]):
         else:
             capacity = old << 1
             threshold = self._threshold << 1 if old >= _DEFAULT_CAPACITY else int(capacity * _LOAD_FACTOR)
-        buckets: list[list[K]] = [[] for _ in range(capacity)]
-        for bucket in self._buckets:  # each key keeps its place among the keys of its new bucket
-            for key in bucket:
-                buckets[self._spread[key] & (capacity - 1)].append(key)
-        self._buckets = buckets
         self._capacity = capacity
         self._threshold = threshold
 

@@ -148,14 +148,15 @@ def kafka_json(description: LogDirsDescription) -> str:
 
 
 def _dir_json(report: LogDirReport, description: LogDirsDescription) -> dict[str, object]:
-    def key_hash(r: ReplicaEntry) -> int:
-        return topic_partition_hash(r.topic, r.partition)
+    def key_hash(key: tuple[str, int]) -> int:
+        return topic_partition_hash(*key)
 
     by_key = {(r.topic, r.partition): r for r in report.replicas}  # a later duplicate replaces (HashMap.put)
-    first = hash_set_order(list(by_key.values()), key_hash)  # the admin client's replicaInfoMap
-    kept = hash_set_order(
-        [r for r in first if not description.topics or r.topic in description.topics], key_hash
-    )
+    first = hash_set_order(list(by_key), key_hash)  # the admin client's replicaInfoMap
+    kept = [
+        by_key[key]
+        for key in hash_set_order([k for k in first if not description.topics or k[0] in description.topics], key_hash)
+    ]
     partitions = [
         _ordered(
             {"partition": r.name, "size": r.size, "offsetLag": r.offset_lag, "isFuture": r.is_future},

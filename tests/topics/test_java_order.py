@@ -59,3 +59,50 @@ def test_a_copy_keeps_the_order_of_keys_sharing_a_bucket() -> None:
     """30 keys: the table grows from 16 to 64 while they are put, then the copy is put afresh."""
     first = hash_set_order([f"clicks-{p}" for p in range(29, -1, -1)], _tp)
     assert hash_set_order(first, _tp) == [f"clicks-{p}" for p in CLICKS_COPIED]
+
+
+def _moving_keys(keys: list[int], initial: int | None) -> list[int]:
+    """Java's HashMap.putVal/resize step by step, keys moved into new tables as Java moves them: the
+    reference the sort by final bucket (kcli.ops.java_order) must agree with."""
+    capacity, threshold = 0, 0 if initial is None else 1 << max(initial - 1, 0).bit_length()
+    table: list[list[int]] = []
+    seen: set[int] = set()
+
+    def resize() -> None:
+        nonlocal capacity, threshold, table
+        if capacity == 0:
+            capacity, threshold = (threshold, int(threshold * 0.75)) if threshold else (16, 12)
+        else:
+            capacity, threshold = capacity << 1, threshold << 1 if capacity >= 16 else int((capacity << 1) * 0.75)
+        moved: list[list[int]] = [[] for _ in range(capacity)]
+        for bucket in table:
+            for key in bucket:
+                h = key & 0xFFFFFFFF
+                moved[(h ^ (h >> 16)) & (capacity - 1)].append(key)
+        table = moved
+
+    for key in keys:
+        if key in seen:
+            continue
+        if capacity == 0:
+            resize()
+        seen.add(key)
+        h = key & 0xFFFFFFFF
+        table[(h ^ (h >> 16)) & (capacity - 1)].append(key)
+        if len(seen) > threshold:
+            resize()
+    return [key for bucket in table for key in bucket]
+
+
+def test_the_order_is_the_one_javas_resizes_leave_for_many_keys_and_capacities() -> None:
+    import random
+
+    chooser = random.Random(7)
+    for _ in range(300):
+        keys = [chooser.randrange(-(2**31), 2**31) for _ in range(chooser.randrange(0, 3000))]
+        keys += [chooser.choice(keys) for _ in range(10)] if keys else []  # repeats are put once
+        keys += [k ^ (1 << chooser.randrange(31)) for k in keys[:50]]  # near neighbours share buckets
+        initial = chooser.choice([None, 1, 3, 16, 17, 1000])
+        made = JavaHashMap(integer_hash, initial)
+        made.put_all(keys)
+        assert made.ordered() == _moving_keys(keys, initial)

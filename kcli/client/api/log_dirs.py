@@ -13,6 +13,7 @@ the cordoned flag of Kafka 4.4, KIP-1066), AlterReplicaLogDirs v1-v2.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -37,15 +38,27 @@ class ReplicaDir:
     is_future: bool  # the destination copy of an intra-broker move
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class BrokerLogDirs:
-    """What one broker reported: its replicas by partition, and offline directories."""
+    """What one broker reported: every dir in the broker's order, the offline and the live ones."""
 
     broker_id: int
-    replicas: dict[TopicPartition, list[ReplicaDir]]
+    dirs: tuple[LogDirReport, ...] = ()
     offline_dirs: tuple[str, ...] = ()
     live_dirs: tuple[str, ...] = ()
-    dirs: tuple[LogDirReport, ...] = ()  # every dir, in the broker's order
+
+    @functools.cached_property
+    def replicas(self) -> dict[TopicPartition, list[ReplicaDir]]:
+        """The replicas of the live dirs by partition (built when asked: `log-dirs` never asks)."""
+        replicas: dict[TopicPartition, list[ReplicaDir]] = {}
+        for report in self.dirs:
+            if report.error_code:
+                continue
+            for r in report.replicas:
+                replicas.setdefault(TopicPartition(r.topic, r.partition), []).append(
+                    ReplicaDir(log_dir=report.path, size=r.size, offset_lag=r.offset_lag, is_future=r.is_future)
+                )
+        return replicas
 
 
 async def describe_log_dirs(
@@ -81,7 +94,6 @@ async def describe_log_dirs(
         if code:
             out[broker] = KafkaError(code, None, what="DescribeLogDirs", node=f"broker {broker}")
             continue
-        replicas: dict[TopicPartition, list[ReplicaDir]] = {}
         offline: list[str] = []
         live: list[str] = []
         reports: list[LogDirReport] = []
@@ -108,26 +120,9 @@ async def describe_log_dirs(
                     ),
                 )
             )
-            if code:
-                offline.append(str(result.log_dir))
-                continue
-            live.append(str(result.log_dir))
-            for topic in result.topics:
-                for p in topic.partitions:
-                    replicas.setdefault(TopicPartition(str(topic.name), int(p.partition_index)), []).append(
-                        ReplicaDir(
-                            log_dir=str(result.log_dir),
-                            size=int(p.partition_size),
-                            offset_lag=int(p.offset_lag),
-                            is_future=bool(p.is_future_key),
-                        )
-                    )
+            (offline if code else live).append(str(result.log_dir))
         out[broker] = BrokerLogDirs(
-            broker_id=broker,
-            replicas=replicas,
-            offline_dirs=tuple(offline),
-            live_dirs=tuple(live),
-            dirs=tuple(reports),
+            broker_id=broker, dirs=tuple(reports), offline_dirs=tuple(offline), live_dirs=tuple(live)
         )
     return out
 
