@@ -267,11 +267,6 @@ def _values(r: Any, names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(getattr(r, name, None) for name in names)
 
 
-_PARTITION = (
-    "partition_id", "topic_id", "replicas", "isr", "removing_replicas", "adding_replicas", "leader",
-    "leader_recovery_state", "leader_epoch", "partition_epoch", "directories", "eligible_leader_replicas",
-    "last_known_elr",
-)  # fmt: skip
 _CHANGE = (
     "partition_id", "topic_id", "isr", "leader", "replicas", "removing_replicas", "adding_replicas",
     "leader_recovery_state", "directories", "eligible_leader_replicas", "last_known_elr",
@@ -282,7 +277,7 @@ def _partition(image: Image, r: Any) -> None:
     topic = image.topics.get(r.topic_id)
     if topic is None:
         return
-    values = _values(r, _PARTITION)
+    values = _values(r, delta.PARTITION_FIELDS)
     state = delta.new_partition((*values[:7], values[7] or 0, *values[8:10], values[10] or (), *values[11:]))
     if state is not None:  # else Kafka refuses it: directories that are not its replicas
         topic.revision += 1
