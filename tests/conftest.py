@@ -22,6 +22,25 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("KCLI_TEST_SHARED_DIR") or REPO.parent / "shared")
 KRAFT_FIXTURES = SHARED / "fixtures" / "kraft"
 
+# The files that take minutes (real clusters, Kafka's own JVM tools, Spark), longest first, as CI's
+# durations show them. `-n 2 --dist loadfile` hands whole files to the workers in collection order,
+# so one of these collected late would run alone at the end while the other worker waits.
+LONGEST_FIRST = (
+    "tests/metadata_vs_kafka/", "tests/kafka_diff/", "tests/runbooks/", "tests/audit/test_standalone_cluster.py",
+    "tests/realkafka/", "tests/realcluster/", "tests/first_use/", "tests/audit/", "tests/security/realkafka/",
+)  # fmt: skip
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long files first (a stable sort: every other order, within a file and among the rest, stays)."""
+
+    def rank(item: pytest.Item) -> int:
+        path = Path(str(item.fspath)).resolve()
+        where = path.relative_to(REPO).as_posix() if REPO in path.parents else ""
+        return next((i for i, prefix in enumerate(LONGEST_FIRST) if where.startswith(prefix)), len(LONGEST_FIRST))
+
+    items.sort(key=rank)
+
 
 @dataclass(frozen=True)
 class CliResult:
