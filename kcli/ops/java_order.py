@@ -114,16 +114,6 @@ class JavaHashMap(Generic[K]):
     def __contains__(self, key: object) -> bool:
         return key in self._spread
 
-    def put(self, key: K) -> None:
-        if key in self._spread:
-            return
-        h = self._hash_of(key) & 0xFFFFFFFF
-        if self._capacity == 0:
-            self._resize()
-        self._spread[key] = h ^ (h >> 16)
-        if len(self._spread) > self._threshold:
-            self._resize()
-
     def put_all(self, keys: Iterable[K]) -> None:
         """Every key put in turn: the resizes their count calls for are done once all are in (a
         resize moves no key here, and what it sets depends on the capacity alone)."""
