@@ -238,9 +238,8 @@ def _environ(case: Path) -> dict[str, str | None]:
 class Walk:
     """Runs the cases of one test in-process and collects what went wrong in each."""
 
-    def __init__(self, cwd: Path) -> None:
+    def __init__(self) -> None:
         self.command = _command_tree()
-        self.cwd = cwd
         self.problems: list[str] = []
 
     def run(self, name: str, argv: list[str], environ: dict[str, str | None]) -> None:
@@ -295,7 +294,7 @@ def test_a_fault_in_a_path_option_is_never_a_bug(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     _stage(tmp_path)
-    walk = Walk(tmp_path)
+    walk = Walk()
     directory_option = bool(DIRECTORY_OPTIONS.intersection(spellings))
     line = target.addressed(_line_for(leaf, spellings))
     for kind, fault in _faults(tmp_path / "faults", directory_option):
@@ -311,7 +310,7 @@ def test_a_fault_in_the_config_file_is_never_a_bug(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     _stage(tmp_path)
-    walk = Walk(tmp_path)
+    walk = Walk()
     for kind, fault in _faults(tmp_path / "faults", directory_option=False):
         environ = _environ(tmp_path / kind) | {"KCLI_CONFIG": str(fault)}
         walk.run(kind, list(target.addressed(leaf.lines[0])), environ)
@@ -319,7 +318,7 @@ def test_a_fault_in_the_config_file_is_never_a_bug(
 
 
 def _process(argv: tuple[str, ...], case: Path, **streams: Any) -> subprocess.CompletedProcess[bytes]:
-    environ = {key: value for key, value in {**os.environ, "NO_COLOR": "1"}.items()}
+    environ = {**os.environ, "NO_COLOR": "1"}
     environ.pop("KCLI_DEBUG", None)
     environ |= {key: value for key, value in _environ(case).items() if value is not None}
     return subprocess.run(
