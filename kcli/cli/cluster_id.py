@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -34,11 +34,11 @@ def json_value(description: ClusterDescription) -> dict[str, Any]:
     }
 
 
-async def describe(config: ClientConfig, trace: Callable[[str], None] | None = None) -> ClusterDescription:
+async def describe(config: ClientConfig) -> ClusterDescription:
     """Bootstrap (DescribeCluster, or Metadata for old brokers) and return what the cluster said."""
     from kcli.client.admin import Admin
 
-    async with Admin(config, trace=trace) as admin:
+    async with Admin(config) as admin:
         assert admin.description is not None
         return admin.description
 
@@ -48,9 +48,7 @@ def show(args: connection_options.ConnectionArgs, output: OutputFormat) -> None:
     from kcli.render.cluster import cluster_id_table
 
     env = env_of()
-    description = run(
-        describe(connection_options.client_config(args, env), trace=env.err if env.debug else None)
-    )
+    description = run(describe(connection_options.client_config(args, env)))
     emit(env, output, description, text=text_lines, json_value=json_value, table=cluster_id_table)
 
 

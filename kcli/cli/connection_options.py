@@ -9,7 +9,7 @@ configuration.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,6 +19,8 @@ from kcli.cli import completers
 from kcli.errors import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from kcli.client.config import ClientConfig
     from kcli.env import Env
 
@@ -156,7 +158,7 @@ def client_config(
         _check_config_spelling(env)
     try:
         # The flags' names are resolve_client_config's parameter names.
-        return resolve_client_config(
+        config = resolve_client_config(
             **asdict(args), environ=env.environ, config_file=env.config_file, warn=env.err
         )
     except MissingBootstrap:
@@ -164,6 +166,16 @@ def client_config(
             raise
         sentence = missing_bootstrap if missing_bootstrap.endswith(".") else f"{missing_bootstrap}."
         raise UsageError(f"{sentence} {BOOTSTRAP_SOURCES}") from None
+    return replace(config, trace=_stamped(env.err)) if env.debug else config
+
+
+def _stamped(err: Callable[[str], None]) -> Callable[[str], None]:
+    """--debug's sink: each line after the milliseconds since kcli started (start-up shows as the first)."""
+    import time
+
+    from kcli.cli.entry import STARTED
+
+    return lambda line: err(f"[{(time.monotonic() - STARTED) * 1000:7.1f} ms] {line}")
 
 
 _WARNED = "kcli.config_deprecation_warned"

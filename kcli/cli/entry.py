@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+
+# --debug stamps each request line with the time since here (kcli.cli.connection_options).
+STARTED = time.monotonic()
 
 
 def console() -> None:

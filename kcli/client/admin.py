@@ -87,16 +87,19 @@ class Admin:
         trace: Callable[[str], None] | None = None,
         warn: Callable[[str], None] | None = None,
     ) -> None:
-        """`trace` (e.g. stderr under --debug) gets one line per connection event, request and response;
-        `warn` (stderr by default) gets the rare line an operator should see while kcli keeps waiting."""
+        """`trace` (default: the config's, stderr under --debug) gets one line per connection event,
+        request and response; `warn` (stderr by default) gets the rare line an operator should see
+        while kcli keeps waiting."""
         self.config = config
-        self._trace = trace
+        self._trace = trace if trace is not None else config.trace
         self._warn = warn or warn_on_stderr
         self.description: ClusterDescription | None = None
         self._connections: dict[int, Connection] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._seed: Connection | None = None  # bootstrap connection not matching any node
         self._memory = PeerMemory()
+        # Answers that hold for the session, kept by the API helpers (e.g. group coordinators).
+        self.memo: dict[str, Any] = {}
         self._ssl_context: ssl.SSLContext | None = None
         self._pinned_cluster_id: str | None = None
         self._reached = False  # some bootstrap address has described the cluster (rebootstraps wait longer)

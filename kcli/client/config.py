@@ -65,6 +65,8 @@ class ClientConfig:
     cluster_check_enable: bool = True
     expected_cluster_id: str | None = None
     properties: Mapping[str, str] = field(default_factory=dict, repr=False)
+    # --debug: one line per connection event, request and response (never bodies) goes here.
+    trace: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def bootstrap_flag(self) -> str:

@@ -103,6 +103,37 @@ async def find_coordinators(
     return found
 
 
+Lookups = dict[tuple[int, str], "asyncio.Future[dict[str, Node | KcliError]]"]
+
+
+async def _coordinators_of(
+    admin: Admin, keys: Sequence[str], *, key_type: int, deadline: float, fresh: bool
+) -> dict[str, Node | KcliError]:
+    """find_coordinators, once a key a session: a describe and its offset fetch start together and
+    share one FindCoordinator. `fresh` (a coordinator moved) asks again."""
+    lookups: Lookups = admin.memo.setdefault("coordinators", {})
+    if fresh:
+        for key in keys:
+            lookups.pop((key_type, key), None)
+    missing = [key for key in keys if (key_type, key) not in lookups]
+    if missing:
+        asked = asyncio.ensure_future(find_coordinators(admin, missing, key_type=key_type, deadline=deadline))
+        for key in missing:
+            lookups[(key_type, key)] = asked
+    found: dict[str, Node | KcliError] = {}
+    for key in keys:
+        lookup = lookups[(key_type, key)]
+        try:
+            # shielded: one caller's cancellation must not cancel the lookup the other waits for
+            found[key] = (await asyncio.shield(lookup))[key]
+        except BaseException:
+            if lookup.done():  # a failed lookup is not kept: the next call asks again
+                for stale in [k for k, held in lookups.items() if held is lookup]:
+                    del lookups[stale]
+            raise
+    return found
+
+
 def _coordinators(response: Any, batch: list[str]) -> list[tuple[str, int, str | None, Node | None]]:
     entries = getattr(response, "coordinators", None)
     if entries:
@@ -161,7 +192,9 @@ async def on_coordinators(
     attempt = 0
     while pending:
         if lookup:
-            coordinators.update(await find_coordinators(admin, pending, key_type=key_type, deadline=deadline))
+            coordinators.update(
+                await _coordinators_of(admin, pending, key_type=key_type, deadline=deadline, fresh=attempt > 0)
+            )
         by_node: dict[int, tuple[Node, list[str]]] = {}
         for key in pending:
             where = coordinators[key]
