@@ -228,3 +228,52 @@ def test_offsets_and_groups_survive_a_restart(tmp_path: Path, make_sandbox: Call
             1: (3, ""),
         }
         assert [(g["group_id"], g["group_state"]) for g in client.list_groups()] == [("kept", "Empty")]
+
+
+@pytest.mark.parametrize("protocol", ["classic", "consumer"])
+def test_kcli_shows_the_lag_a_librdkafka_member_s_own_offsets_give(
+    sandbox: Any, kcli: Any, protocol: str
+) -> None:
+    from confluent_kafka import Consumer, Producer, TopicPartition
+
+    bootstrap = sandbox.bootstrap_servers
+    topic, group = make_topic(bootstrap, 3), unique(f"lag-{protocol}")
+    producer = Producer({"bootstrap.servers": bootstrap})
+    for i, partition in enumerate([0] * 30 + [1] * 20 + [2] * 10):
+        producer.produce(topic, f"v{i}".encode(), partition=partition)
+    assert producer.flush(15) == 0
+    consumer = Consumer({
+        "bootstrap.servers": bootstrap, "group.id": group, "group.protocol": protocol,
+        "auto.offset.reset": "earliest", "enable.auto.commit": False,
+    })  # fmt: skip
+    try:
+        consumer.subscribe([topic])
+        _consume([consumer], 60)
+        # commit part of what was read: 7, 4 and 0 records a partition short of the end
+        wanted = {0: 23, 1: 16, 2: 10}
+        consumer.commit(offsets=[TopicPartition(topic, p, o) for p, o in wanted.items()], asynchronous=False)
+        partitions = [TopicPartition(topic, p) for p in range(3)]
+        committed = {tp.partition: tp.offset for tp in consumer.committed(partitions, timeout=15)}
+        ends = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=15)[1] for p in range(3)}
+        client_lag = {p: ends[p] - committed[p] for p in range(3)}
+        assert committed == wanted and client_lag == {0: 7, 1: 4, 2: 0}
+
+        described = kcli("consumer-groups", "-b", bootstrap, "--describe", "--group", group, "-o", "json")
+        assert described.code == 0, described.stderr
+        (shown,) = described.json["groups"]
+        assert (shown["type"], shown["state"]) == ("Classic" if protocol == "classic" else "Consumer", "Stable")
+        rows = {row["partition"]: row for row in shown["partitions"]}
+        assert {p: rows[p]["lag"] for p in rows} == client_lag
+        assert {p: rows[p]["current_offset"] for p in rows} == committed
+        assert {p: rows[p]["log_end_offset"] for p in rows} == ends
+        assert shown["lag"] == 11 and shown["lag_by_topic"] == {topic: 11}
+        assert all(row["consumer_id"] for row in rows.values())  # the member holds all three
+
+        text = kcli("consumer-groups", "-b", bootstrap, "--describe", "--group", group)
+        lags = {int(f[2]): int(f[5]) for f in (line.split() for line in text.stdout.splitlines()) if f[:2] == [group, topic]}
+        assert lags == client_lag
+        over = kcli("consumer-groups", "-b", bootstrap, "--describe", "--group", group, "--fail-on-lag", "6")
+        assert over.code == 1 and f"{topic}-0 lag 7" in over.stderr, over.stderr
+        assert kcli("consumer-groups", "-b", bootstrap, "--describe", "--group", group, "--fail-on-lag", "7").code == 0
+    finally:
+        consumer.close()
