@@ -13,29 +13,16 @@ import pytest
 from kcli.client.api import coordinators
 from kcli.ops.groups.model import Node
 
-SENT = re.compile(r"^\[ *[\d.]+ ms\] -> (?:node -?\d+ \()?[\d.:]+\)?: (\w+) v\d+ \(correlation id \d+, \d+ bytes\)$")
-ANSWERED = re.compile(r"^\[ *[\d.]+ ms\] <- (?:node -?\d+ \()?[\d.:]+\)?: (\w+) v\d+ \(\d+ bytes, [\d.]+ ms\)$")
+SENT = re.compile(
+    r"^\[ *[\d.]+ ms\] -> (?:node -?\d+ \()?[\d.:]+\)?: (\w+) v\d+ \(correlation id \d+, \d+ bytes\)$"
+)
+ANSWERED = re.compile(
+    r"^\[ *[\d.]+ ms\] <- (?:node -?\d+ \()?[\d.:]+\)?: (\w+) v\d+ \(\d+ bytes, [\d.]+ ms\)$"
+)
 
 
 def _sent(stderr: str) -> list[str]:
     return [match[1] for line in stderr.splitlines() if (match := SENT.match(line))]
-
-
-@pytest.fixture(scope="module")
-def group(sandbox: Any, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A topic of 6 partitions and an Empty group with an offset on each."""
-    from tests.conftest import invoke
-
-    b = sandbox.bootstrap_servers
-    created = invoke("topics", "-b", b, "--create", "--topic", "traced", "--partitions", "6")
-    assert created.code == 0, created.stderr
-    rollback = tmp_path_factory.mktemp("trace") / "rollback.csv"
-    reset = invoke(
-        "consumer-groups", "-b", b, "--reset-offsets", "--group", "traced-g", "--topic", "traced",
-        "--to-earliest", "--execute", "--rollback-file", str(rollback),
-    )  # fmt: skip
-    assert reset.code == 0, reset.stderr
-    return "traced-g"
 
 
 @pytest.mark.parametrize(
@@ -52,7 +39,7 @@ def group(sandbox: Any, tmp_path_factory: pytest.TempPathFactory) -> str:
     ids=lambda value: " ".join(value) if isinstance(value, list) else "",
 )
 def test_debug_shows_each_request_and_its_answer_on_stderr_only(
-    kcli: Any, sandbox: Any, group: str, line: list[str], apis: set[str]
+    kcli: Any, sandbox: Any, traced_group: str, line: list[str], apis: set[str]
 ) -> None:
     b = sandbox.bootstrap_servers
     plain = kcli(line[0], "--bootstrap-server", b, *line[1:])
@@ -68,7 +55,7 @@ def test_debug_shows_each_request_and_its_answer_on_stderr_only(
 
 
 def test_a_group_s_coordinator_is_looked_up_once_for_its_describe_and_its_offsets(
-    kcli: Any, sandbox: Any, group: str
+    kcli: Any, sandbox: Any, traced_group: str
 ) -> None:
     traced = kcli(
         "--debug",
@@ -77,7 +64,7 @@ def test_a_group_s_coordinator_is_looked_up_once_for_its_describe_and_its_offset
         sandbox.bootstrap_servers,
         "--describe",
         "--group",
-        group,
+        traced_group,
     )
 
     assert traced.code == 0, traced.stderr
