@@ -313,17 +313,24 @@ def _reset(
         emit(env, output, result, text=lambda r: [], json_value=view.reset_json, table=view.reset_table)
     env.stdout.flush()
     if result.rollback is not None:
-        from kcli.ops.groups.undo import undo_lines
+        from kcli.ops.groups.reset_specs import topic_args
+        from kcli.ops.groups.undo import undo_lines, whole_fresh_topics
 
         groups = [
             g.group_id for g in result.groups if g.error is None and any(tp in g.before for tp in g.offsets)
         ]
+        whole = whole_fresh_topics(
+            topic_args(line.topics).whole_topics,
+            {g.group_id: g.offsets.keys() for g in result.groups},
+            {g.group_id: g.before.keys() for g in result.groups},
+        )
         for undo in undo_lines(
             "consumer-groups",
             extras.connection_flags,
             result.rollback,
             groups,
             without_offsets(result.groups),
+            whole=whole,
         ):
             env.err(undo)
     for failed in result.failed:

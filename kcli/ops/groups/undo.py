@@ -7,13 +7,15 @@ Behavior:
   for a POSIX shell, so it can be pasted as it is.
 - Partitions that had no committed offset before the reset cannot be put back by --from-file (there
   is no offset to write): their line is the --delete-offsets command that removes them again, a
-  topic's partitions together (`--topic t:0,1,2`).
+  topic's partitions together (`--topic t:0,1,2`), or the topic alone (`--topic t`) when the reset
+  named it whole and gave every one of its partitions a first offset: a topic of 30,000 partitions
+  would otherwise make one word longer than a Linux command line may hold (128 KiB).
 """
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from kcli.ops.reassign.model import TopicPartition
@@ -45,9 +47,11 @@ def undo_lines(
     groups: Sequence[str],
     fresh: Mapping[str, Sequence[TopicPartition]] | None = None,
     *,
+    whole: Mapping[str, Collection[str]] | None = None,
     what: str = "offsets",
 ) -> list[str]:
-    """The stderr lines after a reset's --execute (see the module doc)."""
+    """The stderr lines after a reset's --execute (see the module doc); `whole`: group -> the topics
+    whose every partition had no offset before (see whole_fresh_topics)."""
     command = ["kcli", tool, *flags]
     if groups:
         words = [*command, "--reset-offsets"]
@@ -62,9 +66,27 @@ def undo_lines(
         for tp in partitions:
             by_topic.setdefault(tp.topic, []).append(tp.partition)
         words = [*command, "--delete-offsets", "--group", group]
+        alone = (whole or {}).get(group, ())
         for topic, numbers in by_topic.items():
-            words += ["--topic", f"{topic}:{','.join(map(str, sorted(numbers)))}"]
+            named = topic if topic in alone else f"{topic}:{','.join(map(str, sorted(numbers)))}"
+            words += ["--topic", named]
         lines.append(
             f"Group {group} had no offset for {len(partitions)} partition(s); to undo those: {shlex.join(words)}"
         )
     return lines
+
+
+def whole_fresh_topics(
+    named_whole: Collection[str],
+    reset: Mapping[str, Collection[TopicPartition]],
+    before: Mapping[str, Collection[TopicPartition]],
+) -> dict[str, set[str]]:
+    """group -> the topics the reset named whole (`--topic t`: all of t's partitions) none of whose
+    partitions had an offset before it: `--delete-offsets --topic t` undoes exactly what it did."""
+    out: dict[str, set[str]] = {}
+    for group, partitions in reset.items():
+        had = {tp.topic for tp in before.get(group, ())}
+        topics = {tp.topic for tp in partitions if tp.topic in named_whole and tp.topic not in had}
+        if topics:
+            out[group] = topics
+    return out
