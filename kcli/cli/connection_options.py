@@ -173,7 +173,7 @@ def _stamped(err: Callable[[str], None]) -> Callable[[str], None]:
     """--debug's sink: each line after the milliseconds since kcli started (start-up shows as the first)."""
     import time
 
-    from kcli.cli.entry import STARTED
+    from kcli.cli.clock import STARTED
 
     return lambda line: err(f"[{(time.monotonic() - STARTED) * 1000:7.1f} ms] {line}")
 

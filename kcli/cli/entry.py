@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
-# --debug stamps each request line with the time since here (kcli.cli.connection_options).
-STARTED = time.monotonic()
+import kcli.cli.clock  # noqa: F401  (before the rest of kcli: the time --debug counts from)
 
 
 def console() -> None:
