@@ -186,7 +186,8 @@ def _partition(state: tuple[Any, ...]) -> tuple[Any, ...]:
 @pytest.mark.parametrize("log_dir", _LOGS, ids=lambda d: str(d.relative_to(KRAFT_FIXTURES)))
 def test_the_sandbox_emulator_replays_a_kafka_log_as_the_shell_does(log_dir: Path) -> None:
     """The emulator's image (kcli/sandbox/emulator/image.py) and the shell's read the same Kafka-written
-    log to the same partitions, configs and features: both change them through kcli.metadata.delta."""
+    log to the same partitions, configs, features, brokers' registrations and quotas: both change them
+    through kcli.metadata.delta."""
     shell, emulator = _shell_and_emulator_images(log_dir)
     ours = {
         (topic.name, index): _partition(partition.state())
@@ -201,3 +202,37 @@ def test_the_sandbox_emulator_replays_a_kafka_log_as_the_shell_does(log_dir: Pat
     assert ours and ours == theirs
     assert emulator.configs == shell.configs
     assert emulator.features == shell.features
+    brokers = {
+        broker_id: (b.broker_epoch, b.fenced, b.in_controlled_shutdown, tuple(b.log_dirs))
+        for broker_id, b in emulator.brokers.items()
+    }
+    assert brokers and brokers == {
+        broker_id: (b.record.broker_epoch, b.fenced, b.in_controlled_shutdown, tuple(b.log_dirs))
+        for broker_id, b in shell.brokers.items()
+    }
+    assert emulator.quotas == shell.client_quotas
+
+
+def test_the_emulator_refuses_a_broker_change_of_another_epoch_and_reads_fence_records() -> None:
+    """As Kafka's ClusterDelta: a change whose epoch is not the registration's changes nothing, and
+    the FenceBrokerRecord/UnfenceBrokerRecord of 3.x logs fence and unfence."""
+    import uuid
+
+    from kcli.metadata import records
+    from kcli.sandbox.emulator.image import Image
+
+    R: Any = records  # record constructors take kio's phantom ints; plain ints are what they hold
+    image = Image()
+    image.apply(R.RegisterBrokerRecord(
+        broker_id=1, incarnation_id=uuid.uuid4(), broker_epoch=7, end_points=(), features=(),
+        rack=None, fenced=True,
+    ))  # fmt: skip
+    image.apply(R.BrokerRegistrationChangeRecord(broker_id=1, broker_epoch=6, fenced=-1))
+    assert image.brokers[1].fenced  # epoch 6 is not the registration's: refused
+    image.apply(R.UnfenceBrokerRecord(id=1, epoch=7))
+    assert not image.brokers[1].fenced
+    image.apply(R.BrokerRegistrationChangeRecord(broker_id=1, broker_epoch=7, in_controlled_shutdown=1))
+    image.apply(R.BrokerRegistrationChangeRecord(broker_id=1, broker_epoch=7, fenced=-1))
+    assert image.brokers[1].in_controlled_shutdown  # only a new registration ends a controlled shutdown
+    image.apply(R.FenceBrokerRecord(id=1, epoch=7))
+    assert image.brokers[1].fenced

@@ -146,8 +146,6 @@ class DelegationToken:
     expiration_timestamp: int
 
 
-QuotaEntity = tuple[tuple[str, str | None], ...]
-
 
 @dataclass(slots=True)
 class Image:
@@ -160,7 +158,7 @@ class Image:
     topic_ids: dict[str, uuid.UUID] = field(default_factory=dict)
     configs: dict[tuple[int, str], dict[str, str]] = field(default_factory=dict)
     acls: dict[uuid.UUID, AclEntry] = field(default_factory=dict)
-    quotas: dict[QuotaEntity, dict[str, float]] = field(default_factory=dict)
+    quotas: dict[delta.QuotaEntity, dict[str, float]] = field(default_factory=dict)
     scram: dict[tuple[str, int], ScramCredential] = field(default_factory=dict)
     next_producer_id: int = 0
     tokens: dict[str, DelegationToken] = field(default_factory=dict)
@@ -220,21 +218,17 @@ def _unregister_broker(image: Image, r: Any) -> None:
 
 
 def _broker_change(image: Image, r: Any) -> None:
+    """A BrokerRegistrationChangeRecord, FenceBrokerRecord or UnfenceBrokerRecord, as
+    kcli.metadata.delta replays it (a record of another epoch than the registration's changes nothing)."""
     image.broker_version += 1
-    broker = image.brokers.get(r.broker_id)
+    broker = image.brokers.get(r.broker_id if hasattr(r, "broker_id") else r.id)
     if broker is None:
         return
-    fenced = int(getattr(r, "fenced", 0) or 0)
-    if fenced == 1:
-        broker.fenced = True
-    elif fenced == -1:
-        broker.fenced = False
-        broker.in_controlled_shutdown = False
-    if int(getattr(r, "in_controlled_shutdown", 0) or 0) == 1:
-        broker.in_controlled_shutdown = True
-    log_dirs = getattr(r, "log_dirs", None)
-    if log_dirs:
-        broker.log_dirs = tuple(log_dirs)
+    changed = delta.broker_change(
+        broker.broker_epoch, broker.fenced, broker.in_controlled_shutdown, broker.log_dirs, r
+    )
+    if changed is not None:
+        broker.fenced, broker.in_controlled_shutdown, broker.log_dirs = changed
 
 
 def _register_controller(image: Image, r: Any) -> None:
@@ -342,15 +336,7 @@ def _remove_acl(image: Image, r: Any) -> None:
 
 
 def _quota(image: Image, r: Any) -> None:
-    entity: QuotaEntity = tuple(sorted((e.entity_type, e.entity_name) for e in r.entity))
-    if r.remove:
-        values = image.quotas.get(entity)
-        if values is not None:
-            values.pop(r.key, None)
-            if not values:
-                del image.quotas[entity]
-    else:
-        image.quotas.setdefault(entity, {})[r.key] = float(r.value)
+    delta.set_quota(image.quotas, delta.quota_entity(r.entity), r.key, float(r.value), bool(r.remove))
 
 
 def _scram(image: Image, r: Any) -> None:
@@ -392,6 +378,8 @@ _APPLIERS: dict[str, Callable[[Image, Any], None]] = {
     "RegisterBrokerRecord": _register_broker,
     "UnregisterBrokerRecord": _unregister_broker,
     "BrokerRegistrationChangeRecord": _broker_change,
+    "FenceBrokerRecord": _broker_change,
+    "UnfenceBrokerRecord": _broker_change,
     "RegisterControllerRecord": _register_controller,
     "UnregisterControllerRecord": _unregister_controller,
     "TopicRecord": _topic,
