@@ -5,7 +5,8 @@ Behavior:
   sasl.oauthbearer.token.endpoint.url with HTTP Basic client id and secret (URL-encoded first with
   sasl.oauthbearer.header.urlencode=true), as Kafka's ClientSecretRequestFormatter does; the token is
   the response's access_token, else its id_token. 4xx answers are final; other failures are retried
-  with backoff (sasl.login.retry.backoff.ms doubling up to sasl.login.retry.backoff.max.ms). Every
+  with backoff (sasl.login.retry.backoff.ms doubling) until sasl.login.retry.backoff.max.ms after the
+  first attempt, the last wait cut to what is left of it, as Kafka's Retry does. Every
   attempt has a connect and a read timeout (sasl.login.connect/read.timeout.ms) and the command's
   deadline. An https endpoint is verified with the system's CAs, or with ssl.* options given in the
   JAAS options (Kafka's JaasOptionsUtils).
@@ -146,18 +147,19 @@ class TokenSource:
             "Content-Type": "application/x-www-form-urlencoded",
         }
         backoff = login.timing.retry_backoff_ms / 1000
-        started = time.monotonic()
+        # As Kafka's Retry: attempts until retry.backoff.max.ms after the first, the last wait cut to fit
+        ends = min(time.monotonic() + login.timing.retry_backoff_max_ms / 1000, deadline)
         while True:
             try:
                 return _access_token(self._post(body, headers, deadline), self._where)
             except _Retryable as error:
-                waited = time.monotonic() - started
-                if waited + backoff > login.timing.retry_backoff_max_ms / 1000 or time.monotonic() + backoff > deadline:
+                wait = min(backoff, ends - time.monotonic())
+                if wait <= 0:
                     raise AuthenticationFailed(
                         str(error), hint="check that the token endpoint is up and the URL is right"
                     ) from None
-                time.sleep(backoff)
-                backoff = min(backoff * 2, login.timing.retry_backoff_max_ms / 1000)
+                time.sleep(wait)
+                backoff *= 2
 
     def _post(self, body: str, headers: Mapping[str, str], deadline: float) -> str:
         import http.client

@@ -185,3 +185,35 @@ def test_kerberos_settings_follow_kafkas_rules() -> None:
     settings = sasl_settings({**base, "sasl.jaas.config": f'{krb} useTicketCache=true serviceName="kafka";'},
                              "SASL_PLAINTEXT", warn=lambda _: None)  # fmt: skip
     assert settings.kerberos is not None and settings.kerberos.service_name == "kafka"
+
+
+def test_a_failing_endpoint_is_tried_until_the_max_backoff_after_the_first_attempt() -> None:
+    """As Kafka's Retry: waits of 50, 100, 200 ms, then the 50 ms left of the 400 (the wait cut to fit,
+    not skipped), so five attempts; before, the last wait was skipped and a slow attempt cut the tries."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    attempts: list[float] = []
+
+    class Unavailable(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            attempts.append(time.monotonic())
+            self.send_response(503)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Unavailable)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/token"
+        oauth = login(url, 'clientId="a" clientSecret="b"',
+                      **{"sasl.login.retry.backoff.ms": "50", "sasl.login.retry.backoff.max.ms": "400"})  # fmt: skip
+        with pytest.raises(AuthenticationFailed, match="503"):
+            fetch(TokenSource(oauth))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(attempts) == 5
+    assert 0.39 < attempts[-1] - attempts[0] < 1.5
