@@ -146,7 +146,6 @@ class DelegationToken:
     expiration_timestamp: int
 
 
-
 @dataclass(slots=True)
 class Image:
     """All metadata state, exactly as the records built it."""
