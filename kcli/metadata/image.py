@@ -27,6 +27,7 @@ from kcli.metadata.fastdecode import values_of
 from kcli.metadata.framing import FastHandler, RunHandler
 from kcli.metadata.image_model import BrokerState, MetadataImage, TopicState
 from kcli.metadata.read_model import BatchSpan, Entry, RawRecord, ReadStats
+from kcli.metadata.uuids import kafka_uuid
 
 # The keys of the image's keyed areas (ClusterDelta, AclsDelta, ScramDelta, DelegationTokenDelta).
 _CONTROLLER = operator.attrgetter("controller_id")
@@ -44,8 +45,11 @@ class ImageBuilder:
     Entries may carry dataclasses or (for the flat record types) field-value tuples.
     """
 
-    def __init__(self, image: MetadataImage | None = None) -> None:
+    def __init__(self, image: MetadataImage | None = None, *, topics: frozenset[str] | None = None) -> None:
         self.image = image or MetadataImage()
+        # the topics whose partitions are kept, by name or id text (kcli.metadata.projection): the
+        # others are listed, their partition records passed over
+        self._kept_topics = topics
         self._transaction = delta.Transaction()
         self.snapshot_time: int | None = None  # a snapshot's SnapshotHeaderRecord.LastContainedLogTimestamp
         # topics by the uuid's int value: C-level hashing on the hot path (UUID.__hash__ is Python)
@@ -209,7 +213,8 @@ class ImageBuilder:
         topic = TopicState(name, topic_id)
         self.image.topics[topic_id] = topic
         self.image.topic_names[name] = topic_id
-        if topic_id is not None:
+        kept = self._kept_topics
+        if topic_id is not None and (kept is None or name in kept or kafka_uuid(topic_id) in kept):
             self._by_raw[topic_id.bytes] = topic
 
     def _partition(self, values: tuple[Any, ...]) -> None:
@@ -301,16 +306,18 @@ def build_image(
     skip_corrupt: bool = False,
     stats: ReadStats | None = None,
     keys: frozenset[int] | None = None,
+    topics: frozenset[str] | None = None,
 ) -> MetadataImage:
     """Read a metadata log directory (or one file) and replay it into an image.
 
     `keys` (metadata api keys) limits the replay to those record types (see kcli.metadata.projection):
     every other data record is framed, CRC-checked and counted, then passed over after its frame
-    header, undecoded. Transaction and control records always apply.
+    header, undecoded. Transaction and control records always apply. `topics` (names or ids in
+    Kafka's text form) keeps the partitions of those topics only.
     """
     directory = path if isinstance(path, LogDirectory) else find_log_directory(path)
     stats = stats or ReadStats()
-    builder = ImageBuilder(MetadataImage(stats=stats, directory=directory))
+    builder = ImageBuilder(MetadataImage(stats=stats, directory=directory), topics=topics)
     collecting = gc.isenabled()
     gc.disable()  # a big image is millions of tuples: no cyclic garbage, only slower collections
     try:

@@ -6,6 +6,8 @@ command to show the node at `path` and `depth` levels below it (`ls` 1, `ls -l` 
 and `tree` every level; None for every level): `ls /image/topics/byName` needs TopicRecord and
 RemoveTopicRecord, not the partitions. `build_image(..., keys=...)` then passes every other record
 over after its frame header. Control records and the transaction markers are always read.
+`topics_for` narrows the partitions kept the same way: `cat /image/topics/byName/T/0` needs T's
+alone (a 1,000,000-partition image is then T's few, not every partition in memory).
 
 `read_records(path, keys)` gives the records of those types in one file, as Entries whose `record`
 is a light view of the decoded fields (attribute names of the record classes, `__record_name__`);
@@ -18,7 +20,7 @@ import functools
 from collections import namedtuple
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from kcli.metadata.framing import FastHandler, RunHandler
 from kcli.metadata.read_model import BatchSpan, Entry, ReadStats
@@ -70,15 +72,40 @@ def keys_for(path: tuple[str, ...], depth: int | None) -> frozenset[int] | None:
     return frozenset(needed)
 
 
-def keys_for_all(requests: Iterable[tuple[tuple[str, ...], int | None]]) -> frozenset[int] | None:
-    """The union of `keys_for` over (path, depth) requests (None when one needs the whole image)."""
-    out: set[int] = set()
+class Projection(NamedTuple):
+    """What a one-shot command needs replayed: the record types (None: every type) and the topics whose
+    partitions it shows, by name or by id in Kafka's text form (None: every topic's)."""
+
+    keys: frozenset[int] | None
+    topics: frozenset[str] | None
+
+
+def topics_for(path: tuple[str, ...], depth: int | None) -> frozenset[str] | None:
+    """The topics whose partitions the node at `path` needs down to `depth` levels (see `keys_for`):
+    the one topic below /image/topics/byName or byId; none where no partition record is needed."""
+    if path and path[0] in ALIASES:
+        path = ALIASES[path[0]] + path[1:]
+    if len(path) >= 4 and path[:2] == ("image", "topics") and path[2] in ("byName", "byId"):
+        return frozenset({path[3]})
+    keys = keys_for(path, depth)
+    return None if keys is None or keys & _PARTITION_KEYS else frozenset()
+
+
+_PARTITION_KEYS = frozenset({3, 5, 28})  # PartitionRecord, PartitionChangeRecord, ClearElrRecord
+
+
+def projection_of(requests: Iterable[tuple[tuple[str, ...], int | None]]) -> Projection:
+    """The union over (path, depth) requests of `keys_for` and `topics_for`."""
+    keys: set[int] | None = set()
+    topics: set[str] | None = set()
     for path, depth in requests:
-        keys = keys_for(path, depth)
-        if keys is None:
-            return None
-        out |= keys
-    return frozenset(out)
+        needed = keys_for(path, depth)
+        keys = None if keys is None or needed is None else keys | needed
+        named = topics_for(path, depth)
+        topics = None if topics is None or named is None else topics | named
+    return Projection(
+        None if keys is None else frozenset(keys), None if topics is None else frozenset(topics)
+    )
 
 
 # -- reading chosen record types ----------------------------------------------------------------------

@@ -24,7 +24,7 @@ from kcli.metadata.directory import (
 from kcli.metadata.dump import DumpSink, type_filter
 from kcli.metadata.image import build_image
 from kcli.metadata.image_model import MetadataImage
-from kcli.metadata.projection import keys_for_all
+from kcli.metadata.projection import Projection, projection_of
 from kcli.metadata.read_model import ReadStats
 from kcli.metadata.tree import Node, build_tree
 from kcli.shell.commands import Command, ErroneousCommand, Shell, parse_line, parse_words
@@ -58,10 +58,12 @@ def run_session(request: SessionRequest, env: Env, *, stdin: TextIO | None = Non
         return dump(directory, request, env)
     _warn_if_partial(directory, env)
     stats = ReadStats()
-    keys: frozenset[int] | None = None  # a script or the interactive shell may look anywhere
+    needed = Projection(None, None)  # a script or the interactive shell may look anywhere
     if request.words:
-        keys = needed_keys(parse_words(list(request.words), interactive=False))
-    image = build_image(directory, skip_corrupt=request.skip_corrupt, stats=stats, keys=keys)
+        needed = needed_projection(parse_words(list(request.words), interactive=False))
+    image = build_image(
+        directory, skip_corrupt=request.skip_corrupt, stats=stats, keys=needed.keys, topics=needed.topics
+    )
 
     def history(path: tuple[str, ...]) -> Iterable[str]:
         from kcli.metadata.history import record_history
@@ -72,10 +74,9 @@ def run_session(request: SessionRequest, env: Env, *, stdin: TextIO | None = Non
     return read_problems_code(stats, env, directory) or code
 
 
-def needed_keys(command: Command | ErroneousCommand) -> frozenset[int] | None:
-    """The record types a one-shot command needs replayed (None: the whole image): the union over
-    the paths it shows (kcli.metadata.projection); a glob in a path means everything below the
-    part before it."""
+def needed_projection(command: Command | ErroneousCommand) -> Projection:
+    """The record types and topics a one-shot command needs replayed: the union over the paths it
+    shows (kcli.metadata.projection); a glob in a path means everything below the part before it."""
     requests: list[tuple[tuple[str, ...], int | None]] = []
     for target, depth in command.reads():
         parts = normalize((), target)
@@ -83,7 +84,7 @@ def needed_keys(command: Command | ErroneousCommand) -> frozenset[int] | None:
         if globbed is not None:
             parts, depth = parts[:globbed], None
         requests.append((parts, depth))
-    return keys_for_all(requests)
+    return projection_of(requests)
 
 
 def _warn_if_partial(directory: LogDirectory, env: Env) -> None:

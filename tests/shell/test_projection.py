@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from kcli.metadata.image import build_image
-from kcli.metadata.projection import TOPIC_NAMES, keys_for, read_records
+from kcli.metadata.projection import TOPIC_NAMES, Projection, keys_for, read_records, topics_for
 from kcli.metadata.read_model import ReadStats
 from kcli.metadata.reader import FileReader
 from kcli.metadata.tree import Node, build_tree
+from kcli.metadata.uuids import kafka_uuid
 from kcli.shell.commands import Shell, parse_words
-from kcli.shell.session import needed_keys
+from kcli.shell.session import needed_projection
 from tests.conftest import KRAFT_FIXTURES, invoke
 
 DIRS = [
@@ -35,6 +36,34 @@ def test_what_a_path_needs() -> None:
     assert keys_for(("image",), None) is not None and 4 in keys_for(("image",), None)  # type: ignore[operator]
     assert keys_for(("local", "records"), 0) is None  # counts of undecodable records: everything
     assert keys_for((), None) is None
+
+
+def test_which_topics_partitions_a_path_needs() -> None:
+    assert topics_for(("image", "topics", "byName", "orders", "0"), 0) == {"orders"}
+    assert topics_for(("topics", "orders"), 1) == {"orders"}  # the pre-3.5 alias
+    topic_id = "jC2-6wIkSe2Uq1_8n6mIfQ"
+    assert topics_for(("image", "topics", "byId", topic_id), None) == {topic_id}
+    assert topics_for(("image", "topics", "byName"), 1) == frozenset()  # names only: no partition
+    assert topics_for(("image", "topics", "byName"), 2) is None  # every topic's partitions
+    assert topics_for(("image", "cluster", "brokers"), 1) == frozenset()
+    assert topics_for((), None) is None
+    words = ["cat", "/image/topics/byName/orders/0", "/image/features/metadataVersion", "/topicIds/x/1"]
+    assert needed_projection(parse_words(words)).topics == {"orders", "x"}
+    globbed = ["cat", "/image/topics/byName/orders/0", "/image/topics/byName/*/1"]
+    assert needed_projection(parse_words(globbed)).topics is None
+
+
+def test_a_topic_path_keeps_that_topic_s_partitions_alone(small_log: Path) -> None:
+    needed = needed_projection(parse_words(["cat", "/image/topics/byName/orders/1"]))
+    image = build_image(small_log, keys=needed.keys, topics=needed.topics)
+    kept = {topic.name: len(topic.partitions) for topic in image.topics.values()}
+    assert kept == {"orders": 2, "payments": 0}
+    full = build_image(small_log)
+    orders = image.topic_names["orders"]
+    assert len(full.topics[full.topic_names["payments"]].partitions) == 1
+    assert image.topics[orders].partitions == full.topics[orders].partitions
+    by_id = needed_projection(parse_words(["ls", f"/image/topics/byId/{kafka_uuid(orders)}"])).topics
+    assert {t.name: len(t.partitions) for t in build_image(small_log, topics=by_id).topics.values()} == kept
 
 
 def _paths(root: Node, limit: int = 400) -> list[str]:
@@ -66,23 +95,23 @@ def test_projected_output_equals_the_whole_image(root: Path) -> None:
     full = build_tree(build_image(root, skip_corrupt=True))
 
     @cache
-    def projected(keys: frozenset[int] | None) -> Node:
-        return build_tree(build_image(root, skip_corrupt=True, keys=keys))
+    def projected(needed: Projection) -> Node:
+        return build_tree(build_image(root, skip_corrupt=True, keys=needed.keys, topics=needed.topics))
 
     checked = 0
     for path in _paths(full):
         for words in (["ls", path], ["ls", "-l", path], ["cat", path], ["find", path], ["tree", path]):
-            keys = needed_keys(parse_words(words, interactive=False))
-            assert _output(projected(keys), words) == _output(full, words), words
+            needed = needed_projection(parse_words(words, interactive=False))
+            assert _output(projected(needed), words) == _output(full, words), words
             checked += 1
     for words in (["ls", "/topics"], ["cat", "/image/topics/byName/*/0"], ["ls", "/image/*"], ["find", "/"]):
-        keys = needed_keys(parse_words(words, interactive=False))
-        assert _output(projected(keys), words) == _output(full, words), words
+        needed = needed_projection(parse_words(words, interactive=False))
+        assert _output(projected(needed), words) == _output(full, words), words
     assert checked > 100
 
 
 def test_listing_topic_names_decodes_no_partition(small_log: Path) -> None:
-    image = build_image(small_log, keys=needed_keys(parse_words(["ls", "/image/topics/byName"])))
+    image = build_image(small_log, keys=needed_projection(parse_words(["ls", "/image/topics/byName"])).keys)
     assert sorted(image.topic_names) == ["orders", "payments"]
     assert all(not topic.partitions for topic in image.topics.values())
     assert image.configs == {} and image.brokers == {}
