@@ -105,44 +105,9 @@ def register(app: typer.Typer) -> None:
         version: VersionOpt = False,
     ) -> None:
         """List, describe, delete consumer groups and reset their offsets (kafka-consumer-groups.sh)."""
-        from kcli.ops.groups.consumer_line import Action, ConsumerGroupsLine
+        from kcli.ops.groups.consumer_line import ConsumerGroupsLine
 
-        flags = {
-            Action.LIST: list_,
-            Action.DESCRIBE: describe,
-            Action.DELETE: delete,
-            Action.RESET_OFFSETS: reset_offsets,
-            Action.DELETE_OFFSETS: delete_offsets,
-            Action.VALIDATE_REGEX: validate_regex is not None,
-        }
-        specs = {
-            "to-offset": tuple(to_offset or ()),
-            "to-datetime": tuple(to_datetime or ()),
-            "by-duration": tuple(by_duration or ()),
-            "to-earliest": ("",) if to_earliest else (),
-            "to-latest": ("",) if to_latest else (),
-            "to-current": ("",) if to_current else (),
-            "shift-by": tuple(shift_by or ()),
-            "from-file": tuple(from_file or ()),
-        }
-        line = ConsumerGroupsLine(
-            actions=frozenset(a for a, on in flags.items() if on),
-            validate_regex=validate_regex,
-            groups=tuple(group or ()),
-            all_groups=all_groups,
-            topics=tuple(topic or ()),
-            all_topics=all_topics,
-            members=members,
-            verbose=verbose,
-            offsets=offsets,
-            state=state,
-            type=type_,
-            timeout=timeout,
-            dry_run=dry_run,
-            execute=execute,
-            export=export,
-            specs={name: values for name, values in specs.items() if values},
-        )
+        line = ConsumerGroupsLine.of(ctx.params)
         from kcli.cli.consumer_groups_run import Extras, run
 
         extras = Extras(

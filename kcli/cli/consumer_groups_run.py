@@ -8,9 +8,10 @@ kcli.cli.consumer_groups declares the options; this module runs what they ask: i
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kcli.cli.argv import refuse_stray
 from kcli.cli.common import env_of, exit_with, run_admin
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
     from kcli.env import Env
     from kcli.ops.groups.consumer_line import ConsumerGroupsLine
     from kcli.ops.groups.model import GroupState, GroupType
-
-DEFAULT_TIMEOUT_MS = 30000  # --timeout's default (Kafka 4.0: 5000)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Extras:
@@ -54,7 +52,7 @@ def run(
     output: OutputFormat,
 ) -> None:
     from kcli.cli.connection_options import client_config, connection_args
-    from kcli.ops.groups.consumer_line import MISSING_BOOTSTRAP, Action, check, check_available, option_long
+    from kcli.ops.groups.consumer_line import MISSING_BOOTSTRAP, Action, check, check_available
     from kcli.ops.groups.undo import connection_flags
 
     env = env_of(ctx)
@@ -78,8 +76,7 @@ def run(
         _validate_regex(env, str(line.validate_regex), output)
         return
     assert config is not None
-    timeout_ms = option_long(line.timeout, "timeout") if line.timeout is not None else DEFAULT_TIMEOUT_MS
-    config = dataclasses.replace(config, default_api_timeout_ms=max(1, min(timeout_ms, 2**31 - 1)))
+    config = dataclasses.replace(config, default_api_timeout_ms=line.timeout_ms)
     handler = {
         Action.LIST: _list,
         Action.DESCRIBE: _describe,
@@ -91,7 +88,7 @@ def run(
 
 
 def _check_extras(line: ConsumerGroupsLine, extras: Extras, output: OutputFormat) -> None:
-    from kcli.ops.groups.consumer_line import Action, View
+    from kcli.ops.groups.consumer_line import Action, View, check_outputs
 
     describing = line.has(Action.DESCRIBE) and line.view is View.OFFSETS
     for name, given in (
@@ -102,10 +99,7 @@ def _check_extras(line: ConsumerGroupsLine, extras: Extras, output: OutputFormat
     ):
         if given and not describing:
             raise UsageError(f"{name} goes with --describe (offsets), not with the options given")
-    if extras.rollback_file is not None and not (line.has(Action.RESET_OFFSETS) and line.execute):
-        raise UsageError("--rollback-file goes with --reset-offsets --execute")
-    if line.export and output is not OutputFormat.text:
-        raise UsageError("--export prints CSV: leave out -o/--output")
+    check_outputs(line, rollback_file=extras.rollback_file is not None, text=output is OutputFormat.text)
     if extras.watch and extras.fails_on_lag:
         raise UsageError("--watch runs until Ctrl-C; --fail-on-lag and --fail-on-time-lag check once")
 
@@ -128,9 +122,6 @@ def _validate_regex(env: Env, regex: str, output: OutputFormat) -> None:
     else:
         env.out(f"The regular expression `{regex}` is invalid: {problem}.")
 
-
-def _groups_of(line: ConsumerGroupsLine) -> list[str] | None:
-    return None if line.all_groups else list(line.groups)
 
 
 def _states_and_types(line: ConsumerGroupsLine) -> tuple[list[GroupState], list[GroupType]]:
@@ -186,7 +177,7 @@ def _describe(
         watch(
             env,
             config,
-            _groups_of(line),
+            line.named_groups,
             verbose=line.verbose,
             time_lag=time_lag,
             interval=extras.interval,
@@ -198,7 +189,7 @@ def _describe(
         config,
         lambda admin: describe_groups(
             admin,
-            _groups_of(line),
+            line.named_groups,
             view=line.view,
             verbose=line.verbose,
             timeout_ms=timeout_ms,
@@ -240,14 +231,17 @@ def _delete(
     from kcli.render import emit
     from kcli.workflows.groups.consumer import delete_groups
 
-    deleted = run_admin(config, lambda admin: delete_groups(admin, _groups_of(line), timeout_ms=timeout_ms))
+    deleted = run_admin(config, lambda admin: delete_groups(admin, line.named_groups, timeout_ms=timeout_ms))
     emit(env, output, deleted, text=view.delete_lines, json_value=view.delete_json)
-    if deleted.failed:
-        for group, error in deleted.failed:
+    refuse_failed_deletions(env, "consumer", deleted.failed, len(deleted.deleted))
+
+
+def refuse_failed_deletions(env: Env, kind: str, failed: Sequence[tuple[str, Any]], deleted: int) -> None:
+    """Each group that could not be deleted on a line of its own, then the count (a non-zero exit)."""
+    if failed:
+        for group, error in failed:
             env.err(f"Error: group '{group}' could not be deleted: {error.line()}")
-        raise KcliError(
-            f"Deletion of some consumer groups failed: {len(deleted.failed)} of {len(deleted.failed) + len(deleted.deleted)}"
-        )
+        raise KcliError(f"Deletion of some {kind} groups failed: {len(failed)} of {len(failed) + deleted}")
 
 
 def _delete_offsets(
@@ -299,7 +293,7 @@ def _reset(
     result = run_admin(
         config,
         lambda admin: reset_offsets(
-            admin, _groups_of(line), spec, topics=line.topics, all_topics=line.all_topics,
+            admin, line.named_groups, spec, topics=line.topics, all_topics=line.all_topics,
             execute=not line.dry, timeout_ms=timeout_ms, rollback_path=rollback_path,
         ),
     )  # fmt: skip

@@ -105,37 +105,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List, describe, delete share groups and reset their offsets (kafka-share-groups.sh)."""
         from kcli.cli.share_groups_run import run
-        from kcli.ops.groups.consumer_line import Action, ConsumerGroupsLine
+        from kcli.ops.groups.consumer_line import ConsumerGroupsLine
 
-        flags = {
-            Action.LIST: list_,
-            Action.DESCRIBE: describe,
-            Action.DELETE: delete,
-            Action.RESET_OFFSETS: reset_offsets,
-            Action.DELETE_OFFSETS: delete_offsets,
-        }
-        specs = {
-            "to-offset": tuple(to_offset or ()),
-            "to-datetime": tuple(to_datetime or ()),
-            "to-earliest": ("",) if to_earliest else (),
-            "to-latest": ("",) if to_latest else (),
-            "to-current": ("",) if to_current else (),
-            "from-file": tuple(from_file or ()),
-        }
-        line = ConsumerGroupsLine(
-            actions=frozenset(a for a, on in flags.items() if on),
-            groups=tuple(group or ()),
-            all_groups=all_groups,
-            topics=tuple(topic or ()),
-            all_topics=all_topics,
-            members=members,
-            verbose=verbose,
-            offsets=offsets,
-            state=state,
-            timeout=timeout,
-            dry_run=dry_run,
-            execute=execute,
-            export=export,
-            specs={name: values for name, values in specs.items() if values},
-        )
+        line = ConsumerGroupsLine.of(ctx.params)
         run(ctx, line, (bootstrap_server, command_config, profile), output, rollback_file)

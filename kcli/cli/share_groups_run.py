@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from kcli.cli.argv import refuse_stray
 from kcli.cli.common import env_of, exit_with, run_admin
-from kcli.cli.consumer_groups_run import DEFAULT_TIMEOUT_MS, default_rollback_path
-from kcli.errors import ExitCode, KcliError, UsageError
+from kcli.cli.consumer_groups_run import default_rollback_path, refuse_failed_deletions
+from kcli.errors import ExitCode, KcliError
 from kcli.render import OutputFormat
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def run(
     rollback_file: Path | None,
 ) -> None:
     from kcli.cli.connection_options import client_config, connection_args
-    from kcli.ops.groups.consumer_line import MISSING_BOOTSTRAP, Action, option_long
+    from kcli.ops.groups.consumer_line import MISSING_BOOTSTRAP, Action, check_outputs
     from kcli.ops.groups.share_line import check, check_available
     from kcli.ops.groups.undo import connection_flags
 
@@ -48,12 +48,8 @@ def run(
     )
     check(line)
     refuse_stray(ctx.args)
-    if rollback_file is not None and not (line.has(Action.RESET_OFFSETS) and line.execute):
-        raise UsageError("--rollback-file goes with --reset-offsets --execute")
-    if line.export and output is not OutputFormat.text:
-        raise UsageError("--export prints CSV: leave out -o/--output")
-    timeout_ms = option_long(line.timeout, "timeout") if line.timeout is not None else DEFAULT_TIMEOUT_MS
-    config = dataclasses.replace(config, default_api_timeout_ms=max(1, min(timeout_ms, 2**31 - 1)))
+    check_outputs(line, rollback_file=rollback_file is not None, text=output is OutputFormat.text)
+    config = dataclasses.replace(config, default_api_timeout_ms=line.timeout_ms)
     handlers = {
         Action.LIST: _list,
         Action.DESCRIBE: _describe,
@@ -65,9 +61,6 @@ def run(
     undo = Undo(rollback_file=rollback_file, connection_flags=flags)
     handlers[line.action](env, config, line, output, config.default_api_timeout_ms, undo)
 
-
-def _groups_of(line: ConsumerGroupsLine) -> list[str] | None:
-    return None if line.all_groups else list(line.groups)
 
 
 def _list(
@@ -105,7 +98,7 @@ def _describe(
     described = run_admin(
         config,
         lambda admin: describe_share(
-            admin, _groups_of(line), view=line.view, verbose=line.verbose, timeout_ms=timeout_ms
+            admin, line.named_groups, view=line.view, verbose=line.verbose, timeout_ms=timeout_ms
         ),
     )
     if output is OutputFormat.text:
@@ -140,14 +133,9 @@ def _delete(
     from kcli.render import share_groups as view
     from kcli.workflows.groups.share import delete_share
 
-    deleted = run_admin(config, lambda admin: delete_share(admin, _groups_of(line), timeout_ms=timeout_ms))
+    deleted = run_admin(config, lambda admin: delete_share(admin, line.named_groups, timeout_ms=timeout_ms))
     emit(env, output, deleted, text=view.delete_lines, json_value=view.delete_json)
-    if deleted.failed:
-        for group, error in deleted.failed:
-            env.err(f"Error: group '{group}' could not be deleted: {error.line()}")
-        raise KcliError(
-            f"Deletion of some share groups failed: {len(deleted.failed)} of {len(deleted.failed) + len(deleted.deleted)}"
-        )
+    refuse_failed_deletions(env, "share", deleted.failed, len(deleted.deleted))
 
 
 def _delete_offsets(

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from kcli.cli.argv import refuse_stray
 from kcli.cli.common import env_of, exit_with, run_admin
-from kcli.cli.consumer_groups_run import DEFAULT_TIMEOUT_MS, default_rollback_path
-from kcli.errors import ExitCode, KcliError, UsageError
+from kcli.cli.consumer_groups_run import default_rollback_path
+from kcli.errors import ExitCode, KcliError
 from kcli.render import OutputFormat
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def run(
     rollback_file: Path | None,
 ) -> None:
     from kcli.cli.connection_options import client_config, connection_args
-    from kcli.ops.groups.consumer_line import MISSING_BOOTSTRAP, Action, option_long
+    from kcli.ops.groups.consumer_line import MISSING_BOOTSTRAP, Action, check_outputs
     from kcli.ops.groups.streams_line import check, check_available
 
     env = env_of(ctx)
@@ -46,18 +46,14 @@ def run(
     )
     check(line, extra)
     refuse_stray(ctx.args)
-    if rollback_file is not None and not (line.has(Action.RESET_OFFSETS) and line.execute):
-        raise UsageError("--rollback-file goes with --reset-offsets --execute")
-    if line.export and output is not OutputFormat.text:
-        raise UsageError("--export prints CSV: leave out -o/--output")
+    check_outputs(line, rollback_file=rollback_file is not None, text=output is OutputFormat.text)
     if extra.topology:
         raise KcliError(
             NO_TOPOLOGY, hint="Kafka's own kafka-streams-groups.sh --describe --topology shows it"
         )
-    timeout_ms = option_long(line.timeout, "timeout") if line.timeout is not None else DEFAULT_TIMEOUT_MS
-    config = dataclasses.replace(config, default_api_timeout_ms=max(1, min(timeout_ms, 2**31 - 1)))
+    config = dataclasses.replace(config, default_api_timeout_ms=line.timeout_ms)
     timeout_ms = config.default_api_timeout_ms
-    groups = None if line.all_groups else list(line.groups)
+    groups = line.named_groups
     if line.has(Action.LIST):
         _list(env, config, line, output)
     elif line.has(Action.DESCRIBE):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+import typer
+import typer.main
 
 from kcli.errors import UsageError
 from kcli.ops.groups.consumer_line import (
@@ -134,3 +138,53 @@ def test_numbers_as_long_parse_long_reads_them(text: str, value: int) -> None:
 def test_a_bad_number_is_worded_as_jopt_simple_words_it(text: str) -> None:
     with pytest.raises(UsageError, match=r"Cannot parse argument '.*' of option to-offset"):
         option_long(text, "to-offset")
+
+
+def _parsed(register: Callable[[typer.Typer], None], tool: str, args: list[str], **of: str) -> ConsumerGroupsLine:
+    """The line a tool's typer command makes of `args` (its options as the command receives them)."""
+    app = typer.Typer()
+    app.callback()(lambda: None)  # a group, so that the tool is one of its commands
+    register(app)
+    command = typer.main.get_command(app).commands[tool]  # type: ignore[attr-defined]
+    return ConsumerGroupsLine.of(command.make_context(tool, args).params, **of)
+
+
+def test_each_groups_tool_s_options_become_the_line_kafka_s_parser_reads() -> None:
+    from kcli.cli import consumer_groups, share_groups, streams_groups
+
+    connection = ["--bootstrap-server", "localhost:9092"]
+    cases = [
+        (
+            consumer_groups.register, "consumer-groups", {},
+            ["--reset-offsets", "--group", "g1", "--group", "g2", "--topic", "t:0", "--to-earliest", "--execute"],
+            line(R, groups=("g1", "g2"), topics=("t:0",), specs={"to-earliest": ("",)}, execute=True),
+        ),
+        (
+            consumer_groups.register, "consumer-groups", {},
+            ["--reset-offsets", "--all-groups", "--all-topics", "--to-datetime", "2026-01-01T00:00:00.000"],
+            line(R, all_groups=True, all_topics=True, specs={"to-datetime": ("2026-01-01T00:00:00.000",)}),
+        ),
+        (consumer_groups.register, "consumer-groups", {}, ["--validate-regex", "a.*"],
+         line(Action.VALIDATE_REGEX, validate_regex="a.*")),
+        (consumer_groups.register, "consumer-groups", {}, ["--list", "--type", "classic", "--timeout", "500"],
+         line(L, type="classic", timeout="500")),
+        # kcli.cli.argv hands click a --state given without a value as `--state=`
+        (consumer_groups.register, "consumer-groups", {}, ["--list", "--state="], line(L, state="")),
+        (share_groups.register, "share-groups", {}, ["--list", "--state", "Stable"], line(L, state="Stable")),
+        (
+            consumer_groups.register, "consumer-groups", {},
+            ["--describe", "--group", "g", "--members", "--verbose", "--offsets", "--describe"],
+            line(D, groups=("g",), members=True, verbose=True, offsets=True),
+        ),
+        (
+            streams_groups.register, "streams-groups", {"topic": "input_topic"},
+            ["--reset-offsets", "--group", "s", "--input-topic", "in", "--all-input-topics", "--shift-by", "-2",
+             "--dry-run", "--delete"],
+            line(R, Action.DELETE, groups=("s",), topics=("in",), all_topics=True, specs={"shift-by": ("-2",)},
+                 dry_run=True),
+        ),
+        (share_groups.register, "share-groups", {}, ["--delete-offsets", "--group", "sg", "--topic", "t", "--export"],
+         line(Action.DELETE_OFFSETS, groups=("sg",), topics=("t",), export=True)),
+    ]  # fmt: skip
+    for register, tool, of, args, expected in cases:
+        assert _parsed(register, tool, [*args, *connection], **of) == expected, args

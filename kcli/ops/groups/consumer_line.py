@@ -20,10 +20,10 @@ Kafka prints a Java set of options in an order randomized per JVM; kcli names th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from kcli.errors import UsageError
 from kcli.ops.groups.model import STATES_FOR_TYPE, GroupState, GroupType
@@ -37,6 +37,7 @@ NO_EXECUTE_WARNING = (
     "prompting."
 )
 MISSING_BOOTSTRAP = 'Missing required argument "[bootstrap-server]"'
+DEFAULT_TIMEOUT_MS = 30000  # --timeout's default (Kafka 4.0: 5000)
 
 
 class Action(Enum):
@@ -55,6 +56,10 @@ class View(Enum):
     MEMBERS = "members"
     STATE = "state"
 
+
+# The fields `ConsumerGroupsLine.of` takes by the name of the option's parameter.
+_FIELDS_BY_NAME = frozenset({"validate_regex", "all_groups", "members", "verbose", "offsets", "state", "type",
+                             "timeout", "dry_run", "execute", "export"})  # fmt: skip
 
 # The reset specifications, in the order Kafka checks them against each other.
 RESET_SPECS = (
@@ -93,8 +98,51 @@ class ConsumerGroupsLine:
     export: bool = False
     specs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # RESET_SPECS given -> their values
 
+    @classmethod
+    def of(cls, params: Mapping[str, Any], *, topic: str = "topic") -> ConsumerGroupsLine:
+        """The line from a tool's options by parameter name (typer's `ctx.params`): the actions given,
+        the reset specifications given (a flag as one empty value), the other fields by their names
+        (`type_` for `type`); `topic` names the option of the topics (`input_topic` for streams
+        groups), `all_<topic>s` the flag of them all."""
+
+        def given(name: str) -> Any:
+            return params.get(name, params.get(f"{name}_"))
+
+        values = {name: given(name) for name in _FIELDS_BY_NAME if given(name) is not None}
+        specs = {
+            name: ("",) if value is True else tuple(value)
+            for name in RESET_SPECS
+            if (value := given(name.replace("-", "_")))
+        }
+        # --validate-regex takes a value (given when not None); the other actions are flags
+        flagged = {action: given(action.value.replace("-", "_")) for action in Action}
+        actions = frozenset(
+            action
+            for action, value in flagged.items()
+            if (value is not None if action is Action.VALIDATE_REGEX else value)
+        )
+        return cls(
+            actions=actions,
+            groups=tuple(params.get("group") or ()),
+            topics=tuple(params.get(topic) or ()),
+            all_topics=bool(params.get(f"all_{topic}s")),
+            specs=specs,
+            **values,
+        )
+
     def has(self, action: Action) -> bool:
         return action in self.actions
+
+    @property
+    def named_groups(self) -> list[str] | None:
+        """The groups named with --group (None for --all-groups)."""
+        return None if self.all_groups else list(self.groups)
+
+    @property
+    def timeout_ms(self) -> int:
+        """--timeout as Kafka parses it (its default when absent), within what a request can carry."""
+        given = option_long(self.timeout, "timeout") if self.timeout is not None else DEFAULT_TIMEOUT_MS
+        return max(1, min(given, 2**31 - 1))
 
     @property
     def action(self) -> Action:
@@ -223,3 +271,11 @@ def parse_list(text: str, parse: Callable[[str], T], valid: Sequence[T], what: s
         names = ", ".join(str(v) for v in valid)
         raise UsageError(f"Invalid {what} list '{text}'. Valid {plural} are: {names}")
     return parsed
+
+
+def check_outputs(line: ConsumerGroupsLine, *, rollback_file: bool, text: bool) -> None:
+    """--rollback-file only where a reset executes; --export (CSV) only with the text output."""
+    if rollback_file and not (line.has(Action.RESET_OFFSETS) and line.execute):
+        raise UsageError("--rollback-file goes with --reset-offsets --execute")
+    if line.export and not text:
+        raise UsageError("--export prints CSV: leave out -o/--output")
