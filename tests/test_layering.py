@@ -18,7 +18,8 @@ KCLI = Path(__file__).resolve().parents[1] / "kcli"
 
 # Modules of the package root that any layer may use (they import only the standard library and
 # each other).
-BASE = ("kafka", "errors", "env", "files", "writes", "integers", "text", "bounds", "data", "properties", "processes")
+BASE = ("kafka", "errors", "env", "files", "writes", "integers", "text", "bounds", "data", "properties", "processes",
+        "crc")  # fmt: skip
 
 # Each layer (a folder of kcli, or a subfolder where it is its own layer) and the layers it may
 # import besides itself and BASE. A folder not named here fails test_every_module_has_a_layer.

@@ -14,8 +14,7 @@ import enum
 import struct
 from collections.abc import Sequence
 
-from crc32c import crc32c
-
+from kcli.crc import crc32c
 from kcli.kafka import write_varint
 
 MAGIC = 2

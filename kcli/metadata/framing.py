@@ -10,8 +10,7 @@ import struct
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from crc32c import crc32c
-
+from kcli.crc import crc32c
 from kcli.errors import (
     ChecksumError,
     CompressionError,

@@ -9,8 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from crc32c import crc32c
-
+from kcli.crc import crc32c
 from kcli.errors import DecodeError as DecodeError  # the reader's errors: kcli.errors' DecodeError family
 
 _BATCH = struct.Struct(">qiibIhiqqqhii")

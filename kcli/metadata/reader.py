@@ -35,8 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from crc32c import crc32c
-
+from kcli.crc import crc32c
 from kcli.errors import (
     ChecksumError,
     DecodeError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from crc32c import crc32c
+from kcli.crc import crc32c
 
 _HEADER = struct.Struct(">qiibI")  # baseOffset, batchLength, partitionLeaderEpoch, magic, crc
 _LAST_OFFSET_DELTA = struct.Struct(">i")

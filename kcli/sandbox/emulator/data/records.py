@@ -14,8 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from crc32c import crc32c
-
+from kcli.crc import crc32c
 from kcli.kafka import write_varint
 
 HEADER = struct.Struct(">qiibIhiqqqhii")  # every field of a v2 batch header, in order
