@@ -78,7 +78,7 @@ def register(app: typer.Typer) -> None:
 
             exit_with(run_live(client_config(connection, env), words, env))
             return
-        from kcli.shell.session import SessionRequest, run_session
+        from kcli.shell.log_reading import SessionRequest, run
 
         request = SessionRequest(
             directory=directory,
@@ -89,4 +89,4 @@ def register(app: typer.Typer) -> None:
             json=output is OutputFormat.json,
             words=words,
         )
-        exit_with(run_session(request, env))
+        exit_with(run(request, env))
