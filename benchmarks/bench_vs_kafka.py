@@ -44,6 +44,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.figures import record  # noqa: E402
+from kcli.processes import kill_child  # noqa: E402
 
 NEWEST, SHELL_VERSION = "4.4.0", "4.0.2"
 DEADLINE_S = 180.0  # a run that takes longer is stopped and counted as not finished
@@ -60,18 +61,23 @@ def kafka_dist(version: str) -> Path:
 def timed(argv: list[str]) -> tuple[float, int, int, int]:
     """(wall seconds, peak RSS in MB, bytes of stdout, exit status) of one whole process."""
     with tempfile.TemporaryFile() as out:
+        # its own process group: a run stopped at the deadline takes the JVM below /usr/bin/time with it,
+        # or that JVM would go on loading the machine under the runs after it
+        child = subprocess.Popen(
+            ["/usr/bin/time", "-f", "BENCH %e %M", *argv], stdout=out, stderr=subprocess.PIPE, start_new_session=True
+        )
         try:
-            done = subprocess.run(
-                ["/usr/bin/time", "-f", "BENCH %e %M", *argv], stdout=out, stderr=subprocess.PIPE, timeout=DEADLINE_S
-            )
+            _, errors = child.communicate(timeout=DEADLINE_S)
         except subprocess.TimeoutExpired:  # 4.0.2's shell can wait for an image its loader never publishes
+            kill_child(child, group=True)
+            child.communicate()
             return DEADLINE_S, 0, 0, -1
         size = out.seek(0, os.SEEK_END)
-    stderr = done.stderr.decode(errors="replace")
+    stderr = errors.decode(errors="replace")
     found = _TIME.search(stderr)
     if found is None:
-        raise SystemExit(f"{' '.join(argv[:4])} ... exited {done.returncode}: {stderr[-800:]}")
-    return float(found.group(1)), int(found.group(2)) // 1024, size, done.returncode
+        raise SystemExit(f"{' '.join(argv[:4])} ... exited {child.returncode}: {stderr[-800:]}")
+    return float(found.group(1)), int(found.group(2)) // 1024, size, child.returncode
 
 
 def compare(what: str, kafka: list[str], kcli: list[str], runs: int) -> None:
