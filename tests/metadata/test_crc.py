@@ -17,9 +17,17 @@ def test_the_checksum_is_the_package_s() -> None:
     assert crc32c(b"6789", crc32c(b"12345")) == crc32c(b"123456789")  # continued from a value
 
 
-def test_reading_a_metadata_log_loads_neither_the_package_s_init_nor_importlib_metadata() -> None:
+def test_a_dump_loads_the_reader_alone() -> None:
     log = KRAFT_FIXTURES / "hiage-kafka-raft" / "data" / "kafka1"
     code, out, modules = run_fresh("metadata-shell", "--directory", str(log), "--dump")
     assert code == 0 and "FeatureLevelRecord" in out
     assert "crc32c._crc32c" in modules
-    assert not modules & {"crc32c", "importlib.metadata", "argparse"}
+    assert not modules & {"crc32c", "importlib.metadata", "argparse"}  # the package's __init__ and its cost
+    assert not modules & {
+        "kcli.shell.session",
+        "kcli.metadata.image",
+        "kcli.metadata.tree",
+        "kcli.shell.commands",
+    }
+    code, out, modules = run_fresh("metadata-shell", "--directory", str(log), "ls", "/image/features")
+    assert code == 0 and "metadataVersion" in out and "kcli.metadata.image" in modules
