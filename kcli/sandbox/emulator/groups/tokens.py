@@ -140,18 +140,36 @@ def _record(token: Any, expiry: int) -> Any:
     )
 
 
-def renew(
-    settings: TokenSettings, tokens: Mapping[str, Any], principal: str, given: bytes, period_ms: int, now: int
-) -> Changed:
+def _changeable(
+    settings: TokenSettings,
+    tokens: Mapping[str, Any],
+    principal: str,
+    given: bytes,
+    *,
+    expired_by: int | None = None,
+) -> Any:
+    """The token `given` (its HMAC) names, or the Changed that refuses the request, in Kafka's order:
+    tokens disabled, no such token, expired by `expired_by` (a renewal), not its owner nor a renewer."""
     if not settings.enabled:
         return Changed(error=E.delegation_token_auth_disabled)
     token = _by_hmac(settings, tokens, given)
     if token is None:
         return Changed(error=E.delegation_token_not_found)
-    if token.max_timestamp < now or token.expiration_timestamp < now:
+    if expired_by is not None and (
+        token.max_timestamp < expired_by or token.expiration_timestamp < expired_by
+    ):
         return Changed(error=E.delegation_token_expired)
     if principal != token.owner and principal not in token.renewers:
         return Changed(error=E.delegation_token_owner_mismatch)
+    return token
+
+
+def renew(
+    settings: TokenSettings, tokens: Mapping[str, Any], principal: str, given: bytes, period_ms: int, now: int
+) -> Changed:
+    token = _changeable(settings, tokens, principal, given, expired_by=now)
+    if type(token) is Changed:
+        return token
     life = settings.expiry_time_ms if period_ms <= 0 else min(settings.expiry_time_ms, period_ms)
     expiry = min(token.max_timestamp, now + life)
     return Changed(error=E.none, expiry_timestamp=expiry, records=(_record(token, expiry),))
@@ -160,13 +178,9 @@ def renew(
 def expire(
     settings: TokenSettings, tokens: Mapping[str, Any], principal: str, given: bytes, period_ms: int, now: int
 ) -> Changed:
-    if not settings.enabled:
-        return Changed(error=E.delegation_token_auth_disabled)
-    token = _by_hmac(settings, tokens, given)
-    if token is None:
-        return Changed(error=E.delegation_token_not_found)
-    if principal != token.owner and principal not in token.renewers:
-        return Changed(error=E.delegation_token_owner_mismatch)
+    token = _changeable(settings, tokens, principal, given)
+    if type(token) is Changed:
+        return token
     if period_ms < 0:
         return Changed(
             error=E.none,
