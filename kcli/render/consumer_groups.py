@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kcli.ops.groups.model import MISSING, GroupListing, GroupState, ToolRelease, partitions_by_topic
+from kcli.render.group_text import Line, or_missing, pad
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -21,19 +22,6 @@ if TYPE_CHECKING:
     from kcli.ops.groups.lag import Trend
     from kcli.workflows.groups.consumer import Deleted, Described, OffsetsDeleted
     from kcli.workflows.groups.reset import ResetResult
-
-# A line of text output: (True, line) goes to stderr, (False, line) to stdout.
-Line = tuple[bool, str]
-
-
-def _pad(value: object, width: int) -> str:
-    """Java's %-Ns."""
-    return f"{value!s:<{width}}"
-
-
-def _or_missing(value: object | None) -> str:
-    return MISSING if value is None else str(value)
-
 
 # ---- --list --------------------------------------------------------------------------------------
 
@@ -48,11 +36,11 @@ def list_lines(groups: Sequence[GroupListing], *, with_type: bool, with_state: b
     ]
     out = []
     for group, kind, state in rows:
-        line = _pad(group, width)
+        line = pad(group, width)
         if with_type:
-            line += " " + _pad(kind, 20)
+            line += " " + pad(kind, 20)
         if with_state:
-            line += " " + _pad(state, 20)
+            line += " " + pad(state, 20)
         out.append(line)
     return out
 
@@ -118,23 +106,23 @@ def offsets_block(group: GroupOffsets, *, verbose: bool, time_lag: bool = False)
 
     def line(cells: Sequence[object], tail: Sequence[object]) -> str:
         group_, topic, partition, *middle = cells
-        text = f"{_pad(group_, g)} {_pad(topic, t)} {_pad(partition, 10)} "
-        text += "".join(f"{_pad(v, 15)} " for v in middle)
+        text = f"{pad(group_, g)} {pad(topic, t)} {pad(partition, 10)} "
+        text += "".join(f"{pad(v, 15)} " for v in middle)
         consumer, host, client = tail
-        return text + f"{_pad(consumer, c)} {_pad(host, h)} {client}"
+        return text + f"{pad(consumer, c)} {pad(host, h)} {client}"
 
     epoch = ["LEADER-EPOCH"] if verbose else []
     age = ["TIME-LAG"] if time_lag else []  # kcli's column, only with --time-lag
     header = ["GROUP", "TOPIC", "PARTITION", *epoch, "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", *age]
     out = ["", line(header, ["CONSUMER-ID", "HOST", "CLIENT-ID"])]
     for r in rows:
-        cells: list[object] = [r.group, _or_missing(r.topic), _or_missing(r.partition)]
+        cells: list[object] = [r.group, or_missing(r.topic), or_missing(r.partition)]
         if verbose:
-            cells.append(_or_missing(r.leader_epoch))
-        cells += [_or_missing(r.offset), _or_missing(r.log_end_offset), _or_missing(r.lag)]
+            cells.append(or_missing(r.leader_epoch))
+        cells += [or_missing(r.offset), or_missing(r.log_end_offset), or_missing(r.lag)]
         if time_lag:
             cells.append(_time_lag_text(r.time_lag_ms))
-        out.append(line(cells, [_or_missing(r.consumer_id), _or_missing(r.host), _or_missing(r.client_id)]))
+        out.append(line(cells, [or_missing(r.consumer_id), or_missing(r.host), or_missing(r.client_id)]))
     return out
 
 
@@ -157,11 +145,11 @@ def members_block(group: GroupOffsets, *, verbose: bool) -> list[str]:
     migrating = any(m.upgraded is False for m in members) and any(m.upgraded is True for m in members)
 
     def head(group_: str, member: str, instance: str, host: str, client: str, count: object) -> str:
-        middle = f"{_pad(instance, i)} " if with_instance else ""
-        return f"{_pad(group_, g)} {_pad(member, c)} {middle}{_pad(host, h)} {_pad(client, cl)} {_pad(count, 15)} "
+        middle = f"{pad(instance, i)} " if with_instance else ""
+        return f"{pad(group_, g)} {pad(member, c)} {middle}{pad(host, h)} {pad(client, cl)} {pad(count, 15)} "
 
     def tail(current: str, cur_a: str, target: str, tgt_a: str, upgraded: str) -> str:
-        text = f"{_pad(current, 15)} {_pad(cur_a, ca)} {_pad(target, 15)} {_pad(tgt_a, ta)}"
+        text = f"{pad(current, 15)} {pad(cur_a, ca)} {pad(target, 15)} {pad(tgt_a, ta)}"
         return text + f" {upgraded}" if migrating else text
 
     header = head("GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS")
@@ -172,11 +160,11 @@ def members_block(group: GroupOffsets, *, verbose: bool) -> list[str]:
         row = head(d.group_id, m.member_id, m.instance_id or "", m.host, m.client_id, len(set(m.assignment)))
         if verbose:
             row += tail(
-                _or_missing(m.member_epoch),
+                or_missing(m.member_epoch),
                 assignment(m.assignment),
-                _or_missing(d.target_assignment_epoch),
+                or_missing(d.target_assignment_epoch),
                 assignment(m.target_assignment),
-                _or_missing(None if m.upgraded is None else str(m.upgraded).lower()),
+                or_missing(None if m.upgraded is None else str(m.upgraded).lower()),
             )
         out.append(row)
     return out
@@ -191,17 +179,17 @@ def state_block(group: GroupOffsets, *, verbose: bool) -> list[str]:
     if verbose:
 
         def line(*v: object) -> str:
-            return f"{_pad(v[0], g)} {_pad(v[1], c)} {_pad(v[2], 20)} {_pad(v[3], 20)} {_pad(v[4], 15)} {_pad(v[5], 25)} {v[6]}"
+            return f"{pad(v[0], g)} {pad(v[1], c)} {pad(v[2], 20)} {pad(v[3], 20)} {pad(v[4], 15)} {pad(v[5], 25)} {v[6]}"
 
         return ["", line("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH",
                          "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS"),
-                line(d.group_id, coordinator, strategy, d.state, _or_missing(d.group_epoch),
-                     _or_missing(d.target_assignment_epoch), len(d.members))]  # fmt: skip
+                line(d.group_id, coordinator, strategy, d.state, or_missing(d.group_epoch),
+                     or_missing(d.target_assignment_epoch), len(d.members))]  # fmt: skip
     head = ("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS")
     body = (d.group_id, coordinator, strategy, d.state, len(d.members))
     return [
         "",
-        *(f"{_pad(a, g)} {_pad(b, c)} {_pad(s, 20)} {_pad(st, 20)} {n}" for a, b, s, st, n in (head, body)),
+        *(f"{pad(a, g)} {pad(b, c)} {pad(s, 20)} {pad(st, 20)} {n}" for a, b, s, st, n in (head, body)),
     ]
 
 
@@ -296,8 +284,8 @@ def describe_table(described: Described) -> RenderableType:
         )
     for g in described.groups:
         for r in g.rows:
-            cells = [r.group, _or_missing(r.topic), _or_missing(r.partition), _or_missing(r.offset)]
-            cells += [_or_missing(r.log_end_offset), _or_missing(r.lag)]
+            cells = [r.group, or_missing(r.topic), or_missing(r.partition), or_missing(r.offset)]
+            cells += [or_missing(r.log_end_offset), or_missing(r.lag)]
             cells += [_time_lag_text(r.time_lag_ms)] if described.time_lag else []
             cells += [r.consumer_id or MISSING]
             table.add_row(*cells)
@@ -321,11 +309,11 @@ def reset_text(result: ResetResult) -> str:
     t = 30 if legacy else max([15, *(len(r.partition.topic) for r in rows)])
     text = ""
     if result.groups:
-        last = _pad("NEW-OFFSET", 15) if legacy else "NEW-OFFSET"
-        text += f"\n{_pad('GROUP', g)} {_pad('TOPIC', t)} {_pad('PARTITION', 10)} {last}"
+        last = pad("NEW-OFFSET", 15) if legacy else "NEW-OFFSET"
+        text += f"\n{pad('GROUP', g)} {pad('TOPIC', t)} {pad('PARTITION', 10)} {last}"
         for r in rows:
-            offset = _pad(r.offset, 15) if legacy else str(r.offset)
-            text += f"\n{_pad(r.group, g)} {_pad(r.partition.topic, t)} {_pad(r.partition.partition, 10)} {offset}"
+            offset = pad(r.offset, 15) if legacy else str(r.offset)
+            text += f"\n{pad(r.group, g)} {pad(r.partition.topic, t)} {pad(r.partition.partition, 10)} {offset}"
     return text + "\n"
 
 
@@ -421,10 +409,10 @@ def delete_offsets_lines(result: OffsetsDeleted) -> list[str]:
         return "Successful" if error is None else f"Error: {_exception_text(error)}"
 
     out.append("")
-    out.append(f"{_pad('TOPIC', t)} {_pad('PARTITION', p)} {_pad('STATUS', 15)}")
+    out.append(f"{pad('TOPIC', t)} {pad('PARTITION', p)} {pad('STATUS', 15)}")
     for tp, error in sorted(result.partitions.items(), key=lambda item: item[0].topic + str(item[0].partition)):
         number = tp.partition if tp.partition >= 0 else missing
-        out.append(f"{_pad(tp.topic, t)} {_pad(number, p)} {_pad(status(error), 15)}")
+        out.append(f"{pad(tp.topic, t)} {pad(number, p)} {pad(status(error), 15)}")
     return out
 
 
@@ -509,7 +497,7 @@ def watch_lines(trends: Sequence[Trend], stamp: str) -> list[str]:
     rows = [list(WATCH_COLUMNS), *(_trend_cells(t) for t in trends)]
     widths = [max(15, *(len(r[i]) for r in rows)) for i in range(len(WATCH_COLUMNS))]
     lines = [stamp]
-    lines += [" ".join(_pad(cell, widths[i]) for i, cell in enumerate(r)).rstrip() for r in rows]
+    lines += [" ".join(pad(cell, widths[i]) for i, cell in enumerate(r)).rstrip() for r in rows]
     return lines
 
 

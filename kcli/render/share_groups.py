@@ -10,31 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from kcli.ops.groups.model import MISSING, GroupListing, GroupState, partitions_by_topic
+from kcli.ops.groups.model import MISSING, GroupState, partitions_by_topic
+from kcli.render.group_text import Line, or_missing, pad
+from kcli.render.group_text import list_lines as list_lines
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from kcli.workflows.groups.share import ShareGroup, SharesDeleted, SharesDescribed
-
-Line = tuple[bool, str]
-
-
-def _pad(value: object, width: int) -> str:
-    return f"{value!s:<{width}}"
-
-
-def _or_missing(value: object | None) -> str:
-    return MISSING if value is None else str(value)
-
-
-def list_lines(groups: Sequence[GroupListing], *, with_state: bool) -> list[str]:
-    if not with_state:
-        return [g.group_id for g in groups]
-    width = max([15, *(len(g.group_id) for g in groups)])
-    return [f"{_pad('GROUP', width)} STATE"] + [
-        f"{_pad(g.group_id, width)} {g.state or GroupState.UNKNOWN}" for g in groups
-    ]
 
 
 def _notice(group: str, state: GroupState) -> Line | None:
@@ -75,7 +58,7 @@ def offsets_block(group: ShareGroup, *, verbose: bool) -> list[str]:
     middle = ["LEADER-EPOCH"] if verbose else []
     out = ["", _line(g, t, ["GROUP", "TOPIC", "PARTITION", *middle, "START-OFFSET", "LAG"])]
     for tp, offset in rows:
-        epoch = [_or_missing(offset.leader_epoch)] if verbose else []
+        epoch = [or_missing(offset.leader_epoch)] if verbose else []
         out.append(
             _line(
                 g,
@@ -85,8 +68,8 @@ def offsets_block(group: ShareGroup, *, verbose: bool) -> list[str]:
                     tp.topic,
                     tp.partition,
                     *epoch,
-                    _or_missing(offset.start_offset),
-                    _or_missing(offset.lag),
+                    or_missing(offset.start_offset),
+                    or_missing(offset.lag),
                 ],
             )
         )
@@ -95,8 +78,8 @@ def offsets_block(group: ShareGroup, *, verbose: bool) -> list[str]:
 
 def _line(g: int, t: int, cells: Sequence[object]) -> str:
     group, topic, partition, *rest = cells
-    text = f"{_pad(group, g)} {_pad(topic, t)} {_pad(partition, 10)} "
-    return text + " ".join(_pad(v, 13) for v in rest[:-1]) + f" {rest[-1]}"
+    text = f"{pad(group, g)} {pad(topic, t)} {pad(partition, 10)} "
+    return text + " ".join(pad(v, 13) for v in rest[:-1]) + f" {rest[-1]}"
 
 
 def members_block(group: ShareGroup, *, verbose: bool) -> list[str]:
@@ -110,9 +93,9 @@ def members_block(group: ShareGroup, *, verbose: bool) -> list[str]:
     def row(
         group_: object, member: object, host: object, client: object, count: object, *tail: object
     ) -> str:
-        text = f"{_pad(group_, g)} {_pad(member, c)} {_pad(host, h)} {_pad(client, cl)} {_pad(count, 12)}"
+        text = f"{pad(group_, g)} {pad(member, c)} {pad(host, h)} {pad(client, cl)} {pad(count, 12)}"
         if verbose:
-            return text + f" {_pad(tail[0], 13)} {tail[1]}"
+            return text + f" {pad(tail[0], 13)} {tail[1]}"
         return text + f" {tail[-1]}"
 
     header = row("GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "MEMBER-EPOCH", "ASSIGNMENT")
@@ -145,7 +128,7 @@ def state_block(group: ShareGroup, *, verbose: bool) -> list[str]:
         body = [d.group_id, coordinator, d.state, len(d.members)]
         widths = [g, c, 15]
     lines = [
-        " ".join([*(_pad(v, w) for v, w in zip(cells, widths, strict=False)), str(cells[-1])])
+        " ".join([*(pad(v, w) for v, w in zip(cells, widths, strict=False)), str(cells[-1])])
         for cells in (head, body)
     ]
     return ["", *lines]
@@ -211,7 +194,7 @@ def describe_table(described: SharesDescribed) -> RenderableType:
             table.add_row(*head, MISSING, MISSING, MISSING, MISSING)
         for tp, offset in sorted(group.offsets.items()):
             table.add_row(
-                *head, tp.topic, str(tp.partition), _or_missing(offset.start_offset), _or_missing(offset.lag)
+                *head, tp.topic, str(tp.partition), or_missing(offset.start_offset), or_missing(offset.lag)
             )
     return table
 
@@ -237,10 +220,10 @@ def delete_offsets_lines(per_topic: dict[str, Any]) -> list[str]:
     if not per_topic:
         return [""]
     t = max([15, *(len(topic) for topic in per_topic)])
-    out = ["", f"{_pad('TOPIC', t)} STATUS"]
+    out = ["", f"{pad('TOPIC', t)} STATUS"]
     for topic, error in sorted(per_topic.items()):
         status = "Successful" if error is None else f"Error: {_message(error)}"
-        out.append(f"{_pad(topic, t)} {status}")
+        out.append(f"{pad(topic, t)} {status}")
     return out
 
 

@@ -7,29 +7,16 @@ Kafka; kcli prints those on stderr. The offsets view lists partitions in a Java 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from kcli.ops.groups.model import MISSING, GroupListing, GroupState
+from kcli.ops.groups.model import MISSING, GroupState
+from kcli.render.group_text import Line, pad
+from kcli.render.group_text import list_lines as list_lines
 
 if TYPE_CHECKING:
     from kcli.client.api.streams_groups import StreamsGroup, StreamsMember, Tasks
     from kcli.workflows.groups.streams import StreamsDeleted, StreamsDescribed, StreamsOffset
-
-Line = tuple[bool, str]
-
-
-def _pad(value: object, width: int) -> str:
-    return f"{value!s:<{width}}"
-
-
-def list_lines(groups: Sequence[GroupListing], *, with_state: bool) -> list[str]:
-    if not with_state:
-        return [g.group_id for g in groups]
-    width = max([15, *(len(g.group_id) for g in groups)])
-    return [f"{_pad('GROUP', width)} STATE"] + [
-        f"{_pad(g.group_id, width)} {g.state or GroupState.UNKNOWN}" for g in groups
-    ]
 
 
 def _notice(group: StreamsGroup) -> Line | None:
@@ -73,7 +60,7 @@ def state_lines(group: StreamsGroup, *, verbose: bool) -> list[str]:
         body += [str(group.group_epoch), str(group.target_assignment_epoch)]
         widths += [15, 25]
     return [
-        " ".join([*(_pad(v, w) for v, w in zip(cells, widths, strict=True)), last])
+        " ".join([*(pad(v, w) for v, w in zip(cells, widths, strict=True)), last])
         for cells, last in ((head, "#MEMBERS"), (body, str(len(group.members))))
     ]
 
@@ -100,10 +87,10 @@ def members_lines(group: StreamsGroup, *, verbose: bool) -> list[str]:
     cl = max([15, *(len(m.client_id) for m in members)])
     if not verbose:
         out = [
-            f"{_pad('GROUP', g)} {_pad('MEMBER', mi)} {_pad('PROCESS', h)} {_pad('CLIENT-ID', cl)} ASSIGNMENTS"
+            f"{pad('GROUP', g)} {pad('MEMBER', mi)} {pad('PROCESS', h)} {pad('CLIENT-ID', cl)} ASSIGNMENTS"
         ]
         out += [
-            f"{_pad(group.group_id, g)} {_pad(m.member_id, mi)} {_pad(m.process_id, h)} {_pad(m.client_id, cl)} "
+            f"{pad(group.group_id, g)} {pad(m.member_id, mi)} {pad(m.process_id, h)} {pad(m.client_id, cl)} "
             + _assignments(m, target=False)
             for m in members
         ]
@@ -111,8 +98,8 @@ def members_lines(group: StreamsGroup, *, verbose: bool) -> list[str]:
 
     def row(*v: object) -> str:
         return (
-            f"{_pad(v[0], g)} {_pad(v[1], 25)} {_pad(v[2], 15)}{_pad(v[3], mi)} {_pad(v[4], 15)} "
-            f"{_pad(v[5], 15)} {_pad(v[6], h)} {_pad(v[7], cl)} {v[8]}"
+            f"{pad(v[0], g)} {pad(v[1], 25)} {pad(v[2], 15)}{pad(v[3], mi)} {pad(v[4], 15)} "
+            f"{pad(v[5], 15)} {pad(v[6], h)} {pad(v[7], cl)} {v[8]}"
         )
 
     out = [
@@ -152,9 +139,9 @@ def offsets_lines(group: StreamsGroup, offsets: dict[Any, StreamsOffset], *, ver
     t = max([15, *(len(tp.topic) for tp in offsets)])
     ordered = partitions_in_hash_order(sorted(offsets))
     if not verbose:
-        out = [f"{_pad('GROUP', g)} {_pad('TOPIC', t)} {_pad('PARTITION', 10)} OFFSET-LAG"]
+        out = [f"{pad('GROUP', g)} {pad('TOPIC', t)} {pad('PARTITION', 10)} OFFSET-LAG"]
         out += [
-            f"{_pad(group.group_id, g)} {_pad(tp.topic, t)} {_pad(tp.partition, 10)} {offsets[tp].lag}"
+            f"{pad(group.group_id, g)} {pad(tp.topic, t)} {pad(tp.partition, 10)} {offsets[tp].lag}"
             for tp in ordered
         ]
         return out
@@ -169,7 +156,7 @@ def offsets_lines(group: StreamsGroup, offsets: dict[Any, StreamsOffset], *, ver
             (group.group_id, tp.topic, str(tp.partition), current, epoch, str(o.log_end), str(o.lag))
         )
     return [
-        f"{_pad(a, g)} {_pad(b, t)} {_pad(c, 10)} {_pad(d, 15)} {_pad(e, 15)} {_pad(f, 15)} {_pad(h, 15)}"
+        f"{pad(a, g)} {pad(b, t)} {pad(c, 10)} {pad(d, 15)} {pad(e, 15)} {pad(f, 15)} {pad(h, 15)}"
         for a, b, c, d, e, f, h in cells
     ]
 
