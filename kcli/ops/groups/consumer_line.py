@@ -211,17 +211,21 @@ def check(line: ConsumerGroupsLine, *, warn: list[str] | None = None) -> None:
 def check_available(line: ConsumerGroupsLine) -> None:
     """The options jopt-simple refuses while parsing (availableIf), before any other check."""
     describe, list_ = line.has(Action.DESCRIBE), line.has(Action.LIST)
-    unavailable = [
-        name
-        for name, given, allowed in (
+    refuse_unavailable(
+        (
             ("members", line.members, describe),
             ("verbose", line.verbose, describe),
             ("offsets", line.offsets, describe),
             ("state", line.state is not None, describe or list_),
             ("type", line.type is not None, list_),
         )
-        if given and not allowed
-    ]
+    )
+
+
+def refuse_unavailable(options: Sequence[tuple[str, bool, bool]]) -> None:
+    """jopt-simple's availableIf refusal: the options (name, given, allowed) given where not allowed,
+    named in the order listed."""
+    unavailable = [name for name, given, allowed in options if given and not allowed]
     if unavailable:
         raise UsageError(
             f"Option(s) [{', '.join(unavailable)}] are unavailable given other options on the command line"

@@ -9,7 +9,7 @@ Unlike kafka-consumer-groups it lists option names sorted, and requires --dry-ru
 from __future__ import annotations
 
 from kcli.errors import UsageError
-from kcli.ops.groups.consumer_line import Action, ConsumerGroupsLine, parse_list
+from kcli.ops.groups.consumer_line import Action, ConsumerGroupsLine, parse_list, refuse_unavailable
 from kcli.ops.groups.model import STATES_FOR_TYPE, GroupState, GroupType
 
 SHARE_ACTIONS = (Action.LIST, Action.DESCRIBE, Action.DELETE, Action.RESET_OFFSETS, Action.DELETE_OFFSETS)
@@ -22,20 +22,14 @@ def _sorted(*names: str) -> str:
 
 def check_available(line: ConsumerGroupsLine) -> None:
     describe, list_ = line.has(Action.DESCRIBE), line.has(Action.LIST)
-    unavailable = [
-        name
-        for name, given, allowed in (
+    refuse_unavailable(
+        (
             ("members", line.members, describe),
             ("offsets", line.offsets, describe),
             ("state", line.state is not None, describe or list_),
             ("verbose", line.verbose, describe),
         )
-        if given and not allowed
-    ]
-    if unavailable:
-        raise UsageError(
-            f"Option(s) [{', '.join(unavailable)}] are unavailable given other options on the command line"
-        )
+    )
 
 
 def check(line: ConsumerGroupsLine) -> None:

@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kcli.errors import UsageError
-from kcli.ops.groups.consumer_line import RESET_SPECS, Action, ConsumerGroupsLine, parse_list
+from kcli.ops.groups.consumer_line import (
+    RESET_SPECS,
+    Action,
+    ConsumerGroupsLine,
+    parse_list,
+    refuse_unavailable,
+)
 from kcli.ops.groups.model import STATES_FOR_TYPE, GroupState, GroupType
 
 STREAMS_ACTIONS = (Action.LIST, Action.DESCRIBE, Action.DELETE, Action.RESET_OFFSETS, Action.DELETE_OFFSETS)
@@ -30,21 +36,15 @@ def _sorted(*names: str) -> str:
 
 def check_available(line: ConsumerGroupsLine, extra: StreamsOptions) -> None:
     describe = line.has(Action.DESCRIBE)
-    unavailable = [
-        name
-        for name, given, allowed in (
+    refuse_unavailable(
+        (
             ("state", line.state is not None, describe or line.has(Action.LIST)),
             ("members", line.members, describe),
             ("offsets", line.offsets, describe),
             ("topology", extra.topology, describe),
             ("verbose", line.verbose, describe),
         )
-        if given and not allowed
-    ]
-    if unavailable:
-        raise UsageError(
-            f"Option(s) [{', '.join(unavailable)}] are unavailable given other options on the command line"
-        )
+    )
 
 
 def check(line: ConsumerGroupsLine, extra: StreamsOptions) -> None:
