@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kcli.client.errors import code_of
+from kcli.client.errors import code_of, error_info
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey
 from kcli.ops.reassign.model import TopicPartition
@@ -109,7 +109,6 @@ async def list_offsets(
     from kcli.client.admin import Target
     from kcli.client.api.configs import make, nested, request_cls
     from kcli.client.api.reassign import timeout_value
-    from kcli.client.errors import error_info
 
     async def send(leader: int, mine: list[TopicPartition]) -> dict[TopicPartition, PartitionAnswer]:
         def build(version: int) -> Any:
@@ -133,18 +132,7 @@ async def list_offsets(
             )
 
         response = await admin.call(ApiKey.LIST_OFFSETS, build, versions=(1, 11), target=Target.node(leader))
-        answers = {}
-        for topic in response.topics:
-            for p in topic.partitions:
-                tp = TopicPartition(str(topic.name), int(p.partition_index))
-                code = int(p.error_code)
-                answers[tp] = PartitionAnswer(
-                    partition=tp,
-                    value=int(p.offset),
-                    error_code=code,
-                    error=error_info(code).name if code else None,
-                )
-        return answers
+        return _answers(response, "offset")
 
     return await _per_leader(admin, partitions, send)
 
@@ -156,7 +144,6 @@ async def delete_records(
     from kcli.client.admin import Target
     from kcli.client.api.configs import make, nested, request_cls
     from kcli.client.api.reassign import timeout_value
-    from kcli.client.errors import error_info
 
     async def send(leader: int, mine: list[TopicPartition]) -> dict[TopicPartition, PartitionAnswer]:
         def build(version: int) -> Any:
@@ -184,17 +171,22 @@ async def delete_records(
         response = await admin.call(
             ApiKey.DELETE_RECORDS, build, versions=(0, 2), target=Target.node(leader), idempotent=False
         )
-        answers = {}
-        for topic in response.topics:
-            for p in topic.partitions:
-                tp = TopicPartition(str(topic.name), int(p.partition_index))
-                code = int(p.error_code)
-                answers[tp] = PartitionAnswer(
-                    partition=tp,
-                    value=int(p.low_watermark),
-                    error_code=code,
-                    error=error_info(code).name if code else None,
-                )
-        return answers
+        return _answers(response, "low_watermark")
 
     return await _per_leader(admin, list(offsets), send)
+
+
+def _answers(response: Any, field: str) -> dict[TopicPartition, PartitionAnswer]:
+    """Each partition's answer in a response of topics and their partitions: its `field`, or its error."""
+    answers = {}
+    for topic in response.topics:
+        for p in topic.partitions:
+            tp = TopicPartition(str(topic.name), int(p.partition_index))
+            code = int(p.error_code)
+            answers[tp] = PartitionAnswer(
+                partition=tp,
+                value=int(getattr(p, field)),
+                error_code=code,
+                error=error_info(code).name if code else None,
+            )
+    return answers

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kcli.client.errors import KafkaError, code_of
 from kcli.errors import KcliError, UsageError
@@ -97,18 +97,28 @@ def internal_topics(group: StreamsGroup) -> list[str]:
     ]
 
 
-async def describe_streams(
-    admin: Admin, group_ids: Sequence[str] | None, *, offsets: bool, timeout_ms: int
-) -> StreamsDescribed:
-    from kcli.client.api.streams_groups import StreamsGroup, describe_streams_groups
+async def _described(
+    admin: Admin, group_ids: Sequence[str] | None, deadline: float
+) -> tuple[list[str], dict[str, Any]]:
+    """The groups asked for (None: every streams group), each once, and what describing them answered
+    (a StreamsGroup or the KcliError of its group)."""
+    from kcli.client.api.streams_groups import describe_streams_groups
 
-    deadline = time.monotonic() + timeout_ms / 1000
     ids = (
         [g.group_id for g in await list_streams_groups(admin)]
         if group_ids is None
         else list(dict.fromkeys(group_ids))
     )
-    described = await describe_streams_groups(admin, ids, deadline=deadline) if ids else {}
+    return ids, (await describe_streams_groups(admin, ids, deadline=deadline) if ids else {})
+
+
+async def describe_streams(
+    admin: Admin, group_ids: Sequence[str] | None, *, offsets: bool, timeout_ms: int
+) -> StreamsDescribed:
+    from kcli.client.api.streams_groups import StreamsGroup
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    ids, described = await _described(admin, group_ids, deadline)
     failed = [(g, e) for g in ids if isinstance(e := described.get(g), KcliError)]
     groups = []
     for group_id in ids:
@@ -236,19 +246,14 @@ async def reset_streams(
 ) -> ResetResult:
     """Plan (and with `execute` apply) the reset of each streams group's input-topic offsets."""
     from kcli.client.api.offsets import commit_offsets, committed_offsets
-    from kcli.client.api.streams_groups import StreamsGroup, delete_topics, describe_streams_groups
+    from kcli.client.api.streams_groups import StreamsGroup, delete_topics
     from kcli.workflows.groups.reset import log_offsets, named_partitions, rollback_csv
     from kcli.workflows.reassign.execute import write_rollback
 
     if not topics and not all_topics and spec.kind != "from-file":
         raise UsageError("One of the reset scopes should be defined: --all-input-topics, --input-topic.")
     deadline = time.monotonic() + timeout_ms / 1000
-    ids = (
-        [g.group_id for g in await list_streams_groups(admin)]
-        if group_ids is None
-        else list(dict.fromkeys(group_ids))
-    )
-    described = await describe_streams_groups(admin, ids, deadline=deadline) if ids else {}
+    ids, described = await _described(admin, group_ids, deadline)
     groups: list[GroupReset] = []
     warnings: list[str] = []
     for group_id in sorted(ids):
