@@ -281,7 +281,6 @@ def _reset(
 ) -> None:
     from kcli.ops.groups.reset_plan import reset_spec
     from kcli.render import consumer_groups as view
-    from kcli.render import emit
     from kcli.workflows.groups.reset import reset_offsets, without_offsets
 
     spec = reset_spec(line)
@@ -297,15 +296,7 @@ def _reset(
             execute=not line.dry, timeout_ms=timeout_ms, rollback_path=rollback_path,
         ),
     )  # fmt: skip
-    for warning in result.warnings:
-        env.err(warning)
-    if line.export:
-        env.stdout.write(view.reset_csv(result, with_group=len(line.groups) != 1))
-    elif output is OutputFormat.text:
-        env.stdout.write(view.reset_text(result))
-    else:
-        emit(env, output, result, text=lambda r: [], json_value=view.reset_json, table=view.reset_table)
-    env.stdout.flush()
+    show_reset(env, output, result, view, export=line.export, with_group=len(line.groups) != 1)
     if result.rollback is not None:
         from kcli.ops.groups.reset_specs import topic_args
         from kcli.ops.groups.undo import undo_lines, whole_fresh_topics
@@ -336,6 +327,22 @@ def _reset(
         )
     if result.failed or result.unconfirmed:
         exit_with(ExitCode.ERROR)
+
+
+def show_reset(env: Env, output: OutputFormat, result: Any, view: Any, *, export: bool, with_group: bool) -> None:
+    """A reset's warnings on stderr, then its offsets: CSV with --export (a GROUP column `with_group`),
+    Kafka's table, or -o json/table (`view`: the tool's kcli.render module)."""
+    from kcli.render import emit
+
+    for warning in result.warnings:
+        env.err(warning)
+    if export:
+        env.stdout.write(view.reset_csv(result, with_group=with_group))
+    elif output is OutputFormat.text:
+        env.stdout.write(view.reset_text(result))
+    else:
+        emit(env, output, result, text=lambda r: [], json_value=view.reset_json, table=view.reset_table)
+    env.stdout.flush()
 
 
 def default_rollback_path(env: Env) -> Path:

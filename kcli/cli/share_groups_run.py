@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from kcli.cli.argv import refuse_stray
 from kcli.cli.common import env_of, exit_with, run_admin
-from kcli.cli.consumer_groups_run import default_rollback_path, refuse_failed_deletions
+from kcli.cli.consumer_groups_run import default_rollback_path, refuse_failed_deletions, show_reset
 from kcli.errors import ExitCode, KcliError
 from kcli.render import OutputFormat
 
@@ -185,7 +185,6 @@ def _reset(
     from kcli.ops.groups.reset_plan import reset_spec
     from kcli.ops.groups.undo import undo_lines
     from kcli.render import consumer_groups as view
-    from kcli.render import emit
     from kcli.workflows.groups.share import reset_share
 
     spec = reset_spec(line, scope_checked=True)
@@ -202,15 +201,7 @@ def _reset(
             rollback_path=lambda: undo.rollback_file or default_rollback_path(env),
         ),
     )
-    for warning in result.warnings:
-        env.err(warning)
-    if line.export:
-        env.stdout.write(view.reset_csv(result, with_group=False))
-    elif output is OutputFormat.text:
-        env.stdout.write(view.reset_text(result))
-    else:
-        emit(env, output, result, text=lambda r: [], json_value=view.reset_json, table=view.reset_table)
-    env.stdout.flush()
+    show_reset(env, output, result, view, export=line.export, with_group=False)
     if result.rollback is not None:
         had = [
             g.group_id for g in result.groups if g.error is None and any(tp in g.before for tp in g.offsets)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from kcli.cli.argv import refuse_stray
 from kcli.cli.common import env_of, exit_with, run_admin
-from kcli.cli.consumer_groups_run import default_rollback_path
+from kcli.cli.consumer_groups_run import default_rollback_path, show_reset
 from kcli.errors import ExitCode, KcliError
 from kcli.render import OutputFormat
 
@@ -178,7 +178,6 @@ def _reset(
 ) -> None:
     from kcli.ops.groups.reset_plan import reset_spec
     from kcli.render import consumer_groups as view
-    from kcli.render import emit
     from kcli.workflows.groups.streams import reset_streams
 
     spec = reset_spec(line, scope_checked=True)
@@ -197,15 +196,7 @@ def _reset(
             rollback_path=lambda: rollback_file or default_rollback_path(env),
         ),
     )
-    for warning in result.warnings:
-        env.err(warning)
-    if line.export:
-        env.stdout.write(view.reset_csv(result, with_group=len(line.groups) != 1))
-    elif output is OutputFormat.text:
-        env.stdout.write(view.reset_text(result))
-    else:
-        emit(env, output, result, text=lambda r: [], json_value=view.reset_json, table=view.reset_table)
-    env.stdout.flush()
+    show_reset(env, output, result, view, export=line.export, with_group=len(line.groups) != 1)
     if result.rollback is not None:
         env.err(
             f"Saved the offsets before the reset to {result.rollback} (kcli consumer-groups --from-file reads it)"
