@@ -287,7 +287,8 @@ def test_no_command_function_is_over_100_lines() -> None:
         1
         for path in (KCLI / "cli").glob("*.py")
         for node in ast.walk(ast.parse(path.read_text()))
-        if isinstance(node, ast.FunctionDef) and any(".command" in ast.unparse(d) for d in node.decorator_list)
+        if isinstance(node, ast.FunctionDef)
+        and any(".command" in ast.unparse(d) for d in node.decorator_list)
     )
     assert commands > 30  # the walk finds the commands
     assert long == {}
