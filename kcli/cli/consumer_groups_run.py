@@ -123,7 +123,6 @@ def _validate_regex(env: Env, regex: str, output: OutputFormat) -> None:
         env.out(f"The regular expression `{regex}` is invalid: {problem}.")
 
 
-
 def _states_and_types(line: ConsumerGroupsLine) -> tuple[list[GroupState], list[GroupType]]:
     from kcli.ops.groups.consumer_line import consumer_states, consumer_types
 

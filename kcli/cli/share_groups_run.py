@@ -62,7 +62,6 @@ def run(
     handlers[line.action](env, config, line, output, config.default_api_timeout_ms, undo)
 
 
-
 def _list(
     env: Env,
     config: ClientConfig,
