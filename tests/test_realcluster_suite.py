@@ -15,11 +15,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.sandbox
-def test_real_cluster_suite_passes_against_a_cluster_named_by_the_environment(sandbox: Any) -> None:
+def test_real_cluster_suite_passes_against_a_cluster_named_by_the_environment(fresh_sandbox: Any) -> None:
+    # A sandbox of its own: the session's shared one holds whatever the other test files made, and the
+    # suite's doctor run opens every partition of it (a first ListOffsets makes each replica's files).
     env = {
         **os.environ,
-        "KCLI_TEST_BOOTSTRAP_SERVER": sandbox.bootstrap_servers,
-        "KCLI_TEST_BOOTSTRAP_CONTROLLER": sandbox.bootstrap_controllers,
+        "KCLI_TEST_BOOTSTRAP_SERVER": fresh_sandbox.bootstrap_servers,
+        "KCLI_TEST_BOOTSTRAP_CONTROLLER": fresh_sandbox.bootstrap_controllers,
     }
     done = subprocess.run(
         [
