@@ -250,7 +250,7 @@ def _growing(client: Client, base: str) -> list[tuple[str, Any]]:
         ("with assignments", _partitions(client, name, 4, [[3, 1], [2, 3]])),
         ("the assignments' placement", _placement(client, name, partitions=4)[2:]),
         ("more", _partitions(client, name, 5)),
-        ("placement by the controller", _shape(_placement(client, name))),
+        ("placement by the controller", _shape(_placement(client, name, partitions=5))),
     ]
 
 
