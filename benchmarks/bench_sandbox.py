@@ -5,7 +5,12 @@ every topic and one DescribeConfigs request for every topic take over the wire, 
 Targets: ready < 10 s, each request < 1 s, memory < 1 GB; an empty 3 + 3 sandbox ready < 1 s
 (once the process has imported what a sandbox needs).
 
-    python benchmarks/bench_sandbox.py [--topics 10000] [--partitions 10]
+Then the first read of every partition of a new sandbox (2,000 topics x 3 partitions, replication
+factor 3: 18,000 replicas): `kcli get-offsets` as a user runs it, just after `up` and a second time.
+Target: the first run within 2x of the second (the replicas nothing was written to are not laid out
+on disk by a read).
+
+    python benchmarks/bench_sandbox.py [--topics 10000] [--partitions 10] [--offsets-topics 2000]
 """
 
 from __future__ import annotations
@@ -70,7 +75,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, default=10_000)
     parser.add_argument("--partitions", type=int, default=10)
+    parser.add_argument("--offsets-topics", type=int, default=2000)
     args = parser.parse_args()
+    first_read_ok = first_read(args.offsets_topics)
 
     from kio.schema.describe_configs.v4.request import DescribeConfigsRequest, DescribeConfigsResource
     from kio.schema.metadata.v12.request import MetadataRequest
@@ -140,7 +147,33 @@ def main() -> int:
     record(f"DescribeConfigs over {len(names):,} topics ({entries:,} entries)", configs_s, "s", target="< 1")
     record("sandbox peak memory (RSS)", peak_mb, "MB", target="< 1024")
     ok = ready_s < 10 and metadata_s < 1 and configs_s < 1 and peak_mb < 1024
-    return 0 if ok else 1
+    return 0 if ok and first_read_ok else 1
+
+
+def first_read(topics: int) -> bool:
+    """`kcli get-offsets` of every partition, whole processes: just after `up`, then again."""
+    import subprocess
+
+    from benchmarks.figures import record
+    from kcli.sandbox.emulator.handle import Sandbox
+
+    with (
+        tempfile.TemporaryDirectory(prefix="kcli-bench-sandbox-") as tmp,
+        Sandbox(directory=Path(tmp), controllers=3, brokers=3, topics=topics, partitions=3) as sb,
+    ):
+        argv = [sys.executable, "-m", "kcli", "get-offsets", "-b", sb.bootstrap_servers]
+        runs = []
+        for _ in range(2):
+            started = time.perf_counter()
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=True)
+            runs.append(time.perf_counter() - started)
+        lines = len(done.stdout.splitlines())
+    first, second = runs
+    what = f"kcli get-offsets of {lines:,} partitions (RF 3), a new sandbox"
+    record(f"{what}: first run, wall", first, "s", baseline=second, baseline_name="the second run")
+    record(f"{what}: second run, wall", second, "s")
+    figure = record(f"{what}: first run / second run", first / second, "x", target="<= 2")
+    return bool(figure.meets_target)
 
 
 if __name__ == "__main__":

@@ -117,6 +117,25 @@ def test_the_layout_is_kafkas_and_followers_hold_the_same_bytes(view: View) -> N
     assert len(logs) == 1
 
 
+def test_reading_a_new_partition_touches_no_disk_and_its_first_write_lays_it_out(view: View) -> None:
+    plane = opened(view)
+    view.elect("t", 2)  # epoch 1, before any write
+    offsets = plane.offsets("t", 0)
+    assert (offsets.log_start_offset, offsets.log_end_offset, offsets.high_watermark) == (0, 0, 0)
+    assert plane.end_offset_for_epoch("t", 0, 1) == (1, 0)
+    assert plane.read("t", 0, 0, 1 << 20).records == b""
+    plane.checkpoint()
+    assert sorted(p.name for p in view.root.rglob("*")) == []
+    append(plane, batch(2))
+    leader = view.root / "2" / "t-0"
+    assert (leader / "leader-epoch-checkpoint").read_text() == "0\n1\n1 0\n"
+    assert (leader / "00000000000000000000.log").stat().st_size > 0
+    plane.close()
+    reopened = opened(view)
+    assert reopened.offsets("t", 0).log_end_offset == 2
+    assert reopened.end_offset_for_epoch("t", 0, 1) == (1, 2)
+
+
 def test_small_segments_roll_and_every_offset_is_found(view: View) -> None:
     view.configs[("t", "segment.bytes")] = "2000"
     plane = opened(view)

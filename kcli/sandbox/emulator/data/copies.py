@@ -90,6 +90,7 @@ class Copies:
         for extra in leftovers[1:]:
             remove_tree(extra)
         log = self.futures[key] = PartitionLog(path, topic_id)
+        log.ensure_on_disk()  # promoting it renames its directory, even when it copied nothing
         return log
 
     def copy_future(

@@ -2,7 +2,9 @@
 
 Behavior (as Kafka's UnifiedLog and LocalLog for one replica):
 - The directory holds segments (kcli.sandbox.emulator.data.segment), partition.metadata with the
-  topic id and leader-epoch-checkpoint.
+  topic id and leader-epoch-checkpoint. A replica nothing was written to has no directory yet: it is
+  empty in memory (its leader epochs too) until its first write makes the directory, so reading the
+  offsets of thousands of new partitions touches no disk.
 - Opening recovers the log: segments past the recovery point are checked batch by batch (CRC,
   offsets, epochs) and cut at the first bad batch (a torn tail); later segments go. The earlier
   ones are only walked. The epoch cache is rebuilt from the batches (keeping an epoch the leader
@@ -49,9 +51,6 @@ class PartitionLog:
     ) -> None:
         self.directory = directory
         self.topic_id = topic_id
-        directory.mkdir(parents=True, exist_ok=True)
-        if checkpoints.read_partition_metadata(directory) != topic_id:
-            checkpoints.write_partition_metadata(directory, topic_id)
         self.segments: list[Segment] = []
         self.epochs: list[tuple[int, int]] = []  # (epoch, start offset), both ascending
         self.producers = ProducerStates()
@@ -62,7 +61,24 @@ class PartitionLog:
             DEFAULT_SEGMENT_BYTES  # segment.bytes and segment.ms: the topic's, set by the owner
         )
         self.segment_ms = DEFAULT_SEGMENT_MS
-        self._open(recovery_point, log_start)
+        self.on_disk = directory.is_dir()
+        if self.on_disk:
+            if checkpoints.read_partition_metadata(directory) != topic_id:
+                checkpoints.write_partition_metadata(directory, topic_id)
+            self._open(recovery_point, log_start)
+        else:
+            self.segments.append(Segment(directory, 0))
+
+    def ensure_on_disk(self) -> None:
+        """Make the directory of a replica that had none: partition.metadata, an empty segment, its epochs."""
+        if self.on_disk:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        checkpoints.write_partition_metadata(self.directory, self.topic_id)
+        self.active.load(check=False, expected=self.end_offset, last_epoch=self.last_epoch)
+        if self.epochs:
+            checkpoints.write_epochs(self.directory, self.epochs)
+        self.on_disk = True
 
     # ---------------------------------------------------------------- opening
 
@@ -161,7 +177,8 @@ class PartitionLog:
         """A new leader's epoch starts at the log end (Kafka assigns it when the replica becomes leader)."""
         if epoch > self.last_epoch:
             self.epochs.append((epoch, self.end_offset))
-            checkpoints.write_epochs(self.directory, self.epochs)
+            if self.on_disk:
+                checkpoints.write_epochs(self.directory, self.epochs)
 
     def aborted_between(self, first: int, upper: int) -> list[AbortedTxn]:
         """Aborted transactions that overlap [first, upper): Kafka's collectAbortedTransactions."""
@@ -184,6 +201,7 @@ class PartitionLog:
             raise ValueError(
                 f"{self.directory}: batch at {headers[0].base_offset} does not follow {self.end_offset}"
             )
+        self.ensure_on_disk()
         now = int(time.time() * 1000) if now_ms is None else now_ms
         segment = self.active
         if segment.size and (
@@ -300,6 +318,7 @@ class PartitionLog:
 
     def start_over_at(self, offset: int) -> None:
         """Drop everything and continue empty from `offset` (Kafka's truncateFullyAndStartAt)."""
+        self.ensure_on_disk()
         for segment in self.segments:
             segment.delete()
         self.segments = [Segment(self.directory, offset)]
@@ -365,10 +384,14 @@ class PartitionLog:
     # ---------------------------------------------------------------- closing
 
     def sync(self) -> None:
+        if not self.on_disk:
+            return
         for segment in self.segments:
             segment.sync()
 
     def close(self) -> None:
+        if not self.on_disk:
+            return
         with contextlib.suppress(OSError):
             self.sync()
         for segment in self.segments:

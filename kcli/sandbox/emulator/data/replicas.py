@@ -99,6 +99,8 @@ class Replicas:
         """Write each log dir's recovery points, high watermarks and log starts (Kafka's checkpoint files)."""
         by_dir: dict[Path, dict[str, dict[tuple[str, int], int]]] = {}
         for (topic_id, partition, _broker), replica in self.logs.items():
+            if not replica.on_disk:
+                continue  # nothing written yet: no directory, no checkpoint entries
             replica.active.write_indexes()
             files = by_dir.setdefault(replica.directory.parent, {})
             key = (self.names.get(topic_id, "?"), partition)

@@ -95,8 +95,7 @@ class Segment:
     def __init__(self, directory: Path, base: int) -> None:
         self.directory = directory
         self.base = base
-        self.path = directory / file_name(base, ".log")
-        FILES.fd(self.path)  # made when new
+        self.path = directory / file_name(base, ".log")  # made when first opened (`fd`)
         self.size = 0
         self.next_offset = base  # the offset after this segment's last batch
         self.index_offsets = array("q")  # absolute last offsets of indexed batches
