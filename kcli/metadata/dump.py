@@ -269,10 +269,23 @@ class DumpSink:
             header = bytes((1, api_key, version))
             if wanted is not None and (False, api_key) not in wanted:
                 self.handlers[header] = None
-                continue
+            else:
+                self.handlers[header] = self._first_of(api_key, version)
+
+    def _first_of(self, api_key: int, version: int) -> Any:
+        """The handler of a type's first record: it makes the type's own handler (and with it the
+        type's classes) and hands the record on, so a file defines only the types it holds."""
+        header = bytes((1, api_key, version))
+
+        def first(area: Any, body: int, end: int, offset: int) -> bool:
             handler = self._layout_handler(api_key, version) or self._handler(api_key, version)
-            if handler is not None:
-                self.handlers[header] = handler
+            if handler is None:
+                del self.handlers[header]  # the general path takes this type
+                return False
+            self.handlers[header] = handler
+            return bool(handler(area, body, end, offset))
+
+        return first
 
     def _layout_handler(self, api_key: int, version: int) -> Any:
         """A fast handler of a type with layouts (PartitionRecord, PartitionChangeRecord, ...), and

@@ -1,8 +1,9 @@
 """KRaft metadata records and Raft control records: the classes kcli decodes into and writes from.
 
 Metadata record classes are generated from Kafka's schemas (kcli.metadata.generated.records, one class
-per record type and version: `PartitionRecordV2`, ...; the unsuffixed names are the newest version).
-Control record classes are kio's. This module is the one place the rest of kcli looks them up.
+per record type and version: `PartitionRecordV2`, ...; the unsuffixed names are the newest version),
+each record type's made when first asked for, here as there. Control record classes are kio's. This
+module is the one place the rest of kcli looks them up.
 
 Version notes:
 - AccessControlRecord (6) and RemoveFeatureLevelRecord (16) are historical (never written by a
@@ -13,7 +14,7 @@ Version notes:
 """
 
 from collections.abc import Mapping
-from typing import ClassVar, Final, Protocol
+from typing import TYPE_CHECKING, ClassVar, Final, Protocol
 
 from kio.schema.k_raft_version_record.v0.data import KRaftVersionRecord as KRaftVersionRecordV0
 from kio.schema.leader_change_message.v0.data import LeaderChangeMessage as LeaderChangeMessageV0
@@ -27,8 +28,11 @@ from kio.schema.voters_record.v0.data import Voter as VotersRecordVoter
 from kio.schema.voters_record.v0.data import VotersRecord as VotersRecordV0
 from kio.static.primitive import i16
 
-from kcli.metadata.generated.records import *  # noqa: F403
+from kcli.metadata.generated import records as _generated
 from kcli.metadata.generated.records import RECORD_CLASSES, RECORD_NAMES
+
+if TYPE_CHECKING:
+    from kcli.metadata.generated.records import *  # noqa: F403
 
 __all__ = [
     "CONTROL_RECORD_CLASSES",
@@ -111,3 +115,9 @@ SnapshotHeaderRecord = SnapshotHeaderRecordV0
 SnapshotFooterRecord = SnapshotFooterRecordV0
 KRaftVersionRecord = KRaftVersionRecordV0
 VotersRecord = VotersRecordV0
+
+
+def __getattr__(name: str) -> type:
+    """A generated metadata record class (`PartitionRecord`, `PartitionRecordV2`, ...), made on first use."""
+    found: type = getattr(_generated, name)
+    return found

@@ -5,13 +5,19 @@ from __future__ import annotations
 import difflib
 import importlib.util
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from kcli.metadata import records as r
 from kcli.metadata.generated import records as generated
 
 ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "kraft"
 
 
 def _script() -> ModuleType:
@@ -24,14 +30,50 @@ def _script() -> ModuleType:
     return module
 
 
-def test_generated_module_matches_the_data_file() -> None:
+@pytest.mark.parametrize("which", ["module", "stub"])
+def test_generated_module_matches_the_data_file(which: str) -> None:
     script = _script()
-    expected = script.generate(json.loads(script.DATA.read_text()))
-    actual = script.OUTPUT.read_text()
+    data = json.loads(script.DATA.read_text())
+    expected = script.generate(data) if which == "module" else script.generate_stub(data)
+    actual = (script.OUTPUT if which == "module" else script.STUB).read_text()
     diff = "".join(
         difflib.unified_diff(actual.splitlines(True), expected.splitlines(True), "on disk", "generated", n=1)
     )
     assert not diff, f"run scripts/metadata-records.py generate:\n{diff[:4000]}"
+
+
+def test_the_stub_declares_what_the_module_makes() -> None:
+    """records.pyi (what mypy reads) and the module's lazily made classes are the same classes."""
+    script = _script()
+    stub = script.STUB.read_text()
+    declared = set(re.findall(r"^class (\w+)", stub, re.MULTILINE)) | set(
+        re.findall(r"^(\w+) = \w+V\d+$", stub, re.MULTILINE)
+    )
+    assert declared == set(generated._MAKERS)
+    for name in declared:
+        cls = getattr(generated, name)
+        assert (cls.__module__, cls.__qualname__) == (generated.__name__, cls.__name__)
+        assert getattr(generated, name) is cls  # made once
+
+
+def test_a_dump_defines_only_the_record_types_its_file_holds() -> None:
+    """Reading a log makes the classes of (at most) the types it meets, not some fifty dataclasses at start."""
+    snapshot = next(FIXTURES.glob("*/kafka-data/__cluster_metadata-0/*.checkpoint"))
+    code = (
+        "import atexit, sys\n"
+        "from kcli.metadata.generated import records\n"
+        "made = lambda: {c.__record_name__ for c in vars(records).values() if hasattr(c, '__record_name__')}\n"
+        "atexit.register(lambda: print('MADE', *sorted(made())))\n"
+        "from kcli.cli.entry import console\n"
+        f"sys.argv = ['kcli', 'metadata-shell', '--snapshot', {str(snapshot)!r}, '--dump', '-o', 'json']\n"
+        "console()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    *lines, made = done.stdout.splitlines()
+    met = {json.loads(line)["type"] for line in lines} & set(r.RECORD_NAMES.values())
+    assert made.split()[0] == "MADE" and met
+    assert set(made.split()[1:]) <= met  # those the fast paths read without classes are not made at all
 
 
 def test_every_schema_version_of_the_data_file_has_a_class_and_a_name() -> None:

@@ -4,10 +4,15 @@
 Do not edit: change kcli/data/metadata_records.json (`scripts/metadata-records.py extract`) and run
 `scripts/metadata-records.py generate`. One class per record type and version; the unsuffixed names
 are the newest version. Each field carries `metadata={"kafka_type": ...}` and, when it is a tagged
-field in that version, `"tag"`."""
+field in that version, `"tag"`.
 
+A record type's classes are made the first time one of them is asked for (the module's
+`__getattr__`, RECORD_CLASSES): a read defines the types it meets, not every dataclass at import.
+records.pyi declares them all for type checkers."""
+
+import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
@@ -16,1092 +21,1372 @@ from kio.static.primitive import f64, i8, i16, i32, i64, u16
 
 KAFKA_VERSION: Final = "4.4 (AccessControlRecord and RemoveFeatureLevelRecord from earlier releases)"
 
-__all__ = [
-    "KAFKA_VERSION",
-    "RECORD_CLASSES",
-    "RECORD_NAMES",
-    "AbortTransactionRecord",
-    "AbortTransactionRecordV0",
-    "AccessControlEntryRecord",
-    "AccessControlEntryRecordV0",
-    "AccessControlRecord",
-    "AccessControlRecordV0",
-    "BeginTransactionRecord",
-    "BeginTransactionRecordV0",
-    "BrokerEndpoint",
-    "BrokerFeature",
-    "BrokerRegistrationChangeRecord",
-    "BrokerRegistrationChangeRecordV0",
-    "BrokerRegistrationChangeRecordV1",
-    "BrokerRegistrationChangeRecordV2",
-    "BrokerRegistrationChangeRecordV3",
-    "ClearElrRecord",
-    "ClearElrRecordV0",
-    "ClientQuotaRecord",
-    "ClientQuotaRecordV0",
-    "ConfigRecord",
-    "ConfigRecordV0",
-    "ControllerEndpoint",
-    "ControllerFeature",
-    "DelegationTokenRecord",
-    "DelegationTokenRecordV0",
-    "EndTransactionRecord",
-    "EndTransactionRecordV0",
-    "EntityData",
-    "FeatureLevelRecord",
-    "FeatureLevelRecordV0",
-    "FenceBrokerRecord",
-    "FenceBrokerRecordV0",
-    "NoOpRecord",
-    "NoOpRecordV0",
-    "PartitionChangeRecord",
-    "PartitionChangeRecordV0",
-    "PartitionChangeRecordV1",
-    "PartitionChangeRecordV2",
-    "PartitionRecord",
-    "PartitionRecordV0",
-    "PartitionRecordV1",
-    "PartitionRecordV2",
-    "ProducerIdsRecord",
-    "ProducerIdsRecordV0",
-    "RegisterBrokerRecord",
-    "RegisterBrokerRecordV0",
-    "RegisterBrokerRecordV1",
-    "RegisterBrokerRecordV2",
-    "RegisterBrokerRecordV3",
-    "RegisterBrokerRecordV4",
-    "RegisterControllerRecord",
-    "RegisterControllerRecordV0",
-    "RemoveAccessControlEntryRecord",
-    "RemoveAccessControlEntryRecordV0",
-    "RemoveDelegationTokenRecord",
-    "RemoveDelegationTokenRecordV0",
-    "RemoveFeatureLevelRecord",
-    "RemoveFeatureLevelRecordV0",
-    "RemoveTopicRecord",
-    "RemoveTopicRecordV0",
-    "RemoveUserScramCredentialRecord",
-    "RemoveUserScramCredentialRecordV0",
-    "TopicRecord",
-    "TopicRecordV0",
-    "UnfenceBrokerRecord",
-    "UnfenceBrokerRecordV0",
-    "UnregisterBrokerRecord",
-    "UnregisterBrokerRecordV0",
-    "UnregisterControllerRecord",
-    "UnregisterControllerRecordV0",
-    "UserScramCredentialRecord",
-    "UserScramCredentialRecordV0",
-    "ZkMigrationStateRecord",
-    "ZkMigrationStateRecordV0",
-]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BrokerEndpoint:
-    """The `BrokerEndpoint` struct of RegisterBrokerRecord."""
-
-    __type__: ClassVar = EntityType.nested
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string); mapKey."""
-    host: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Host` (string)."""
-    port: u16 = field(metadata={"kafka_type": "uint16"})
-    """Kafka field `Port` (uint16)."""
-    security_protocol: i16 = field(metadata={"kafka_type": "int16"})
-    """Kafka field `SecurityProtocol` (int16)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BrokerFeature:
-    """The `BrokerFeature` struct of RegisterBrokerRecord."""
-
-    __type__: ClassVar = EntityType.nested
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string); mapKey."""
-    min_supported_version: i16 = field(metadata={"kafka_type": "int16"})
-    """Kafka field `MinSupportedVersion` (int16)."""
-    max_supported_version: i16 = field(metadata={"kafka_type": "int16"})
-    """Kafka field `MaxSupportedVersion` (int16)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RegisterBrokerRecordV0:
-    """RegisterBrokerRecord version 0 (api key 0)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
-    __record_name__: ClassVar[str] = "RegisterBrokerRecord"
-    __api_key__: ClassVar[int] = 0
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `IncarnationId` (uuid)."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    end_points: tuple[BrokerEndpoint, ...]
-    """Kafka field `EndPoints` ([]BrokerEndpoint)."""
-    features: tuple[BrokerFeature, ...]
-    """Kafka field `Features` ([]BrokerFeature)."""
-    rack: str | None = field(metadata={"kafka_type": "string"})
-    """Kafka field `Rack` (string, nullable)."""
-    fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
-    """Kafka field `Fenced` (bool)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RegisterBrokerRecordV1:
-    """RegisterBrokerRecord version 1 (api key 0)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(1)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
-    __record_name__: ClassVar[str] = "RegisterBrokerRecord"
-    __api_key__: ClassVar[int] = 0
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `IncarnationId` (uuid)."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    end_points: tuple[BrokerEndpoint, ...]
-    """Kafka field `EndPoints` ([]BrokerEndpoint)."""
-    features: tuple[BrokerFeature, ...]
-    """Kafka field `Features` ([]BrokerFeature)."""
-    rack: str | None = field(metadata={"kafka_type": "string"})
-    """Kafka field `Rack` (string, nullable)."""
-    fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
-    """Kafka field `Fenced` (bool)."""
-    in_controlled_shutdown: bool = field(metadata={"kafka_type": "bool"}, default=False)
-    """Kafka field `InControlledShutdown` (bool)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RegisterBrokerRecordV2:
-    """RegisterBrokerRecord version 2 (api key 0)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(2)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
-    __record_name__: ClassVar[str] = "RegisterBrokerRecord"
-    __api_key__: ClassVar[int] = 0
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    is_migrating_zk_broker: bool = field(metadata={"kafka_type": "bool"}, default=False)
-    """Kafka field `IsMigratingZkBroker` (bool)."""
-    incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `IncarnationId` (uuid)."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    end_points: tuple[BrokerEndpoint, ...]
-    """Kafka field `EndPoints` ([]BrokerEndpoint)."""
-    features: tuple[BrokerFeature, ...]
-    """Kafka field `Features` ([]BrokerFeature)."""
-    rack: str | None = field(metadata={"kafka_type": "string"})
-    """Kafka field `Rack` (string, nullable)."""
-    fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
-    """Kafka field `Fenced` (bool)."""
-    in_controlled_shutdown: bool = field(metadata={"kafka_type": "bool"}, default=False)
-    """Kafka field `InControlledShutdown` (bool)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RegisterBrokerRecordV3:
-    """RegisterBrokerRecord version 3 (api key 0)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(3)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
-    __record_name__: ClassVar[str] = "RegisterBrokerRecord"
-    __api_key__: ClassVar[int] = 0
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    is_migrating_zk_broker: bool = field(metadata={"kafka_type": "bool"}, default=False)
-    """Kafka field `IsMigratingZkBroker` (bool)."""
-    incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `IncarnationId` (uuid)."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    end_points: tuple[BrokerEndpoint, ...]
-    """Kafka field `EndPoints` ([]BrokerEndpoint)."""
-    features: tuple[BrokerFeature, ...]
-    """Kafka field `Features` ([]BrokerFeature)."""
-    rack: str | None = field(metadata={"kafka_type": "string"})
-    """Kafka field `Rack` (string, nullable)."""
-    fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
-    """Kafka field `Fenced` (bool)."""
-    in_controlled_shutdown: bool = field(metadata={"kafka_type": "bool"}, default=False)
-    """Kafka field `InControlledShutdown` (bool)."""
-    log_dirs: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid", "tag": 0}, default=())
-    """Kafka field `LogDirs` ([]uuid, tag 0)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RegisterBrokerRecordV4:
-    """RegisterBrokerRecord version 4 (api key 0)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(4)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
-    __record_name__: ClassVar[str] = "RegisterBrokerRecord"
-    __api_key__: ClassVar[int] = 0
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    is_migrating_zk_broker: bool = field(metadata={"kafka_type": "bool"}, default=False)
-    """Kafka field `IsMigratingZkBroker` (bool)."""
-    incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `IncarnationId` (uuid)."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    end_points: tuple[BrokerEndpoint, ...]
-    """Kafka field `EndPoints` ([]BrokerEndpoint)."""
-    features: tuple[BrokerFeature, ...]
-    """Kafka field `Features` ([]BrokerFeature)."""
-    rack: str | None = field(metadata={"kafka_type": "string"})
-    """Kafka field `Rack` (string, nullable)."""
-    fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
-    """Kafka field `Fenced` (bool)."""
-    in_controlled_shutdown: bool = field(metadata={"kafka_type": "bool"}, default=False)
-    """Kafka field `InControlledShutdown` (bool)."""
-    log_dirs: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid", "tag": 0}, default=())
-    """Kafka field `LogDirs` ([]uuid, tag 0)."""
-    cordoned_log_dirs: tuple[uuid.UUID, ...] | None = field(
-        metadata={"kafka_type": "uuid", "tag": 1}, default=None
-    )
-    """Kafka field `CordonedLogDirs` ([]uuid, nullable, tag 1)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UnregisterBrokerRecordV0:
-    """UnregisterBrokerRecord version 0 (api key 1)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/UnregisterBrokerRecord.json"
-    __record_name__: ClassVar[str] = "UnregisterBrokerRecord"
-    __api_key__: ClassVar[int] = 1
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TopicRecordV0:
-    """TopicRecord version 0 (api key 2)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/TopicRecord.json"
-    __record_name__: ClassVar[str] = "TopicRecord"
-    __api_key__: ClassVar[int] = 2
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string); entity: topicName."""
-    topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `TopicId` (uuid)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PartitionRecordV0:
-    """PartitionRecord version 0 (api key 3)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionRecord.json"
-    __record_name__: ClassVar[str] = "PartitionRecord"
-    __api_key__: ClassVar[int] = 3
-    partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionId` (int32)."""
-    topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `TopicId` (uuid)."""
-    replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Replicas` ([]int32); entity: brokerId."""
-    isr: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Isr` ([]int32)."""
-    removing_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `RemovingReplicas` ([]int32); entity: brokerId."""
-    adding_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `AddingReplicas` ([]int32); entity: brokerId."""
-    leader: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `Leader` (int32); entity: brokerId."""
-    leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
-    """Kafka field `LeaderRecoveryState` (int8, tag 0)."""
-    leader_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `LeaderEpoch` (int32)."""
-    partition_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionEpoch` (int32)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PartitionRecordV1:
-    """PartitionRecord version 1 (api key 3)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(1)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionRecord.json"
-    __record_name__: ClassVar[str] = "PartitionRecord"
-    __api_key__: ClassVar[int] = 3
-    partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionId` (int32)."""
-    topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `TopicId` (uuid)."""
-    replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Replicas` ([]int32); entity: brokerId."""
-    isr: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Isr` ([]int32)."""
-    removing_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `RemovingReplicas` ([]int32); entity: brokerId."""
-    adding_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `AddingReplicas` ([]int32); entity: brokerId."""
-    leader: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `Leader` (int32); entity: brokerId."""
-    leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
-    """Kafka field `LeaderRecoveryState` (int8, tag 0)."""
-    leader_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `LeaderEpoch` (int32)."""
-    partition_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionEpoch` (int32)."""
-    directories: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `Directories` ([]uuid)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PartitionRecordV2:
-    """PartitionRecord version 2 (api key 3)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(2)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionRecord.json"
-    __record_name__: ClassVar[str] = "PartitionRecord"
-    __api_key__: ClassVar[int] = 3
-    partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionId` (int32)."""
-    topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `TopicId` (uuid)."""
-    replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Replicas` ([]int32); entity: brokerId."""
-    isr: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Isr` ([]int32)."""
-    removing_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `RemovingReplicas` ([]int32); entity: brokerId."""
-    adding_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
-    """Kafka field `AddingReplicas` ([]int32); entity: brokerId."""
-    leader: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `Leader` (int32); entity: brokerId."""
-    leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
-    """Kafka field `LeaderRecoveryState` (int8, tag 0)."""
-    leader_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `LeaderEpoch` (int32)."""
-    partition_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionEpoch` (int32)."""
-    directories: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `Directories` ([]uuid)."""
-    eligible_leader_replicas: tuple[i32, ...] | None = field(
-        metadata={"kafka_type": "int32", "tag": 1}, default=None
-    )
-    """Kafka field `EligibleLeaderReplicas` ([]int32, nullable, tag 1); entity: brokerId."""
-    last_known_elr: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 2}, default=None)
-    """Kafka field `LastKnownElr` ([]int32, nullable, tag 2); entity: brokerId."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ConfigRecordV0:
-    """ConfigRecord version 0 (api key 4)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ConfigRecord.json"
-    __record_name__: ClassVar[str] = "ConfigRecord"
-    __api_key__: ClassVar[int] = 4
-    resource_type: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `ResourceType` (int8)."""
-    resource_name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `ResourceName` (string)."""
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string)."""
-    value: str | None = field(metadata={"kafka_type": "string"})
-    """Kafka field `Value` (string, nullable)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PartitionChangeRecordV0:
-    """PartitionChangeRecord version 0 (api key 5)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionChangeRecord.json"
-    __record_name__: ClassVar[str] = "PartitionChangeRecord"
-    __api_key__: ClassVar[int] = 5
-    partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionId` (int32)."""
-    topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `TopicId` (uuid)."""
-    isr: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 0}, default=None)
-    """Kafka field `Isr` ([]int32, nullable, tag 0); entity: brokerId."""
-    leader: i32 = field(metadata={"kafka_type": "int32", "tag": 1}, default=i32(-2))
-    """Kafka field `Leader` (int32, tag 1); entity: brokerId."""
-    replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 2}, default=None)
-    """Kafka field `Replicas` ([]int32, nullable, tag 2); entity: brokerId."""
-    removing_replicas: tuple[i32, ...] | None = field(
-        metadata={"kafka_type": "int32", "tag": 3}, default=None
-    )
-    """Kafka field `RemovingReplicas` ([]int32, nullable, tag 3); entity: brokerId."""
-    adding_replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 4}, default=None)
-    """Kafka field `AddingReplicas` ([]int32, nullable, tag 4); entity: brokerId."""
-    leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 5}, default=i8(-1))
-    """Kafka field `LeaderRecoveryState` (int8, tag 5)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PartitionChangeRecordV1:
-    """PartitionChangeRecord version 1 (api key 5)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(1)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionChangeRecord.json"
-    __record_name__: ClassVar[str] = "PartitionChangeRecord"
-    __api_key__: ClassVar[int] = 5
-    partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionId` (int32)."""
-    topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `TopicId` (uuid)."""
-    isr: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 0}, default=None)
-    """Kafka field `Isr` ([]int32, nullable, tag 0); entity: brokerId."""
-    leader: i32 = field(metadata={"kafka_type": "int32", "tag": 1}, default=i32(-2))
-    """Kafka field `Leader` (int32, tag 1); entity: brokerId."""
-    replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 2}, default=None)
-    """Kafka field `Replicas` ([]int32, nullable, tag 2); entity: brokerId."""
-    removing_replicas: tuple[i32, ...] | None = field(
-        metadata={"kafka_type": "int32", "tag": 3}, default=None
-    )
-    """Kafka field `RemovingReplicas` ([]int32, nullable, tag 3); entity: brokerId."""
-    adding_replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 4}, default=None)
-    """Kafka field `AddingReplicas` ([]int32, nullable, tag 4); entity: brokerId."""
-    leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 5}, default=i8(-1))
-    """Kafka field `LeaderRecoveryState` (int8, tag 5)."""
-    directories: tuple[uuid.UUID, ...] | None = field(metadata={"kafka_type": "uuid", "tag": 8}, default=None)
-    """Kafka field `Directories` ([]uuid, nullable, tag 8)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PartitionChangeRecordV2:
-    """PartitionChangeRecord version 2 (api key 5)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(2)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionChangeRecord.json"
-    __record_name__: ClassVar[str] = "PartitionChangeRecord"
-    __api_key__: ClassVar[int] = 5
-    partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
-    """Kafka field `PartitionId` (int32)."""
-    topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `TopicId` (uuid)."""
-    isr: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 0}, default=None)
-    """Kafka field `Isr` ([]int32, nullable, tag 0); entity: brokerId."""
-    leader: i32 = field(metadata={"kafka_type": "int32", "tag": 1}, default=i32(-2))
-    """Kafka field `Leader` (int32, tag 1); entity: brokerId."""
-    replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 2}, default=None)
-    """Kafka field `Replicas` ([]int32, nullable, tag 2); entity: brokerId."""
-    removing_replicas: tuple[i32, ...] | None = field(
-        metadata={"kafka_type": "int32", "tag": 3}, default=None
-    )
-    """Kafka field `RemovingReplicas` ([]int32, nullable, tag 3); entity: brokerId."""
-    adding_replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 4}, default=None)
-    """Kafka field `AddingReplicas` ([]int32, nullable, tag 4); entity: brokerId."""
-    leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 5}, default=i8(-1))
-    """Kafka field `LeaderRecoveryState` (int8, tag 5)."""
-    directories: tuple[uuid.UUID, ...] | None = field(metadata={"kafka_type": "uuid", "tag": 8}, default=None)
-    """Kafka field `Directories` ([]uuid, nullable, tag 8)."""
-    eligible_leader_replicas: tuple[i32, ...] | None = field(
-        metadata={"kafka_type": "int32", "tag": 6}, default=None
-    )
-    """Kafka field `EligibleLeaderReplicas` ([]int32, nullable, tag 6); entity: brokerId."""
-    last_known_elr: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 7}, default=None)
-    """Kafka field `LastKnownElr` ([]int32, nullable, tag 7); entity: brokerId."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AccessControlRecordV0:
-    """AccessControlRecord version 0 (api key 6)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = False
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/AccessControlRecord.json"
-    __record_name__: ClassVar[str] = "AccessControlRecord"
-    __api_key__: ClassVar[int] = 6
-    resource_type: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `ResourceType` (int8)."""
-    resource_name: str | None = field(metadata={"kafka_type": "string"})
-    """Kafka field `ResourceName` (string, nullable)."""
-    pattern_type: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `PatternType` (int8)."""
-    principal: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Principal` (string)."""
-    host: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Host` (string)."""
-    operation: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `Operation` (int8)."""
-    permission_type: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `PermissionType` (int8)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FenceBrokerRecordV0:
-    """FenceBrokerRecord version 0 (api key 7)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/FenceBrokerRecord.json"
-    __record_name__: ClassVar[str] = "FenceBrokerRecord"
-    __api_key__: ClassVar[int] = 7
-    id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Id` (int32); entity: brokerId."""
-    epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `Epoch` (int64)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UnfenceBrokerRecordV0:
-    """UnfenceBrokerRecord version 0 (api key 8)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/UnfenceBrokerRecord.json"
-    __record_name__: ClassVar[str] = "UnfenceBrokerRecord"
-    __api_key__: ClassVar[int] = 8
-    id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Id` (int32); entity: brokerId."""
-    epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `Epoch` (int64)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RemoveTopicRecordV0:
-    """RemoveTopicRecord version 0 (api key 9)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RemoveTopicRecord.json"
-    __record_name__: ClassVar[str] = "RemoveTopicRecord"
-    __api_key__: ClassVar[int] = 9
-    topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `TopicId` (uuid)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DelegationTokenRecordV0:
-    """DelegationTokenRecord version 0 (api key 10)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/DelegationTokenRecord.json"
-    __record_name__: ClassVar[str] = "DelegationTokenRecord"
-    __api_key__: ClassVar[int] = 10
-    owner: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Owner` (string)."""
-    requester: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Requester` (string)."""
-    renewers: tuple[str, ...] = field(metadata={"kafka_type": "string"})
-    """Kafka field `Renewers` ([]string)."""
-    issue_timestamp: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `IssueTimestamp` (int64)."""
-    max_timestamp: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `MaxTimestamp` (int64)."""
-    expiration_timestamp: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `ExpirationTimestamp` (int64)."""
-    token_id: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `TokenId` (string)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UserScramCredentialRecordV0:
-    """UserScramCredentialRecord version 0 (api key 11)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/UserScramCredentialRecord.json"
-    __record_name__: ClassVar[str] = "UserScramCredentialRecord"
-    __api_key__: ClassVar[int] = 11
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string)."""
-    mechanism: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `Mechanism` (int8)."""
-    salt: bytes = field(metadata={"kafka_type": "bytes"})
-    """Kafka field `Salt` (bytes)."""
-    stored_key: bytes = field(metadata={"kafka_type": "bytes"})
-    """Kafka field `StoredKey` (bytes)."""
-    server_key: bytes = field(metadata={"kafka_type": "bytes"})
-    """Kafka field `ServerKey` (bytes)."""
-    iterations: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `Iterations` (int32)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FeatureLevelRecordV0:
-    """FeatureLevelRecord version 0 (api key 12)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/FeatureLevelRecord.json"
-    __record_name__: ClassVar[str] = "FeatureLevelRecord"
-    __api_key__: ClassVar[int] = 12
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string)."""
-    feature_level: i16 = field(metadata={"kafka_type": "int16"})
-    """Kafka field `FeatureLevel` (int16)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EntityData:
-    """The `EntityData` struct of ClientQuotaRecord."""
-
-    __type__: ClassVar = EntityType.nested
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    entity_type: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `EntityType` (string)."""
-    entity_name: str | None = field(metadata={"kafka_type": "string"})
-    """Kafka field `EntityName` (string, nullable)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClientQuotaRecordV0:
-    """ClientQuotaRecord version 0 (api key 14)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ClientQuotaRecord.json"
-    __record_name__: ClassVar[str] = "ClientQuotaRecord"
-    __api_key__: ClassVar[int] = 14
-    entity: tuple[EntityData, ...]
-    """Kafka field `Entity` ([]EntityData)."""
-    key: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Key` (string)."""
-    value: f64 = field(metadata={"kafka_type": "float64"})
-    """Kafka field `Value` (float64)."""
-    remove: bool = field(metadata={"kafka_type": "bool"})
-    """Kafka field `Remove` (bool)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProducerIdsRecordV0:
-    """ProducerIdsRecord version 0 (api key 15)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ProducerIdsRecord.json"
-    __record_name__: ClassVar[str] = "ProducerIdsRecord"
-    __api_key__: ClassVar[int] = 15
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"}, default=i64(-1))
-    """Kafka field `BrokerEpoch` (int64)."""
-    next_producer_id: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `NextProducerId` (int64)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RemoveFeatureLevelRecordV0:
-    """RemoveFeatureLevelRecord version 0 (api key 16)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RemoveFeatureLevelRecord.json"
-    __record_name__: ClassVar[str] = "RemoveFeatureLevelRecord"
-    __api_key__: ClassVar[int] = 16
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BrokerRegistrationChangeRecordV0:
-    """BrokerRegistrationChangeRecord version 0 (api key 17)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = (
-        "metadata/src/main/resources/common/metadata/BrokerRegistrationChangeRecord.json"
-    )
-    __record_name__: ClassVar[str] = "BrokerRegistrationChangeRecord"
-    __api_key__: ClassVar[int] = 17
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    fenced: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
-    """Kafka field `Fenced` (int8, tag 0)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BrokerRegistrationChangeRecordV1:
-    """BrokerRegistrationChangeRecord version 1 (api key 17)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(1)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = (
-        "metadata/src/main/resources/common/metadata/BrokerRegistrationChangeRecord.json"
-    )
-    __record_name__: ClassVar[str] = "BrokerRegistrationChangeRecord"
-    __api_key__: ClassVar[int] = 17
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    fenced: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
-    """Kafka field `Fenced` (int8, tag 0)."""
-    in_controlled_shutdown: i8 = field(metadata={"kafka_type": "int8", "tag": 1}, default=i8(0))
-    """Kafka field `InControlledShutdown` (int8, tag 1)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BrokerRegistrationChangeRecordV2:
-    """BrokerRegistrationChangeRecord version 2 (api key 17)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(2)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = (
-        "metadata/src/main/resources/common/metadata/BrokerRegistrationChangeRecord.json"
-    )
-    __record_name__: ClassVar[str] = "BrokerRegistrationChangeRecord"
-    __api_key__: ClassVar[int] = 17
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    fenced: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
-    """Kafka field `Fenced` (int8, tag 0)."""
-    in_controlled_shutdown: i8 = field(metadata={"kafka_type": "int8", "tag": 1}, default=i8(0))
-    """Kafka field `InControlledShutdown` (int8, tag 1)."""
-    log_dirs: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid", "tag": 2}, default=())
-    """Kafka field `LogDirs` ([]uuid, tag 2)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BrokerRegistrationChangeRecordV3:
-    """BrokerRegistrationChangeRecord version 3 (api key 17)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(3)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = (
-        "metadata/src/main/resources/common/metadata/BrokerRegistrationChangeRecord.json"
-    )
-    __record_name__: ClassVar[str] = "BrokerRegistrationChangeRecord"
-    __api_key__: ClassVar[int] = 17
-    broker_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `BrokerId` (int32); entity: brokerId."""
-    broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
-    """Kafka field `BrokerEpoch` (int64)."""
-    fenced: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
-    """Kafka field `Fenced` (int8, tag 0)."""
-    in_controlled_shutdown: i8 = field(metadata={"kafka_type": "int8", "tag": 1}, default=i8(0))
-    """Kafka field `InControlledShutdown` (int8, tag 1)."""
-    log_dirs: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid", "tag": 2}, default=())
-    """Kafka field `LogDirs` ([]uuid, tag 2)."""
-    cordoned_log_dirs: tuple[uuid.UUID, ...] | None = field(
-        metadata={"kafka_type": "uuid", "tag": 3}, default=None
-    )
-    """Kafka field `CordonedLogDirs` ([]uuid, nullable, tag 3)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AccessControlEntryRecordV0:
-    """AccessControlEntryRecord version 0 (api key 18)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/AccessControlEntryRecord.json"
-    __record_name__: ClassVar[str] = "AccessControlEntryRecord"
-    __api_key__: ClassVar[int] = 18
-    id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `Id` (uuid)."""
-    resource_type: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `ResourceType` (int8)."""
-    resource_name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `ResourceName` (string)."""
-    pattern_type: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `PatternType` (int8)."""
-    principal: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Principal` (string)."""
-    host: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Host` (string)."""
-    operation: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `Operation` (int8)."""
-    permission_type: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `PermissionType` (int8)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RemoveAccessControlEntryRecordV0:
-    """RemoveAccessControlEntryRecord version 0 (api key 19)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = (
-        "metadata/src/main/resources/common/metadata/RemoveAccessControlEntryRecord.json"
-    )
-    __record_name__: ClassVar[str] = "RemoveAccessControlEntryRecord"
-    __api_key__: ClassVar[int] = 19
-    id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `Id` (uuid)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NoOpRecordV0:
-    """NoOpRecord version 0 (api key 20)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/NoOpRecord.json"
-    __record_name__: ClassVar[str] = "NoOpRecord"
-    __api_key__: ClassVar[int] = 20
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ZkMigrationStateRecordV0:
-    """ZkMigrationStateRecord version 0 (api key 21)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ZkMigrationRecord.json"
-    __record_name__: ClassVar[str] = "ZkMigrationStateRecord"
-    __api_key__: ClassVar[int] = 21
-    zk_migration_state: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `ZkMigrationState` (int8)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RemoveUserScramCredentialRecordV0:
-    """RemoveUserScramCredentialRecord version 0 (api key 22)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = (
-        "metadata/src/main/resources/common/metadata/RemoveUserScramCredentialRecord.json"
-    )
-    __record_name__: ClassVar[str] = "RemoveUserScramCredentialRecord"
-    __api_key__: ClassVar[int] = 22
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string)."""
-    mechanism: i8 = field(metadata={"kafka_type": "int8"})
-    """Kafka field `Mechanism` (int8)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BeginTransactionRecordV0:
-    """BeginTransactionRecord version 0 (api key 23)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/BeginTransactionRecord.json"
-    __record_name__: ClassVar[str] = "BeginTransactionRecord"
-    __api_key__: ClassVar[int] = 23
-    name: str | None = field(metadata={"kafka_type": "string", "tag": 0}, default=None)
-    """Kafka field `Name` (string, nullable, tag 0)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EndTransactionRecordV0:
-    """EndTransactionRecord version 0 (api key 24)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/EndTransactionRecord.json"
-    __record_name__: ClassVar[str] = "EndTransactionRecord"
-    __api_key__: ClassVar[int] = 24
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AbortTransactionRecordV0:
-    """AbortTransactionRecord version 0 (api key 25)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/AbortTransactionRecord.json"
-    __record_name__: ClassVar[str] = "AbortTransactionRecord"
-    __api_key__: ClassVar[int] = 25
-    reason: str | None = field(metadata={"kafka_type": "string", "tag": 0}, default=None)
-    """Kafka field `Reason` (string, nullable, tag 0)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RemoveDelegationTokenRecordV0:
-    """RemoveDelegationTokenRecord version 0 (api key 26)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RemoveDelegationTokenRecord.json"
-    __record_name__: ClassVar[str] = "RemoveDelegationTokenRecord"
-    __api_key__: ClassVar[int] = 26
-    token_id: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `TokenId` (string)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ControllerEndpoint:
-    """The `ControllerEndpoint` struct of RegisterControllerRecord."""
-
-    __type__: ClassVar = EntityType.nested
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string); mapKey."""
-    host: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Host` (string)."""
-    port: u16 = field(metadata={"kafka_type": "uint16"})
-    """Kafka field `Port` (uint16)."""
-    security_protocol: i16 = field(metadata={"kafka_type": "int16"})
-    """Kafka field `SecurityProtocol` (int16)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ControllerFeature:
-    """The `ControllerFeature` struct of RegisterControllerRecord."""
-
-    __type__: ClassVar = EntityType.nested
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `Name` (string); mapKey."""
-    min_supported_version: i16 = field(metadata={"kafka_type": "int16"})
-    """Kafka field `MinSupportedVersion` (int16)."""
-    max_supported_version: i16 = field(metadata={"kafka_type": "int16"})
-    """Kafka field `MaxSupportedVersion` (int16)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RegisterControllerRecordV0:
-    """RegisterControllerRecord version 0 (api key 27)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterControllerRecord.json"
-    __record_name__: ClassVar[str] = "RegisterControllerRecord"
-    __api_key__: ClassVar[int] = 27
-    controller_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `ControllerId` (int32)."""
-    incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
-    """Kafka field `IncarnationId` (uuid)."""
-    zk_migration_ready: bool = field(metadata={"kafka_type": "bool"})
-    """Kafka field `ZkMigrationReady` (bool)."""
-    end_points: tuple[ControllerEndpoint, ...]
-    """Kafka field `EndPoints` ([]ControllerEndpoint)."""
-    features: tuple[ControllerFeature, ...]
-    """Kafka field `Features` ([]ControllerFeature)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClearElrRecordV0:
-    """ClearElrRecord version 0 (api key 28)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ClearElrRecord.json"
-    __record_name__: ClassVar[str] = "ClearElrRecord"
-    __api_key__: ClassVar[int] = 28
-    topic_name: str = field(metadata={"kafka_type": "string"})
-    """Kafka field `TopicName` (string); entity: topicName."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UnregisterControllerRecordV0:
-    """UnregisterControllerRecord version 0 (api key 29)."""
-
-    __type__: ClassVar = EntityType.data
-    __version__: ClassVar[i16] = i16(0)
-    __flexible__: ClassVar[bool] = True
-    __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/UnregisterControllerRecord.json"
-    __record_name__: ClassVar[str] = "UnregisterControllerRecord"
-    __api_key__: ClassVar[int] = 29
-    controller_id: i32 = field(metadata={"kafka_type": "int32"})
-    """Kafka field `ControllerId` (int32)."""
-
-
-RECORD_CLASSES: Final[Mapping[tuple[int, int], type]] = {
-    (0, 0): RegisterBrokerRecordV0,
-    (0, 1): RegisterBrokerRecordV1,
-    (0, 2): RegisterBrokerRecordV2,
-    (0, 3): RegisterBrokerRecordV3,
-    (0, 4): RegisterBrokerRecordV4,
-    (1, 0): UnregisterBrokerRecordV0,
-    (2, 0): TopicRecordV0,
-    (3, 0): PartitionRecordV0,
-    (3, 1): PartitionRecordV1,
-    (3, 2): PartitionRecordV2,
-    (4, 0): ConfigRecordV0,
-    (5, 0): PartitionChangeRecordV0,
-    (5, 1): PartitionChangeRecordV1,
-    (5, 2): PartitionChangeRecordV2,
-    (6, 0): AccessControlRecordV0,
-    (7, 0): FenceBrokerRecordV0,
-    (8, 0): UnfenceBrokerRecordV0,
-    (9, 0): RemoveTopicRecordV0,
-    (10, 0): DelegationTokenRecordV0,
-    (11, 0): UserScramCredentialRecordV0,
-    (12, 0): FeatureLevelRecordV0,
-    (14, 0): ClientQuotaRecordV0,
-    (15, 0): ProducerIdsRecordV0,
-    (16, 0): RemoveFeatureLevelRecordV0,
-    (17, 0): BrokerRegistrationChangeRecordV0,
-    (17, 1): BrokerRegistrationChangeRecordV1,
-    (17, 2): BrokerRegistrationChangeRecordV2,
-    (17, 3): BrokerRegistrationChangeRecordV3,
-    (18, 0): AccessControlEntryRecordV0,
-    (19, 0): RemoveAccessControlEntryRecordV0,
-    (20, 0): NoOpRecordV0,
-    (21, 0): ZkMigrationStateRecordV0,
-    (22, 0): RemoveUserScramCredentialRecordV0,
-    (23, 0): BeginTransactionRecordV0,
-    (24, 0): EndTransactionRecordV0,
-    (25, 0): AbortTransactionRecordV0,
-    (26, 0): RemoveDelegationTokenRecordV0,
-    (27, 0): RegisterControllerRecordV0,
-    (28, 0): ClearElrRecordV0,
-    (29, 0): UnregisterControllerRecordV0,
+
+def _register_broker_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class BrokerEndpoint:
+        """The `BrokerEndpoint` struct of RegisterBrokerRecord."""
+
+        __qualname__ = "BrokerEndpoint"
+        __type__: ClassVar = EntityType.nested
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string); mapKey."""
+        host: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Host` (string)."""
+        port: u16 = field(metadata={"kafka_type": "uint16"})
+        """Kafka field `Port` (uint16)."""
+        security_protocol: i16 = field(metadata={"kafka_type": "int16"})
+        """Kafka field `SecurityProtocol` (int16)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class BrokerFeature:
+        """The `BrokerFeature` struct of RegisterBrokerRecord."""
+
+        __qualname__ = "BrokerFeature"
+        __type__: ClassVar = EntityType.nested
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string); mapKey."""
+        min_supported_version: i16 = field(metadata={"kafka_type": "int16"})
+        """Kafka field `MinSupportedVersion` (int16)."""
+        max_supported_version: i16 = field(metadata={"kafka_type": "int16"})
+        """Kafka field `MaxSupportedVersion` (int16)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RegisterBrokerRecordV0:
+        """RegisterBrokerRecord version 0 (api key 0)."""
+
+        __qualname__ = "RegisterBrokerRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
+        __record_name__: ClassVar[str] = "RegisterBrokerRecord"
+        __api_key__: ClassVar[int] = 0
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `IncarnationId` (uuid)."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        end_points: tuple[BrokerEndpoint, ...]
+        """Kafka field `EndPoints` ([]BrokerEndpoint)."""
+        features: tuple[BrokerFeature, ...]
+        """Kafka field `Features` ([]BrokerFeature)."""
+        rack: str | None = field(metadata={"kafka_type": "string"})
+        """Kafka field `Rack` (string, nullable)."""
+        fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
+        """Kafka field `Fenced` (bool)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RegisterBrokerRecordV1:
+        """RegisterBrokerRecord version 1 (api key 0)."""
+
+        __qualname__ = "RegisterBrokerRecordV1"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(1)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
+        __record_name__: ClassVar[str] = "RegisterBrokerRecord"
+        __api_key__: ClassVar[int] = 0
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `IncarnationId` (uuid)."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        end_points: tuple[BrokerEndpoint, ...]
+        """Kafka field `EndPoints` ([]BrokerEndpoint)."""
+        features: tuple[BrokerFeature, ...]
+        """Kafka field `Features` ([]BrokerFeature)."""
+        rack: str | None = field(metadata={"kafka_type": "string"})
+        """Kafka field `Rack` (string, nullable)."""
+        fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
+        """Kafka field `Fenced` (bool)."""
+        in_controlled_shutdown: bool = field(metadata={"kafka_type": "bool"}, default=False)
+        """Kafka field `InControlledShutdown` (bool)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RegisterBrokerRecordV2:
+        """RegisterBrokerRecord version 2 (api key 0)."""
+
+        __qualname__ = "RegisterBrokerRecordV2"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(2)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
+        __record_name__: ClassVar[str] = "RegisterBrokerRecord"
+        __api_key__: ClassVar[int] = 0
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        is_migrating_zk_broker: bool = field(metadata={"kafka_type": "bool"}, default=False)
+        """Kafka field `IsMigratingZkBroker` (bool)."""
+        incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `IncarnationId` (uuid)."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        end_points: tuple[BrokerEndpoint, ...]
+        """Kafka field `EndPoints` ([]BrokerEndpoint)."""
+        features: tuple[BrokerFeature, ...]
+        """Kafka field `Features` ([]BrokerFeature)."""
+        rack: str | None = field(metadata={"kafka_type": "string"})
+        """Kafka field `Rack` (string, nullable)."""
+        fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
+        """Kafka field `Fenced` (bool)."""
+        in_controlled_shutdown: bool = field(metadata={"kafka_type": "bool"}, default=False)
+        """Kafka field `InControlledShutdown` (bool)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RegisterBrokerRecordV3:
+        """RegisterBrokerRecord version 3 (api key 0)."""
+
+        __qualname__ = "RegisterBrokerRecordV3"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(3)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
+        __record_name__: ClassVar[str] = "RegisterBrokerRecord"
+        __api_key__: ClassVar[int] = 0
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        is_migrating_zk_broker: bool = field(metadata={"kafka_type": "bool"}, default=False)
+        """Kafka field `IsMigratingZkBroker` (bool)."""
+        incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `IncarnationId` (uuid)."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        end_points: tuple[BrokerEndpoint, ...]
+        """Kafka field `EndPoints` ([]BrokerEndpoint)."""
+        features: tuple[BrokerFeature, ...]
+        """Kafka field `Features` ([]BrokerFeature)."""
+        rack: str | None = field(metadata={"kafka_type": "string"})
+        """Kafka field `Rack` (string, nullable)."""
+        fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
+        """Kafka field `Fenced` (bool)."""
+        in_controlled_shutdown: bool = field(metadata={"kafka_type": "bool"}, default=False)
+        """Kafka field `InControlledShutdown` (bool)."""
+        log_dirs: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid", "tag": 0}, default=())
+        """Kafka field `LogDirs` ([]uuid, tag 0)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RegisterBrokerRecordV4:
+        """RegisterBrokerRecord version 4 (api key 0)."""
+
+        __qualname__ = "RegisterBrokerRecordV4"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(4)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RegisterBrokerRecord.json"
+        __record_name__: ClassVar[str] = "RegisterBrokerRecord"
+        __api_key__: ClassVar[int] = 0
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        is_migrating_zk_broker: bool = field(metadata={"kafka_type": "bool"}, default=False)
+        """Kafka field `IsMigratingZkBroker` (bool)."""
+        incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `IncarnationId` (uuid)."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        end_points: tuple[BrokerEndpoint, ...]
+        """Kafka field `EndPoints` ([]BrokerEndpoint)."""
+        features: tuple[BrokerFeature, ...]
+        """Kafka field `Features` ([]BrokerFeature)."""
+        rack: str | None = field(metadata={"kafka_type": "string"})
+        """Kafka field `Rack` (string, nullable)."""
+        fenced: bool = field(metadata={"kafka_type": "bool"}, default=True)
+        """Kafka field `Fenced` (bool)."""
+        in_controlled_shutdown: bool = field(metadata={"kafka_type": "bool"}, default=False)
+        """Kafka field `InControlledShutdown` (bool)."""
+        log_dirs: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid", "tag": 0}, default=())
+        """Kafka field `LogDirs` ([]uuid, tag 0)."""
+        cordoned_log_dirs: tuple[uuid.UUID, ...] | None = field(
+            metadata={"kafka_type": "uuid", "tag": 1}, default=None
+        )
+        """Kafka field `CordonedLogDirs` ([]uuid, nullable, tag 1)."""
+
+    return {
+        "BrokerEndpoint": BrokerEndpoint,
+        "BrokerFeature": BrokerFeature,
+        "RegisterBrokerRecordV0": RegisterBrokerRecordV0,
+        "RegisterBrokerRecordV1": RegisterBrokerRecordV1,
+        "RegisterBrokerRecordV2": RegisterBrokerRecordV2,
+        "RegisterBrokerRecordV3": RegisterBrokerRecordV3,
+        "RegisterBrokerRecordV4": RegisterBrokerRecordV4,
+        "RegisterBrokerRecord": RegisterBrokerRecordV4,
+    }
+
+
+def _unregister_broker_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class UnregisterBrokerRecordV0:
+        """UnregisterBrokerRecord version 0 (api key 1)."""
+
+        __qualname__ = "UnregisterBrokerRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/UnregisterBrokerRecord.json"
+        __record_name__: ClassVar[str] = "UnregisterBrokerRecord"
+        __api_key__: ClassVar[int] = 1
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+
+    return {
+        "UnregisterBrokerRecordV0": UnregisterBrokerRecordV0,
+        "UnregisterBrokerRecord": UnregisterBrokerRecordV0,
+    }
+
+
+def _topic_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class TopicRecordV0:
+        """TopicRecord version 0 (api key 2)."""
+
+        __qualname__ = "TopicRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/TopicRecord.json"
+        __record_name__: ClassVar[str] = "TopicRecord"
+        __api_key__: ClassVar[int] = 2
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string); entity: topicName."""
+        topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `TopicId` (uuid)."""
+
+    return {
+        "TopicRecordV0": TopicRecordV0,
+        "TopicRecord": TopicRecordV0,
+    }
+
+
+def _partition_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class PartitionRecordV0:
+        """PartitionRecord version 0 (api key 3)."""
+
+        __qualname__ = "PartitionRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionRecord.json"
+        __record_name__: ClassVar[str] = "PartitionRecord"
+        __api_key__: ClassVar[int] = 3
+        partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionId` (int32)."""
+        topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `TopicId` (uuid)."""
+        replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Replicas` ([]int32); entity: brokerId."""
+        isr: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Isr` ([]int32)."""
+        removing_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `RemovingReplicas` ([]int32); entity: brokerId."""
+        adding_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `AddingReplicas` ([]int32); entity: brokerId."""
+        leader: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `Leader` (int32); entity: brokerId."""
+        leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
+        """Kafka field `LeaderRecoveryState` (int8, tag 0)."""
+        leader_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `LeaderEpoch` (int32)."""
+        partition_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionEpoch` (int32)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class PartitionRecordV1:
+        """PartitionRecord version 1 (api key 3)."""
+
+        __qualname__ = "PartitionRecordV1"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(1)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionRecord.json"
+        __record_name__: ClassVar[str] = "PartitionRecord"
+        __api_key__: ClassVar[int] = 3
+        partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionId` (int32)."""
+        topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `TopicId` (uuid)."""
+        replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Replicas` ([]int32); entity: brokerId."""
+        isr: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Isr` ([]int32)."""
+        removing_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `RemovingReplicas` ([]int32); entity: brokerId."""
+        adding_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `AddingReplicas` ([]int32); entity: brokerId."""
+        leader: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `Leader` (int32); entity: brokerId."""
+        leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
+        """Kafka field `LeaderRecoveryState` (int8, tag 0)."""
+        leader_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `LeaderEpoch` (int32)."""
+        partition_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionEpoch` (int32)."""
+        directories: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `Directories` ([]uuid)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class PartitionRecordV2:
+        """PartitionRecord version 2 (api key 3)."""
+
+        __qualname__ = "PartitionRecordV2"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(2)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionRecord.json"
+        __record_name__: ClassVar[str] = "PartitionRecord"
+        __api_key__: ClassVar[int] = 3
+        partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionId` (int32)."""
+        topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `TopicId` (uuid)."""
+        replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Replicas` ([]int32); entity: brokerId."""
+        isr: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Isr` ([]int32)."""
+        removing_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `RemovingReplicas` ([]int32); entity: brokerId."""
+        adding_replicas: tuple[i32, ...] = field(metadata={"kafka_type": "int32"})
+        """Kafka field `AddingReplicas` ([]int32); entity: brokerId."""
+        leader: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `Leader` (int32); entity: brokerId."""
+        leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
+        """Kafka field `LeaderRecoveryState` (int8, tag 0)."""
+        leader_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `LeaderEpoch` (int32)."""
+        partition_epoch: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionEpoch` (int32)."""
+        directories: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `Directories` ([]uuid)."""
+        eligible_leader_replicas: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 1}, default=None
+        )
+        """Kafka field `EligibleLeaderReplicas` ([]int32, nullable, tag 1); entity: brokerId."""
+        last_known_elr: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 2}, default=None
+        )
+        """Kafka field `LastKnownElr` ([]int32, nullable, tag 2); entity: brokerId."""
+
+    return {
+        "PartitionRecordV0": PartitionRecordV0,
+        "PartitionRecordV1": PartitionRecordV1,
+        "PartitionRecordV2": PartitionRecordV2,
+        "PartitionRecord": PartitionRecordV2,
+    }
+
+
+def _config_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ConfigRecordV0:
+        """ConfigRecord version 0 (api key 4)."""
+
+        __qualname__ = "ConfigRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ConfigRecord.json"
+        __record_name__: ClassVar[str] = "ConfigRecord"
+        __api_key__: ClassVar[int] = 4
+        resource_type: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `ResourceType` (int8)."""
+        resource_name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `ResourceName` (string)."""
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string)."""
+        value: str | None = field(metadata={"kafka_type": "string"})
+        """Kafka field `Value` (string, nullable)."""
+
+    return {
+        "ConfigRecordV0": ConfigRecordV0,
+        "ConfigRecord": ConfigRecordV0,
+    }
+
+
+def _partition_change_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class PartitionChangeRecordV0:
+        """PartitionChangeRecord version 0 (api key 5)."""
+
+        __qualname__ = "PartitionChangeRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionChangeRecord.json"
+        __record_name__: ClassVar[str] = "PartitionChangeRecord"
+        __api_key__: ClassVar[int] = 5
+        partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionId` (int32)."""
+        topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `TopicId` (uuid)."""
+        isr: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 0}, default=None)
+        """Kafka field `Isr` ([]int32, nullable, tag 0); entity: brokerId."""
+        leader: i32 = field(metadata={"kafka_type": "int32", "tag": 1}, default=i32(-2))
+        """Kafka field `Leader` (int32, tag 1); entity: brokerId."""
+        replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 2}, default=None)
+        """Kafka field `Replicas` ([]int32, nullable, tag 2); entity: brokerId."""
+        removing_replicas: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 3}, default=None
+        )
+        """Kafka field `RemovingReplicas` ([]int32, nullable, tag 3); entity: brokerId."""
+        adding_replicas: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 4}, default=None
+        )
+        """Kafka field `AddingReplicas` ([]int32, nullable, tag 4); entity: brokerId."""
+        leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 5}, default=i8(-1))
+        """Kafka field `LeaderRecoveryState` (int8, tag 5)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class PartitionChangeRecordV1:
+        """PartitionChangeRecord version 1 (api key 5)."""
+
+        __qualname__ = "PartitionChangeRecordV1"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(1)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionChangeRecord.json"
+        __record_name__: ClassVar[str] = "PartitionChangeRecord"
+        __api_key__: ClassVar[int] = 5
+        partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionId` (int32)."""
+        topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `TopicId` (uuid)."""
+        isr: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 0}, default=None)
+        """Kafka field `Isr` ([]int32, nullable, tag 0); entity: brokerId."""
+        leader: i32 = field(metadata={"kafka_type": "int32", "tag": 1}, default=i32(-2))
+        """Kafka field `Leader` (int32, tag 1); entity: brokerId."""
+        replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 2}, default=None)
+        """Kafka field `Replicas` ([]int32, nullable, tag 2); entity: brokerId."""
+        removing_replicas: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 3}, default=None
+        )
+        """Kafka field `RemovingReplicas` ([]int32, nullable, tag 3); entity: brokerId."""
+        adding_replicas: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 4}, default=None
+        )
+        """Kafka field `AddingReplicas` ([]int32, nullable, tag 4); entity: brokerId."""
+        leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 5}, default=i8(-1))
+        """Kafka field `LeaderRecoveryState` (int8, tag 5)."""
+        directories: tuple[uuid.UUID, ...] | None = field(
+            metadata={"kafka_type": "uuid", "tag": 8}, default=None
+        )
+        """Kafka field `Directories` ([]uuid, nullable, tag 8)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class PartitionChangeRecordV2:
+        """PartitionChangeRecord version 2 (api key 5)."""
+
+        __qualname__ = "PartitionChangeRecordV2"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(2)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/PartitionChangeRecord.json"
+        __record_name__: ClassVar[str] = "PartitionChangeRecord"
+        __api_key__: ClassVar[int] = 5
+        partition_id: i32 = field(metadata={"kafka_type": "int32"}, default=i32(-1))
+        """Kafka field `PartitionId` (int32)."""
+        topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `TopicId` (uuid)."""
+        isr: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 0}, default=None)
+        """Kafka field `Isr` ([]int32, nullable, tag 0); entity: brokerId."""
+        leader: i32 = field(metadata={"kafka_type": "int32", "tag": 1}, default=i32(-2))
+        """Kafka field `Leader` (int32, tag 1); entity: brokerId."""
+        replicas: tuple[i32, ...] | None = field(metadata={"kafka_type": "int32", "tag": 2}, default=None)
+        """Kafka field `Replicas` ([]int32, nullable, tag 2); entity: brokerId."""
+        removing_replicas: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 3}, default=None
+        )
+        """Kafka field `RemovingReplicas` ([]int32, nullable, tag 3); entity: brokerId."""
+        adding_replicas: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 4}, default=None
+        )
+        """Kafka field `AddingReplicas` ([]int32, nullable, tag 4); entity: brokerId."""
+        leader_recovery_state: i8 = field(metadata={"kafka_type": "int8", "tag": 5}, default=i8(-1))
+        """Kafka field `LeaderRecoveryState` (int8, tag 5)."""
+        directories: tuple[uuid.UUID, ...] | None = field(
+            metadata={"kafka_type": "uuid", "tag": 8}, default=None
+        )
+        """Kafka field `Directories` ([]uuid, nullable, tag 8)."""
+        eligible_leader_replicas: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 6}, default=None
+        )
+        """Kafka field `EligibleLeaderReplicas` ([]int32, nullable, tag 6); entity: brokerId."""
+        last_known_elr: tuple[i32, ...] | None = field(
+            metadata={"kafka_type": "int32", "tag": 7}, default=None
+        )
+        """Kafka field `LastKnownElr` ([]int32, nullable, tag 7); entity: brokerId."""
+
+    return {
+        "PartitionChangeRecordV0": PartitionChangeRecordV0,
+        "PartitionChangeRecordV1": PartitionChangeRecordV1,
+        "PartitionChangeRecordV2": PartitionChangeRecordV2,
+        "PartitionChangeRecord": PartitionChangeRecordV2,
+    }
+
+
+def _access_control_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class AccessControlRecordV0:
+        """AccessControlRecord version 0 (api key 6)."""
+
+        __qualname__ = "AccessControlRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = False
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/AccessControlRecord.json"
+        __record_name__: ClassVar[str] = "AccessControlRecord"
+        __api_key__: ClassVar[int] = 6
+        resource_type: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `ResourceType` (int8)."""
+        resource_name: str | None = field(metadata={"kafka_type": "string"})
+        """Kafka field `ResourceName` (string, nullable)."""
+        pattern_type: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `PatternType` (int8)."""
+        principal: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Principal` (string)."""
+        host: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Host` (string)."""
+        operation: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `Operation` (int8)."""
+        permission_type: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `PermissionType` (int8)."""
+
+    return {
+        "AccessControlRecordV0": AccessControlRecordV0,
+        "AccessControlRecord": AccessControlRecordV0,
+    }
+
+
+def _fence_broker_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class FenceBrokerRecordV0:
+        """FenceBrokerRecord version 0 (api key 7)."""
+
+        __qualname__ = "FenceBrokerRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/FenceBrokerRecord.json"
+        __record_name__: ClassVar[str] = "FenceBrokerRecord"
+        __api_key__: ClassVar[int] = 7
+        id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Id` (int32); entity: brokerId."""
+        epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `Epoch` (int64)."""
+
+    return {
+        "FenceBrokerRecordV0": FenceBrokerRecordV0,
+        "FenceBrokerRecord": FenceBrokerRecordV0,
+    }
+
+
+def _unfence_broker_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class UnfenceBrokerRecordV0:
+        """UnfenceBrokerRecord version 0 (api key 8)."""
+
+        __qualname__ = "UnfenceBrokerRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/UnfenceBrokerRecord.json"
+        __record_name__: ClassVar[str] = "UnfenceBrokerRecord"
+        __api_key__: ClassVar[int] = 8
+        id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Id` (int32); entity: brokerId."""
+        epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `Epoch` (int64)."""
+
+    return {
+        "UnfenceBrokerRecordV0": UnfenceBrokerRecordV0,
+        "UnfenceBrokerRecord": UnfenceBrokerRecordV0,
+    }
+
+
+def _remove_topic_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RemoveTopicRecordV0:
+        """RemoveTopicRecord version 0 (api key 9)."""
+
+        __qualname__ = "RemoveTopicRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/RemoveTopicRecord.json"
+        __record_name__: ClassVar[str] = "RemoveTopicRecord"
+        __api_key__: ClassVar[int] = 9
+        topic_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `TopicId` (uuid)."""
+
+    return {
+        "RemoveTopicRecordV0": RemoveTopicRecordV0,
+        "RemoveTopicRecord": RemoveTopicRecordV0,
+    }
+
+
+def _delegation_token_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class DelegationTokenRecordV0:
+        """DelegationTokenRecord version 0 (api key 10)."""
+
+        __qualname__ = "DelegationTokenRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/DelegationTokenRecord.json"
+        __record_name__: ClassVar[str] = "DelegationTokenRecord"
+        __api_key__: ClassVar[int] = 10
+        owner: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Owner` (string)."""
+        requester: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Requester` (string)."""
+        renewers: tuple[str, ...] = field(metadata={"kafka_type": "string"})
+        """Kafka field `Renewers` ([]string)."""
+        issue_timestamp: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `IssueTimestamp` (int64)."""
+        max_timestamp: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `MaxTimestamp` (int64)."""
+        expiration_timestamp: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `ExpirationTimestamp` (int64)."""
+        token_id: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `TokenId` (string)."""
+
+    return {
+        "DelegationTokenRecordV0": DelegationTokenRecordV0,
+        "DelegationTokenRecord": DelegationTokenRecordV0,
+    }
+
+
+def _user_scram_credential_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class UserScramCredentialRecordV0:
+        """UserScramCredentialRecord version 0 (api key 11)."""
+
+        __qualname__ = "UserScramCredentialRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/UserScramCredentialRecord.json"
+        )
+        __record_name__: ClassVar[str] = "UserScramCredentialRecord"
+        __api_key__: ClassVar[int] = 11
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string)."""
+        mechanism: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `Mechanism` (int8)."""
+        salt: bytes = field(metadata={"kafka_type": "bytes"})
+        """Kafka field `Salt` (bytes)."""
+        stored_key: bytes = field(metadata={"kafka_type": "bytes"})
+        """Kafka field `StoredKey` (bytes)."""
+        server_key: bytes = field(metadata={"kafka_type": "bytes"})
+        """Kafka field `ServerKey` (bytes)."""
+        iterations: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `Iterations` (int32)."""
+
+    return {
+        "UserScramCredentialRecordV0": UserScramCredentialRecordV0,
+        "UserScramCredentialRecord": UserScramCredentialRecordV0,
+    }
+
+
+def _feature_level_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class FeatureLevelRecordV0:
+        """FeatureLevelRecord version 0 (api key 12)."""
+
+        __qualname__ = "FeatureLevelRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/FeatureLevelRecord.json"
+        __record_name__: ClassVar[str] = "FeatureLevelRecord"
+        __api_key__: ClassVar[int] = 12
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string)."""
+        feature_level: i16 = field(metadata={"kafka_type": "int16"})
+        """Kafka field `FeatureLevel` (int16)."""
+
+    return {
+        "FeatureLevelRecordV0": FeatureLevelRecordV0,
+        "FeatureLevelRecord": FeatureLevelRecordV0,
+    }
+
+
+def _client_quota_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class EntityData:
+        """The `EntityData` struct of ClientQuotaRecord."""
+
+        __qualname__ = "EntityData"
+        __type__: ClassVar = EntityType.nested
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        entity_type: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `EntityType` (string)."""
+        entity_name: str | None = field(metadata={"kafka_type": "string"})
+        """Kafka field `EntityName` (string, nullable)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ClientQuotaRecordV0:
+        """ClientQuotaRecord version 0 (api key 14)."""
+
+        __qualname__ = "ClientQuotaRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ClientQuotaRecord.json"
+        __record_name__: ClassVar[str] = "ClientQuotaRecord"
+        __api_key__: ClassVar[int] = 14
+        entity: tuple[EntityData, ...]
+        """Kafka field `Entity` ([]EntityData)."""
+        key: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Key` (string)."""
+        value: f64 = field(metadata={"kafka_type": "float64"})
+        """Kafka field `Value` (float64)."""
+        remove: bool = field(metadata={"kafka_type": "bool"})
+        """Kafka field `Remove` (bool)."""
+
+    return {
+        "EntityData": EntityData,
+        "ClientQuotaRecordV0": ClientQuotaRecordV0,
+        "ClientQuotaRecord": ClientQuotaRecordV0,
+    }
+
+
+def _producer_ids_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ProducerIdsRecordV0:
+        """ProducerIdsRecord version 0 (api key 15)."""
+
+        __qualname__ = "ProducerIdsRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ProducerIdsRecord.json"
+        __record_name__: ClassVar[str] = "ProducerIdsRecord"
+        __api_key__: ClassVar[int] = 15
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"}, default=i64(-1))
+        """Kafka field `BrokerEpoch` (int64)."""
+        next_producer_id: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `NextProducerId` (int64)."""
+
+    return {
+        "ProducerIdsRecordV0": ProducerIdsRecordV0,
+        "ProducerIdsRecord": ProducerIdsRecordV0,
+    }
+
+
+def _remove_feature_level_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RemoveFeatureLevelRecordV0:
+        """RemoveFeatureLevelRecord version 0 (api key 16)."""
+
+        __qualname__ = "RemoveFeatureLevelRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/RemoveFeatureLevelRecord.json"
+        )
+        __record_name__: ClassVar[str] = "RemoveFeatureLevelRecord"
+        __api_key__: ClassVar[int] = 16
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string)."""
+
+    return {
+        "RemoveFeatureLevelRecordV0": RemoveFeatureLevelRecordV0,
+        "RemoveFeatureLevelRecord": RemoveFeatureLevelRecordV0,
+    }
+
+
+def _broker_registration_change_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class BrokerRegistrationChangeRecordV0:
+        """BrokerRegistrationChangeRecord version 0 (api key 17)."""
+
+        __qualname__ = "BrokerRegistrationChangeRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/BrokerRegistrationChangeRecord.json"
+        )
+        __record_name__: ClassVar[str] = "BrokerRegistrationChangeRecord"
+        __api_key__: ClassVar[int] = 17
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        fenced: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
+        """Kafka field `Fenced` (int8, tag 0)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class BrokerRegistrationChangeRecordV1:
+        """BrokerRegistrationChangeRecord version 1 (api key 17)."""
+
+        __qualname__ = "BrokerRegistrationChangeRecordV1"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(1)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/BrokerRegistrationChangeRecord.json"
+        )
+        __record_name__: ClassVar[str] = "BrokerRegistrationChangeRecord"
+        __api_key__: ClassVar[int] = 17
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        fenced: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
+        """Kafka field `Fenced` (int8, tag 0)."""
+        in_controlled_shutdown: i8 = field(metadata={"kafka_type": "int8", "tag": 1}, default=i8(0))
+        """Kafka field `InControlledShutdown` (int8, tag 1)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class BrokerRegistrationChangeRecordV2:
+        """BrokerRegistrationChangeRecord version 2 (api key 17)."""
+
+        __qualname__ = "BrokerRegistrationChangeRecordV2"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(2)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/BrokerRegistrationChangeRecord.json"
+        )
+        __record_name__: ClassVar[str] = "BrokerRegistrationChangeRecord"
+        __api_key__: ClassVar[int] = 17
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        fenced: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
+        """Kafka field `Fenced` (int8, tag 0)."""
+        in_controlled_shutdown: i8 = field(metadata={"kafka_type": "int8", "tag": 1}, default=i8(0))
+        """Kafka field `InControlledShutdown` (int8, tag 1)."""
+        log_dirs: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid", "tag": 2}, default=())
+        """Kafka field `LogDirs` ([]uuid, tag 2)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class BrokerRegistrationChangeRecordV3:
+        """BrokerRegistrationChangeRecord version 3 (api key 17)."""
+
+        __qualname__ = "BrokerRegistrationChangeRecordV3"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(3)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/BrokerRegistrationChangeRecord.json"
+        )
+        __record_name__: ClassVar[str] = "BrokerRegistrationChangeRecord"
+        __api_key__: ClassVar[int] = 17
+        broker_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `BrokerId` (int32); entity: brokerId."""
+        broker_epoch: i64 = field(metadata={"kafka_type": "int64"})
+        """Kafka field `BrokerEpoch` (int64)."""
+        fenced: i8 = field(metadata={"kafka_type": "int8", "tag": 0}, default=i8(0))
+        """Kafka field `Fenced` (int8, tag 0)."""
+        in_controlled_shutdown: i8 = field(metadata={"kafka_type": "int8", "tag": 1}, default=i8(0))
+        """Kafka field `InControlledShutdown` (int8, tag 1)."""
+        log_dirs: tuple[uuid.UUID, ...] = field(metadata={"kafka_type": "uuid", "tag": 2}, default=())
+        """Kafka field `LogDirs` ([]uuid, tag 2)."""
+        cordoned_log_dirs: tuple[uuid.UUID, ...] | None = field(
+            metadata={"kafka_type": "uuid", "tag": 3}, default=None
+        )
+        """Kafka field `CordonedLogDirs` ([]uuid, nullable, tag 3)."""
+
+    return {
+        "BrokerRegistrationChangeRecordV0": BrokerRegistrationChangeRecordV0,
+        "BrokerRegistrationChangeRecordV1": BrokerRegistrationChangeRecordV1,
+        "BrokerRegistrationChangeRecordV2": BrokerRegistrationChangeRecordV2,
+        "BrokerRegistrationChangeRecordV3": BrokerRegistrationChangeRecordV3,
+        "BrokerRegistrationChangeRecord": BrokerRegistrationChangeRecordV3,
+    }
+
+
+def _access_control_entry_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class AccessControlEntryRecordV0:
+        """AccessControlEntryRecord version 0 (api key 18)."""
+
+        __qualname__ = "AccessControlEntryRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/AccessControlEntryRecord.json"
+        )
+        __record_name__: ClassVar[str] = "AccessControlEntryRecord"
+        __api_key__: ClassVar[int] = 18
+        id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `Id` (uuid)."""
+        resource_type: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `ResourceType` (int8)."""
+        resource_name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `ResourceName` (string)."""
+        pattern_type: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `PatternType` (int8)."""
+        principal: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Principal` (string)."""
+        host: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Host` (string)."""
+        operation: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `Operation` (int8)."""
+        permission_type: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `PermissionType` (int8)."""
+
+    return {
+        "AccessControlEntryRecordV0": AccessControlEntryRecordV0,
+        "AccessControlEntryRecord": AccessControlEntryRecordV0,
+    }
+
+
+def _remove_access_control_entry_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RemoveAccessControlEntryRecordV0:
+        """RemoveAccessControlEntryRecord version 0 (api key 19)."""
+
+        __qualname__ = "RemoveAccessControlEntryRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/RemoveAccessControlEntryRecord.json"
+        )
+        __record_name__: ClassVar[str] = "RemoveAccessControlEntryRecord"
+        __api_key__: ClassVar[int] = 19
+        id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `Id` (uuid)."""
+
+    return {
+        "RemoveAccessControlEntryRecordV0": RemoveAccessControlEntryRecordV0,
+        "RemoveAccessControlEntryRecord": RemoveAccessControlEntryRecordV0,
+    }
+
+
+def _no_op_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class NoOpRecordV0:
+        """NoOpRecord version 0 (api key 20)."""
+
+        __qualname__ = "NoOpRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/NoOpRecord.json"
+        __record_name__: ClassVar[str] = "NoOpRecord"
+        __api_key__: ClassVar[int] = 20
+
+    return {
+        "NoOpRecordV0": NoOpRecordV0,
+        "NoOpRecord": NoOpRecordV0,
+    }
+
+
+def _zk_migration_state_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ZkMigrationStateRecordV0:
+        """ZkMigrationStateRecord version 0 (api key 21)."""
+
+        __qualname__ = "ZkMigrationStateRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ZkMigrationRecord.json"
+        __record_name__: ClassVar[str] = "ZkMigrationStateRecord"
+        __api_key__: ClassVar[int] = 21
+        zk_migration_state: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `ZkMigrationState` (int8)."""
+
+    return {
+        "ZkMigrationStateRecordV0": ZkMigrationStateRecordV0,
+        "ZkMigrationStateRecord": ZkMigrationStateRecordV0,
+    }
+
+
+def _remove_user_scram_credential_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RemoveUserScramCredentialRecordV0:
+        """RemoveUserScramCredentialRecord version 0 (api key 22)."""
+
+        __qualname__ = "RemoveUserScramCredentialRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/RemoveUserScramCredentialRecord.json"
+        )
+        __record_name__: ClassVar[str] = "RemoveUserScramCredentialRecord"
+        __api_key__: ClassVar[int] = 22
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string)."""
+        mechanism: i8 = field(metadata={"kafka_type": "int8"})
+        """Kafka field `Mechanism` (int8)."""
+
+    return {
+        "RemoveUserScramCredentialRecordV0": RemoveUserScramCredentialRecordV0,
+        "RemoveUserScramCredentialRecord": RemoveUserScramCredentialRecordV0,
+    }
+
+
+def _begin_transaction_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class BeginTransactionRecordV0:
+        """BeginTransactionRecord version 0 (api key 23)."""
+
+        __qualname__ = "BeginTransactionRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/BeginTransactionRecord.json"
+        __record_name__: ClassVar[str] = "BeginTransactionRecord"
+        __api_key__: ClassVar[int] = 23
+        name: str | None = field(metadata={"kafka_type": "string", "tag": 0}, default=None)
+        """Kafka field `Name` (string, nullable, tag 0)."""
+
+    return {
+        "BeginTransactionRecordV0": BeginTransactionRecordV0,
+        "BeginTransactionRecord": BeginTransactionRecordV0,
+    }
+
+
+def _end_transaction_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class EndTransactionRecordV0:
+        """EndTransactionRecord version 0 (api key 24)."""
+
+        __qualname__ = "EndTransactionRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/EndTransactionRecord.json"
+        __record_name__: ClassVar[str] = "EndTransactionRecord"
+        __api_key__: ClassVar[int] = 24
+
+    return {
+        "EndTransactionRecordV0": EndTransactionRecordV0,
+        "EndTransactionRecord": EndTransactionRecordV0,
+    }
+
+
+def _abort_transaction_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class AbortTransactionRecordV0:
+        """AbortTransactionRecord version 0 (api key 25)."""
+
+        __qualname__ = "AbortTransactionRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/AbortTransactionRecord.json"
+        __record_name__: ClassVar[str] = "AbortTransactionRecord"
+        __api_key__: ClassVar[int] = 25
+        reason: str | None = field(metadata={"kafka_type": "string", "tag": 0}, default=None)
+        """Kafka field `Reason` (string, nullable, tag 0)."""
+
+    return {
+        "AbortTransactionRecordV0": AbortTransactionRecordV0,
+        "AbortTransactionRecord": AbortTransactionRecordV0,
+    }
+
+
+def _remove_delegation_token_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RemoveDelegationTokenRecordV0:
+        """RemoveDelegationTokenRecord version 0 (api key 26)."""
+
+        __qualname__ = "RemoveDelegationTokenRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/RemoveDelegationTokenRecord.json"
+        )
+        __record_name__: ClassVar[str] = "RemoveDelegationTokenRecord"
+        __api_key__: ClassVar[int] = 26
+        token_id: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `TokenId` (string)."""
+
+    return {
+        "RemoveDelegationTokenRecordV0": RemoveDelegationTokenRecordV0,
+        "RemoveDelegationTokenRecord": RemoveDelegationTokenRecordV0,
+    }
+
+
+def _register_controller_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ControllerEndpoint:
+        """The `ControllerEndpoint` struct of RegisterControllerRecord."""
+
+        __qualname__ = "ControllerEndpoint"
+        __type__: ClassVar = EntityType.nested
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string); mapKey."""
+        host: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Host` (string)."""
+        port: u16 = field(metadata={"kafka_type": "uint16"})
+        """Kafka field `Port` (uint16)."""
+        security_protocol: i16 = field(metadata={"kafka_type": "int16"})
+        """Kafka field `SecurityProtocol` (int16)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ControllerFeature:
+        """The `ControllerFeature` struct of RegisterControllerRecord."""
+
+        __qualname__ = "ControllerFeature"
+        __type__: ClassVar = EntityType.nested
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `Name` (string); mapKey."""
+        min_supported_version: i16 = field(metadata={"kafka_type": "int16"})
+        """Kafka field `MinSupportedVersion` (int16)."""
+        max_supported_version: i16 = field(metadata={"kafka_type": "int16"})
+        """Kafka field `MaxSupportedVersion` (int16)."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class RegisterControllerRecordV0:
+        """RegisterControllerRecord version 0 (api key 27)."""
+
+        __qualname__ = "RegisterControllerRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/RegisterControllerRecord.json"
+        )
+        __record_name__: ClassVar[str] = "RegisterControllerRecord"
+        __api_key__: ClassVar[int] = 27
+        controller_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `ControllerId` (int32)."""
+        incarnation_id: uuid.UUID = field(metadata={"kafka_type": "uuid"})
+        """Kafka field `IncarnationId` (uuid)."""
+        zk_migration_ready: bool = field(metadata={"kafka_type": "bool"})
+        """Kafka field `ZkMigrationReady` (bool)."""
+        end_points: tuple[ControllerEndpoint, ...]
+        """Kafka field `EndPoints` ([]ControllerEndpoint)."""
+        features: tuple[ControllerFeature, ...]
+        """Kafka field `Features` ([]ControllerFeature)."""
+
+    return {
+        "ControllerEndpoint": ControllerEndpoint,
+        "ControllerFeature": ControllerFeature,
+        "RegisterControllerRecordV0": RegisterControllerRecordV0,
+        "RegisterControllerRecord": RegisterControllerRecordV0,
+    }
+
+
+def _clear_elr_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class ClearElrRecordV0:
+        """ClearElrRecord version 0 (api key 28)."""
+
+        __qualname__ = "ClearElrRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = "metadata/src/main/resources/common/metadata/ClearElrRecord.json"
+        __record_name__: ClassVar[str] = "ClearElrRecord"
+        __api_key__: ClassVar[int] = 28
+        topic_name: str = field(metadata={"kafka_type": "string"})
+        """Kafka field `TopicName` (string); entity: topicName."""
+
+    return {
+        "ClearElrRecordV0": ClearElrRecordV0,
+        "ClearElrRecord": ClearElrRecordV0,
+    }
+
+
+def _unregister_controller_record() -> dict[str, type]:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class UnregisterControllerRecordV0:
+        """UnregisterControllerRecord version 0 (api key 29)."""
+
+        __qualname__ = "UnregisterControllerRecordV0"
+        __type__: ClassVar = EntityType.data
+        __version__: ClassVar[i16] = i16(0)
+        __flexible__: ClassVar[bool] = True
+        __schema__: ClassVar[str] = (
+            "metadata/src/main/resources/common/metadata/UnregisterControllerRecord.json"
+        )
+        __record_name__: ClassVar[str] = "UnregisterControllerRecord"
+        __api_key__: ClassVar[int] = 29
+        controller_id: i32 = field(metadata={"kafka_type": "int32"})
+        """Kafka field `ControllerId` (int32)."""
+
+    return {
+        "UnregisterControllerRecordV0": UnregisterControllerRecordV0,
+        "UnregisterControllerRecord": UnregisterControllerRecordV0,
+    }
+
+
+_MAKERS: Final[Mapping[str, Callable[[], dict[str, type]]]] = {
+    "BrokerEndpoint": _register_broker_record,
+    "BrokerFeature": _register_broker_record,
+    "RegisterBrokerRecordV0": _register_broker_record,
+    "RegisterBrokerRecordV1": _register_broker_record,
+    "RegisterBrokerRecordV2": _register_broker_record,
+    "RegisterBrokerRecordV3": _register_broker_record,
+    "RegisterBrokerRecordV4": _register_broker_record,
+    "RegisterBrokerRecord": _register_broker_record,
+    "UnregisterBrokerRecordV0": _unregister_broker_record,
+    "UnregisterBrokerRecord": _unregister_broker_record,
+    "TopicRecordV0": _topic_record,
+    "TopicRecord": _topic_record,
+    "PartitionRecordV0": _partition_record,
+    "PartitionRecordV1": _partition_record,
+    "PartitionRecordV2": _partition_record,
+    "PartitionRecord": _partition_record,
+    "ConfigRecordV0": _config_record,
+    "ConfigRecord": _config_record,
+    "PartitionChangeRecordV0": _partition_change_record,
+    "PartitionChangeRecordV1": _partition_change_record,
+    "PartitionChangeRecordV2": _partition_change_record,
+    "PartitionChangeRecord": _partition_change_record,
+    "AccessControlRecordV0": _access_control_record,
+    "AccessControlRecord": _access_control_record,
+    "FenceBrokerRecordV0": _fence_broker_record,
+    "FenceBrokerRecord": _fence_broker_record,
+    "UnfenceBrokerRecordV0": _unfence_broker_record,
+    "UnfenceBrokerRecord": _unfence_broker_record,
+    "RemoveTopicRecordV0": _remove_topic_record,
+    "RemoveTopicRecord": _remove_topic_record,
+    "DelegationTokenRecordV0": _delegation_token_record,
+    "DelegationTokenRecord": _delegation_token_record,
+    "UserScramCredentialRecordV0": _user_scram_credential_record,
+    "UserScramCredentialRecord": _user_scram_credential_record,
+    "FeatureLevelRecordV0": _feature_level_record,
+    "FeatureLevelRecord": _feature_level_record,
+    "EntityData": _client_quota_record,
+    "ClientQuotaRecordV0": _client_quota_record,
+    "ClientQuotaRecord": _client_quota_record,
+    "ProducerIdsRecordV0": _producer_ids_record,
+    "ProducerIdsRecord": _producer_ids_record,
+    "RemoveFeatureLevelRecordV0": _remove_feature_level_record,
+    "RemoveFeatureLevelRecord": _remove_feature_level_record,
+    "BrokerRegistrationChangeRecordV0": _broker_registration_change_record,
+    "BrokerRegistrationChangeRecordV1": _broker_registration_change_record,
+    "BrokerRegistrationChangeRecordV2": _broker_registration_change_record,
+    "BrokerRegistrationChangeRecordV3": _broker_registration_change_record,
+    "BrokerRegistrationChangeRecord": _broker_registration_change_record,
+    "AccessControlEntryRecordV0": _access_control_entry_record,
+    "AccessControlEntryRecord": _access_control_entry_record,
+    "RemoveAccessControlEntryRecordV0": _remove_access_control_entry_record,
+    "RemoveAccessControlEntryRecord": _remove_access_control_entry_record,
+    "NoOpRecordV0": _no_op_record,
+    "NoOpRecord": _no_op_record,
+    "ZkMigrationStateRecordV0": _zk_migration_state_record,
+    "ZkMigrationStateRecord": _zk_migration_state_record,
+    "RemoveUserScramCredentialRecordV0": _remove_user_scram_credential_record,
+    "RemoveUserScramCredentialRecord": _remove_user_scram_credential_record,
+    "BeginTransactionRecordV0": _begin_transaction_record,
+    "BeginTransactionRecord": _begin_transaction_record,
+    "EndTransactionRecordV0": _end_transaction_record,
+    "EndTransactionRecord": _end_transaction_record,
+    "AbortTransactionRecordV0": _abort_transaction_record,
+    "AbortTransactionRecord": _abort_transaction_record,
+    "RemoveDelegationTokenRecordV0": _remove_delegation_token_record,
+    "RemoveDelegationTokenRecord": _remove_delegation_token_record,
+    "ControllerEndpoint": _register_controller_record,
+    "ControllerFeature": _register_controller_record,
+    "RegisterControllerRecordV0": _register_controller_record,
+    "RegisterControllerRecord": _register_controller_record,
+    "ClearElrRecordV0": _clear_elr_record,
+    "ClearElrRecord": _clear_elr_record,
+    "UnregisterControllerRecordV0": _unregister_controller_record,
+    "UnregisterControllerRecord": _unregister_controller_record,
 }
+_MAKING = threading.Lock()
+
+
+def __getattr__(name: str) -> type:
+    """A record class, made with the others of its record type when first asked for."""
+    make = _MAKERS.get(name)
+    if make is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    with _MAKING:  # two threads asking at once must get the same class
+        if name not in globals():
+            globals().update(make())
+    found: type = globals()[name]
+    return found
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MAKERS})
+
+
+class _RecordClasses(Mapping[tuple[int, int], type]):
+    """(api key, version) -> class; a record type's classes are made when one is looked up."""
+
+    def __init__(self, names: Mapping[tuple[int, int], str]) -> None:
+        self._names = names
+
+    def __getitem__(self, key: tuple[int, int]) -> type:
+        name = self._names[key]
+        found: type | None = globals().get(name)
+        return found if found is not None else __getattr__(name)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+RECORD_CLASSES: Final[Mapping[tuple[int, int], type]] = _RecordClasses(
+    {
+        (0, 0): "RegisterBrokerRecordV0",
+        (0, 1): "RegisterBrokerRecordV1",
+        (0, 2): "RegisterBrokerRecordV2",
+        (0, 3): "RegisterBrokerRecordV3",
+        (0, 4): "RegisterBrokerRecordV4",
+        (1, 0): "UnregisterBrokerRecordV0",
+        (2, 0): "TopicRecordV0",
+        (3, 0): "PartitionRecordV0",
+        (3, 1): "PartitionRecordV1",
+        (3, 2): "PartitionRecordV2",
+        (4, 0): "ConfigRecordV0",
+        (5, 0): "PartitionChangeRecordV0",
+        (5, 1): "PartitionChangeRecordV1",
+        (5, 2): "PartitionChangeRecordV2",
+        (6, 0): "AccessControlRecordV0",
+        (7, 0): "FenceBrokerRecordV0",
+        (8, 0): "UnfenceBrokerRecordV0",
+        (9, 0): "RemoveTopicRecordV0",
+        (10, 0): "DelegationTokenRecordV0",
+        (11, 0): "UserScramCredentialRecordV0",
+        (12, 0): "FeatureLevelRecordV0",
+        (14, 0): "ClientQuotaRecordV0",
+        (15, 0): "ProducerIdsRecordV0",
+        (16, 0): "RemoveFeatureLevelRecordV0",
+        (17, 0): "BrokerRegistrationChangeRecordV0",
+        (17, 1): "BrokerRegistrationChangeRecordV1",
+        (17, 2): "BrokerRegistrationChangeRecordV2",
+        (17, 3): "BrokerRegistrationChangeRecordV3",
+        (18, 0): "AccessControlEntryRecordV0",
+        (19, 0): "RemoveAccessControlEntryRecordV0",
+        (20, 0): "NoOpRecordV0",
+        (21, 0): "ZkMigrationStateRecordV0",
+        (22, 0): "RemoveUserScramCredentialRecordV0",
+        (23, 0): "BeginTransactionRecordV0",
+        (24, 0): "EndTransactionRecordV0",
+        (25, 0): "AbortTransactionRecordV0",
+        (26, 0): "RemoveDelegationTokenRecordV0",
+        (27, 0): "RegisterControllerRecordV0",
+        (28, 0): "ClearElrRecordV0",
+        (29, 0): "UnregisterControllerRecordV0",
+    }
+)
 
 RECORD_NAMES: Final[Mapping[int, str]] = {
     0: "RegisterBrokerRecord",
@@ -1134,33 +1419,3 @@ RECORD_NAMES: Final[Mapping[int, str]] = {
     28: "ClearElrRecord",
     29: "UnregisterControllerRecord",
 }
-
-RegisterBrokerRecord = RegisterBrokerRecordV4
-UnregisterBrokerRecord = UnregisterBrokerRecordV0
-TopicRecord = TopicRecordV0
-PartitionRecord = PartitionRecordV2
-ConfigRecord = ConfigRecordV0
-PartitionChangeRecord = PartitionChangeRecordV2
-AccessControlRecord = AccessControlRecordV0
-FenceBrokerRecord = FenceBrokerRecordV0
-UnfenceBrokerRecord = UnfenceBrokerRecordV0
-RemoveTopicRecord = RemoveTopicRecordV0
-DelegationTokenRecord = DelegationTokenRecordV0
-UserScramCredentialRecord = UserScramCredentialRecordV0
-FeatureLevelRecord = FeatureLevelRecordV0
-ClientQuotaRecord = ClientQuotaRecordV0
-ProducerIdsRecord = ProducerIdsRecordV0
-RemoveFeatureLevelRecord = RemoveFeatureLevelRecordV0
-BrokerRegistrationChangeRecord = BrokerRegistrationChangeRecordV3
-AccessControlEntryRecord = AccessControlEntryRecordV0
-RemoveAccessControlEntryRecord = RemoveAccessControlEntryRecordV0
-NoOpRecord = NoOpRecordV0
-ZkMigrationStateRecord = ZkMigrationStateRecordV0
-RemoveUserScramCredentialRecord = RemoveUserScramCredentialRecordV0
-BeginTransactionRecord = BeginTransactionRecordV0
-EndTransactionRecord = EndTransactionRecordV0
-AbortTransactionRecord = AbortTransactionRecordV0
-RemoveDelegationTokenRecord = RemoveDelegationTokenRecordV0
-RegisterControllerRecord = RegisterControllerRecordV0
-ClearElrRecord = ClearElrRecordV0
-UnregisterControllerRecord = UnregisterControllerRecordV0
