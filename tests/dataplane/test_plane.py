@@ -376,6 +376,32 @@ def test_strays_are_deleted_on_open_and_deleted_topics_go(view: View) -> None:
     assert not (view.root / "2" / "u-0").exists()
 
 
+def test_a_topic_made_again_under_its_name_has_only_its_own_configs(view: View) -> None:
+    view.configs[("t", "max.message.bytes")] = "300"
+    view.configs[("t", "segment.bytes")] = "1000"
+    plane = opened(view)
+    with pytest.raises(LogError) as refused:
+        append(plane, batch(20))
+    assert refused.value.code == ErrorCode.message_too_large
+    append(plane, batch(1))
+
+    class Removed:
+        __record_name__ = "RemoveTopicRecord"
+
+        def __init__(self, topic_id: object) -> None:
+            self.topic_id = topic_id
+
+    plane.published([Removed(view.ids["t"])])
+    del view.parts[(view.ids["t"], 0)]
+    view.configs.clear()
+    view.create("t")
+    append(plane, batch(20))
+    append(plane, batch(20, start=20))
+    log = plane.replicas.get(view.ids["t"], 0, 1)
+    assert log is not None
+    assert len(log.segments) == 1  # the old topic's segment.bytes=1000 would have rolled
+
+
 def test_a_reassignment_target_copies_real_batches_a_budget_at_a_time(view: View) -> None:
     plane = opened(view)
     for start in range(0, 50, 10):

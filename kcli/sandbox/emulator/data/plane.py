@@ -64,6 +64,7 @@ log = logging.getLogger("kcli.sandbox")
 
 CHECKPOINT_S = 5.0  # replica.high.watermark.checkpoint.interval.ms
 TOPIC_RESOURCE = 2  # ConfigRecord.ResourceType of a topic
+BROKER_RESOURCE = 4  # ... of a broker or the brokers' default
 
 
 def now_ms() -> int:
@@ -159,6 +160,11 @@ class DataPlane:
             elif kind == "ConfigRecord" and int(record.resource_type) == TOPIC_RESOURCE:
                 self._rules.pop(record.resource_name, None)
                 self.replicas.configure(record.resource_name)
+            elif kind == "ConfigRecord" and int(record.resource_type) == BROKER_RESOURCE:
+                # a broker default (log.segment.bytes, log.retention.ms, ...) is what a topic
+                # without its own value follows, as Kafka reconfigures every log on such a change
+                self._rules.clear()
+                self.replicas.configure_all()
         keys = self.replicas.keys()
         for key in list(self.copies.futures):
             if key[0] in removed:
@@ -166,7 +172,9 @@ class DataPlane:
         if removed:
             self.replicas.delete(k for k in keys if k[0] in removed)
             for topic_id in removed:
-                self.replicas.names.pop(topic_id, None)
+                name = self.replicas.names.pop(topic_id, None)
+                if name is not None:
+                    self._rules.pop(name, None)  # a topic made again under the name has its own
         for topic_id, partition in touched:
             info = self.topology.partition(topic_id, partition)
             if info is not None:
@@ -209,8 +217,12 @@ class DataPlane:
         for broker in info.replicas:
             if broker == info.leader or broker in info.adding_replicas or not self.topology.running(broker):
                 continue
-            follower = self.replicas.get(info.topic_id, info.partition_id, broker)
-            assert follower is not None
+            # a follower of a leader with nothing yet has nothing to copy: it is made by the first write
+            follower = self.replicas.get(
+                info.topic_id, info.partition_id, broker, create=led.log.end_offset > 0
+            )
+            if follower is None:
+                continue
             if follower.end_offset == led.log.end_offset and (
                 follower.end_offset == 0
                 or follower.epoch_at(follower.end_offset - 1) == led.log.epoch_at(led.log.end_offset - 1)
@@ -243,9 +255,8 @@ class DataPlane:
         ends = [led.log.end_offset]
         for broker in info.isr:
             if broker != info.leader and self.topology.running(broker):
-                follower = self.replicas.get(info.topic_id, info.partition_id, broker)
-                if follower is not None:
-                    ends.append(follower.end_offset)
+                follower = self.replicas.get(info.topic_id, info.partition_id, broker, create=False)
+                ends.append(follower.end_offset if follower is not None else 0)
         high = max(min(ends), led.log.log_start_offset)
         self._high_watermarks[(info.topic_id, info.partition_id)] = high
         return high

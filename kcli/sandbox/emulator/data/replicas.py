@@ -20,7 +20,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from kcli.sandbox.emulator.data import checkpoints
-from kcli.sandbox.emulator.data.partition_log import PartitionLog, partition_dir_name
+from kcli.sandbox.emulator.data.partition_log import (
+    DEFAULT_SEGMENT_BYTES,
+    DEFAULT_SEGMENT_MS,
+    PartitionLog,
+    partition_dir_name,
+)
 from kcli.sandbox.emulator.data.topology import Topology
 
 log = logging.getLogger("kcli.sandbox")
@@ -38,6 +43,7 @@ class Replicas:
         self._found: dict[ReplicaKey, Path] = {}  # replicas on disk not opened yet
         self.names: dict[uuid.UUID, str] = {}  # topic id -> name, also for replicas of deleted topics
         self._saved: dict[Path, dict[str, dict[tuple[str, int], int]]] = {}
+        self._rolling: dict[uuid.UUID, tuple[int, int]] = {}  # topic id -> (segment.bytes, segment.ms)
         self.recovered: list[str] = []
         self.futures: list[Path] = []  # `-future` dirs found on open (kcli.sandbox.emulator.data.copies)
 
@@ -139,20 +145,23 @@ class Replicas:
             return replica
         name = self.topology.topic_name(topic_id) or self.names.get(topic_id)
         path = self._found.pop(key, None)
-        if path is None:
-            if not create or name is None:
-                return None
+        if path is not None:
+            saved = self._saved_of(path.parent)
+            name = name or path.name.rpartition("-")[0]
+            replica = PartitionLog(
+                path,
+                topic_id,
+                recovery_point=saved[checkpoints.RECOVERY_POINTS].get((name, partition), 0),
+                log_start=saved[checkpoints.LOG_STARTS].get((name, partition), 0),
+            )
+        elif create and name is not None:
+            # not on disk when the broker opened: a new replica, no checkpoint entries of its own
             path = self.topology.replica_dir(broker, topic_id, partition) / partition_dir_name(
                 name, partition
             )
-        saved = self._saved_of(path.parent)
-        name = name or path.name.rpartition("-")[0]
-        replica = PartitionLog(
-            path,
-            topic_id,
-            recovery_point=saved[checkpoints.RECOVERY_POINTS].get((name, partition), 0),
-            log_start=saved[checkpoints.LOG_STARTS].get((name, partition), 0),
-        )
+            replica = PartitionLog(path, topic_id)
+        else:
+            return None
         for line in replica.recovered:
             log.warning("broker %d: %s recovery: %s", broker, path.name, line)
             self.recovered.append(f"broker {broker}: {path.name}: {line}")
@@ -162,10 +171,13 @@ class Replicas:
         return replica
 
     def _configure(self, topic: str, replica: PartitionLog) -> None:
-        replica.segment_bytes = _int(
-            self.topology.topic_config(topic, "segment.bytes"), replica.segment_bytes
-        )
-        replica.segment_ms = _int(self.topology.topic_config(topic, "segment.ms"), replica.segment_ms)
+        rolling = self._rolling.get(replica.topic_id)
+        if rolling is None:  # once per topic: resolving a config walks its synonyms
+            rolling = self._rolling[replica.topic_id] = (
+                _int(self.topology.topic_config(topic, "segment.bytes"), DEFAULT_SEGMENT_BYTES),
+                _int(self.topology.topic_config(topic, "segment.ms"), DEFAULT_SEGMENT_MS),
+            )
+        replica.segment_bytes, replica.segment_ms = rolling
 
     def adopt(self, key: ReplicaKey, path: Path) -> PartitionLog:
         """Open the replica at `path` as the broker's (a promoted future replica, in its new dir)."""
@@ -176,9 +188,17 @@ class Replicas:
 
     def configure(self, topic: str) -> None:
         """A topic's configs changed: its open replicas roll segments by the new values."""
+        for topic_id in [t for t, name in self.names.items() if name == topic]:
+            self._rolling.pop(topic_id, None)
         for (topic_id, _partition, _broker), replica in self.logs.items():
             if self.names.get(topic_id) == topic:
                 self._configure(topic, replica)
+
+    def configure_all(self) -> None:
+        """The brokers' defaults changed: every open replica rolls by its topic's values anew."""
+        self._rolling.clear()
+        for (topic_id, _partition, _broker), replica in self.logs.items():
+            self._configure(self.names.get(topic_id, "?"), replica)
 
     def replica_size(self, topic_id: uuid.UUID, partition: int, broker: int) -> int:
         """Bytes the broker's replica holds on disk (0 when it has none yet)."""
