@@ -33,7 +33,7 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from kcli.crc import crc32c
 from kcli.errors import (
@@ -74,7 +74,7 @@ from kcli.metadata.read_model import (
     _span,
     noop_run_heads,
 )
-from kcli.metadata.windows import plausible_end, refill, zero_to_end
+from kcli.metadata.windows import FileUntil, Source, plausible_end, refill, zero_to_end
 
 NOOP_HEADER = b"\x01\x14\x00"
 
@@ -139,9 +139,21 @@ class FileReader:
     last_epoch: int = -1
     last_timestamp: int = -1
     live_tail: bool = False
+    # bytes [start, stop) of the file only, at batch boundaries (positions stay the file's): one of
+    # the halves of a dump in two processes (kcli.shell.halves)
+    start: int = 0
+    stop: int | None = None
     # reader per (api key << 16 | version) for data records; control records use the slow path
     _readers: dict[int, Any] = field(default_factory=dict)
     _invariants: LogInvariants | None = None
+
+    @property
+    def seen(self) -> tuple[int | None, int]:
+        """(highest offset, latest leader epoch) the invariant checks have read so far."""
+        checks = self._invariants
+        if checks is None:
+            return self.last_good_offset, self.last_epoch
+        return checks.seen_offset, checks.seen_epoch
 
     def entries(self, data: bytes | None = None) -> Iterator[Entry]:
         """The records of the file in order (every one through the general decoder)."""
@@ -158,9 +170,10 @@ class FileReader:
             if problem is not None:
                 self.batch_failed(problem)
 
-    def scan(self, sink: RecordSink, data: bytes | None = None) -> None:
-        """Every record of the file to `sink`, in order, under the corruption policy."""
-        for batch in self.batches(data):
+    def scan(self, sink: RecordSink, data: bytes | None = None, *, resume: bool = False) -> None:
+        """Every record of the file to `sink`, in order, under the corruption policy (`resume`: go
+        on from where a scan of the bytes before `start` left the invariant checks)."""
+        for batch in self.batches(data, resume=resume):
             problem = self.scan_batch(batch, sink)
             if problem is not None:
                 self.batch_failed(problem)
@@ -364,16 +377,17 @@ class FileReader:
 
     # -- batches -----------------------------------------------------------------------------------
 
-    def batches(self, data: bytes | None = None) -> Iterator[BatchSpan]:
+    def batches(self, data: bytes | None = None, *, resume: bool = False) -> Iterator[BatchSpan]:
         """The file's batches, checked (magic, length, CRC, invariants) and inflated, in order.
 
         A batch holding only the idle controller's NoOpRecord is accounted here (most of every real
         log, nothing to parse): dropped with `skip_noop`, else yielded with `area` None.
         """
-        self.stats.files.append(str(self.path))
-        self._invariants = LogInvariants(
-            self.path, self.stats.warnings, seen_offset=self.last_good_offset, seen_epoch=self.last_epoch
-        )
+        if not resume or self._invariants is None:
+            self.stats.files.append(str(self.path))
+            self._invariants = LogInvariants(
+                self.path, self.stats.warnings, seen_offset=self.last_good_offset, seen_epoch=self.last_epoch
+            )
         if data is not None:
             yield from self._batches_in(bytes(data), None, len(data))
             return
@@ -385,10 +399,15 @@ class FileReader:
                 hint="a running node may have deleted it meanwhile (after a snapshot): read again",
             ) from None
         with handle:
-            yield from self._batches_in(b"", handle, os.fstat(handle.fileno()).st_size)
+            size = os.fstat(handle.fileno()).st_size
+            if self.stop is not None and self.stop < size:
+                yield from self._batches_in(b"", FileUntil(handle, self.stop), self.stop, self.start)
+            else:
+                yield from self._batches_in(b"", handle, size, self.start)
 
-    def _batches_in(self, buf: bytes, handle: IO[bytes] | None, size: int) -> Iterator[BatchSpan]:
-        """Batches of a file of `size` bytes, read through `handle` a window at a time (or all in `buf`).
+    def _batches_in(self, buf: bytes, handle: Source | None, size: int, start: int = 0) -> Iterator[BatchSpan]:
+        """Batches of a file of `size` bytes from position `start`, read through `handle` a window at
+        a time (or all in `buf`).
 
         `base` is the file position of `buf[0]`; positions reported are file positions.
         """
@@ -398,7 +417,7 @@ class FileReader:
         skip_noop = self.skip_noop
         min_offset = self.min_offset
         unpack = _BATCH.unpack_from
-        base = 0
+        base = start
         pos = 0
         view = memoryview(buf)
         while True:

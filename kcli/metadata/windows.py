@@ -4,12 +4,38 @@ corrupt batch ends if its length can still be trusted."""
 from __future__ import annotations
 
 import struct
-from typing import IO
+from typing import IO, Protocol
 
 from kcli.metadata.read_model import BATCH_OVERHEAD, WINDOW_BYTES
 
 
-def refill(handle: IO[bytes], buf: bytes, base: int, pos: int, need: int) -> tuple[bytes, int, int]:
+class Source(Protocol):
+    """What a reader reads a file through: an open binary file, or a `FileRange` of one."""
+
+    def seek(self, offset: int, whence: int = 0, /) -> int: ...
+    def read(self, size: int = -1, /) -> bytes: ...
+    def tell(self) -> int: ...
+
+
+class FileUntil:
+    """An open binary file that ends at `stop` for its reader (positions stay the file's): a reader
+    of the first part of a file (kcli.shell.halves) reads no further."""
+
+    def __init__(self, handle: IO[bytes], stop: int) -> None:
+        self.handle, self.stop = handle, stop
+
+    def seek(self, offset: int, whence: int = 0, /) -> int:
+        return self.handle.seek(offset, whence)
+
+    def read(self, size: int = -1, /) -> bytes:
+        left = max(0, self.stop - self.handle.tell())
+        return self.handle.read(left if size < 0 else min(size, left))
+
+    def tell(self) -> int:
+        return self.handle.tell()
+
+
+def refill(handle: Source, buf: bytes, base: int, pos: int, need: int) -> tuple[bytes, int, int]:
     """A new window from file position `base + pos`, holding at least `need` bytes (if the file has
     them): -> (buffer, its file position, 0). Read afresh rather than joined to what was kept: the
     file is in the page cache, and a join would copy the window once more."""
@@ -17,7 +43,7 @@ def refill(handle: IO[bytes], buf: bytes, base: int, pos: int, need: int) -> tup
     return handle.read(max(WINDOW_BYTES, need)), base + pos, 0
 
 
-def zero_to_end(handle: IO[bytes] | None, rest: memoryview) -> bool:
+def zero_to_end(handle: Source | None, rest: memoryview) -> bool:
     """Whether the window from here and the rest of the file are all zero bytes (pre-allocated)."""
     if any(rest):
         return False

@@ -18,6 +18,8 @@ from kcli.errors import UsageError
 from kcli.metadata.directory import LogDirectory, find_log_directory, full_log_sources, read_sources
 from kcli.metadata.dump import DumpSink, type_filter
 from kcli.metadata.read_model import ReadStats
+from kcli.metadata.reader import FileReader
+from kcli.shell.halves import dump_in_halves
 from kcli.shell.problems import read_problems_code
 
 
@@ -69,11 +71,26 @@ def dump(
                 write("KRaft bootstrap snapshot\n")
             else:
                 write(f"Log starting offset: {source.offset}\n")
-        chunk: list[str] = []
-        reader.scan(DumpSink(chunk, partial(_write_lines, write, chunk), json=request.json, wanted=wanted))
-        _write_lines(write, chunk)
+        scan = partial(_scan, json=request.json, wanted=wanted)
+        if source.kind != "snapshot" or not dump_in_halves(reader, scan, write):
+            scan(reader, write, False)
     env.stdout.flush()
     return read_problems_code(stats, env, directory)
+
+
+def _scan(
+    reader: FileReader,
+    write: Callable[[str], object],
+    resume: bool,
+    *,
+    json: bool,
+    wanted: frozenset[tuple[bool, int]] | None,
+) -> None:
+    chunk: list[str] = []
+    try:
+        reader.scan(DumpSink(chunk, partial(_write_lines, write, chunk), json=json, wanted=wanted), resume=resume)
+    finally:
+        _write_lines(write, chunk)  # every record read before a damaged batch, then its error
 
 
 def _write_lines(write: Callable[[str], object], lines: list[str]) -> None:
