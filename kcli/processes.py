@@ -142,6 +142,24 @@ def is_running(record: ProcessRecord) -> bool:
     return all(word in facts.argv for word in record.argv_has)
 
 
+@dataclass(slots=True)
+class Forked:
+    """A child made by os.fork (kcli.shell.halves), signalled (signal_child) and reaped as a Popen is."""
+
+    pid: int
+    returncode: int | None = None
+
+    def send_signal(self, sig: int, /) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            _, status = os.waitpid(self.pid, 0)
+            self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
 def send(record: ProcessRecord, signum: int) -> bool:
     """Send `signum` to the process of `record` if it is still that process; False when it is not.
 

@@ -15,6 +15,7 @@ Behavior:
   forces 0600 (files that hold secrets in clear).
 - `make_directories` is `mkdir -p` worded the same way; `move_into_place` renames what kcli
   wrote beside a target (a directory staged whole) over it.
+- `scratch_file` is an unlinked temporary text file (kcli.shell.halves' second half).
 - `open_append` opens a file for appending (logs, a shell's rc file); `create_private` creates a
   new 0600 file that must not exist yet (material for a library that only reads paths). Writes to
   their handles raise OSError; callers word it with `write_failure`.
@@ -204,6 +205,17 @@ def private_directory(*, prefix: str) -> Iterator[Path]:
         raise write_failure(error, tempfile.gettempdir(), "a temporary directory", unchanged=False) from None
     with holder as directory:
         yield Path(directory)
+
+
+def scratch_file(*, what: str) -> IO[str]:
+    """A new text file in the system's temporary directory that no path names: gone when closed or
+    when the process ends (room for text a process makes before it may print it)."""
+    import tempfile
+
+    try:
+        return tempfile.TemporaryFile("w+", encoding="utf-8")
+    except OSError as error:
+        raise write_failure(error, tempfile.gettempdir(), what, unchanged=False) from None
 
 
 def remove_file(path: Path | str) -> None:

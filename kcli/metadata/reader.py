@@ -139,21 +139,12 @@ class FileReader:
     last_epoch: int = -1
     last_timestamp: int = -1
     live_tail: bool = False
-    # bytes [start, stop) of the file only, at batch boundaries (positions stay the file's): one of
-    # the halves of a dump in two processes (kcli.shell.halves)
+    # bytes [start, stop) only, at batch boundaries: a half of a two-process dump (kcli.shell.halves)
     start: int = 0
     stop: int | None = None
     # reader per (api key << 16 | version) for data records; control records use the slow path
     _readers: dict[int, Any] = field(default_factory=dict)
     _invariants: LogInvariants | None = None
-
-    @property
-    def seen(self) -> tuple[int | None, int]:
-        """(highest offset, latest leader epoch) the invariant checks have read so far."""
-        checks = self._invariants
-        if checks is None:
-            return self.last_good_offset, self.last_epoch
-        return checks.seen_offset, checks.seen_epoch
 
     def entries(self, data: bytes | None = None) -> Iterator[Entry]:
         """The records of the file in order (every one through the general decoder)."""
@@ -171,8 +162,8 @@ class FileReader:
                 self.batch_failed(problem)
 
     def scan(self, sink: RecordSink, data: bytes | None = None, *, resume: bool = False) -> None:
-        """Every record of the file to `sink`, in order, under the corruption policy (`resume`: go
-        on from where a scan of the bytes before `start` left the invariant checks)."""
+        """Every record of the file to `sink`, in order, under the corruption policy (`resume`: the
+        invariant checks go on from a scan of the bytes before `start`)."""
         for batch in self.batches(data, resume=resume):
             problem = self.scan_batch(batch, sink)
             if problem is not None:
@@ -399,11 +390,11 @@ class FileReader:
                 hint="a running node may have deleted it meanwhile (after a snapshot): read again",
             ) from None
         with handle:
+            source: Source = handle
             size = os.fstat(handle.fileno()).st_size
-            if self.stop is not None and self.stop < size:
-                yield from self._batches_in(b"", FileUntil(handle, self.stop), self.stop, self.start)
-            else:
-                yield from self._batches_in(b"", handle, size, self.start)
+            if self.stop is not None and self.stop < size:  # the first part of the file only
+                source, size = FileUntil(handle, self.stop), self.stop
+            yield from self._batches_in(b"", source, size, self.start)
 
     def _batches_in(self, buf: bytes, handle: Source | None, size: int, start: int = 0) -> Iterator[BatchSpan]:
         """Batches of a file of `size` bytes from position `start`, read through `handle` a window at

@@ -16,19 +16,18 @@ Behavior:
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import os
-import signal
 import struct
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
 from kcli.metadata.read_model import BATCH_OVERHEAD, ReadStats
 from kcli.metadata.reader import FileReader
+from kcli.processes import Forked, kill_child
+from kcli.writes import scratch_file
 
 SPLIT_BYTES = 16 * 1024 * 1024  # below this the fork and the copy cost more than they win
 COPY_BYTES = 1024 * 1024
@@ -71,29 +70,31 @@ def dump_in_halves(reader: FileReader, scan: Scan, write: Callable[[str], object
     split = split_point(reader.path)
     if split is None:
         return False
-    text = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed below)
-    with text:
-        done, report = os.pipe()
-        child = os.fork()
-        if child == 0:  # pragma: no cover (the child's end is os._exit; its work is checked by its output)
-            os.close(done)
+    warned = len(reader.stats.warnings)
+    with scratch_file(what="the second half of the dump") as text, scratch_file(what="its report") as report:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover (the child ends in os._exit; its work shows in its output)
             _second_half(reader, split, scan, text, report)
-        os.close(report)
+        child = Forked(pid)
         try:
             reader.stop = split
             scan(reader, write, False)
         except BaseException:
-            with contextlib.suppress(OSError):
-                os.kill(child, signal.SIGKILL)
+            kill_child(child)
             raise
         finally:
             reader.stop = None
-            os.waitpid(child, 0)
-        with os.fdopen(done, "rb") as answer:
-            result = json.loads(answer.read() or b"{}")
-        seen_offset, seen_epoch = reader.seen
+            child.wait()
+        report.seek(0)
+        result = json.loads(report.read() or "{}")
+        # With the first half clean, its last batch holds the highest offset and the latest epoch
+        # read: the second half's first batch must come after both, as the one pass checks.
         first_offset, first_epoch = _first_batch(reader.path, split)
-        follows = (seen_offset is None or first_offset > seen_offset) and first_epoch >= seen_epoch
+        follows = (
+            len(reader.stats.warnings) == warned
+            and (reader.last_good_offset is None or first_offset > reader.last_good_offset)
+            and first_epoch >= reader.last_epoch
+        )
         if not (result.get("clean") and follows):
             reader.start = split
             try:
@@ -118,7 +119,7 @@ def _cpus() -> int:
     return os.cpu_count() or 1
 
 
-def _second_half(reader: FileReader, split: int, scan: Scan, text: IO[str], report: int) -> None:
+def _second_half(reader: FileReader, split: int, scan: Scan, text: IO[str], report: IO[str]) -> None:
     """In the child: read from `split` to the end into `text`, tell the parent how it went, exit."""
     answer: dict[str, object] = {"clean": False}
     try:
@@ -136,6 +137,8 @@ def _second_half(reader: FileReader, split: int, scan: Scan, text: IO[str], repo
     except BaseException:
         pass  # whatever went wrong (a damaged batch, Ctrl-C): the parent reads this half itself
     finally:
-        with contextlib.suppress(OSError):
-            os.write(report, json.dumps(answer).encode())
-        os._exit(0)
+        try:
+            report.write(json.dumps(answer))
+            report.flush()
+        finally:
+            os._exit(0)
