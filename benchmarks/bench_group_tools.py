@@ -185,7 +185,7 @@ def _describe(home: Path, bootstrap: str, runs: int, committed: dict[str, int]) 
     ]
     for what, arguments, expected in cases:
         _same_rows(what, [*tool, *arguments], [*kcli, *arguments], expected)
-        compare(what, [*tool, *arguments], [*kcli, *arguments], runs)
+        compare(what, [*tool, *arguments], [*kcli, *arguments], runs, speed_target=">= 10")
 
 
 def _setup(what: str, step: Callable[..., T], *args: Any) -> T:

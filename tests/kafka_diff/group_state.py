@@ -23,6 +23,7 @@ from typing import Any
 
 from tests.kafka_diff import corpus_groups as spec
 from tests.kafka_diff.corpus import OLDEST
+from tests.kafka_diff.librdkafka import librdkafka_settings as librdkafka_settings
 
 READY_DEADLINE_S = 90.0
 
@@ -85,22 +86,6 @@ class ActiveMembers:
         self._stop.set()
         for thread in self._threads:
             thread.join(timeout=15)
-
-
-def librdkafka_settings(java: dict[str, str]) -> dict[str, Any]:
-    """Kafka client settings (the sandbox's) as librdkafka spells them."""
-    import re
-
-    out: dict[str, Any] = {"security.protocol": java.get("security.protocol", "PLAINTEXT")}
-    if "sasl.mechanism" in java:
-        out["sasl.mechanism"] = java["sasl.mechanism"]
-        found = re.search(r'username="([^"]*)" password="([^"]*)"', java.get("sasl.jaas.config", ""))
-        if found:
-            out["sasl.username"], out["sasl.password"] = found.groups()
-    if "ssl.truststore.location" in java:
-        out["ssl.ca.location"] = java["ssl.truststore.location"]
-        out["ssl.endpoint.identification.algorithm"] = "none"
-    return out
 
 
 class GroupSetup:
