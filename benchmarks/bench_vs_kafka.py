@@ -20,9 +20,9 @@ counted and reported, since it did less work than kcli.
 A Kafka run still going after DEADLINE_S is stopped and counted at that time (noted in the figure):
 4.0.2's one-shot shell can wait for ever for an image its loader does not publish.
 
-Files: the newest snapshot of a real Kafka 4.0.2 cluster filled by tests/metadata_vs_kafka/populate.py
-(1 controller, 2 brokers, 1,500 topics; or `--real DIR`, a copy of a __cluster_metadata-0), and the
-1,000,000-partition snapshot shape of benchmarks/bench_metadata.py (generated once under ROOT).
+Files: the newest snapshot of a real Kafka 4.0.2 cluster and of a real 4.4.0 one, each filled by
+tests/metadata_vs_kafka/populate.py (1 controller, 2 brokers, 1,500 topics; for 4.0.2 `--real DIR`, a
+copy of a __cluster_metadata-0, may stand in), and the 1,000,000-partition snapshot shape of benchmarks/bench_metadata.py (generated once under ROOT).
 Kafka's tools run with their scripts' own JVM options (-Xmx256M); Java and the distributions come
 from scripts/kafka-dist.sh.
 """
@@ -103,13 +103,14 @@ def compare(what: str, kafka: list[str], kcli: list[str], runs: int, *, speed_ta
     record(f"{what}: kcli peak RSS / Kafka's", kcli_rss / kafka_rss, "x", target="<= 1")
 
 
-def real_snapshot(work: Path) -> Path:
-    """A populated 4.0.2 cluster's controller log, copied (the cluster is stopped afterwards)."""
+def real_snapshot(work: Path, version: str = SHELL_VERSION) -> Path:
+    """A populated cluster's controller log (Kafka `version`), copied (the cluster is stopped afterwards)."""
     from kcli.sandbox.kafka.handle import KafkaSandbox
     from tests.metadata_vs_kafka import populate
 
+    work = work / version
     with KafkaSandbox(
-        kafka_dist(SHELL_VERSION), work / "cluster", controllers=1, brokers=2, security="sasl_plaintext",
+        kafka_dist(version), work / "cluster", controllers=1, brokers=2, security="sasl_plaintext",
         authorizer=True, server_config={"metadata.log.max.record.bytes.between.snapshots": "65536",
                                         "delegation.token.secret.key": "bench-secret"},
     ) as kafka:  # fmt: skip
@@ -126,7 +127,9 @@ def newest_snapshot(log: Path) -> Path:
 
 def run_file(label: str, snapshot: Path, topic: str, runs: int) -> None:
     dump_home, shell_home = kafka_dist(NEWEST), kafka_dist(SHELL_VERSION)
-    kcli = [sys.executable, "-m", "kcli", "metadata-shell", "--snapshot", str(snapshot)]
+    program = Path(sys.executable).parent / "kcli"  # the installed program, as users run it
+    kcli = [*([str(program)] if program.exists() else [sys.executable, "-m", "kcli"]), "metadata-shell",
+            "--snapshot", str(snapshot)]  # fmt: skip
     shell = [str(shell_home / "bin" / "kafka-metadata-shell.sh"), "--snapshot", str(snapshot)]
     dump = [str(dump_home / "bin" / "kafka-dump-log.sh"), "--cluster-metadata-decoder", "--files", str(snapshot)]
     compare(f"{label}: dump", dump, [*kcli, "--dump", "-o", "json"], runs)
@@ -140,7 +143,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--directory", type=Path, default=Path(tempfile.gettempdir()) / "kcli-bench-metadata")
-    parser.add_argument("--real", type=Path, help="a copy of a real cluster's __cluster_metadata-0")
+    parser.add_argument("--real", type=Path, help="a copy of a real 4.0.2 cluster's __cluster_metadata-0")
     args = parser.parse_args()
     if shutil.which("java") is None or not Path("/usr/bin/time").exists():
         raise SystemExit("needs java (Kafka's tools) and /usr/bin/time (peak memory)")
@@ -148,6 +151,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kcli-bench-vs-kafka-") as work:
         real = args.real or real_snapshot(Path(work))
         run_file("real 4.0.2 snapshot (1,500 topics)", newest_snapshot(real), "md-00007", args.runs)
+        # the newest Kafka's snapshot: read by its DumpLogSegments and by 4.0.2's shell (no newer one)
+        newest = real_snapshot(Path(work), NEWEST)
+        run_file("real 4.4.0 snapshot (1,500 topics)", newest_snapshot(newest), "md-00007", args.runs)
     from benchmarks import bench_metadata
 
     bench_metadata.generate(args.directory, ["snapshot-1m"])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from kcli.errors import UsageError
 from kcli.integers import clipped, java_long
@@ -45,8 +45,7 @@ _JAVA_DOUBLE = re.compile(r"[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+
 _JAVA_CLASS = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
 
-@dataclass(frozen=True, slots=True)
-class SettingDef:
+class SettingDef(NamedTuple):  # a NamedTuple: every command loads this table, a dataclass costs ~1 ms
     kind: Kind
     at_least: float | None = None
     at_most: float | None = None

@@ -87,7 +87,8 @@ class _PreV5Peer(Exception):
     """Internal: the peer closed the connection right after an ApiVersions v5 carrying a ClusterId."""
 
 
-@dataclass(slots=True)
+# Plain classes, not dataclasses: every networked command loads this module, and making a dataclass
+# costs about 0.5 ms of start-up each.
 class PeerMemory:
     """What connections learn and share: the highest ApiVersions version that works, and the SASL login.
 
@@ -95,16 +96,23 @@ class PeerMemory:
     (a token is fetched once and reused until it is due for refresh) or Kerberos credentials.
     """
 
-    api_versions_ceiling: int = 5
-    logins: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("api_versions_ceiling", "logins")
+
+    def __init__(self, api_versions_ceiling: int = 5, logins: dict[str, Any] | None = None) -> None:
+        self.api_versions_ceiling = api_versions_ceiling
+        self.logins: dict[str, Any] = {} if logins is None else logins
 
 
-@dataclass(slots=True)
 class _Pending:
-    correlation_id: int
-    future: asyncio.Future[bytes]
-    what: str
-    sent_at: float = 0.0
+    __slots__ = ("correlation_id", "future", "sent_at", "what")
+
+    def __init__(
+        self, correlation_id: int, future: asyncio.Future[bytes], what: str, sent_at: float = 0.0
+    ) -> None:
+        self.correlation_id = correlation_id
+        self.future = future
+        self.what = what
+        self.sent_at = sent_at
 
 
 @dataclass(slots=True)

@@ -64,12 +64,13 @@ def check_endpoint(config: ClientConfig, selection: Selection, *, altering: bool
 async def _expand(admin: Admin, entity: Entity, stats: CallStats | None) -> list[Entity]:
     """A nameless entity (describe every one) as the named entities of the cluster."""
     from kcli.client.api import configs as api
+    from kcli.client.api.topic_names import list_topic_names
 
     if entity.name is not None or entity.default:
         return [entity]
     kind = entity.type
     if kind is EntityType.TOPICS:
-        names = await api.list_topic_names(admin, stats)
+        names = await list_topic_names(admin, stats)
     elif kind is EntityType.BROKERS:
         names = [str(n) for n in sorted(admin.nodes)]
         return [Entity(type=kind, name=n) for n in names] + [Entity(type=kind, default=True)]

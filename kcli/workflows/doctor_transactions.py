@@ -58,7 +58,7 @@ async def _scan(
 ) -> TransactionFacts:
     from kcli.client.api import producers as partitions_wire
     from kcli.client.api import transactions as wire
-    from kcli.client.api.configs import metadata_of_every_topic
+    from kcli.client.api.topic_names import metadata_of_every_topic
 
     metadata = await metadata_of_every_topic(admin)
     leaders = {

@@ -32,7 +32,7 @@ async def every_partition(admin: Admin) -> tuple[list[dict[str, Any]], list[dict
 
     ELR and last-known ELR are empty here; add_elr fills them where the brokers offer them.
     """
-    from kcli.client.api.configs import metadata_of_every_topic
+    from kcli.client.api.topic_names import metadata_of_every_topic
     from kcli.client.errors import check
 
     response = await metadata_of_every_topic(admin)

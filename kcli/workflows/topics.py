@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 async def list_topics(admin: Admin, *, topic: str | None, exclude_internal: bool) -> list[str]:
     """--list: the topic names, sorted."""
-    from kcli.client.api.configs import list_topic_names
+    from kcli.client.api.topic_names import list_topic_names
 
     return select(
         await list_topic_names(admin), topic=topic, exclude_internal=exclude_internal, require=False

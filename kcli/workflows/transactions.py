@@ -202,7 +202,7 @@ async def _partitions_in_scope(
     admin: Admin, *, broker_id: int | None, topic: str | None, partition: int | None
 ) -> list[TopicPartition]:
     from kcli.client.api import producers as partitions_wire
-    from kcli.client.api.configs import list_topic_names
+    from kcli.client.api.topic_names import list_topic_names
 
     if topic is not None and partition is not None:
         return [TopicPartition(topic, partition)]

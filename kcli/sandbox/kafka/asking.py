@@ -93,8 +93,8 @@ def create_topics(config: Any, names: list[str], *, partitions: int, replication
 
 def move_replicas(config: Any, mapping: Mapping[int, int], *, deadline: float) -> int:
     """Reassign every partition's replicas by `mapping` (old broker -> new) and wait until done; the count."""
-    from kcli.client.api.configs import list_topic_names
     from kcli.client.api.reassign import alter_reassignments, list_reassignments
+    from kcli.client.api.topic_names import list_topic_names
     from kcli.client.api.topics import describe_assignments
 
     async def start(admin: Admin) -> int:

@@ -219,7 +219,7 @@ def status(cluster: KafkaCluster) -> SandboxStatus:
         except Exception:  # an unreachable quorum is a status, not a failure
             quorum = None
     if any(cluster.running(spec.node_id) for spec in cluster.layout.brokers()):
-        from kcli.client.api.configs import list_topic_names
+        from kcli.client.api.topic_names import list_topic_names
 
         try:
             topics = len(asking.ask(cluster.admin_config(timeout_ms=5000), list_topic_names))
