@@ -16,17 +16,19 @@ def build_ssl_context(settings: SslSettings) -> ssl.SSLContext:
     """An SSLContext that verifies the server (the trust store, else the system's CAs) and may present a key.
 
     Behavior:
-    - Server certificates are always verified; the host name is checked unless
+    - Server certificates are always verified, against the configured trust store alone (as Kafka's
+      clients do), else the system's CAs; the host name is checked unless
       ssl.endpoint.identification.algorithm is empty (Kafka's switch for that check).
     - TLS versions come from ssl.enabled.protocols, cipher suites from ssl.cipher.suites (Java names).
-    - Stores: JKS, PKCS12 or PEM (kcli.client.tls_stores). Key material goes to OpenSSL through a
-      private temporary directory that is removed at once; a key taken from a JKS or PKCS12 store
-      is written encrypted under a one-time password, so it never touches the disk in clear.
+    - Stores: JKS, PKCS12 or PEM (kcli.client.tls_stores). A PEM keystore file is loaded as it is;
+      other key material goes to OpenSSL through a private temporary directory that is removed at
+      once, and a key taken from a JKS or PKCS12 store is written encrypted under a one-time
+      password, so it never touches the disk in clear.
     - Errors say which setting is wrong and never include key material or passwords.
     """
     from kcli.client import tls_ciphers
 
-    context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
+    context = _trusting_context(settings)
     suites = settings.cipher_suites
     versions = [v for v in settings.versions if v != "TLSv1.3" or tls_ciphers.allows_tls13(suites)]
     versions = [v for v in versions if v != "TLSv1.2" or tls_ciphers.allows_tls12(suites)]
@@ -42,14 +44,16 @@ def build_ssl_context(settings: SslSettings) -> ssl.SSLContext:
             ) from None
     context.check_hostname = settings.check_hostname
     context.verify_mode = ssl.CERT_REQUIRED
-    _load_trust(context, settings)
     _load_key(context, settings)
     return context
 
 
-def _load_trust(context: ssl.SSLContext, settings: SslSettings) -> None:
+def _trusting_context(settings: SslSettings) -> ssl.SSLContext:
+    """A client context that trusts the configured trust store alone, as Kafka's clients do; the
+    system's CAs only when none is configured (the JVM's default cacerts). Loading the system's CAs
+    besides a configured store would also accept a server any public CA vouches for (and costs ~20 ms)."""
     if settings.truststore is None and settings.trusted_pem is None:
-        return
+        return ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
     if settings.truststore is not None:
         from kcli.client.tls_stores import trusted_certificates_pem
 
@@ -60,7 +64,7 @@ def _load_trust(context: ssl.SSLContext, settings: SslSettings) -> None:
         if "-----BEGIN CERTIFICATE-----" not in pem:
             raise UsageError("ssl.truststore.certificates holds no PEM certificate")
     try:
-        context.load_verify_locations(cadata=pem)
+        return ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cadata=pem)
     except (ssl.SSLError, ValueError) as error:
         raise UsageError(f"cannot load the CA certificates from {where}: {_reason(error)}") from None
 
@@ -93,7 +97,8 @@ def _load_key(context: ssl.SSLContext, settings: SslSettings) -> None:
                 hint="a PEM keystore holds the private key and the certificate chain in one file, as Kafka "
                 "expects; e.g. `cat client.key client.pem > keystore.pem`",
             )
-        _load_pem_pair(context, text, None, settings.key_password, where)
+        # the operator's file as it is (read and checked above): no copy of the key is written
+        _load_chain(context, str(store.path), None, settings.key_password, where)
     elif settings.chain_pem is not None and settings.key_pem is not None:
         _load_pem_pair(
             context,
@@ -117,15 +122,19 @@ def _load_pem_pair(
         if key is not None:
             key_path = directory / "key.pem"
             create_private(key_path, _line_ended(key), what="the client key (temporary)")
-        try:
-            context.load_cert_chain(
-                certfile=str(chain_path), keyfile=str(key_path) if key_path else None, password=password or ""
-            )
-        except (ssl.SSLError, OSError, ValueError) as error:
-            raise UsageError(
-                f"cannot load the client certificate and key from {where}: {_reason(error)}",
-                hint="the key must match the first certificate; an encrypted PEM key needs ssl.key.password",
-            ) from None
+        _load_chain(context, str(chain_path), str(key_path) if key_path else None, password, where)
+
+
+def _load_chain(
+    context: ssl.SSLContext, certfile: str, keyfile: str | None, password: str | None, where: str
+) -> None:
+    try:
+        context.load_cert_chain(certfile=certfile, keyfile=keyfile, password=password or "")
+    except (ssl.SSLError, OSError, ValueError) as error:
+        raise UsageError(
+            f"cannot load the client certificate and key from {where}: {_reason(error)}",
+            hint="the key must match the first certificate; an encrypted PEM key needs ssl.key.password",
+        ) from None
 
 
 def _serialization() -> Any:

@@ -83,6 +83,30 @@ def test_wrong_ca_is_one_clear_error(tls_sandbox: Any, tmp_path: Path) -> None:
     assert "not trusted" in line and "truststore" in line, line
 
 
+def test_a_configured_truststore_is_the_only_trust(
+    tls_sandbox: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As Kafka's clients: the truststore given replaces the system's CAs, it does not add to them.
+
+    The sandbox's CA is made the system's store (SSL_CERT_FILE, read by OpenSSL): without a
+    truststore kcli trusts it, with a truststore of another CA it must not.
+    """
+    monkeypatch.setenv("SSL_CERT_FILE", str(tls_sandbox.ca_file))
+    system_only = tmp_path / "system.properties"
+    system_only.write_text("security.protocol=SSL\n")
+    ok = invoke("cluster-id", "-b", tls_sandbox.bootstrap_servers, "-c", str(system_only))
+    assert ok.code == 0, ok.stderr
+    key, other = tmp_path / "other.key", tmp_path / "other-ca.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+         "-keyout", str(key), "-out", str(other), "-days", "1", "-subj", "/CN=Some Other CA"],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    config = client_properties(tmp_path / "c.properties", other)
+    line = error_line(invoke("cluster-id", "-b", tls_sandbox.bootstrap_servers, "-c", config))
+    assert "not trusted" in line and "truststore" in line, line
+
+
 def test_plaintext_client_against_tls_listener_gets_a_hint(tls_sandbox: Any) -> None:
     line = error_line(invoke("cluster-id", "-b", tls_sandbox.bootstrap_servers))
     assert "SSL" in line, line
