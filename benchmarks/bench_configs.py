@@ -26,7 +26,7 @@ async def describe_all(
     bootstrap: str, *, controllers: bool, topics: list[str] | None
 ) -> tuple[float, dict[str, int], int]:
     from kcli.client.admin import Admin
-    from kcli.client.api.configs import CallStats
+    from kcli.client.api.wire import CallStats
     from kcli.client.config import resolve_client_config
     from kcli.ops.config_spec import Entity, EntityType, Selection
     from kcli.workflows import configs as config_run

@@ -14,6 +14,7 @@ from decimal import Decimal
 from kcli.errors import KcliError, UsageError
 from kcli.kafka import ConfigOp, ConfigSource, ScramMechanism
 from kcli.ops.config_spec import DYNAMIC_SOURCE, ConfigChange, ConfigChanges, Entity, EntityType
+from kcli.ops.resource_error import ResourceError
 
 CONFIG_TYPE_NAMES = (
     "UNKNOWN",
@@ -61,20 +62,6 @@ class ConfigEntry:
             if 0 <= self.config_type < len(CONFIG_TYPE_NAMES)
             else "UNKNOWN"
         )
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ResourceError:
-    """A per-resource failure from the cluster (or from a node that could not be reached)."""
-
-    code: int
-    name: str
-    message: str | None = None
-    hint: str | None = None
-
-    def line(self) -> str:
-        text = f"{self.name}: {self.message}" if self.name and self.message else self.message or self.name
-        return f"{text} ({self.hint})" if self.hint else text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kcli.kafka import ConfigSource
-from kcli.ops.config_model import ResourceError
+from kcli.ops.resource_error import ResourceError
 
 
 def topic_id_text(value: Any) -> str | None:

@@ -20,7 +20,7 @@ from kcli.ops.acls import (
     ResourcePatternFilter,
     plan_import,
 )
-from kcli.ops.config_model import ResourceError
+from kcli.ops.resource_error import ResourceError
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin

@@ -32,7 +32,7 @@ UNKNOWN_TOPIC_OR_PARTITION = code_of("UNKNOWN_TOPIC_OR_PARTITION")
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
-    from kcli.client.api.configs import CallStats
+    from kcli.client.api.wire import CallStats
     from kcli.client.config import ClientConfig
     from kcli.kafka import ScramMechanism
     from kcli.ops.quota_plan import ScramUpsert

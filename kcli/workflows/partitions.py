@@ -74,7 +74,7 @@ async def add_elr(admin: Admin, partitions: list[dict[str, Any]], *, limit: int 
     from kio.static.primitive import i32
 
     from kcli.client.admin import Target
-    from kcli.client.api.configs import nested
+    from kcli.client.api.wire import nested
     from kcli.client.protocol import make, request_class
 
     by_key = {(row["topic"], row["partition"]): row for row in partitions}

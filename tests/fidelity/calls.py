@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kcli.client.admin import Admin, Target
-from kcli.client.api.configs import make, nested, request_cls
+from kcli.client.api.wire import make, nested, request_cls
 from kcli.client.config import config_from_properties
 from kcli.kafka import ApiKey
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kcli.client.admin import Target
-from kcli.client.api.configs import make, nested, request_cls
+from kcli.client.api.wire import make, nested, request_cls
 from tests.fidelity.calls import Endpoint
 
 Build = Callable[[type], Any]  # the request class of the version -> the request

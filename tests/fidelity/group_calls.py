@@ -67,7 +67,7 @@ class Side:
         return state["error_code"] not in (NOT_COORDINATOR, LOAD_IN_PROGRESS)
 
     def create_topic(self, name: str, partitions: int) -> None:
-        from kcli.client.api.configs import make, nested, request_cls
+        from kcli.client.api.wire import make, nested, request_cls
 
         cls = request_cls("create_topics", 7)
         topic = make(
@@ -89,7 +89,7 @@ class Side:
             time.sleep(0.2)
 
     def _metadata(self, name: str, node: int | None = None) -> Any:
-        from kcli.client.api.configs import make, nested, request_cls
+        from kcli.client.api.wire import make, nested, request_cls
 
         cls = request_cls("metadata", 12)
         wanted = make(nested(cls, "MetadataRequestTopic"), name=name, topic_id=uuid.UUID(int=0))
@@ -119,7 +119,7 @@ class Side:
         return int(next(p["leader_id"] for p in found["partitions"] if p["partition_index"] == partition))
 
     def delete_topics(self, names: list[str]) -> None:
-        from kcli.client.api.configs import make, nested, request_cls
+        from kcli.client.api.wire import make, nested, request_cls
 
         cls = request_cls("delete_topics", 6)
         topics = tuple(
@@ -163,7 +163,7 @@ MS = datetime.timedelta(milliseconds=1)
 
 
 def find(version: int, keys: list[str], key_type: int = GROUP_KEY) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     cls = request_cls("find_coordinator", version)
     if version >= 4:
@@ -172,7 +172,7 @@ def find(version: int, keys: list[str], key_type: int = GROUP_KEY) -> Any:
 
 
 def join(group: str, member: str = "", *, session_ms: int = 30_000, metadata: bytes = b"sub") -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("join_group", 9)
     protocol = make(nested(cls, "JoinGroupRequestProtocol"), name="range", metadata=metadata)
@@ -190,7 +190,7 @@ def join(group: str, member: str = "", *, session_ms: int = 30_000, metadata: by
 
 
 def sync(group: str, member: str, generation: int, assignments: dict[str, bytes]) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("sync_group", 5)
     return make(
@@ -209,7 +209,7 @@ def sync(group: str, member: str, generation: int, assignments: dict[str, bytes]
 
 
 def heartbeat(group: str, member: str, generation: int) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(
         request_cls("heartbeat", 4),
@@ -221,7 +221,7 @@ def heartbeat(group: str, member: str, generation: int) -> Any:
 
 
 def leave(group: str, members: list[str]) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("leave_group", 5)
     return make(
@@ -235,7 +235,7 @@ def leave(group: str, members: list[str]) -> Any:
 
 
 def commit(group: str, member: str, generation: int, offsets: dict[str, dict[int, int]]) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("offset_commit", 9)
     topics = tuple(
@@ -271,7 +271,7 @@ def fetch(
     stable: bool = False,
     member: tuple[str, int] = ("", -1),
 ) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("offset_fetch", 9)
     return make(
@@ -296,25 +296,25 @@ def fetch(
 
 
 def describe(groups: list[str]) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(request_cls("describe_groups", 5), groups=tuple(groups), include_authorized_operations=True)
 
 
 def list_groups(states: list[str], types: list[str]) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(request_cls("list_groups", 5), states_filter=tuple(states), types_filter=tuple(types))
 
 
 def delete_groups(groups: list[str]) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(request_cls("delete_groups", 2), groups_names=tuple(groups))
 
 
 def delete_offsets(group: str, topics: dict[str, list[int]]) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("offset_delete", 0)
     return make(
@@ -343,7 +343,7 @@ def consumer_heartbeat(
     owned: list[tuple[uuid.UUID, list[int]]] | None = None,
     assignor: str | None = None,
 ) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("consumer_group_heartbeat", 1)
     return make(
@@ -364,7 +364,7 @@ def consumer_heartbeat(
 
 
 def describe_consumer_groups(groups: list[str]) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(
         request_cls("consumer_group_describe", 1), group_ids=tuple(groups), include_authorized_operations=True
@@ -372,7 +372,7 @@ def describe_consumer_groups(groups: list[str]) -> Any:
 
 
 def init_producer_id(transactional_id: str | None, timeout_ms: int = 60_000) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(
         request_cls("init_producer_id", 5),
@@ -384,7 +384,7 @@ def init_producer_id(transactional_id: str | None, timeout_ms: int = 60_000) -> 
 
 
 def add_partitions(transactional_id: str, producer: tuple[int, int], topics: dict[str, list[int]]) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("add_partitions_to_txn", 3)
     return make(
@@ -400,7 +400,7 @@ def add_partitions(transactional_id: str, producer: tuple[int, int], topics: dic
 
 
 def add_offsets(transactional_id: str, producer: tuple[int, int], group: str) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(
         request_cls("add_offsets_to_txn", 4),
@@ -414,7 +414,7 @@ def add_offsets(transactional_id: str, producer: tuple[int, int], group: str) ->
 def txn_commit(
     transactional_id: str, producer: tuple[int, int], group: str, offsets: dict[str, dict[int, int]]
 ) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("txn_offset_commit", 3)
     topics = tuple(
@@ -448,7 +448,7 @@ def txn_commit(
 
 
 def end_txn(transactional_id: str, producer: tuple[int, int], committed: bool) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(
         request_cls("end_txn", 4),
@@ -460,13 +460,13 @@ def end_txn(transactional_id: str, producer: tuple[int, int], committed: bool) -
 
 
 def describe_transactions(ids: list[str]) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(request_cls("describe_transactions", 0), transactional_ids=tuple(ids))
 
 
 def list_transactions(states: list[str], producer_ids: list[int]) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(
         request_cls("list_transactions", 1),
@@ -477,7 +477,7 @@ def list_transactions(states: list[str], producer_ids: list[int]) -> Any:
 
 
 def describe_producers(topic: str, partitions: list[int]) -> Any:
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     cls = request_cls("describe_producers", 0)
     return make(
@@ -486,7 +486,7 @@ def describe_producers(topic: str, partitions: list[int]) -> Any:
 
 
 def create_token() -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(
         request_cls("create_delegation_token", 3),
@@ -498,18 +498,18 @@ def create_token() -> Any:
 
 
 def describe_tokens() -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(request_cls("describe_delegation_token", 3), owners=None)
 
 
 def renew_token(hmac: bytes) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(request_cls("renew_delegation_token", 2), hmac=hmac, renew_period=60_000 * MS)
 
 
 def expire_token(hmac: bytes) -> Any:
-    from kcli.client.api.configs import make, request_cls
+    from kcli.client.api.wire import make, request_cls
 
     return make(request_cls("expire_delegation_token", 2), hmac=hmac, expiry_time_period=60_000 * MS)

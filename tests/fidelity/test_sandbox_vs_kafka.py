@@ -418,7 +418,7 @@ def test_features_described_as_kafka(sides: tuple[Side, Side]) -> None:
 def _controller_answers(side: Side) -> dict[str, Any]:
     from kio.static.primitive import f64, i8, i32
 
-    from kcli.client.api.configs import nested, request_cls
+    from kcli.client.api.wire import nested, request_cls
     from kcli.client.errors import UnsupportedByServer
 
     def quotas(version: int) -> Any:
@@ -493,7 +493,7 @@ def test_scram_alterations_answered_as_kafka(
 ) -> None:
     from kio.static.primitive import i8, i32
 
-    from kcli.client.api.configs import nested, request_cls
+    from kcli.client.api.wire import nested, request_cls
 
     def build(version: int) -> Any:
         cls = request_cls("alter_user_scram_credentials", version)
@@ -541,7 +541,7 @@ def test_feature_updates_answered_as_kafka(
 
     from kio.static.primitive import i8, i16, i32Timedelta
 
-    from kcli.client.api.configs import nested, request_cls
+    from kcli.client.api.wire import nested, request_cls
 
     def build(version: int) -> Any:
         cls = request_cls("update_features", version)
@@ -593,7 +593,7 @@ def test_quota_alterations_answered_as_kafka(
 ) -> None:
     from kio.static.primitive import f64
 
-    from kcli.client.api.configs import nested, request_cls
+    from kcli.client.api.wire import nested, request_cls
 
     def build(version: int) -> Any:
         cls = request_cls("alter_client_quotas", version)

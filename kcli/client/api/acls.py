@@ -19,11 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kcli.client.api.configs import CallStats, make, nested, request_cls, resource_error
+from kcli.client.api.wire import CallStats, make, nested, request_cls, resource_error
 from kcli.errors import KcliError
 from kcli.kafka import AclOperation, ApiKey, PatternType, PermissionType, ResourceType
 from kcli.ops.acls import AccessControlEntry, AclBinding, AclBindingFilter, ResourcePattern
-from kcli.ops.config_model import ResourceError
+from kcli.ops.resource_error import ResourceError
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin, Target

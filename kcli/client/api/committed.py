@@ -36,7 +36,7 @@ class CommittedOffsets:
 async def committed_offsets(admin: Admin, groups: Sequence[str]) -> CommittedOffsets:
     """The topics each of `groups` has committed offsets on."""
     from kcli.client.admin import Target
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
     from kcli.client.errors import error_info
 
     if not groups:

@@ -19,70 +19,21 @@ ListConfigResources v0-v1 (4.1, KIP-1142).
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from kcli.client.api.wire import CallStats, failure, make, nested, request_cls, resource_error
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey, ConfigResourceType, ConfigSource, EndpointType
-from kcli.ops.config_model import ConfigEntry, ConfigSynonym, ResourceConfigs, ResourceError
+from kcli.ops.config_model import ConfigEntry, ConfigSynonym, ResourceConfigs
 from kcli.ops.config_spec import ConfigChanges, Entity, EntityType
+from kcli.ops.resource_error import ResourceError
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin, Target
 
 # Above this many resources for "any node", a describe is spread over the live nodes.
 SPREAD_THRESHOLD = 2000
-
-
-@dataclass(slots=True)
-class CallStats:
-    """Requests sent per API name (the benchmark and tests read it)."""
-
-    requests: dict[str, int] = field(default_factory=dict)
-
-    def count(self, api: str, n: int = 1) -> None:
-        self.requests[api] = self.requests.get(api, 0) + n
-
-    @property
-    def total(self) -> int:
-        return sum(self.requests.values())
-
-
-def make(cls: type, **values: Any) -> Any:
-    """Build a kio message, passing only the fields this version of it has."""
-    names = {f.name for f in dataclasses.fields(cls)}
-    return cls(**{k: v for k, v in values.items() if k in names})
-
-
-def nested(request_cls: type, name: str) -> type:
-    """A nested entity class defined beside a kio request/response class."""
-    return getattr(sys.modules[request_cls.__module__], name)  # type: ignore[no-any-return]
-
-
-def request_cls(api: str, version: int) -> type:
-    from kcli.client.protocol import request_class
-
-    return request_class(api, version)
-
-
-def failure(error: KcliError) -> ResourceError:
-    """A node- or call-level failure as the per-resource error of every resource it affected."""
-    code = int(getattr(error, "code", -1))
-    name = str(getattr(error, "name", ""))  # empty for a client-side failure: there is no Kafka error name
-    return ResourceError(code=code, name=name, message=error.message, hint=error.hint)
-
-
-def resource_error(code: int, message: str | None) -> ResourceError | None:
-    if int(code) == 0:
-        return None
-    from kcli.client.errors import error_info
-
-    info = error_info(int(code))
-    text = message if message and message not in ("NONE", "No error.") else info.message
-    return ResourceError(code=int(code), name=info.name, message=text, hint=info.hint)
 
 
 def _node_of(entity: Entity) -> int | None:

@@ -33,8 +33,8 @@ async def elect_leaders(
 ) -> ElectionReport:
     """Elect the leaders of `partitions` (every partition when None)."""
     from kcli.client.admin import Target
-    from kcli.client.api.configs import make, nested, request_cls
     from kcli.client.api.reassign import timeout_value
+    from kcli.client.api.wire import make, nested, request_cls
     from kcli.client.errors import check
 
     grouped: dict[str, list[int]] = {}

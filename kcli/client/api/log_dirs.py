@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey
-from kcli.ops.config_model import ResourceError
 from kcli.ops.log_dirs import LogDirReport, ReplicaEntry
 from kcli.ops.reassign.model import TopicPartition
+from kcli.ops.resource_error import ResourceError
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
@@ -65,7 +65,7 @@ async def describe_log_dirs(
     admin: Admin, brokers: Iterable[int], partitions: Sequence[TopicPartition] | None = None
 ) -> dict[int, BrokerLogDirs | KcliError]:
     """DescribeLogDirs on each broker (all partitions, or only those named)."""
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
     from kcli.client.errors import KafkaError
 
     grouped: dict[str, list[int]] = {}
@@ -164,7 +164,7 @@ async def alter_replica_log_dirs(
 ) -> dict[TopicPartition, ResourceError | None]:
     """Ask `broker` to move its replicas of `moves` to the given log dirs."""
     from kcli.client.admin import Target
-    from kcli.client.api.configs import make, nested, request_cls, resource_error
+    from kcli.client.api.wire import make, nested, request_cls, resource_error
 
     by_dir: dict[str, dict[str, list[int]]] = {}
     for tp, path in moves.items():

@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kcli.client.api.configs import CallStats, make, nested, request_cls, resource_error
+from kcli.client.api.wire import CallStats, make, nested, request_cls, resource_error
 from kcli.kafka import ApiKey, QuotaMatchType
-from kcli.ops.config_model import QuotaEntity, QuotaEntry, ResourceError
+from kcli.ops.config_model import QuotaEntity, QuotaEntry
 from kcli.ops.config_spec import QUOTA_ENTITY_KEY, Entity
 from kcli.ops.quota_plan import QuotaChange
+from kcli.ops.resource_error import ResourceError
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kcli.kafka import ApiKey
-from kcli.ops.config_model import ResourceError
 from kcli.ops.reassign.model import OngoingReassignment, TopicPartition
+from kcli.ops.resource_error import ResourceError
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
@@ -42,7 +42,7 @@ async def list_reassignments(
 ) -> dict[TopicPartition, OngoingReassignment]:
     """Ongoing reassignments (all of them, or of `partitions`), keyed by partition."""
     from kcli.client.admin import Target
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
     from kcli.client.errors import check
 
     def build(version: int) -> Any:
@@ -84,7 +84,7 @@ async def alter_reassignments(
 ) -> dict[TopicPartition, ResourceError | None]:
     """Start (replicas) or cancel (None) reassignments; the error of each partition, or None."""
     from kcli.client.admin import Target
-    from kcli.client.api.configs import make, nested, request_cls, resource_error
+    from kcli.client.api.wire import make, nested, request_cls, resource_error
 
     grouped: dict[str, list[tuple[int, tuple[int, ...] | None]]] = {}
     for tp, replicas in targets.items():

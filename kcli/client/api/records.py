@@ -43,7 +43,7 @@ class PartitionAnswer:
 async def leaders(admin: Admin, partitions: Sequence[TopicPartition]) -> dict[TopicPartition, int]:
     """The leader of each of `partitions` the cluster has (-1: none now); unknown ones are left out."""
     from kcli.client.admin import Target
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
 
     topics = sorted({tp.topic for tp in partitions})
 
@@ -107,8 +107,8 @@ async def list_offsets(
 ) -> dict[TopicPartition, PartitionAnswer]:
     """The offset of each partition at `timestamp` (EARLIEST: the log start, LATEST: the high watermark)."""
     from kcli.client.admin import Target
-    from kcli.client.api.configs import make, nested, request_cls
     from kcli.client.api.reassign import timeout_value
+    from kcli.client.api.wire import make, nested, request_cls
 
     async def send(leader: int, mine: list[TopicPartition]) -> dict[TopicPartition, PartitionAnswer]:
         def build(version: int) -> Any:
@@ -142,8 +142,8 @@ async def delete_records(
 ) -> dict[TopicPartition, PartitionAnswer]:
     """DeleteRecords below each offset (-1: the high watermark); the new low watermark of each."""
     from kcli.client.admin import Target
-    from kcli.client.api.configs import make, nested, request_cls
     from kcli.client.api.reassign import timeout_value
+    from kcli.client.api.wire import make, nested, request_cls
 
     async def send(leader: int, mine: list[TopicPartition]) -> dict[TopicPartition, PartitionAnswer]:
         def build(version: int) -> Any:

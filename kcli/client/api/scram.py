@@ -17,10 +17,11 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kcli.client.api.configs import CallStats, make, nested, request_cls, resource_error
+from kcli.client.api.wire import CallStats, make, nested, request_cls, resource_error
 from kcli.kafka import ApiKey, ScramMechanism
-from kcli.ops.config_model import ResourceError, ScramInfo
+from kcli.ops.config_model import ScramInfo
 from kcli.ops.quota_plan import ScramUpsert
+from kcli.ops.resource_error import ResourceError
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin

@@ -12,7 +12,7 @@ from kcli.kafka import ApiKey
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
-    from kcli.client.api.configs import CallStats
+    from kcli.client.api.wire import CallStats
 
 
 async def metadata_of_every_topic(admin: Admin, stats: CallStats | None = None) -> Any:

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from kcli.client.errors import code_of
 from kcli.kafka import ApiKey
-from kcli.ops.config_model import ResourceError
 from kcli.ops.reassign.model import TopicPartition
+from kcli.ops.resource_error import ResourceError
 from kcli.ops.topic_changes import (
     CreatedTopic,
     DeletedTopic,
@@ -51,7 +51,7 @@ class TopicAssignments:
 
 async def describe_assignments(admin: Admin, topics: Sequence[str]) -> TopicAssignments:
     """Current replica assignment of `topics` (Metadata), and every broker with its rack."""
-    from kcli.client.api.configs import make, nested, request_cls
+    from kcli.client.api.wire import make, nested, request_cls
     from kcli.client.errors import check
 
     wanted = list(dict.fromkeys(topics))
@@ -99,8 +99,8 @@ async def create_topics(
     Sent to any node (a broker forwards it to the controller); a topic that already exists comes
     back as its TOPIC_ALREADY_EXISTS error, for the caller to judge.
     """
-    from kcli.client.api.configs import make, nested, request_cls, resource_error
     from kcli.client.api.reassign import timeout_value
+    from kcli.client.api.wire import make, nested, request_cls, resource_error
 
     def build(version: int) -> Any:
         cls = request_cls("create_topics", version)
@@ -139,8 +139,8 @@ async def create_topic_specs(
     Kafka's tool does (retryOnQuotaViolation off). `validate_only` is the dry run: the controller
     checks everything, places nothing, and answers (v5+) the configs the topic would have.
     """
-    from kcli.client.api.configs import make, nested, request_cls, resource_error
     from kcli.client.api.reassign import timeout_value
+    from kcli.client.api.wire import make, nested, request_cls, resource_error
 
     def build(version: int) -> Any:
         cls = request_cls("create_topics", version)
@@ -209,8 +209,8 @@ async def create_partitions(
 ) -> list[PartitionIncrease]:
     """CreatePartitions (37) v0-v3: each topic to its new count (new partitions' replicas when given);
     the increases back with the controller's error of each, or None."""
-    from kcli.client.api.configs import make, nested, request_cls, resource_error
     from kcli.client.api.reassign import timeout_value
+    from kcli.client.api.wire import make, nested, request_cls, resource_error
 
     def build(version: int) -> Any:
         cls = request_cls("create_partitions", version)
@@ -251,8 +251,8 @@ async def delete_topics(
     timeout_ms: int = 30000,
 ) -> list[DeletedTopic]:
     """DeleteTopics (20) by name (v1-v6) or by topic id (v6 only, Kafka 2.8+); one result per topic."""
-    from kcli.client.api.configs import make, nested, request_cls, resource_error
     from kcli.client.api.reassign import timeout_value
+    from kcli.client.api.wire import make, nested, request_cls, resource_error
 
     def build(version: int) -> Any:
         cls = request_cls("delete_topics", version)
