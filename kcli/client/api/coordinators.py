@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from kcli.client.errors import KafkaError, RequestTimedOut, code_of
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey
-from kcli.ops.groups.model import Node
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
+    from kcli.ops.groups.model import Node
 
 T = TypeVar("T")
 GROUP_KEY, TRANSACTION_KEY, SHARE_KEY = 0, 1, 2  # FindCoordinator key types
@@ -146,6 +146,8 @@ def _coordinators(response: Any, batch: list[str]) -> list[tuple[str, int, str |
 
 
 def _node(raw: Any) -> Node:
+    from kcli.ops.groups.model import Node  # the group model: only once a coordinator answered
+
     return Node(node_id=int(raw.node_id), host=str(raw.host), port=int(raw.port))
 
 

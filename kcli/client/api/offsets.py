@@ -28,11 +28,11 @@ from kcli.client.api.coordinators import Retry, backoff, ms_left, nested, on_coo
 from kcli.client.errors import KafkaError, RequestTimedOut, code_of, error_info
 from kcli.errors import KcliError
 from kcli.kafka import ApiKey
-from kcli.ops.groups.model import CommittedOffset, Node
 from kcli.ops.reassign.model import TopicPartition
 
 if TYPE_CHECKING:
     from kcli.client.admin import Admin
+    from kcli.ops.groups.model import CommittedOffset, Node
 
 LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED, EARLIEST_PENDING_UPLOAD = (
     -1,
@@ -273,6 +273,8 @@ async def committed_offsets(
 
 
 def _committed(group: Any) -> dict[TopicPartition, CommittedOffset]:
+    from kcli.ops.groups.model import CommittedOffset  # the group model: only where offsets are committed
+
     out: dict[TopicPartition, CommittedOffset] = {}
     for topic in group.topics:
         for p in topic.partitions:
