@@ -125,7 +125,7 @@ def newest_snapshot(log: Path) -> Path:
     return sorted(p for p in log.glob("*.checkpoint") if not p.name.startswith("00000000000000000000-"))[-1]
 
 
-def run_file(label: str, snapshot: Path, topic: str, runs: int, *, shell: bool = True) -> None:
+def run_file(label: str, snapshot: Path, topic: str, runs: int, *, with_shell: bool = True) -> None:
     dump_home, shell_home = kafka_dist(NEWEST), kafka_dist(SHELL_VERSION)
     program = Path(sys.executable).parent / "kcli"  # the installed program, as users run it
     kcli = [*([str(program)] if program.exists() else [sys.executable, "-m", "kcli"]), "metadata-shell",
@@ -133,7 +133,7 @@ def run_file(label: str, snapshot: Path, topic: str, runs: int, *, shell: bool =
     shell = [str(shell_home / "bin" / "kafka-metadata-shell.sh"), "--snapshot", str(snapshot)]
     dump = [str(dump_home / "bin" / "kafka-dump-log.sh"), "--cluster-metadata-decoder", "--files", str(snapshot)]
     compare(f"{label}: dump", dump, [*kcli, "--dump", "-o", "json"], runs)
-    if not shell:
+    if not with_shell:
         return
     compare(f"{label}: ls /image/topics/byName", [*shell, "ls", "/image/topics/byName"],
             [*kcli, "ls", "/image/topics/byName"], runs)  # fmt: skip
@@ -156,7 +156,7 @@ def main() -> None:
         # the newest Kafka's snapshot beside its own DumpLogSegments (its shell is not on Maven Central,
         # and 4.0.2's one-shot shell waits for ever for the image of a 4.4.0 snapshot)
         newest = real_snapshot(Path(work), NEWEST)
-        run_file("real 4.4.0 snapshot (1,500 topics)", newest_snapshot(newest), "md-00007", args.runs, shell=False)
+        run_file("real 4.4.0 snapshot (1,500 topics)", newest_snapshot(newest), "md-00007", args.runs, with_shell=False)
     from benchmarks import bench_metadata
 
     bench_metadata.generate(args.directory, ["snapshot-1m"])
