@@ -46,6 +46,17 @@ def error_line(result: CliResult) -> str:
     return lines[0]
 
 
+def other_ca(directory: Path) -> Path:
+    """A CA certificate (PEM) of a CA that signed none of the sandbox's certificates."""
+    key, ca = directory / "other.key", directory / "other-ca.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+         "-keyout", str(key), "-out", str(ca), "-days", "1", "-subj", "/CN=Some Other CA"],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    return ca
+
+
 def on_host(sb: Any, host: str) -> str:
     return ",".join(f"{host}:{address.rpartition(':')[2]}" for address in sb.bootstrap_servers.split(","))
 
@@ -72,13 +83,7 @@ def test_hostname_check_can_be_turned_off_explicitly(tls_sandbox: Any, tmp_path:
 
 
 def test_wrong_ca_is_one_clear_error(tls_sandbox: Any, tmp_path: Path) -> None:
-    key, ca = tmp_path / "other.key", tmp_path / "other-ca.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-         "-keyout", str(key), "-out", str(ca), "-days", "1", "-subj", "/CN=Some Other CA"],
-        check=True, capture_output=True, timeout=30,
-    )  # fmt: skip
-    config = client_properties(tmp_path / "c.properties", ca)
+    config = client_properties(tmp_path / "c.properties", other_ca(tmp_path))
     line = error_line(invoke("cluster-id", "-b", tls_sandbox.bootstrap_servers, "-c", config))
     assert "not trusted" in line and "truststore" in line, line
 
@@ -96,13 +101,7 @@ def test_a_configured_truststore_is_the_only_trust(
     system_only.write_text("security.protocol=SSL\n")
     ok = invoke("cluster-id", "-b", tls_sandbox.bootstrap_servers, "-c", str(system_only))
     assert ok.code == 0, ok.stderr
-    key, other = tmp_path / "other.key", tmp_path / "other-ca.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-         "-keyout", str(key), "-out", str(other), "-days", "1", "-subj", "/CN=Some Other CA"],
-        check=True, capture_output=True, timeout=30,
-    )  # fmt: skip
-    config = client_properties(tmp_path / "c.properties", other)
+    config = client_properties(tmp_path / "c.properties", other_ca(tmp_path))
     line = error_line(invoke("cluster-id", "-b", tls_sandbox.bootstrap_servers, "-c", config))
     assert "not trusted" in line and "truststore" in line, line
 
