@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.bench_vs_kafka import NEWEST, compare, kafka_dist  # noqa: E402
+from benchmarks.bench_vs_kafka import NEWEST, compare, kafka_dist, kcli_command  # noqa: E402
 
 TOPICS, PARTITIONS = 20, 6
 TRANSACTIONS = ("tx-committed", "tx-aborted", "tx-open")  # made by confluent-kafka producers first
@@ -107,12 +107,6 @@ def kafka_command(home: Path, tool: str) -> list[str]:
         f"-Dlog4j2.configurationFile={home / 'config' / 'tools-log4j2.properties'}",
         "-cp", f"{home / 'libs'}/*", MAIN_CLASSES[tool.removeprefix("kafka-")],
     ]  # fmt: skip
-
-
-def kcli_command() -> list[str]:
-    """The `kcli` program as an installed user runs it: the console script beside this interpreter."""
-    script = Path(sys.executable).parent / "kcli"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "kcli"]
 
 
 def make_transactions(bootstrap: str, settings: dict[str, Any]) -> None:

@@ -80,6 +80,12 @@ def timed(argv: list[str]) -> tuple[float, int, int, int]:
     return float(found.group(1)), int(found.group(2)) // 1024, size, child.returncode
 
 
+def kcli_command() -> list[str]:
+    """The `kcli` program as an installed user runs it: the console script beside this interpreter."""
+    script = Path(sys.executable).parent / "kcli"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "kcli"]
+
+
 def compare(what: str, kafka: list[str], kcli: list[str], runs: int, *, speed_target: str = ">= 5") -> None:
     # interleaved, so that a change of the machine's load while they run weighs on both tools alike
     pairs = [(timed(kafka), timed(kcli)) for _ in range(runs)]
@@ -127,9 +133,7 @@ def newest_snapshot(log: Path) -> Path:
 
 def run_file(label: str, snapshot: Path, topic: str, runs: int, *, with_shell: bool = True) -> None:
     dump_home, shell_home = kafka_dist(NEWEST), kafka_dist(SHELL_VERSION)
-    program = Path(sys.executable).parent / "kcli"  # the installed program, as users run it
-    kcli = [*([str(program)] if program.exists() else [sys.executable, "-m", "kcli"]), "metadata-shell",
-            "--snapshot", str(snapshot)]  # fmt: skip
+    kcli = [*kcli_command(), "metadata-shell", "--snapshot", str(snapshot)]
     shell = [str(shell_home / "bin" / "kafka-metadata-shell.sh"), "--snapshot", str(snapshot)]
     dump = [str(dump_home / "bin" / "kafka-dump-log.sh"), "--cluster-metadata-decoder", "--files", str(snapshot)]
     compare(f"{label}: dump", dump, [*kcli, "--dump", "-o", "json"], runs)
